@@ -1,0 +1,78 @@
+use super::*;
+use serde_json::json;
+
+fn links() -> FileLinks {
+    FileLinks::new(&Url::parse("http://cms.internal:8081/api").unwrap(), "files")
+}
+
+fn tree() -> Vec<Category> {
+    category_list(json!({"content": [
+        {"id": 2, "parentId": 0, "name": "新闻中心", "url": "/news_center", "sort": 2, "subCategory": [
+            {"id": 21, "parentId": 2, "name": "公司要闻", "url": "/news_center/company_announcement/1", "sort": 1},
+        ]},
+        {"id": 1, "parentId": 0, "name": "走进我们", "url": "/about", "sort": 1, "subCategory": null},
+        {"id": 31, "parentId": 1, "name": "公司简介", "url": "/about/company_profile", "sort": 1},
+    ]}))
+    .unwrap()
+    .content
+}
+
+#[test]
+fn tree_is_sorted_and_keeps_unknown_fields() {
+    let list = category_list(json!([{"id": 5, "name": "a", "sort": 2, "icon": "train"}, {"id": 4, "name": "b", "sort": 1}]))
+        .unwrap();
+    assert_eq!(list.content[0].id, 4);
+    assert_eq!(list.content[1].extra["icon"], "train");
+}
+
+#[test]
+fn parent_is_found_nested_or_flat() {
+    let tree = tree();
+    assert_eq!(parent_of(&tree, 21).unwrap().unwrap().id, 2);
+    // 31 sits at the top level of the list but names parent 1.
+    assert_eq!(parent_of(&tree, 31).unwrap().unwrap().id, 1);
+    assert!(parent_of(&tree, 2).unwrap().is_none());
+    assert!(parent_of(&tree, 999).is_none());
+    assert!(parent_of(&tree, 21).unwrap().unwrap().sub_category.is_empty());
+}
+
+#[test]
+fn file_links_point_at_the_gateway() {
+    let l = links();
+    assert_eq!(l.rewrite("/api/files/news/a.webp").unwrap(), "/portal/api/files/news/a.webp");
+    assert_eq!(l.rewrite("news/a.webp").unwrap(), "/portal/api/files/news/a.webp");
+    assert_eq!(
+        l.rewrite("http://cms.internal:8081/api/files/x.pdf?v=2").unwrap(),
+        "/portal/api/files/x.pdf?v=2"
+    );
+    assert_eq!(l.rewrite("https://www.example.org/a").unwrap(), "https://www.example.org/a");
+    assert_eq!(l.rewrite("javascript:alert(1)"), None);
+    assert_eq!(l.rewrite("/api/admin/secret"), None);
+    assert_eq!(l.rewrite("../../etc/passwd"), None);
+}
+
+#[test]
+fn article_html_is_sanitised() {
+    let html = r#"<p onclick="x()">正文<script>alert(1)</script></p><img src="/api/files/a.svg" alt="图"><a href="javascript:x()">链接</a><iframe src="https://evil"></iframe>"#;
+    let clean = sanitize(html, &links());
+    assert!(!clean.contains("script"), "{clean}");
+    assert!(!clean.contains("onclick"), "{clean}");
+    assert!(!clean.contains("iframe"), "{clean}");
+    assert!(!clean.contains("javascript"), "{clean}");
+    assert!(clean.contains(r#"src="/portal/api/files/a.svg""#), "{clean}");
+    assert!(clean.contains("正文"));
+}
+
+#[test]
+fn pages_of_either_dialect() {
+    let spring = json!({"content": [{"id": 1, "title": "t", "content": "<p>body</p>", "cover": "c.webp"}],
+        "totalElements": 13, "totalPages": 2, "number": 0, "size": 10});
+    let page = article_page(spring, &links(), 1, 10).unwrap();
+    assert_eq!((page.total_elements, page.total_pages, page.page), (13, 2, 1));
+    assert!(page.content[0].content.is_none(), "summaries carry no body");
+    assert_eq!(page.content[0].cover.as_deref(), Some("/portal/api/files/c.webp"));
+
+    let mybatis = json!({"records": [{"id": 1, "title": "t"}], "total": 21, "current": 3, "size": 10});
+    let page = article_page(mybatis, &links(), 3, 10).unwrap();
+    assert_eq!((page.total_elements, page.total_pages), (21, 3));
+}

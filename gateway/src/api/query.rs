@@ -1,0 +1,153 @@
+//! Query-string validation: only whitelisted parameters, each checked, each error naming it.
+
+use axum::{extract::FromRequestParts, http::request::Parts};
+
+use crate::{config::MAX_PAGE_SIZE, envelope::ApiError};
+
+/// Highest page number accepted; beyond it no CMS has content and the number is abuse.
+pub const MAX_PAGE: u32 = 100_000;
+
+/// The raw query pairs of a request, parsed once. Unknown parameters (cache busters such as
+/// `_t`) are dropped here and never reach the CMS.
+pub struct RawQuery(Vec<(String, String)>);
+
+impl<S: Send + Sync> FromRequestParts<S> for RawQuery {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        let query = parts.uri.query().unwrap_or("");
+        Ok(Self(
+            url::form_urlencoded::parse(query.as_bytes())
+                .map(|(k, v)| (k.into_owned(), v.into_owned()))
+                .collect(),
+        ))
+    }
+}
+
+impl RawQuery {
+    #[cfg(test)]
+    pub fn from_str(query: &str) -> Self {
+        Self(
+            url::form_urlencoded::parse(query.as_bytes())
+                .map(|(k, v)| (k.into_owned(), v.into_owned()))
+                .collect(),
+        )
+    }
+
+    /// The one value of `name`; repeating the same value is harmless, differing values are not.
+    fn single(&self, name: &'static str) -> Result<Option<&str>, ApiError> {
+        let mut found: Option<&str> = None;
+        for (key, value) in &self.0 {
+            if key != name {
+                continue;
+            }
+            match found {
+                Some(previous) if previous != value => {
+                    return Err(ApiError::bad_query(
+                        name,
+                        format!("参数 {name} 出现了多个不同的值。"),
+                    ));
+                }
+                _ => found = Some(value),
+            }
+        }
+        Ok(found)
+    }
+
+    /// A whole number from 1 to `max`, or `None` when absent.
+    pub fn positive(&self, name: &'static str, max: u64) -> Result<Option<u64>, ApiError> {
+        let Some(raw) = self.single(name)? else {
+            return Ok(None);
+        };
+        let raw = raw.trim();
+        if raw.is_empty() {
+            return Err(ApiError::bad_query(name, format!("参数 {name} 不能为空。")));
+        }
+        let must_be_positive = || ApiError::bad_query(name, format!("参数 {name} 必须是正整数。"));
+        if !raw.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(must_be_positive());
+        }
+        // All digits: a parse failure can only mean the number overflows.
+        let value: u64 = raw.parse().unwrap_or(u64::MAX);
+        if value == 0 {
+            return Err(must_be_positive());
+        }
+        if value > max {
+            return Err(ApiError::bad_query(
+                name,
+                format!("参数 {name} 不能大于 {max}。"),
+            ));
+        }
+        Ok(Some(value))
+    }
+
+    pub fn required_id(&self, name: &'static str) -> Result<u64, ApiError> {
+        self.positive(name, i64::MAX as u64)?
+            .ok_or_else(|| ApiError::bad_query(name, format!("缺少参数 {name}。")))
+    }
+}
+
+/// The article list's validated query.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListQuery {
+    pub category_id: Option<u64>,
+    pub page: u32,
+    pub size: u32,
+}
+
+impl ListQuery {
+    pub fn parse(query: &RawQuery) -> Result<Self, ApiError> {
+        Ok(Self {
+            category_id: query.positive("categoryId", i64::MAX as u64)?,
+            page: query.positive("page", MAX_PAGE.into())?.unwrap_or(1) as u32,
+            size: query
+                .positive("size", MAX_PAGE_SIZE.into())?
+                .unwrap_or(10) as u32,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn param_of(err: ApiError) -> &'static str {
+        match err {
+            ApiError::BadQuery { param, .. } => param,
+            other => panic!("not a query error: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn defaults_and_repeats() {
+        let q = ListQuery::parse(&RawQuery::from_str("categoryId=3&_t=99")).unwrap();
+        assert_eq!(q, ListQuery { category_id: Some(3), page: 1, size: 10 });
+        let q = ListQuery::parse(&RawQuery::from_str("size=20&page=2&size=20")).unwrap();
+        assert_eq!(q, ListQuery { category_id: None, page: 2, size: 20 });
+    }
+
+    #[test]
+    fn each_bad_value_names_its_parameter() {
+        for (query, param) in [
+            ("page=abc", "page"),
+            ("page=-1", "page"),
+            ("page=0", "page"),
+            ("page=", "page"),
+            ("page=1.5", "page"),
+            ("page=999999999999999999999999", "page"),
+            ("size=51", "size"),
+            ("size=0", "size"),
+            ("categoryId=x", "categoryId"),
+            ("size=10&size=20", "size"),
+        ] {
+            let err = ListQuery::parse(&RawQuery::from_str(query)).unwrap_err();
+            assert_eq!(param_of(err), param, "{query}");
+        }
+    }
+
+    #[test]
+    fn required_id_must_be_present() {
+        let err = RawQuery::from_str("other=1").required_id("id").unwrap_err();
+        assert_eq!(param_of(err), "id");
+    }
+}

@@ -1,0 +1,245 @@
+//! The gateway's one typed configuration: a TOML file layered under `PORTAL__SECTION__KEY`
+//! environment variables, validated once at start.
+
+use std::{net::SocketAddr, path::PathBuf, time::Duration};
+
+use figment::{
+    Figment,
+    providers::{Env, Format, Toml},
+};
+use secrecy::{ExposeSecret, SecretString};
+use serde::{Deserialize, Serialize};
+use url::Url;
+
+/// Environment variables with this prefix override file keys; `__` separates levels.
+pub const ENV_PREFIX: &str = "PORTAL__";
+
+/// Largest page size a visitor may ask for.
+pub const MAX_PAGE_SIZE: u32 = 50;
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    #[serde(default)]
+    pub server: ServerConfig,
+    pub upstream: UpstreamConfig,
+    #[serde(default)]
+    pub site: SiteConfig,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ServerConfig {
+    pub listen: SocketAddr,
+    /// The built single-page app (`frontend/dist`), served under `/portal/`.
+    pub static_dir: PathBuf,
+    pub log_format: LogFormat,
+    /// A tracing filter directive; `RUST_LOG` wins when set.
+    pub log_level: String,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        Self {
+            listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            static_dir: PathBuf::from("frontend/dist"),
+            log_format: LogFormat::Human,
+            log_level: "info".to_owned(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    Human,
+    Json,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UpstreamConfig {
+    /// Base URL of the CMS API; endpoint paths are joined onto it.
+    pub base_url: Url,
+    pub client_id: String,
+    pub client_secret: SecretString,
+    /// Whole-request time-out for one upstream call (the spec's 12 s).
+    #[serde(default = "default_timeout", with = "humantime_serde")]
+    pub timeout: Duration,
+    #[serde(default = "default_connect_timeout", with = "humantime_serde")]
+    pub connect_timeout: Duration,
+    /// The page number the CMS uses for the first page: 0 (Spring Data) or 1 (MyBatis-Plus).
+    #[serde(default)]
+    pub page_base: u32,
+    #[serde(default = "default_pool_idle")]
+    pub pool_max_idle_per_host: usize,
+    #[serde(default)]
+    pub paths: UpstreamPaths,
+}
+
+fn default_timeout() -> Duration {
+    Duration::from_millis(12_000)
+}
+fn default_connect_timeout() -> Duration {
+    Duration::from_secs(3)
+}
+fn default_pool_idle() -> usize {
+    32
+}
+
+/// Where each endpoint lives on the CMS, relative to `base_url`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct UpstreamPaths {
+    pub category_list: String,
+    pub article_list: String,
+    pub article_detail: String,
+    /// Prefix under which the CMS serves uploaded files (images, attachments).
+    pub files: String,
+}
+
+impl Default for UpstreamPaths {
+    fn default() -> Self {
+        Self {
+            category_list: "category/list".to_owned(),
+            article_list: "article/list".to_owned(),
+            article_detail: "article/detail".to_owned(),
+            files: "files".to_owned(),
+        }
+    }
+}
+
+/// Facts the app shows that operators change without a rebuild; served as-is by `/portal/api/site`.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields, rename_all(serialize = "camelCase"))]
+pub struct SiteConfig {
+    pub company_name: String,
+    pub short_name: String,
+    pub login_url: String,
+    pub address: String,
+    pub phone: String,
+    pub email: String,
+    pub postcode: String,
+    pub icp_number: String,
+    pub icp_url: String,
+    pub copyright: String,
+    /// Language of the pagination labels: `en` (the spec's default) or `zh-CN`.
+    pub pagination_locale: String,
+}
+
+impl Default for SiteConfig {
+    fn default() -> Self {
+        Self {
+            company_name: "云川陆港国际物流集团有限公司".to_owned(),
+            short_name: "云川陆港".to_owned(),
+            login_url: "https://sso.example.com/login".to_owned(),
+            address: "云川市陆港新区枢纽大道 88 号".to_owned(),
+            phone: "0000-66668888".to_owned(),
+            email: "service@example.com".to_owned(),
+            postcode: "600000".to_owned(),
+            icp_number: "云ICP备20260001号-1".to_owned(),
+            icp_url: "https://beian.miit.gov.cn/".to_owned(),
+            copyright: "云川陆港国际物流集团有限公司 版权所有".to_owned(),
+            pagination_locale: "en".to_owned(),
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("configuration: {0}")]
+    Load(#[from] Box<figment::Error>),
+    #[error("configuration key `{key}`: {reason}")]
+    Invalid { key: &'static str, reason: String },
+}
+
+impl Config {
+    /// Reads `file` (missing is an error) and the `PORTAL__…` environment on top of it.
+    pub fn load(file: &std::path::Path) -> Result<Self, ConfigError> {
+        if !file.is_file() {
+            return Err(ConfigError::Invalid {
+                key: "--config",
+                reason: format!("file {} does not exist", file.display()),
+            });
+        }
+        Self::from_figment(Figment::new().merge(Toml::file(file)).merge(env_provider()))
+    }
+
+    /// Builds from a TOML string, still under the environment; used by tests and tools.
+    pub fn from_toml_str(toml: &str) -> Result<Self, ConfigError> {
+        Self::from_figment(Figment::new().merge(Toml::string(toml)).merge(env_provider()))
+    }
+
+    fn from_figment(figment: Figment) -> Result<Self, ConfigError> {
+        let config: Config = figment.extract().map_err(Box::new)?;
+        config.validate()?;
+        Ok(config)
+    }
+
+    fn validate(&self) -> Result<(), ConfigError> {
+        let invalid = |key, reason: &str| ConfigError::Invalid {
+            key,
+            reason: reason.to_owned(),
+        };
+        let base = &self.upstream.base_url;
+        if !matches!(base.scheme(), "http" | "https") {
+            return Err(invalid("upstream.base_url", "must be an http or https URL"));
+        }
+        if base.cannot_be_a_base() || base.host().is_none() {
+            return Err(invalid("upstream.base_url", "must name a host"));
+        }
+        if self.upstream.client_id.is_empty() || self.upstream.client_id.contains(':') {
+            return Err(invalid(
+                "upstream.client_id",
+                "must be non-empty and must not contain ':'",
+            ));
+        }
+        if self.upstream.client_secret.expose_secret().is_empty() {
+            return Err(invalid("upstream.client_secret", "must not be empty"));
+        }
+        if self.upstream.timeout.is_zero() || self.upstream.timeout > Duration::from_secs(300) {
+            return Err(invalid(
+                "upstream.timeout",
+                "must be more than 0 and at most 300 s",
+            ));
+        }
+        if self.upstream.connect_timeout.is_zero() {
+            return Err(invalid("upstream.connect_timeout", "must be more than 0"));
+        }
+        if self.upstream.page_base > 1 {
+            return Err(invalid("upstream.page_base", "must be 0 or 1"));
+        }
+        for (key, path) in [
+            ("upstream.paths.category_list", &self.upstream.paths.category_list),
+            ("upstream.paths.article_list", &self.upstream.paths.article_list),
+            ("upstream.paths.article_detail", &self.upstream.paths.article_detail),
+            ("upstream.paths.files", &self.upstream.paths.files),
+        ] {
+            if path.trim_matches('/').is_empty() || path.contains("..") || path.contains('?') {
+                return Err(invalid(key, "must be a relative path without '..' or '?'"));
+            }
+        }
+        if self.site.company_name.trim().is_empty() {
+            return Err(invalid("site.company_name", "must not be empty"));
+        }
+        if !matches!(self.site.pagination_locale.as_str(), "en" | "zh-CN") {
+            return Err(invalid("site.pagination_locale", "must be \"en\" or \"zh-CN\""));
+        }
+        if !self.site.login_url.is_empty() {
+            let ok = Url::parse(&self.site.login_url)
+                .map(|u| matches!(u.scheme(), "http" | "https"))
+                .unwrap_or(false);
+            if !ok {
+                return Err(invalid("site.login_url", "must be an http or https URL"));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn env_provider() -> Env {
+    Env::prefixed(ENV_PREFIX).split("__")
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,15 @@
+//! portal-gateway: the backend-for-frontend of the rail-freight portal. See docs/ARCHITECTURE.md.
+#![forbid(unsafe_code)]
+
+pub mod api;
+pub mod config;
+pub mod envelope;
+mod health;
+pub mod startup;
+pub mod state;
+pub mod static_files;
+pub mod telemetry;
+pub mod upstream;
+
+pub use config::Config;
+pub use startup::Application;

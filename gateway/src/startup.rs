@@ -1,0 +1,141 @@
+//! Builds the whole app from a config, binds it, and runs it until a shutdown signal.
+
+use std::{future::Future, io, net::SocketAddr};
+
+use axum::{
+    Router,
+    extract::Request,
+    http::{HeaderName, Request as HttpRequest},
+    response::Redirect,
+    routing::get,
+};
+use tokio::net::TcpListener;
+use tower::ServiceBuilder;
+use tower_http::{
+    compression::CompressionLayer,
+    request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer},
+    trace::{DefaultOnResponse, TraceLayer},
+};
+use tracing::{Level, info_span};
+
+use crate::{api, config::Config, health, state::AppState, static_files::StaticFiles};
+
+const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+
+#[derive(Debug, thiserror::Error)]
+pub enum StartupError {
+    #[error("cannot listen on {addr}: {source}")]
+    Bind { addr: SocketAddr, source: io::Error },
+    #[error("cannot build the upstream client: {0}")]
+    Client(#[from] reqwest::Error),
+}
+
+/// The router with every layer, for a given state; tests drive it with `oneshot`.
+pub fn app(state: AppState) -> Router {
+    let static_files = StaticFiles::new(&state.config.server.static_dir);
+    Router::new()
+        .route("/", get(|| async { Redirect::permanent("/portal/") }))
+        .route("/portal", get(|| async { Redirect::permanent("/portal/") }))
+        .route("/healthz", get(health::healthz))
+        .route("/readyz", get(health::readyz))
+        .nest("/portal/api", api::router())
+        .fallback(move |request: Request| static_files.clone().serve(request))
+        .with_state(state)
+        .layer(
+            ServiceBuilder::new()
+                .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
+                .layer(
+                    TraceLayer::new_for_http()
+                        .make_span_with(|request: &HttpRequest<_>| {
+                            let id = request
+                                .headers()
+                                .get(REQUEST_ID)
+                                .and_then(|v| v.to_str().ok())
+                                .unwrap_or("-");
+                            info_span!(
+                                "request",
+                                method = %request.method(),
+                                path = %request.uri().path(),
+                                request_id = %id,
+                            )
+                        })
+                        .on_response(DefaultOnResponse::new().level(Level::INFO)),
+                )
+                .layer(PropagateRequestIdLayer::new(REQUEST_ID))
+                .layer(CompressionLayer::new()),
+        )
+}
+
+pub struct Application {
+    listener: TcpListener,
+    router: Router,
+    state: AppState,
+}
+
+impl Application {
+    pub async fn build(config: Config) -> Result<Self, StartupError> {
+        let addr = config.server.listen;
+        let listener = TcpListener::bind(addr)
+            .await
+            .map_err(|source| StartupError::Bind { addr, source })?;
+        let index = config.server.static_dir.join("index.html");
+        if !index.is_file() {
+            tracing::warn!(
+                path = %index.display(),
+                "no built app found: /portal/ will answer 404 until `make frontend` has run"
+            );
+        }
+        let state = AppState::new(config)?;
+        Ok(Self {
+            listener,
+            router: app(state.clone()),
+            state,
+        })
+    }
+
+    pub fn local_addr(&self) -> SocketAddr {
+        self.listener
+            .local_addr()
+            .expect("a bound listener has an address")
+    }
+
+    pub fn state(&self) -> &AppState {
+        &self.state
+    }
+
+    /// Serves until `shutdown` resolves, then lets requests in flight finish.
+    pub async fn run_until(self, shutdown: impl Future<Output = ()> + Send + 'static) -> io::Result<()> {
+        let addr = self.local_addr();
+        tracing::info!(%addr, upstream = %self.state.config.upstream.base_url, "portal gateway listening");
+        axum::serve(
+            self.listener,
+            self.router
+                .into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(shutdown)
+        .await
+    }
+}
+
+/// Resolves on Ctrl-C or SIGTERM.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+    tracing::info!("shutdown signal received; finishing requests in flight");
+}

@@ -1,0 +1,165 @@
+//! The demo content: `categories.json` (a flat list, nested at load) and `articles/*.json`.
+
+use std::{collections::HashMap, io, path::Path};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+
+#[derive(Debug, thiserror::Error)]
+pub enum ContentError {
+    #[error("reading content: {0}")]
+    Io(io::Error),
+    #[error("{file}: {error}")]
+    Parse {
+        file: String,
+        error: serde_json::Error,
+    },
+    #[error("content: {0}")]
+    Invalid(String),
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Category {
+    pub id: u64,
+    pub parent_id: u64,
+    pub name: String,
+    pub url: String,
+    pub sort: i64,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Category {
+    pub fn summary(&self) -> Value {
+        serde_json::to_value(self).expect("categories serialise")
+    }
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Article {
+    pub id: u64,
+    pub category_id: u64,
+    pub title: String,
+    pub publish_time: String,
+    #[serde(default)]
+    pub content: String,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Article {
+    /// The list form: everything but the body.
+    pub fn summary(&self) -> Value {
+        let mut value = serde_json::to_value(self).expect("articles serialise");
+        if let Value::Object(map) = &mut value {
+            map.remove("content");
+        }
+        value
+    }
+}
+
+pub struct Content {
+    categories: Vec<Category>,
+    by_id: HashMap<u64, usize>,
+    /// Newest first.
+    articles: Vec<Article>,
+}
+
+fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, ContentError> {
+    let text = std::fs::read_to_string(path).map_err(ContentError::Io)?;
+    serde_json::from_str(&text).map_err(|error| ContentError::Parse {
+        file: path.display().to_string(),
+        error,
+    })
+}
+
+impl Content {
+    pub fn load(dir: &Path) -> Result<Self, ContentError> {
+        let categories: Vec<Category> = read_json(&dir.join("categories.json"))?;
+        let mut articles = Vec::new();
+        let mut files: Vec<_> = std::fs::read_dir(dir.join("articles"))
+            .map_err(ContentError::Io)?
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .collect();
+        files.sort();
+        for file in files {
+            let mut batch: Vec<Article> = read_json(&file)?;
+            articles.append(&mut batch);
+        }
+        Self::new(categories, articles)
+    }
+
+    pub fn new(categories: Vec<Category>, mut articles: Vec<Article>) -> Result<Self, ContentError> {
+        let mut by_id = HashMap::new();
+        for (i, c) in categories.iter().enumerate() {
+            if by_id.insert(c.id, i).is_some() {
+                return Err(ContentError::Invalid(format!("category id {} twice", c.id)));
+            }
+        }
+        for c in &categories {
+            if c.parent_id != 0 && !by_id.contains_key(&c.parent_id) {
+                return Err(ContentError::Invalid(format!(
+                    "category {} names unknown parent {}",
+                    c.id, c.parent_id
+                )));
+            }
+        }
+        let mut seen = HashMap::new();
+        for a in &articles {
+            if seen.insert(a.id, ()).is_some() {
+                return Err(ContentError::Invalid(format!("article id {} twice", a.id)));
+            }
+            if !by_id.contains_key(&a.category_id) {
+                return Err(ContentError::Invalid(format!(
+                    "article {} names unknown category {}",
+                    a.id, a.category_id
+                )));
+            }
+        }
+        articles.sort_by(|a, b| b.publish_time.cmp(&a.publish_time).then(b.id.cmp(&a.id)));
+        Ok(Self { categories, by_id, articles })
+    }
+
+    pub fn category(&self, id: u64) -> Option<&Category> {
+        self.by_id.get(&id).map(|&i| &self.categories[i])
+    }
+
+    /// The nested tree, children under `subCategory`, ordered by `sort`.
+    pub fn tree(&self) -> Vec<Value> {
+        fn children(all: &[Category], parent: u64) -> Vec<Value> {
+            let mut list: Vec<&Category> = all.iter().filter(|c| c.parent_id == parent).collect();
+            list.sort_by_key(|c| (c.sort, c.id));
+            list.into_iter()
+                .map(|c| {
+                    let mut v = c.summary();
+                    v["subCategory"] = Value::Array(children(all, c.id));
+                    v
+                })
+                .collect()
+        }
+        children(&self.categories, 0)
+    }
+
+    pub fn articles_in(&self, category: Option<u64>) -> Vec<&Article> {
+        self.articles
+            .iter()
+            .filter(|a| category.is_none_or(|c| a.category_id == c))
+            .collect()
+    }
+
+    /// One article with its neighbours in the same category (`prev` newer, `next` older).
+    pub fn detail(&self, id: u64) -> Option<Value> {
+        let article = self.articles.iter().find(|a| a.id == id)?;
+        let siblings = self.articles_in(Some(article.category_id));
+        let at = siblings.iter().position(|a| a.id == id)?;
+        let link = |a: &&Article| json!({ "id": a.id, "title": a.title });
+        let mut value = serde_json::to_value(article).expect("articles serialise");
+        value["prev"] = at.checked_sub(1).and_then(|i| siblings.get(i)).map(link).unwrap_or(Value::Null);
+        value["next"] = siblings.get(at + 1).map(link).unwrap_or(Value::Null);
+        Some(value)
+    }
+}

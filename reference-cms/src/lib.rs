@@ -1,0 +1,219 @@
+//! reference-cms: a small CMS that speaks the gateway's native upstream contract (envelope
+//! code 200, Spring Data pages with a zero-based `number`, HTTP Basic client credential) and
+//! serves the bundled demo content. The default upstream of `make run` and of the tests, and
+//! the integrators' reference for what the gateway expects.
+#![forbid(unsafe_code)]
+
+mod content;
+
+use std::{collections::HashSet, net::SocketAddr, path::PathBuf, sync::Arc, time::Duration};
+
+use axum::{
+    Json, Router,
+    extract::{Query, Request, State},
+    http::{HeaderMap, StatusCode, header},
+    middleware::{self, Next},
+    response::{IntoResponse, Response},
+    routing::get,
+};
+use base64::Engine;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tower_http::services::ServeDir;
+
+pub use content::{Content, ContentError};
+
+/// How the CMS is started; every field has a demo default.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub listen: SocketAddr,
+    pub content_dir: PathBuf,
+    pub client_id: String,
+    pub client_secret: String,
+    /// Visitor system tokens accepted as `Bearer` instead of the client credential.
+    pub tokens: HashSet<String>,
+    /// Artificial latency per API call, to stand in for a slow production CMS.
+    pub delay: Duration,
+}
+
+impl Settings {
+    /// Demo defaults, overridden by `REFERENCE_CMS_*` environment variables.
+    pub fn from_env() -> Self {
+        let var = |name: &str| std::env::var(format!("REFERENCE_CMS_{name}")).ok();
+        Self {
+            listen: var("LISTEN")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], 8081))),
+            content_dir: var("CONTENT_DIR").map(PathBuf::from).unwrap_or_else(default_content_dir),
+            client_id: var("CLIENT_ID").unwrap_or_else(|| "portal-web".to_owned()),
+            client_secret: var("CLIENT_SECRET").unwrap_or_else(|| "demo-secret-change-me".to_owned()),
+            tokens: var("TOKENS")
+                .map(|v| v.split(',').map(str::trim).filter(|t| !t.is_empty()).map(str::to_owned).collect())
+                .unwrap_or_default(),
+            delay: Duration::from_millis(var("DELAY_MS").and_then(|v| v.parse().ok()).unwrap_or(0)),
+        }
+    }
+}
+
+/// The content bundled with the crate.
+pub fn default_content_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("content")
+}
+
+#[derive(Clone)]
+struct AppState {
+    content: Arc<Content>,
+    basic: String,
+    tokens: Arc<HashSet<String>>,
+    delay: Duration,
+}
+
+/// The CMS's router; `settings.listen` is not used here.
+pub fn router(settings: &Settings, content: Content) -> Router {
+    let basic = format!(
+        "Basic {}",
+        base64::engine::general_purpose::STANDARD
+            .encode(format!("{}:{}", settings.client_id, settings.client_secret))
+    );
+    let files_dir = settings.content_dir.join("files");
+    let state = AppState {
+        content: Arc::new(content),
+        basic,
+        tokens: Arc::new(settings.tokens.clone()),
+        delay: settings.delay,
+    };
+    Router::new()
+        .route("/category/list", get(category_list))
+        .route("/category/getParentCategory", get(parent_category))
+        .route("/article/list", get(article_list))
+        .route("/article/detail", get(article_detail))
+        .nest_service("/files", ServeDir::new(files_dir))
+        .fallback(|| async { envelope_error(StatusCode::NOT_FOUND, "接口不存在") })
+        .layer(middleware::from_fn_with_state(state.clone(), require_credential))
+        .with_state(state)
+}
+
+/// Loads the content and serves until `shutdown` resolves.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    settings: Settings,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> Result<(), ContentError> {
+    let content = Content::load(&settings.content_dir)?;
+    let app = router(&settings, content);
+    axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown)
+        .await
+        .map_err(ContentError::Io)
+}
+
+fn envelope_error(status: StatusCode, msg: &str) -> Response {
+    (status, Json(json!({ "code": status.as_u16(), "msg": msg }))).into_response()
+}
+
+fn ok(result: Value) -> Response {
+    Json(json!({ "code": 200, "msg": "success", "result": result })).into_response()
+}
+
+async fn require_credential(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let presented = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    let allowed = presented == state.basic
+        || presented
+            .strip_prefix("Bearer ")
+            .is_some_and(|token| state.tokens.contains(token));
+    if !allowed {
+        return envelope_error(StatusCode::UNAUTHORIZED, "客户端凭证无效");
+    }
+    if !state.delay.is_zero() {
+        tokio::time::sleep(state.delay).await;
+    }
+    next.run(request).await
+}
+
+async fn category_list(State(state): State<AppState>) -> Response {
+    ok(json!({ "content": state.content.tree() }))
+}
+
+#[derive(Deserialize)]
+struct IdQuery {
+    id: Option<String>,
+}
+
+fn parse_id(raw: Option<&str>) -> Option<u64> {
+    raw?.trim().parse().ok()
+}
+
+async fn parent_category(State(state): State<AppState>, Query(q): Query<IdQuery>) -> Response {
+    let Some(id) = parse_id(q.id.as_deref()) else {
+        return envelope_error(StatusCode::BAD_REQUEST, "参数 id 无效");
+    };
+    match state.content.category(id) {
+        None => envelope_error(StatusCode::NOT_FOUND, "栏目不存在"),
+        Some(c) => ok(state
+            .content
+            .category(c.parent_id)
+            .map(|p| p.summary())
+            .unwrap_or(Value::Null)),
+    }
+}
+
+#[derive(Deserialize)]
+struct ListQuery {
+    #[serde(rename = "categoryId")]
+    category_id: Option<String>,
+    page: Option<String>,
+    size: Option<String>,
+}
+
+async fn article_list(State(state): State<AppState>, Query(q): Query<ListQuery>) -> Response {
+    let category = match q.category_id.as_deref() {
+        None => None,
+        Some(raw) => match parse_id(Some(raw)) {
+            Some(id) => Some(id),
+            None => return envelope_error(StatusCode::BAD_REQUEST, "参数 categoryId 无效"),
+        },
+    };
+    let page: usize = q.page.as_deref().and_then(|p| p.parse().ok()).unwrap_or(0);
+    let size: usize = q
+        .size
+        .as_deref()
+        .and_then(|s| s.parse().ok())
+        .filter(|s| (1..=200).contains(s))
+        .unwrap_or(10);
+    let matching = state.content.articles_in(category);
+    let total = matching.len();
+    let content: Vec<Value> = matching
+        .iter()
+        .skip(page.saturating_mul(size))
+        .take(size)
+        .map(|a| a.summary())
+        .collect();
+    ok(json!({
+        "content": content,
+        "totalElements": total,
+        "totalPages": total.div_ceil(size),
+        "number": page,
+        "size": size,
+        "numberOfElements": content.len(),
+        "first": page == 0,
+        "last": (page + 1) * size >= total,
+    }))
+}
+
+async fn article_detail(
+    State(state): State<AppState>,
+    Query(q): Query<IdQuery>,
+    _headers: HeaderMap,
+) -> Response {
+    let Some(id) = parse_id(q.id.as_deref()) else {
+        return envelope_error(StatusCode::BAD_REQUEST, "参数 id 无效");
+    };
+    match state.content.detail(id) {
+        Some(detail) => ok(detail),
+        None => envelope_error(StatusCode::NOT_FOUND, "文章不存在"),
+    }
+}
