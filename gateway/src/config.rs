@@ -148,7 +148,7 @@ impl Default for SiteConfig {
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     #[error("configuration: {0}")]
-    Load(#[from] Box<figment::Error>),
+    Load(String),
     #[error("configuration key `{key}`: {reason}")]
     Invalid { key: &'static str, reason: String },
 }
@@ -167,11 +167,15 @@ impl Config {
 
     /// Builds from a TOML string, still under the environment; used by tests and tools.
     pub fn from_toml_str(toml: &str) -> Result<Self, ConfigError> {
-        Self::from_figment(Figment::new().merge(Toml::string(toml)).merge(env_provider()))
+        Self::from_figment(
+            Figment::new()
+                .merge(Toml::string(toml))
+                .merge(env_provider()),
+        )
     }
 
     fn from_figment(figment: Figment) -> Result<Self, ConfigError> {
-        let config: Config = figment.extract().map_err(Box::new)?;
+        let config: Config = figment.extract().map_err(describe)?;
         config.validate()?;
         Ok(config)
     }
@@ -210,9 +214,18 @@ impl Config {
             return Err(invalid("upstream.page_base", "must be 0 or 1"));
         }
         for (key, path) in [
-            ("upstream.paths.category_list", &self.upstream.paths.category_list),
-            ("upstream.paths.article_list", &self.upstream.paths.article_list),
-            ("upstream.paths.article_detail", &self.upstream.paths.article_detail),
+            (
+                "upstream.paths.category_list",
+                &self.upstream.paths.category_list,
+            ),
+            (
+                "upstream.paths.article_list",
+                &self.upstream.paths.article_list,
+            ),
+            (
+                "upstream.paths.article_detail",
+                &self.upstream.paths.article_detail,
+            ),
             ("upstream.paths.files", &self.upstream.paths.files),
         ] {
             if path.trim_matches('/').is_empty() || path.contains("..") || path.contains('?') {
@@ -223,7 +236,10 @@ impl Config {
             return Err(invalid("site.company_name", "must not be empty"));
         }
         if !matches!(self.site.pagination_locale.as_str(), "en" | "zh-CN") {
-            return Err(invalid("site.pagination_locale", "must be \"en\" or \"zh-CN\""));
+            return Err(invalid(
+                "site.pagination_locale",
+                "must be \"en\" or \"zh-CN\"",
+            ));
         }
         if !self.site.login_url.is_empty() {
             let ok = Url::parse(&self.site.login_url)
@@ -235,6 +251,28 @@ impl Config {
         }
         Ok(())
     }
+}
+
+/// One line per problem, each naming its key as written in the file (`upstream.timeout`) and
+/// where the bad value came from.
+fn describe(err: figment::Error) -> ConfigError {
+    let lines: Vec<String> = err
+        .into_iter()
+        .map(|e| {
+            let key = e.path.join(".").to_lowercase();
+            let from = e
+                .metadata
+                .as_ref()
+                .map(|m| format!(" (from {})", m.name))
+                .unwrap_or_default();
+            if key.is_empty() {
+                format!("{}{from}", e.kind)
+            } else {
+                format!("key `{key}`: {}{from}", e.kind)
+            }
+        })
+        .collect();
+    ConfigError::Load(lines.join("; "))
 }
 
 fn env_provider() -> Env {

@@ -104,7 +104,10 @@ impl Application {
     }
 
     /// Serves until `shutdown` resolves, then lets requests in flight finish.
-    pub async fn run_until(self, shutdown: impl Future<Output = ()> + Send + 'static) -> io::Result<()> {
+    pub async fn run_until(
+        self,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> io::Result<()> {
         let addr = self.local_addr();
         tracing::info!(%addr, upstream = %self.state.config.upstream.base_url, "portal gateway listening");
         axum::serve(

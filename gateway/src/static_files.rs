@@ -27,9 +27,7 @@ pub struct StaticFiles {
 impl StaticFiles {
     pub fn new(root: &Path) -> Arc<Self> {
         Arc::new(Self {
-            dir: ServeDir::new(root)
-                .precompressed_br()
-                .precompressed_gzip(),
+            dir: ServeDir::new(root).precompressed_br().precompressed_gzip(),
             index: ServeFile::new(root.join("index.html")),
         })
     }
@@ -38,9 +36,16 @@ impl StaticFiles {
         let Some(rest) = request.uri().path().strip_prefix(BASE).map(str::to_owned) else {
             return Ok(not_found());
         };
-        let rest = if rest.is_empty() { "/".to_owned() } else { rest };
+        let rest = if rest.is_empty() {
+            "/".to_owned()
+        } else {
+            rest
+        };
         let hashed = is_hashed_asset(&rest);
-        let looks_like_file = rest.rsplit('/').next().is_some_and(|name| name.contains('.'));
+        let looks_like_file = rest
+            .rsplit('/')
+            .next()
+            .is_some_and(|name| name.contains('.'));
         let (mut parts, body) = request.into_parts();
         let mut uri = rest;
         if let Some(query) = parts.uri.query() {
@@ -61,9 +66,10 @@ impl StaticFiles {
         let response = self.dir.clone().oneshot(request).await?;
         let (mut response, cache) = match (response.status(), fallback_request) {
             // App routes (and a stale bookmark) get the app, which shows its own not-found page.
-            (StatusCode::NOT_FOUND, Some(r)) => {
-                (self.index.clone().oneshot(r).await?.map(Body::new), REVALIDATE)
-            }
+            (StatusCode::NOT_FOUND, Some(r)) => (
+                self.index.clone().oneshot(r).await?.map(Body::new),
+                REVALIDATE,
+            ),
             (StatusCode::NOT_FOUND, None) => return Ok(not_found()),
             (_, _) if hashed => (response.map(Body::new), IMMUTABLE),
             _ => (response.map(Body::new), REVALIDATE),

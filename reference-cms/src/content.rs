@@ -93,7 +93,10 @@ impl Content {
         Self::new(categories, articles)
     }
 
-    pub fn new(categories: Vec<Category>, mut articles: Vec<Article>) -> Result<Self, ContentError> {
+    pub fn new(
+        categories: Vec<Category>,
+        mut articles: Vec<Article>,
+    ) -> Result<Self, ContentError> {
         let mut by_id = HashMap::new();
         for (i, c) in categories.iter().enumerate() {
             if by_id.insert(c.id, i).is_some() {
@@ -121,7 +124,11 @@ impl Content {
             }
         }
         articles.sort_by(|a, b| b.publish_time.cmp(&a.publish_time).then(b.id.cmp(&a.id)));
-        Ok(Self { categories, by_id, articles })
+        Ok(Self {
+            categories,
+            by_id,
+            articles,
+        })
     }
 
     pub fn category(&self, id: u64) -> Option<&Category> {
@@ -158,7 +165,11 @@ impl Content {
         let at = siblings.iter().position(|a| a.id == id)?;
         let link = |a: &&Article| json!({ "id": a.id, "title": a.title });
         let mut value = serde_json::to_value(article).expect("articles serialise");
-        value["prev"] = at.checked_sub(1).and_then(|i| siblings.get(i)).map(link).unwrap_or(Value::Null);
+        value["prev"] = at
+            .checked_sub(1)
+            .and_then(|i| siblings.get(i))
+            .map(link)
+            .unwrap_or(Value::Null);
         value["next"] = siblings.get(at + 1).map(link).unwrap_or(Value::Null);
         Some(value)
     }

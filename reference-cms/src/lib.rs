@@ -44,11 +44,20 @@ impl Settings {
             listen: var("LISTEN")
                 .and_then(|v| v.parse().ok())
                 .unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], 8081))),
-            content_dir: var("CONTENT_DIR").map(PathBuf::from).unwrap_or_else(default_content_dir),
+            content_dir: var("CONTENT_DIR")
+                .map(PathBuf::from)
+                .unwrap_or_else(default_content_dir),
             client_id: var("CLIENT_ID").unwrap_or_else(|| "portal-web".to_owned()),
-            client_secret: var("CLIENT_SECRET").unwrap_or_else(|| "demo-secret-change-me".to_owned()),
+            client_secret: var("CLIENT_SECRET")
+                .unwrap_or_else(|| "demo-secret-change-me".to_owned()),
             tokens: var("TOKENS")
-                .map(|v| v.split(',').map(str::trim).filter(|t| !t.is_empty()).map(str::to_owned).collect())
+                .map(|v| {
+                    v.split(',')
+                        .map(str::trim)
+                        .filter(|t| !t.is_empty())
+                        .map(str::to_owned)
+                        .collect()
+                })
                 .unwrap_or_default(),
             delay: Duration::from_millis(var("DELAY_MS").and_then(|v| v.parse().ok()).unwrap_or(0)),
         }
@@ -89,7 +98,10 @@ pub fn router(settings: &Settings, content: Content) -> Router {
         .route("/article/detail", get(article_detail))
         .nest_service("/files", ServeDir::new(files_dir))
         .fallback(|| async { envelope_error(StatusCode::NOT_FOUND, "接口不存在") })
-        .layer(middleware::from_fn_with_state(state.clone(), require_credential))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            require_credential,
+        ))
         .with_state(state)
 }
 
@@ -115,7 +127,11 @@ fn ok(result: Value) -> Response {
     Json(json!({ "code": 200, "msg": "success", "result": result })).into_response()
 }
 
-async fn require_credential(State(state): State<AppState>, request: Request, next: Next) -> Response {
+async fn require_credential(
+    State(state): State<AppState>,
+    request: Request,
+    next: Next,
+) -> Response {
     let presented = request
         .headers()
         .get(header::AUTHORIZATION)

@@ -44,7 +44,9 @@ async fn main() -> ExitCode {
 }
 
 fn usage(err: &str) -> ExitCode {
-    eprintln!("reference-cms: {err}\nusage: reference-cms [--listen ADDR] [--content DIR]\n\
-        Environment: REFERENCE_CMS_LISTEN, _CONTENT_DIR, _CLIENT_ID, _CLIENT_SECRET, _TOKENS, _DELAY_MS");
+    eprintln!(
+        "reference-cms: {err}\nusage: reference-cms [--listen ADDR] [--content DIR]\n\
+        Environment: REFERENCE_CMS_LISTEN, _CONTENT_DIR, _CLIENT_ID, _CLIENT_SECRET, _TOKENS, _DELAY_MS"
+    );
     ExitCode::from(2)
 }

@@ -16,7 +16,12 @@ pub const FILES_ROUTE: &str = "/portal/api/files/";
 #[serde(rename_all = "camelCase")]
 pub struct Category {
     pub id: u64,
-    #[serde(default, alias = "parent_id", alias = "pid", deserialize_with = "null_default")]
+    #[serde(
+        default,
+        alias = "parent_id",
+        alias = "pid",
+        deserialize_with = "null_default"
+    )]
     pub parent_id: u64,
     #[serde(alias = "title", alias = "categoryName")]
     pub name: String,
@@ -59,22 +64,45 @@ pub struct Article {
     #[serde(default, alias = "category_id", deserialize_with = "null_default")]
     pub category_id: u64,
     pub title: String,
-    #[serde(default, alias = "description", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        alias = "description",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub summary: Option<String>,
-    #[serde(default, alias = "coverImage", alias = "thumbnail", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        alias = "coverImage",
+        alias = "thumbnail",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub cover: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub author: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
-    #[serde(default, alias = "publishDate", alias = "createTime", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        alias = "publishDate",
+        alias = "createTime",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub publish_time: Option<String>,
-    #[serde(default, alias = "viewCount", alias = "hits", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        alias = "viewCount",
+        alias = "hits",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub views: Option<u64>,
     /// The HTML body; only on the detail, always sanitised before it leaves.
     #[serde(default, alias = "body", skip_serializing_if = "Option::is_none")]
     pub content: Option<String>,
-    #[serde(default, deserialize_with = "null_default", skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        deserialize_with = "null_default",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub attachments: Vec<Attachment>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -291,7 +319,10 @@ pub fn sanitize(html: &str, links: &FileLinks) -> String {
     ammonia::Builder::default()
         .add_tags(["figure", "figcaption", "video", "source", "section"])
         .add_tag_attributes("img", ["loading", "width", "height"])
-        .add_tag_attributes("video", ["src", "poster", "controls", "preload", "width", "height"])
+        .add_tag_attributes(
+            "video",
+            ["src", "poster", "controls", "preload", "width", "height"],
+        )
         .add_tag_attributes("source", ["src", "type"])
         .add_tag_attributes("td", ["colspan", "rowspan"])
         .add_tag_attributes("th", ["colspan", "rowspan", "scope"])

@@ -172,11 +172,26 @@ mod tests {
     #[test]
     fn only_well_formed_bearer_tokens_pass_through() {
         assert!(matches!(credential(&HeaderMap::new()), Credential::Client));
-        assert!(matches!(credential(&with_auth("Bearer abc.DEF-123")), Credential::Bearer(_)));
-        assert!(matches!(credential(&with_auth("bearer abc")), Credential::Bearer(_)));
-        assert!(matches!(credential(&with_auth("Basic dXNlcjpwYXNz")), Credential::Client));
-        assert!(matches!(credential(&with_auth("Bearer ")), Credential::Client));
-        assert!(matches!(credential(&with_auth("Bearer a b")), Credential::Client));
+        assert!(matches!(
+            credential(&with_auth("Bearer abc.DEF-123")),
+            Credential::Bearer(_)
+        ));
+        assert!(matches!(
+            credential(&with_auth("bearer abc")),
+            Credential::Bearer(_)
+        ));
+        assert!(matches!(
+            credential(&with_auth("Basic dXNlcjpwYXNz")),
+            Credential::Client
+        ));
+        assert!(matches!(
+            credential(&with_auth("Bearer ")),
+            Credential::Client
+        ));
+        assert!(matches!(
+            credential(&with_auth("Bearer a b")),
+            Credential::Client
+        ));
         let long = format!("Bearer {}", "a".repeat(MAX_TOKEN_LEN + 1));
         assert!(matches!(credential(&with_auth(&long)), Credential::Client));
     }

@@ -15,18 +15,12 @@ impl<S: Send + Sync> FromRequestParts<S> for RawQuery {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        let query = parts.uri.query().unwrap_or("");
-        Ok(Self(
-            url::form_urlencoded::parse(query.as_bytes())
-                .map(|(k, v)| (k.into_owned(), v.into_owned()))
-                .collect(),
-        ))
+        Ok(Self::parse(parts.uri.query().unwrap_or("")))
     }
 }
 
 impl RawQuery {
-    #[cfg(test)]
-    pub fn from_str(query: &str) -> Self {
+    pub fn parse(query: &str) -> Self {
         Self(
             url::form_urlencoded::parse(query.as_bytes())
                 .map(|(k, v)| (k.into_owned(), v.into_owned()))
@@ -100,9 +94,7 @@ impl ListQuery {
         Ok(Self {
             category_id: query.positive("categoryId", i64::MAX as u64)?,
             page: query.positive("page", MAX_PAGE.into())?.unwrap_or(1) as u32,
-            size: query
-                .positive("size", MAX_PAGE_SIZE.into())?
-                .unwrap_or(10) as u32,
+            size: query.positive("size", MAX_PAGE_SIZE.into())?.unwrap_or(10) as u32,
         })
     }
 }
@@ -120,10 +112,24 @@ mod tests {
 
     #[test]
     fn defaults_and_repeats() {
-        let q = ListQuery::parse(&RawQuery::from_str("categoryId=3&_t=99")).unwrap();
-        assert_eq!(q, ListQuery { category_id: Some(3), page: 1, size: 10 });
-        let q = ListQuery::parse(&RawQuery::from_str("size=20&page=2&size=20")).unwrap();
-        assert_eq!(q, ListQuery { category_id: None, page: 2, size: 20 });
+        let q = ListQuery::parse(&RawQuery::parse("categoryId=3&_t=99")).unwrap();
+        assert_eq!(
+            q,
+            ListQuery {
+                category_id: Some(3),
+                page: 1,
+                size: 10
+            }
+        );
+        let q = ListQuery::parse(&RawQuery::parse("size=20&page=2&size=20")).unwrap();
+        assert_eq!(
+            q,
+            ListQuery {
+                category_id: None,
+                page: 2,
+                size: 20
+            }
+        );
     }
 
     #[test]
@@ -140,14 +146,14 @@ mod tests {
             ("categoryId=x", "categoryId"),
             ("size=10&size=20", "size"),
         ] {
-            let err = ListQuery::parse(&RawQuery::from_str(query)).unwrap_err();
+            let err = ListQuery::parse(&RawQuery::parse(query)).unwrap_err();
             assert_eq!(param_of(err), param, "{query}");
         }
     }
 
     #[test]
     fn required_id_must_be_present() {
-        let err = RawQuery::from_str("other=1").required_id("id").unwrap_err();
+        let err = RawQuery::parse("other=1").required_id("id").unwrap_err();
         assert_eq!(param_of(err), "id");
     }
 }

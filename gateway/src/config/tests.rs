@@ -26,15 +26,27 @@ fn secret_never_prints() {
 #[test]
 fn bad_values_name_their_key() {
     let cases = [
-        (MINIMAL.replace("http://127.0.0.1:8081/", "ftp://cms/"), "upstream.base_url"),
+        (
+            MINIMAL.replace("http://127.0.0.1:8081/", "ftp://cms/"),
+            "upstream.base_url",
+        ),
         (format!("{MINIMAL}timeout = \"0s\"\n"), "upstream.timeout"),
         (format!("{MINIMAL}timeout = \"soon\"\n"), "timeout"),
         (format!("{MINIMAL}page_base = 2\n"), "upstream.page_base"),
         (MINIMAL.replace("s3cret", ""), "upstream.client_secret"),
         (MINIMAL.replace("portal-web", "a:b"), "upstream.client_id"),
-        (format!("{MINIMAL}[site]\npagination_locale = \"fr\"\n"), "site.pagination_locale"),
-        (format!("{MINIMAL}[server]\nlisten = \"nowhere\"\n"), "listen"),
-        (format!("{MINIMAL}[server]\nlistne = \"127.0.0.1:1\"\n"), "listne"),
+        (
+            format!("{MINIMAL}[site]\npagination_locale = \"fr\"\n"),
+            "site.pagination_locale",
+        ),
+        (
+            format!("{MINIMAL}[server]\nlisten = \"nowhere\"\n"),
+            "listen",
+        ),
+        (
+            format!("{MINIMAL}[server]\nlistne = \"127.0.0.1:1\"\n"),
+            "listne",
+        ),
     ];
     for (toml, key) in cases {
         let err = Config::from_toml_str(&toml).unwrap_err().to_string();

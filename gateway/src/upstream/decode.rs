@@ -116,7 +116,12 @@ mod tests {
     fn success_codes_unwrap_result_or_data() {
         let ok = decode(StatusCode::OK, JSON, &body(json!({"code":0,"result":[1]}))).unwrap();
         assert_eq!(ok, json!([1]));
-        let ok = decode(StatusCode::OK, JSON, &body(json!({"code":"200","data":{"a":1}}))).unwrap();
+        let ok = decode(
+            StatusCode::OK,
+            JSON,
+            &body(json!({"code":"200","data":{"a":1}})),
+        )
+        .unwrap();
         assert_eq!(ok, json!({"a":1}));
     }
 
@@ -142,10 +147,18 @@ mod tests {
     fn unusable_answers_are_bad_responses() {
         for (status, ct, b) in [
             (StatusCode::OK, JSON, b"{not json".to_vec()),
-            (StatusCode::OK, Some("text/html"), b"<html>oops</html>".to_vec()),
+            (
+                StatusCode::OK,
+                Some("text/html"),
+                b"<html>oops</html>".to_vec(),
+            ),
             (StatusCode::OK, JSON, b"[1,2]".to_vec()),
             (StatusCode::OK, JSON, body(json!({"msg":"no code"}))),
-            (StatusCode::INTERNAL_SERVER_ERROR, Some("text/html"), b"<h1>500</h1>".to_vec()),
+            (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                Some("text/html"),
+                b"<h1>500</h1>".to_vec(),
+            ),
         ] {
             let err = decode(status, ct, &b).unwrap_err();
             assert!(matches!(err, UpstreamError::BadResponse(_)), "{err:?}");

@@ -2,7 +2,10 @@ use super::*;
 use serde_json::json;
 
 fn links() -> FileLinks {
-    FileLinks::new(&Url::parse("http://cms.internal:8081/api").unwrap(), "files")
+    FileLinks::new(
+        &Url::parse("http://cms.internal:8081/api").unwrap(),
+        "files",
+    )
 }
 
 fn tree() -> Vec<Category> {
@@ -33,19 +36,35 @@ fn parent_is_found_nested_or_flat() {
     assert_eq!(parent_of(&tree, 31).unwrap().unwrap().id, 1);
     assert!(parent_of(&tree, 2).unwrap().is_none());
     assert!(parent_of(&tree, 999).is_none());
-    assert!(parent_of(&tree, 21).unwrap().unwrap().sub_category.is_empty());
+    assert!(
+        parent_of(&tree, 21)
+            .unwrap()
+            .unwrap()
+            .sub_category
+            .is_empty()
+    );
 }
 
 #[test]
 fn file_links_point_at_the_gateway() {
     let l = links();
-    assert_eq!(l.rewrite("/api/files/news/a.webp").unwrap(), "/portal/api/files/news/a.webp");
-    assert_eq!(l.rewrite("news/a.webp").unwrap(), "/portal/api/files/news/a.webp");
     assert_eq!(
-        l.rewrite("http://cms.internal:8081/api/files/x.pdf?v=2").unwrap(),
+        l.rewrite("/api/files/news/a.webp").unwrap(),
+        "/portal/api/files/news/a.webp"
+    );
+    assert_eq!(
+        l.rewrite("news/a.webp").unwrap(),
+        "/portal/api/files/news/a.webp"
+    );
+    assert_eq!(
+        l.rewrite("http://cms.internal:8081/api/files/x.pdf?v=2")
+            .unwrap(),
         "/portal/api/files/x.pdf?v=2"
     );
-    assert_eq!(l.rewrite("https://www.example.org/a").unwrap(), "https://www.example.org/a");
+    assert_eq!(
+        l.rewrite("https://www.example.org/a").unwrap(),
+        "https://www.example.org/a"
+    );
     assert_eq!(l.rewrite("javascript:alert(1)"), None);
     assert_eq!(l.rewrite("/api/admin/secret"), None);
     assert_eq!(l.rewrite("../../etc/passwd"), None);
@@ -59,7 +78,10 @@ fn article_html_is_sanitised() {
     assert!(!clean.contains("onclick"), "{clean}");
     assert!(!clean.contains("iframe"), "{clean}");
     assert!(!clean.contains("javascript"), "{clean}");
-    assert!(clean.contains(r#"src="/portal/api/files/a.svg""#), "{clean}");
+    assert!(
+        clean.contains(r#"src="/portal/api/files/a.svg""#),
+        "{clean}"
+    );
     assert!(clean.contains("正文"));
 }
 
@@ -68,11 +90,18 @@ fn pages_of_either_dialect() {
     let spring = json!({"content": [{"id": 1, "title": "t", "content": "<p>body</p>", "cover": "c.webp"}],
         "totalElements": 13, "totalPages": 2, "number": 0, "size": 10});
     let page = article_page(spring, &links(), 1, 10).unwrap();
-    assert_eq!((page.total_elements, page.total_pages, page.page), (13, 2, 1));
+    assert_eq!(
+        (page.total_elements, page.total_pages, page.page),
+        (13, 2, 1)
+    );
     assert!(page.content[0].content.is_none(), "summaries carry no body");
-    assert_eq!(page.content[0].cover.as_deref(), Some("/portal/api/files/c.webp"));
+    assert_eq!(
+        page.content[0].cover.as_deref(),
+        Some("/portal/api/files/c.webp")
+    );
 
-    let mybatis = json!({"records": [{"id": 1, "title": "t"}], "total": 21, "current": 3, "size": 10});
+    let mybatis =
+        json!({"records": [{"id": 1, "title": "t"}], "total": 21, "current": 3, "size": 10});
     let page = article_page(mybatis, &links(), 3, 10).unwrap();
     assert_eq!((page.total_elements, page.total_pages), (21, 3));
 }

@@ -1,0 +1,117 @@
+//! What reaches the upstream: the credential, the token pass-through, the whitelist.
+
+use base64::Engine;
+use serde_json::json;
+
+use crate::helpers::*;
+
+fn ok_page() -> Reply {
+    Reply::Json(
+        200,
+        json!({"code": 200, "result": {"content": [], "totalElements": 0, "totalPages": 0, "number": 0, "size": 10}}),
+    )
+}
+
+#[tokio::test]
+async fn every_call_carries_the_client_credential() {
+    let (app, fake) = spawn_with_fake(ok_page(), "").await;
+    app.get("/portal/api/category/list").await;
+    let expected = format!(
+        "Basic {}",
+        base64::engine::general_purpose::STANDARD.encode(format!("{CLIENT_ID}:{CLIENT_SECRET}"))
+    );
+    let seen = fake.last();
+    assert_eq!(seen.authorization.as_deref(), Some(expected.as_str()));
+    assert_eq!(seen.path, "/cms/category/list");
+    assert!(seen.request_id.is_some(), "the request id travels upstream");
+}
+
+#[tokio::test]
+async fn a_visitor_bearer_token_replaces_the_client_credential() {
+    let (app, fake) = spawn_with_fake(ok_page(), "").await;
+    app.client
+        .get(app.url("/portal/api/article/list?categoryId=1"))
+        .header("authorization", "Bearer visitor.token-42")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        fake.last().authorization.as_deref(),
+        Some("Bearer visitor.token-42")
+    );
+
+    // A visitor's own Basic credential is never passed on.
+    app.client
+        .get(app.url("/portal/api/article/list?categoryId=1"))
+        .header("authorization", "Basic Z3Vlc3M6Z3Vlc3M=")
+        .send()
+        .await
+        .unwrap();
+    assert!(fake.last().authorization.unwrap().contains(
+        &base64::engine::general_purpose::STANDARD.encode(format!("{CLIENT_ID}:{CLIENT_SECRET}"))
+    ));
+}
+
+#[tokio::test]
+async fn reference_cms_accepts_a_passed_through_token() {
+    let app = spawn_with_reference_cms().await;
+    let response = app
+        .client
+        .get(app.url("/portal/api/category/list"))
+        .header("authorization", "Bearer visitor-token-1")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let response = app
+        .client
+        .get(app.url("/portal/api/category/list"))
+        .header("authorization", "Bearer expired-token")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 401);
+}
+
+#[tokio::test]
+async fn only_whitelisted_parameters_reach_the_upstream() {
+    let (app, fake) = spawn_with_fake(ok_page(), "").await;
+    let (status, _) = app
+        .get_json("/portal/api/article/list?categoryId=7&page=3&size=20&_t=123&admin=1&sort=x")
+        .await;
+    assert_eq!(status, 200);
+    let seen = fake.last();
+    assert_eq!(seen.path, "/cms/article/list");
+    assert_eq!(
+        seen.query, "categoryId=7&page=2&size=20",
+        "native pages count from 0"
+    );
+    app.get_json("/portal/api/article/detail?id=5&fields=password")
+        .await;
+    assert_eq!(fake.last().query, "id=5");
+}
+
+#[tokio::test]
+async fn page_base_one_is_honoured() {
+    let (app, fake) = spawn_with_fake(ok_page(), "page_base = 1").await;
+    app.get_json("/portal/api/article/list?categoryId=7&page=3")
+        .await;
+    assert_eq!(fake.last().query, "categoryId=7&page=3&size=10");
+}
+
+#[tokio::test]
+async fn non_get_methods_never_reach_the_upstream() {
+    let (app, fake) = spawn_with_fake(ok_page(), "").await;
+    for method in ["POST", "PUT", "DELETE", "PATCH"] {
+        let response = app
+            .client
+            .request(method.parse().unwrap(), app.url("/portal/api/article/list"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 405, "{method}");
+        let body: serde_json::Value = response.json().await.unwrap();
+        assert_eq!(body["code"], 405);
+    }
+    assert!(fake.seen().is_empty());
+}

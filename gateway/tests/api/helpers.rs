@@ -1,0 +1,250 @@
+//! Test rig: the real gateway on port 0 in front of a real upstream on port 0, either the
+//! bundled reference-cms or a scripted fake that records what reached it.
+
+use std::{
+    net::SocketAddr,
+    path::{Path, PathBuf},
+    sync::{Arc, Mutex},
+    time::Duration,
+};
+
+use axum::{
+    Router,
+    body::Body,
+    extract::{Request, State},
+    http::{HeaderMap, StatusCode, header},
+    response::{IntoResponse, Response},
+};
+use portal_gateway::{Application, Config};
+use tokio::{net::TcpListener, sync::oneshot};
+
+pub const CLIENT_ID: &str = "portal-test";
+pub const CLIENT_SECRET: &str = "t0p-s3cret-do-not-leak";
+
+fn init_tracing() {
+    if std::env::var_os("TEST_LOG").is_some() {
+        let _ = tracing_subscriber::fmt()
+            .with_env_filter("debug")
+            .try_init();
+    }
+}
+
+pub struct TestApp {
+    pub addr: SocketAddr,
+    pub client: reqwest::Client,
+    _stop: oneshot::Sender<()>,
+}
+
+impl TestApp {
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{}", self.addr, path)
+    }
+
+    pub async fn get(&self, path: &str) -> reqwest::Response {
+        self.client
+            .get(self.url(path))
+            .send()
+            .await
+            .expect("gateway answers")
+    }
+
+    /// GET and parse the envelope, returning the HTTP status too.
+    pub async fn get_json(&self, path: &str) -> (StatusCode, serde_json::Value) {
+        let response = self.get(path).await;
+        let status = response.status();
+        let ct = response
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .map(|v| v.to_str().unwrap().to_owned())
+            .unwrap_or_default();
+        assert!(
+            ct.starts_with("application/json"),
+            "{path}: content type {ct}"
+        );
+        (status, response.json().await.expect("a JSON envelope"))
+    }
+}
+
+/// A config for tests: the given upstream, a static dir, a short time-out.
+pub fn config_for(upstream: &str, static_dir: &Path, extra: &str) -> Config {
+    let toml = format!(
+        r#"
+[server]
+listen = "127.0.0.1:0"
+static_dir = "{}"
+
+[upstream]
+base_url = "{upstream}"
+client_id = "{CLIENT_ID}"
+client_secret = "{CLIENT_SECRET}"
+timeout = "800ms"
+connect_timeout = "500ms"
+{extra}
+"#,
+        static_dir.display()
+    );
+    Config::from_toml_str(&toml).expect("test config is valid")
+}
+
+pub async fn spawn_app(config: Config) -> TestApp {
+    init_tracing();
+    let app = Application::build(config).await.expect("gateway builds");
+    let addr = app.local_addr();
+    let (stop, stopped) = oneshot::channel::<()>();
+    tokio::spawn(app.run_until(async {
+        let _ = stopped.await;
+    }));
+    TestApp {
+        addr,
+        client: reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap(),
+        _stop: stop,
+    }
+}
+
+/// The bundled reference-cms on port 0 with the test credential.
+pub async fn spawn_reference_cms() -> SocketAddr {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let mut settings = reference_cms::Settings::from_env();
+    settings.content_dir = reference_cms::default_content_dir();
+    settings.client_id = CLIENT_ID.to_owned();
+    settings.client_secret = CLIENT_SECRET.to_owned();
+    settings.tokens = ["visitor-token-1".to_owned()].into();
+    settings.delay = Duration::ZERO;
+    tokio::spawn(reference_cms::serve(
+        listener,
+        settings,
+        std::future::pending(),
+    ));
+    addr
+}
+
+/// A gateway in front of reference-cms, with the test static dir.
+pub async fn spawn_with_reference_cms() -> TestApp {
+    let cms = spawn_reference_cms().await;
+    spawn_app(config_for(&format!("http://{cms}/"), &static_dir(), "")).await
+}
+
+/// What the fake upstream answers next.
+#[derive(Clone)]
+pub enum Reply {
+    Json(u16, serde_json::Value),
+    Raw(u16, &'static str, &'static str),
+    Empty(u16),
+    Slow(Duration),
+}
+
+#[derive(Debug, Clone)]
+pub struct Seen {
+    pub path: String,
+    pub query: String,
+    pub authorization: Option<String>,
+    pub request_id: Option<String>,
+}
+
+#[derive(Clone)]
+pub struct FakeUpstream {
+    pub addr: SocketAddr,
+    reply: Arc<Mutex<Reply>>,
+    seen: Arc<Mutex<Vec<Seen>>>,
+}
+
+impl FakeUpstream {
+    pub async fn start(reply: Reply) -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let fake = Self {
+            addr: listener.local_addr().unwrap(),
+            reply: Arc::new(Mutex::new(reply)),
+            seen: Arc::default(),
+        };
+        let app = Router::new().fallback(answer).with_state(fake.clone());
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        fake
+    }
+
+    pub fn base_url(&self) -> String {
+        format!("http://{}/cms/", self.addr)
+    }
+
+    pub fn set(&self, reply: Reply) {
+        *self.reply.lock().unwrap() = reply;
+    }
+
+    pub fn seen(&self) -> Vec<Seen> {
+        self.seen.lock().unwrap().clone()
+    }
+
+    pub fn last(&self) -> Seen {
+        self.seen()
+            .last()
+            .cloned()
+            .expect("the upstream was called")
+    }
+}
+
+async fn answer(
+    State(fake): State<FakeUpstream>,
+    headers: HeaderMap,
+    request: Request,
+) -> Response {
+    let text = |name| {
+        headers
+            .get(name)
+            .map(|v: &header::HeaderValue| v.to_str().unwrap().to_owned())
+    };
+    fake.seen.lock().unwrap().push(Seen {
+        path: request.uri().path().to_owned(),
+        query: request.uri().query().unwrap_or("").to_owned(),
+        authorization: text(header::AUTHORIZATION),
+        request_id: text(header::HeaderName::from_static("x-request-id")),
+    });
+    let reply = fake.reply.lock().unwrap().clone();
+    match reply {
+        Reply::Json(status, body) => (
+            StatusCode::from_u16(status).unwrap(),
+            [(header::CONTENT_TYPE, "application/json;charset=UTF-8")],
+            body.to_string(),
+        )
+            .into_response(),
+        Reply::Raw(status, content_type, body) => (
+            StatusCode::from_u16(status).unwrap(),
+            [(header::CONTENT_TYPE, content_type)],
+            body,
+        )
+            .into_response(),
+        Reply::Empty(status) => Response::builder()
+            .status(status)
+            .body(Body::empty())
+            .unwrap(),
+        Reply::Slow(delay) => {
+            tokio::time::sleep(delay).await;
+            axum::Json(serde_json::json!({"code": 200, "result": "late"})).into_response()
+        }
+    }
+}
+
+/// A gateway in front of a fake upstream.
+pub async fn spawn_with_fake(reply: Reply, extra: &str) -> (TestApp, FakeUpstream) {
+    let fake = FakeUpstream::start(reply).await;
+    let app = spawn_app(config_for(&fake.base_url(), &static_dir(), extra)).await;
+    (app, fake)
+}
+
+/// A built app stand-in under `target/`, shared by the static tests.
+pub fn static_dir() -> PathBuf {
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("static-fixture");
+        std::fs::create_dir_all(dir.join("assets")).unwrap();
+        let index = "<!doctype html><html lang=\"zh-CN\"><head><title>门户</title></head><body><div id=\"root\"></div></body></html>";
+        std::fs::write(dir.join("index.html"), index).unwrap();
+        let js = "console.log('门户');".repeat(200);
+        std::fs::write(dir.join("assets/main.0123456789abcdef.js"), &js).unwrap();
+        std::fs::write(dir.join("favicon.svg"), "<svg xmlns=\"http://www.w3.org/2000/svg\"/>").unwrap();
+        dir
+    })
+    .clone()
+}

@@ -1,0 +1,9 @@
+//! Integration tests: the real gateway against real upstream servers on loopback.
+
+mod credentials;
+mod helpers;
+mod normalise;
+mod operations;
+mod queries;
+mod reference;
+mod statics;

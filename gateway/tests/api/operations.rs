@@ -1,0 +1,173 @@
+//! Health, readiness, request ids, config errors, and the secret staying secret.
+
+use std::{process::Stdio, time::Duration};
+
+use tokio::{io::AsyncReadExt, process::Command};
+
+use crate::helpers::*;
+
+const BIN: &str = env!("CARGO_BIN_EXE_portal-gateway");
+
+#[tokio::test]
+async fn health_and_readiness() {
+    let app = spawn_with_reference_cms().await;
+    assert_eq!(app.get("/healthz").await.status(), 200);
+    let (status, body) = app.get_json("/readyz").await;
+    assert_eq!(status, 200, "{body}");
+
+    let down = spawn_app(config_for("http://127.0.0.1:9/", &static_dir(), "")).await;
+    assert_eq!(down.get("/healthz").await.status(), 200);
+    let (status, body) = down.get_json("/readyz").await;
+    assert_eq!(status, 502, "{body}");
+}
+
+#[tokio::test]
+async fn request_ids_are_set_and_kept() {
+    let app = spawn_with_reference_cms().await;
+    let response = app.get("/portal/api/site").await;
+    assert!(!response.headers()["x-request-id"].is_empty());
+    let response = app
+        .client
+        .get(app.url("/portal/api/nothing"))
+        .header("x-request-id", "trace-abc-123")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.headers()["x-request-id"], "trace-abc-123");
+}
+
+async fn run_binary(config: &str, env: &[(&str, &str)]) -> (Option<i32>, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("gateway.toml");
+    std::fs::write(&file, config).unwrap();
+    let mut child = Command::new(BIN)
+        .arg("--config")
+        .arg(&file)
+        .envs(env.iter().copied())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let status = tokio::time::timeout(Duration::from_secs(10), child.wait()).await;
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .await
+        .unwrap();
+    (status.ok().and_then(|s| s.unwrap().code()), err)
+}
+
+const GOOD: &str = r#"
+[upstream]
+base_url = "http://127.0.0.1:8081/"
+client_id = "a"
+client_secret = "b"
+"#;
+
+#[tokio::test]
+async fn a_bad_config_stops_the_binary_naming_the_key() {
+    let (code, err) = run_binary(&GOOD.replace("http://127.0.0.1:8081/", "not a url"), &[]).await;
+    assert_ne!(code, Some(0));
+    assert!(code.is_some(), "exits rather than hangs");
+    assert!(err.contains("base_url"), "{err}");
+
+    let (code, err) = run_binary(GOOD, &[("PORTAL__UPSTREAM__TIMEOUT", "forever")]).await;
+    assert!(code.is_some_and(|c| c != 0));
+    assert!(err.contains("timeout"), "{err}");
+
+    let (code, err) = run_binary(GOOD, &[("PORTAL__SERVER__LISTEN", "999.0.0.1:80")]).await;
+    assert!(code.is_some_and(|c| c != 0));
+    assert!(err.contains("listen"), "{err}");
+}
+
+#[tokio::test]
+async fn environment_overrides_the_file_and_the_secret_never_reaches_a_log() {
+    let cms = spawn_reference_cms().await;
+    let port = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("gateway.toml");
+    // The file names a wrong upstream and secret; the environment fixes both.
+    std::fs::write(&file, GOOD).unwrap();
+    let mut child = Command::new(BIN)
+        .arg("--config")
+        .arg(&file)
+        .env("PORTAL__UPSTREAM__BASE_URL", format!("http://{cms}/"))
+        .env("PORTAL__UPSTREAM__CLIENT_ID", CLIENT_ID)
+        .env("PORTAL__UPSTREAM__CLIENT_SECRET", CLIENT_SECRET)
+        .env("PORTAL__SERVER__LISTEN", format!("127.0.0.1:{port}"))
+        .env("PORTAL__SERVER__LOG_FORMAT", "json")
+        .env("RUST_LOG", "trace")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let client = reqwest::Client::new();
+    let url = format!("http://127.0.0.1:{port}/portal/api/category/list");
+    let mut answered = None;
+    for _ in 0..100 {
+        if let Ok(r) = client.get(&url).send().await {
+            answered = Some(r.status());
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(
+        answered,
+        Some(reqwest::StatusCode::OK),
+        "the environment's upstream and secret were used"
+    );
+    client
+        .get(format!(
+            "http://127.0.0.1:{port}/portal/api/article/detail?id=2101"
+        ))
+        .send()
+        .await
+        .unwrap();
+    // SIGTERM: graceful shutdown, exit 0.
+    let pid = child.id().unwrap().to_string();
+    Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .await
+        .unwrap();
+    let status = tokio::time::timeout(Duration::from_secs(10), child.wait())
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(status.success(), "graceful shutdown exits 0");
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .await
+        .unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .await
+        .unwrap();
+    let logs = out + &err;
+    assert!(
+        logs.contains("request_id"),
+        "json logs with request ids: {logs}"
+    );
+    let encoded = base64::Engine::encode(
+        &base64::engine::general_purpose::STANDARD,
+        format!("{CLIENT_ID}:{CLIENT_SECRET}"),
+    );
+    assert!(!logs.contains(CLIENT_SECRET), "secret in logs");
+    assert!(!logs.contains(&encoded), "encoded credential in logs");
+}
