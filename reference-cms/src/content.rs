@@ -174,3 +174,6 @@ impl Content {
         Some(value)
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,61 @@
+# The two commands that matter: `make run` and `make test`. See README.md.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+FRONTEND := frontend
+NODE_STAMP := $(FRONTEND)/node_modules/.package-lock.json
+FRONTEND_SRC := $(shell find $(FRONTEND)/src $(FRONTEND)/public -type f 2>/dev/null) $(FRONTEND)/webpack.config.js $(FRONTEND)/package-lock.json
+DIST_STAMP := $(FRONTEND)/dist/index.html
+
+.PHONY: help run test build frontend node-deps system-deps test-rust test-frontend test-e2e lint fmt bench clean
+
+help:
+	@echo "make run    build everything and serve the portal at http://127.0.0.1:8080/portal/"
+	@echo "make test   install what is missing and run every test (Rust, frontend unit, end-to-end)"
+	@echo "make lint   rustfmt check, clippy -D warnings, TypeScript type check"
+	@echo "make bench  load benchmarks (see docs/performance.md)"
+
+# npm packages, exactly as locked.
+$(NODE_STAMP): $(FRONTEND)/package-lock.json $(FRONTEND)/package.json
+	cd $(FRONTEND) && npm ci --no-audit --no-fund
+	@touch $@
+
+node-deps: $(NODE_STAMP)
+
+# Debian packages the browser tests need, installed only when missing.
+system-deps:
+	@scripts/ensure-system-deps.sh
+
+$(DIST_STAMP): $(NODE_STAMP) $(FRONTEND_SRC)
+	cd $(FRONTEND) && npm run build
+
+frontend: $(DIST_STAMP)
+
+build: frontend
+	cargo build --release --workspace --locked
+
+run: build
+	@scripts/run-stack.sh
+
+lint: node-deps
+	cargo fmt --all -- --check
+	cargo clippy --workspace --all-targets --locked -- -D warnings
+	cd $(FRONTEND) && npm run --silent typecheck
+
+test-rust:
+	cargo test --workspace --locked
+
+test-frontend: node-deps
+	cd $(FRONTEND) && npm run --silent typecheck && npx jest --ci
+
+test-e2e: system-deps build
+	cd $(FRONTEND) && npm run --silent e2e
+
+test: lint test-rust test-frontend test-e2e
+
+bench:
+	@scripts/bench.sh
+
+clean:
+	cargo clean
+	rm -rf $(FRONTEND)/dist $(FRONTEND)/node_modules

@@ -1,0 +1,8 @@
+/** Unit tests: jsdom, swc transform, Testing Library. */
+module.exports = {
+  testEnvironment: 'jsdom',
+  roots: ['<rootDir>/src'],
+  transform: { '^.+\\.(t|j)sx?$': ['@swc/jest'] },
+  moduleNameMapper: { '\\.css$': '<rootDir>/src/test/style-stub.js' },
+  setupFilesAfterEnv: ['<rootDir>/src/test/setup.ts'],
+};

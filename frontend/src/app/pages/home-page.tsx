@@ -1,0 +1,143 @@
+import { useState } from 'react';
+
+import { useGetArticlesQuery } from '../../features/articles';
+import { categoriesToMenu, findByUrl, useGetCategoriesQuery } from '../../features/categories';
+import { useGetSiteQuery } from '../../features/site';
+import { useHashPath } from '../hash-location';
+import { Footer } from '../layout/footer';
+import { Header } from '../layout/header';
+import { SkipLink, useCompanyTitle } from '../layout/layout';
+import { menuFromRoutes } from '../layout/menu-items';
+import { ROUTES } from '../routes';
+
+const NEWS_TABS = [
+  { url: '/news_center/company_announcement/1', name: '公司要闻' },
+  { url: '/news_center/media_coverage/2', name: '媒体报道' },
+  { url: '/news_center/notice', name: '通知公告' },
+];
+
+const BUSINESS = [
+  { url: '/business/China-Europe_train', name: '中欧班列', text: '常态化开行至欧洲、中亚的国际货运班列' },
+  { url: '/business/industrial_park', name: '融合创新产业园', text: '前港后园，通道经济转化为产业优势' },
+  { url: '/business/cross_border', name: '跨境电商集货中心', text: '集货、分拣、通关、干线一体化' },
+  { url: '/business/oversea_location', name: '海外仓', text: '布局欧洲与中亚的六个海外仓' },
+  { url: '/business/card_platform', name: '集卡平台', text: '运力撮合、进场预约、在线结算' },
+];
+
+const FIGURES = [
+  { value: '5200+', label: '中欧班列累计开行（列）' },
+  { value: '58', label: '通达境外城市（个）' },
+  { value: '120万', label: '陆港年设计吞吐能力（标箱）' },
+  { value: '5.8万', label: '海外仓总面积（平方米）' },
+];
+
+function NewsBlock() {
+  const { data: tree = [] } = useGetCategoriesQuery();
+  const [active, setActive] = useState(0);
+  const tab = NEWS_TABS[active];
+  const category = findByUrl(tree, tab.url);
+  const { data, isFetching } = useGetArticlesQuery({ categoryId: category?.id ?? 0, page: 1, size: 6 }, { skip: !category });
+  const onKey = (event: React.KeyboardEvent, i: number) => {
+    const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
+    if (!step) return;
+    const next = (i + step + NEWS_TABS.length) % NEWS_TABS.length;
+    setActive(next);
+    document.getElementById(`news-tab-${next}`)?.focus();
+  };
+  return (
+    <section className="home-news" aria-labelledby="home-news-title">
+      <div className="section-head">
+        <h2 id="home-news-title">新闻中心</h2>
+        <a href={`#${tab.url}`} className="more">
+          更多<span className="visually-hidden">{tab.name}</span>
+        </a>
+      </div>
+      <div role="tablist" aria-label="新闻分类" className="tabs">
+        {NEWS_TABS.map((t, i) => (
+          <button
+            key={t.url}
+            id={`news-tab-${i}`}
+            type="button"
+            role="tab"
+            aria-selected={i === active}
+            aria-controls="news-panel"
+            tabIndex={i === active ? 0 : -1}
+            onClick={() => setActive(i)}
+            onKeyDown={(e) => onKey(e, i)}
+          >
+            {t.name}
+          </button>
+        ))}
+      </div>
+      <div id="news-panel" role="tabpanel" aria-labelledby={`news-tab-${active}`} aria-busy={isFetching}>
+        <ul className="news-lines">
+          {(data?.content ?? []).map((a) => (
+            <li key={a.id}>
+              <a href={`#/article/${a.id}`}>{a.title}</a>
+              <time dateTime={a.publishTime?.slice(0, 10)}>{a.publishTime?.slice(0, 10)}</time>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </section>
+  );
+}
+
+/** The home entry, without the shared layout (spec §2): its own full-width header. */
+export default function HomePage() {
+  const [path] = useHashPath();
+  const companyName = useCompanyTitle();
+  const { data: site } = useGetSiteQuery();
+  const { data: tree, isError } = useGetCategoriesQuery();
+  const items = tree && tree.length > 0 && !isError ? categoriesToMenu(tree) : menuFromRoutes(ROUTES);
+  return (
+    <div className="home">
+      <SkipLink />
+      <Header companyName={companyName} items={items} currentPath={path} />
+      <main id="main-content" tabIndex={-1}>
+        <section className="hero">
+          <div className="container hero__inner">
+            <h1 className="hero__title">{companyName}</h1>
+            <p className="hero__lead">以陆港连通欧亚，让内陆通达世界</p>
+            <p className="hero__actions">
+              <a className="button" href="#/about/company_profile">
+                了解集团
+              </a>
+              <a className="button button--ghost-light" href="#/business/China-Europe_train">
+                中欧班列服务
+              </a>
+            </p>
+          </div>
+        </section>
+        <div className="container home__grid">
+          <NewsBlock />
+          <section className="home-figures" aria-labelledby="home-figures-title">
+            <h2 id="home-figures-title">数说云川</h2>
+            <ul>
+              {FIGURES.map((f) => (
+                <li key={f.label}>
+                  <strong>{f.value}</strong>
+                  <span>{f.label}</span>
+                </li>
+              ))}
+            </ul>
+          </section>
+        </div>
+        <section className="container home-business" aria-labelledby="home-business-title">
+          <h2 id="home-business-title">业务板块</h2>
+          <ul className="tile-list">
+            {BUSINESS.map((b) => (
+              <li key={b.url}>
+                <a className="tile" href={`#${b.url}`}>
+                  <strong>{b.name}</strong>
+                  <span>{b.text}</span>
+                </a>
+              </li>
+            ))}
+          </ul>
+        </section>
+      </main>
+      <Footer site={site} />
+    </div>
+  );
+}

@@ -1,0 +1,122 @@
+import { useCallback, useEffect, type ComponentType } from 'react';
+import { Route, Switch } from 'wouter';
+
+import type { Crumb } from '../components/breadcrumb';
+import { Loading } from '../components/loading';
+import type { ContentPageProps } from '../features/articles';
+import { accessFor, allowedRoutes, useInitialState } from '../features/access';
+import { findById, findByUrl, selectMenu, useGetCategoriesQuery, type Category } from '../features/categories';
+import { useGetSiteQuery } from '../features/site';
+import { lazyPage } from '../lib/lazy-page';
+import { useHashPath } from './hash-location';
+import { Layout } from './layout/layout';
+import { ROUTES, flattenRoutes, routeTrail, type PageKey, type RouteDef } from './routes';
+
+// One chunk per page.
+const PAGES: Record<PageKey, ComponentType<ContentPageProps>> = {
+  home: lazyPage(() => import(/* webpackChunkName: "page-home" */ './pages/home-page')),
+  group: lazyPage(() => import(/* webpackChunkName: "page-group" */ './pages/group-page')),
+  single: lazyPage(() => import(/* webpackChunkName: "page-single" */ '../features/articles/pages/single-page')),
+  news: lazyPage(() => import(/* webpackChunkName: "page-news" */ '../features/articles/pages/news-list-page')),
+  partyConstruction: lazyPage(
+    () => import(/* webpackChunkName: "page-party-construction" */ '../features/articles/pages/party-construction-page'),
+  ),
+  party: lazyPage(() => import(/* webpackChunkName: "page-party" */ '../features/articles/pages/party-page')),
+  partyDetail: lazyPage(() => import(/* webpackChunkName: "page-party-detail" */ '../features/articles/pages/party-detail-page')),
+  login: lazyPage(() => import(/* webpackChunkName: "page-login" */ '../features/site/login-page')),
+};
+const ArticlePage = lazyPage(() => import(/* webpackChunkName: "page-article" */ '../features/articles/pages/article-page'));
+const NotFoundPage = lazyPage(() => import(/* webpackChunkName: "page-not-found" */ '../components/not-found-page'));
+
+function crumbsOf(tree: readonly Category[], category: Category): Crumb[] {
+  const { parent } = selectMenu(tree, category.url);
+  return [...(parent ? [{ name: parent.name, url: parent.url }] : []), { name: category.name, url: category.url }];
+}
+
+/** What every content page is told: its category from the CMS tree, breadcrumb, settings. */
+function usePageContext(path: string, title: string): ContentPageProps {
+  const { data: tree = [], isLoading } = useGetCategoriesQuery();
+  const { data: site } = useGetSiteQuery();
+  const category = findByUrl(tree, path);
+  const breadcrumb: Crumb[] = category
+    ? crumbsOf(tree, category)
+    : routeTrail(path).map((r) => ({ name: r.name, url: r.path }));
+  const breadcrumbFor = useCallback(
+    (id: number) => {
+      const c = findById(tree, id);
+      return c ? crumbsOf(tree, c) : [];
+    },
+    [tree],
+  );
+  const urlOf = useCallback((id: number) => findById(tree, id)?.url, [tree]);
+  return {
+    path,
+    title: category?.name ?? title,
+    category: category && {
+      id: category.id,
+      name: category.name,
+      url: category.url,
+      description: category.description,
+      type: category.type,
+    },
+    categoriesLoading: isLoading,
+    breadcrumb: breadcrumb.length ? breadcrumb : [{ name: title }],
+    paginationLocale: site?.paginationLocale ?? 'en',
+    breadcrumbFor,
+    urlOf,
+  };
+}
+
+function ScrollToTop({ path }: { path: string }) {
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [path]);
+  return null;
+}
+
+function RoutePage({ route }: { route: RouteDef }) {
+  const path = route.path ?? '/';
+  const context = usePageContext(path, route.name);
+  const Page = PAGES[route.page ?? 'group'];
+  const page = (
+    <>
+      <ScrollToTop path={path} />
+      <Page {...context} />
+    </>
+  );
+  return route.layout === false ? page : <Layout>{page}</Layout>;
+}
+
+function ArticleRoute() {
+  const [path] = useHashPath();
+  const context = usePageContext(path, '文章详情');
+  return (
+    <Layout>
+      <ScrollToTop path={path} />
+      <ArticlePage {...context} />
+    </Layout>
+  );
+}
+
+export function AppRoutes() {
+  const initial = useInitialState();
+  if (initial.loading) return <Loading label="正在初始化…" />;
+  const routes = flattenRoutes(allowedRoutes(ROUTES, accessFor(initial.state)));
+  return (
+    <Switch>
+      {routes.map((route) => (
+        <Route key={route.path} path={route.path!}>
+          <RoutePage route={route} />
+        </Route>
+      ))}
+      <Route path="/article/:id">
+        <ArticleRoute />
+      </Route>
+      <Route>
+        <Layout>
+          <NotFoundPage {...({} as ContentPageProps)} />
+        </Layout>
+      </Route>
+    </Switch>
+  );
+}

@@ -1,0 +1,6 @@
+export interface MenuItem {
+  key: string;
+  name: string;
+  url: string;
+  children: MenuItem[];
+}

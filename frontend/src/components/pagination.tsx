@@ -1,0 +1,76 @@
+export type PaginationLocale = 'en' | 'zh-CN';
+
+const LABELS = {
+  en: {
+    nav: 'Pagination',
+    prev: 'Previous',
+    next: 'Next',
+    total: (n: number) => `Total ${n} items`,
+    page: (p: number) => `Page ${p}`,
+  },
+  'zh-CN': {
+    nav: '分页',
+    prev: '上一页',
+    next: '下一页',
+    total: (n: number) => `共 ${n} 条`,
+    page: (p: number) => `第 ${p} 页`,
+  },
+} as const;
+
+interface PaginationProps {
+  page: number;
+  pageSize: number;
+  total: number;
+  onChange: (page: number) => void;
+  /** English by default (the replaced portal's labels); zh-CN by site setting. */
+  locale?: PaginationLocale;
+}
+
+/** Page numbers around the current page, with the first and last always shown. */
+export function pageWindow(page: number, pages: number): (number | 'gap')[] {
+  const shown = new Set([1, pages, page - 1, page, page + 1].filter((p) => p >= 1 && p <= pages));
+  const sorted = [...shown].sort((a, b) => a - b);
+  const out: (number | 'gap')[] = [];
+  sorted.forEach((p, i) => {
+    if (i > 0 && p - sorted[i - 1] > 1) out.push('gap');
+    out.push(p);
+  });
+  return out;
+}
+
+export function Pagination({ page, pageSize, total, onChange, locale = 'en' }: PaginationProps) {
+  const labels = LABELS[locale] ?? LABELS.en;
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  if (total <= pageSize) return <p className="pagination__total">{labels.total(total)}</p>;
+  return (
+    <nav className="pagination" aria-label={labels.nav}>
+      <span className="pagination__total">{labels.total(total)}</span>
+      <button type="button" onClick={() => onChange(page - 1)} disabled={page <= 1}>
+        {labels.prev}
+      </button>
+      <ol>
+        {pageWindow(page, pages).map((p, i) =>
+          p === 'gap' ? (
+            <li key={`gap-${i}`} aria-hidden="true">
+              …
+            </li>
+          ) : (
+            <li key={p}>
+              <button
+                type="button"
+                aria-label={labels.page(p)}
+                aria-current={p === page ? 'page' : undefined}
+                onClick={() => onChange(p)}
+              >
+                {p}
+              </button>
+            </li>
+          ),
+        )}
+      </ol>
+      <button type="button" onClick={() => onChange(page + 1)} disabled={page >= pages}>
+        {labels.next}
+      </button>
+    </nav>
+  );
+}

@@ -1,0 +1,80 @@
+import { useCallback, useEffect, useLayoutEffect } from 'react';
+
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { newsPageFor, saveScroll, scrollFor, setNewsPage } from '../../../app/ui-slice';
+import { Breadcrumb } from '../../../components/breadcrumb';
+import { Loading } from '../../../components/loading';
+import { Pagination } from '../../../components/pagination';
+import { useGetArticlesQuery, type ArticleSummary } from '../api';
+import type { ContentPageProps } from '../types';
+import { ArticleList } from './article-list';
+
+export const PAGE_SIZE = 10;
+
+interface ListPageProps extends ContentPageProps {
+  hrefOf?: (article: ArticleSummary) => string;
+}
+
+const defaultHref = (article: ArticleSummary) => `#/article/${article.id}`;
+
+/** A paged list of a category's articles; keeps its page number and scroll position. */
+export function ListPage(props: ListPageProps) {
+  const { path, title, category, categoriesLoading, breadcrumb, paginationLocale, hrefOf = defaultHref } = props;
+  const dispatch = useAppDispatch();
+  const page = useAppSelector((state) => newsPageFor(state, path));
+  const savedScroll = useAppSelector((state) => scrollFor(state, path));
+  const { data, isFetching, isError } = useGetArticlesQuery(
+    { categoryId: category?.id ?? 0, page, size: PAGE_SIZE },
+    { skip: !category },
+  );
+
+  const changePage = useCallback(
+    (next: number) => {
+      dispatch(setNewsPage({ list: path, page: next }));
+      document.getElementById('main-content')?.scrollIntoView({ block: 'start' });
+    },
+    [dispatch, path],
+  );
+
+  // Back from a detail page: the same scroll position, once the list is there.
+  useLayoutEffect(() => {
+    if (data && savedScroll > 0) {
+      window.scrollTo(0, savedScroll);
+      dispatch(saveScroll({ key: path, y: 0 }));
+    }
+  }, [data, savedScroll, dispatch, path]);
+
+  useEffect(() => {
+    if (data && page > 1 && data.content.length === 0 && data.totalPages > 0) changePage(data.totalPages);
+  }, [data, page, changePage]);
+
+  const heading = category?.name ?? title;
+  return (
+    <article className="content-page">
+      <Breadcrumb items={breadcrumb} />
+      <header className="content-page__header">
+        <h1>{heading}</h1>
+        {category?.description && <p className="lead">{category.description}</p>}
+      </header>
+      {(categoriesLoading || (isFetching && !data)) && <Loading />}
+      {!categoriesLoading && !category && <p className="empty">该栏目暂未开通。</p>}
+      {isError && <p className="empty">内容加载失败，请稍后再试。</p>}
+      {data && (
+        <div aria-busy={isFetching}>
+          <ArticleList
+            articles={data.content}
+            hrefOf={hrefOf}
+            onOpen={() => dispatch(saveScroll({ key: path, y: window.scrollY }))}
+          />
+          <Pagination
+            page={data.page}
+            pageSize={PAGE_SIZE}
+            total={data.totalElements}
+            onChange={changePage}
+            locale={paginationLocale}
+          />
+        </div>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,2 @@
+export type { ContentPageProps, CategoryRef } from './types';
+export { useGetArticlesQuery, type ArticleSummary } from './api';

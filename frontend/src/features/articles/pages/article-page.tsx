@@ -1,0 +1,9 @@
+import { useParams } from 'wouter';
+
+import { ArticleDetail } from '../components/article-detail';
+import type { ContentPageProps } from '../types';
+
+export default function ArticlePage(props: ContentPageProps) {
+  const { id } = useParams<{ id: string }>();
+  return <ArticleDetail {...props} id={/^\d+$/.test(id ?? '') ? Number(id) : null} />;
+}

@@ -1,0 +1,9 @@
+import { ListPage } from '../components/list-page';
+import type { ContentPageProps } from '../types';
+
+export const partyDetailHref = (id: number) => `#/party/detail?id=${id}`;
+
+/** The party-style building list; its items open /party/detail. */
+export default function PartyPage(props: ContentPageProps) {
+  return <ListPage {...props} hrefOf={(a) => partyDetailHref(a.id)} />;
+}

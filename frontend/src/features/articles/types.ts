@@ -1,0 +1,26 @@
+import type { PaginationLocale } from '../../components/pagination';
+import type { Crumb } from '../../components/breadcrumb';
+
+/** What the app tells a content page about the category it shows. */
+export interface CategoryRef {
+  id: number;
+  name: string;
+  url: string;
+  description?: string;
+  type?: string;
+}
+
+export interface ContentPageProps {
+  /** The route path being shown. */
+  path: string;
+  /** The route's display name, used while the category tree loads or when the CMS lacks it. */
+  title: string;
+  category?: CategoryRef;
+  categoriesLoading: boolean;
+  breadcrumb: Crumb[];
+  paginationLocale: PaginationLocale;
+  /** The breadcrumb of another category (article details link back to their list). */
+  breadcrumbFor: (categoryId: number) => Crumb[];
+  /** The route of a category's list, for "back to the list". */
+  urlOf: (categoryId: number) => string | undefined;
+}

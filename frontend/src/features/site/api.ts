@@ -1,0 +1,24 @@
+import { api } from '../../app/api';
+
+/** Runtime site settings from the gateway's config (company name, login URL, footer facts). */
+export interface Site {
+  companyName: string;
+  shortName: string;
+  loginUrl: string;
+  address: string;
+  phone: string;
+  email: string;
+  postcode: string;
+  icpNumber: string;
+  icpUrl: string;
+  copyright: string;
+  paginationLocale: 'en' | 'zh-CN';
+}
+
+export const siteApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getSite: build.query<Site, void>({ query: () => '/site', keepUnusedDataFor: 3600 }),
+  }),
+});
+
+export const { useGetSiteQuery } = siteApi;

@@ -1,0 +1,1 @@
+export { useGetSiteQuery, type Site } from './api';

@@ -1,0 +1,195 @@
+// The request layer (spec §7–9): every call to the gateway goes through `request`.
+import type { BaseQueryFn } from '@reduxjs/toolkit/query';
+
+import { notify } from '../notify';
+import { validToken } from '../storage';
+import {
+  DOWNLOAD_FAILED,
+  DUPLICATE_REQUEST,
+  EMPTY_RESPONSE,
+  NETWORK_FAILED,
+  messageForStatus,
+} from './messages';
+
+export const API_PREFIX = '/portal/api';
+export const REQUEST_TIMEOUT_MS = 12000;
+export const DUPLICATE_WINDOW_MS = 1000;
+export const LOGIN_ROUTE = '#/login';
+
+export type RequestMode = 'json' | 'form' | 'blob' | 'upload';
+
+export interface RequestArgs {
+  /** Path under /portal/api, e.g. `/article/list`. */
+  url: string;
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  params?: Record<string, string | number | boolean | undefined | null>;
+  body?: unknown;
+  /** json (default), form (urlencoded), blob (download), upload (multipart). */
+  mode?: RequestMode;
+  /** Whether an empty answer is acceptable (the spec allows nulls by default). */
+  allowNull?: boolean;
+  /** No notification for this call's failure (the caller shows it itself). */
+  silent?: boolean;
+}
+
+export interface RequestError {
+  code: number;
+  msg: string;
+}
+
+export type RequestResult<T = unknown> = { data: T; error?: undefined } | { error: RequestError; data?: undefined };
+
+const SUCCESS_CODES = new Set([0, 200]);
+const lastSent = new Map<string, number>();
+
+/** For tests: forget the duplicate-request history. */
+export function resetDuplicateGuard(): void {
+  lastSent.clear();
+}
+
+function buildUrl(url: string, params: RequestArgs['params']): string {
+  const query = new URLSearchParams();
+  Object.entries(params ?? {}).forEach(([key, value]) => {
+    if (value !== undefined && value !== null) query.append(key, String(value));
+  });
+  const qs = query.toString();
+  const path = url.startsWith(`${API_PREFIX}/`) ? url : `${API_PREFIX}${url.startsWith('/') ? url : `/${url}`}`;
+  return `${path}${qs ? `?${qs}` : ''}`;
+}
+
+function encodeBody(mode: RequestMode, body: unknown, headers: Headers): BodyInit | undefined {
+  if (body === undefined) return undefined;
+  if (mode === 'upload') return body as FormData;
+  if (mode === 'form') {
+    headers.set('Content-Type', 'application/x-www-form-urlencoded;charset=UTF-8');
+    return new URLSearchParams(body as Record<string, string>).toString();
+  }
+  headers.set('Content-Type', 'application/json;charset=UTF-8');
+  return JSON.stringify(body);
+}
+
+function messageOf(body: Record<string, unknown> | null, status: number): string {
+  for (const key of ['msg', 'message', 'error_description']) {
+    const value = body?.[key];
+    if (typeof value === 'string' && value.trim()) return value;
+  }
+  return messageForStatus(status);
+}
+
+function fail(error: RequestError, silent: boolean | undefined): RequestResult<never> {
+  if (error.code === 401) {
+    window.location.hash = LOGIN_ROUTE;
+  } else if (!silent) {
+    notify(error.msg);
+  }
+  return { error };
+}
+
+/** One call to the gateway, answered as `{data}` or `{error: {code, msg}}`; never throws. */
+export async function request<T = unknown>(args: RequestArgs, outer?: AbortSignal): Promise<RequestResult<T>> {
+  const method = args.method ?? 'GET';
+  const mode = args.mode ?? 'json';
+  const allowNull = args.allowNull ?? true;
+  const url = buildUrl(args.url, args.params);
+
+  if (method !== 'GET') {
+    const key = `${method} ${url} ${mode === 'upload' ? '' : JSON.stringify(args.body ?? null)}`;
+    const now = Date.now();
+    const previous = lastSent.get(key);
+    if (previous !== undefined && now - previous < DUPLICATE_WINDOW_MS) {
+      return fail({ code: -1, msg: DUPLICATE_REQUEST }, args.silent);
+    }
+    lastSent.set(key, now);
+  }
+
+  const headers = new Headers({ Accept: mode === 'blob' ? '*/*' : 'application/json' });
+  const token = validToken();
+  if (token) headers.set('Authorization', `Bearer ${token}`);
+
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, REQUEST_TIMEOUT_MS);
+  const onOuterAbort = () => controller.abort();
+  outer?.addEventListener('abort', onOuterAbort);
+
+  try {
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method,
+        headers,
+        body: encodeBody(mode, args.body, headers),
+        credentials: 'include',
+        signal: controller.signal,
+      });
+    } catch {
+      if (timedOut) return fail({ code: 408, msg: messageForStatus(408) }, args.silent);
+      if (outer?.aborted) return { error: { code: -3, msg: '请求已取消' } };
+      return fail({ code: 503, msg: NETWORK_FAILED }, args.silent);
+    }
+
+    const contentType = response.headers.get('Content-Type') ?? '';
+    if (mode === 'blob' && response.ok && !contentType.includes('json')) {
+      const blob = await response.blob();
+      return { data: blob as T };
+    }
+
+    const text = await response.text();
+    if (!text.trim()) {
+      if (response.status === 401) return fail({ code: 401, msg: messageForStatus(401) }, args.silent);
+      if (!response.ok) return fail({ code: response.status, msg: messageForStatus(response.status) }, args.silent);
+      if (allowNull) return { data: null as T };
+      return fail({ code: -2, msg: EMPTY_RESPONSE }, args.silent);
+    }
+
+    let body: Record<string, unknown> | null = null;
+    try {
+      const parsed: unknown = JSON.parse(text);
+      body = parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : null;
+    } catch {
+      body = null;
+    }
+    if (mode === 'blob') {
+      return fail({ code: Number(body?.code) || response.status, msg: DOWNLOAD_FAILED }, args.silent);
+    }
+    if (!body) {
+      const status = response.ok ? 502 : response.status;
+      return fail({ code: status, msg: messageForStatus(status) }, args.silent);
+    }
+
+    const code = typeof body.code === 'number' ? body.code : Number(body.code ?? response.status);
+    if (SUCCESS_CODES.has(code) && response.ok) {
+      const result = (body.result ?? body.data ?? null) as T;
+      if (result === null && !allowNull) return fail({ code: -2, msg: EMPTY_RESPONSE }, args.silent);
+      return { data: result };
+    }
+    const failedCode = SUCCESS_CODES.has(code) ? response.status : code;
+    return fail({ code: failedCode, msg: messageOf(body, failedCode) }, args.silent);
+  } finally {
+    clearTimeout(timer);
+    outer?.removeEventListener('abort', onOuterAbort);
+  }
+}
+
+/** Downloads a file through the gateway and hands it to the browser under `filename`. */
+export async function download(url: string, filename: string): Promise<RequestResult<Blob>> {
+  const result = await request<Blob>({ url, mode: 'blob' });
+  if (result.data) {
+    const href = URL.createObjectURL(result.data);
+    const link = document.createElement('a');
+    link.href = href;
+    link.download = filename;
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(href), 0);
+  }
+  return result;
+}
+
+/** RTK Query's base query: a string is a GET path, an object is the full `RequestArgs`. */
+export const portalBaseQuery: BaseQueryFn<string | RequestArgs, unknown, RequestError> = (args, api) =>
+  request(typeof args === 'string' ? { url: args } : args, api.signal);

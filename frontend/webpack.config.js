@@ -1,0 +1,58 @@
+// Production build into dist/, served by the gateway under /portal/.
+const path = require('node:path');
+const HtmlWebpackPlugin = require('html-webpack-plugin');
+const MiniCssExtractPlugin = require('mini-css-extract-plugin');
+const CssMinimizerPlugin = require('css-minimizer-webpack-plugin');
+
+const GATEWAY = process.env.GATEWAY_URL || 'http://127.0.0.1:8080';
+
+module.exports = (_env, argv) => {
+  const production = argv.mode !== 'development';
+  return {
+    entry: { main: './src/index.tsx' },
+    output: {
+      path: path.resolve(__dirname, 'dist'),
+      publicPath: '/portal/',
+      filename: production ? 'assets/[name].[contenthash:12].js' : 'assets/[name].js',
+      chunkFilename: production ? 'assets/[name].[contenthash:12].chunk.js' : 'assets/[name].chunk.js',
+      assetModuleFilename: 'assets/[name].[contenthash:12][ext]',
+      // The replaced portal's chunk load time-out.
+      chunkLoadTimeout: 120000,
+      clean: true,
+    },
+    devtool: production ? 'source-map' : 'eval-cheap-module-source-map',
+    resolve: { extensions: ['.tsx', '.ts', '.js'] },
+    module: {
+      rules: [
+        { test: /\.tsx?$/, exclude: /node_modules/, use: { loader: 'swc-loader' } },
+        { test: /\.css$/, use: [MiniCssExtractPlugin.loader, 'css-loader'] },
+        { test: /\.(svg|png|webp|jpe?g|woff2)$/, type: 'asset/resource' },
+      ],
+    },
+    plugins: [
+      new HtmlWebpackPlugin({ template: './public/index.html', favicon: './public/favicon.svg' }),
+      new MiniCssExtractPlugin({
+        filename: production ? 'assets/[name].[contenthash:12].css' : 'assets/[name].css',
+        chunkFilename: production ? 'assets/[name].[contenthash:12].chunk.css' : 'assets/[name].chunk.css',
+      }),
+    ],
+    optimization: {
+      minimizer: ['...', new CssMinimizerPlugin()],
+      // One runtime and one vendor bundle for the shell; every page is its own lazy chunk.
+      runtimeChunk: 'single',
+      splitChunks: {
+        chunks: 'async',
+        cacheGroups: { defaultVendors: false },
+      },
+    },
+    performance: { hints: false },
+    stats: production ? 'normal' : 'minimal',
+    devServer: {
+      port: 3000,
+      devMiddleware: { publicPath: '/portal/' },
+      historyApiFallback: { index: '/portal/index.html' },
+      proxy: [{ context: ['/portal/api'], target: GATEWAY, changeOrigin: false }],
+      open: false,
+    },
+  };
+};
