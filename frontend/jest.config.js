@@ -1,6 +1,6 @@
 /** Unit tests: jsdom, swc transform, Testing Library. */
 module.exports = {
-  testEnvironment: 'jsdom',
+  testEnvironment: '<rootDir>/src/test/environment.js',
   roots: ['<rootDir>/src'],
   transform: { '^.+\\.(t|j)sx?$': ['@swc/jest'] },
   moduleNameMapper: { '\\.css$': '<rootDir>/src/test/style-stub.js' },

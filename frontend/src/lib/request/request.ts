@@ -16,6 +16,13 @@ export const REQUEST_TIMEOUT_MS = 12000;
 export const DUPLICATE_WINDOW_MS = 1000;
 export const LOGIN_ROUTE = '#/login';
 
+/** Where calls go and how long they may take; tests point them at a local server. */
+export const requestSettings = {
+  /** Empty: the page's own origin (the gateway). */
+  origin: '',
+  timeoutMs: REQUEST_TIMEOUT_MS,
+};
+
 export type RequestMode = 'json' | 'form' | 'blob' | 'upload';
 
 export interface RequestArgs {
@@ -54,7 +61,7 @@ function buildUrl(url: string, params: RequestArgs['params']): string {
   });
   const qs = query.toString();
   const path = url.startsWith(`${API_PREFIX}/`) ? url : `${API_PREFIX}${url.startsWith('/') ? url : `/${url}`}`;
-  return `${path}${qs ? `?${qs}` : ''}`;
+  return `${requestSettings.origin}${path}${qs ? `?${qs}` : ''}`;
 }
 
 function encodeBody(mode: RequestMode, body: unknown, headers: Headers): BodyInit | undefined {
@@ -111,7 +118,7 @@ export async function request<T = unknown>(args: RequestArgs, outer?: AbortSigna
   const timer = setTimeout(() => {
     timedOut = true;
     controller.abort();
-  }, REQUEST_TIMEOUT_MS);
+  }, requestSettings.timeoutMs);
   const onOuterAbort = () => controller.abort();
   outer?.addEventListener('abort', onOuterAbort);
 

@@ -1,0 +1,204 @@
+import { subscribe, type Notice } from '../notify';
+import { STORAGE_KEYS, saveToken } from '../storage';
+import { startServer, type TestServer } from '../../test/server';
+import { DOWNLOAD_FAILED, DUPLICATE_REQUEST, EMPTY_RESPONSE, STATUS_MESSAGES } from './messages';
+import { REQUEST_TIMEOUT_MS, download, request, requestSettings, resetDuplicateGuard } from './request';
+
+let server: TestServer;
+let notices: Notice[];
+let unsubscribe: () => void;
+
+beforeAll(async () => {
+  server = await startServer();
+  requestSettings.origin = server.origin;
+});
+afterAll(() => server.close());
+
+beforeEach(() => {
+  server.seen.length = 0;
+  window.localStorage.clear();
+  window.location.hash = '';
+  resetDuplicateGuard();
+  requestSettings.timeoutMs = REQUEST_TIMEOUT_MS;
+  notices = [];
+  unsubscribe = subscribe((n) => notices.push(n));
+});
+afterEach(() => unsubscribe());
+
+const json = (value: unknown, status = 200) => ({ status, body: JSON.stringify(value) });
+
+describe('envelope', () => {
+  it('unwraps result on code 200 and 0, and data as well', async () => {
+    server.answer(json({ code: 200, msg: 'ok', result: { a: 1 } }));
+    expect(await request({ url: '/x' })).toEqual({ data: { a: 1 } });
+    server.answer(json({ code: 0, data: [1] }));
+    expect(await request({ url: '/x' })).toEqual({ data: [1] });
+    expect(notices).toHaveLength(0);
+  });
+
+  it('puts calls under /portal/api with their query', async () => {
+    server.answer(json({ code: 200, result: null }));
+    await request({ url: '/article/list', params: { categoryId: 21, page: 2, skip: undefined } });
+    expect(server.seen[0].url).toBe('/portal/api/article/list?categoryId=21&page=2');
+  });
+
+  it('shows msg, then message, then error_description for other codes', async () => {
+    server.answer(json({ code: 1001, msg: '栏目已停用' }));
+    expect(await request({ url: '/x' })).toEqual({ error: { code: 1001, msg: '栏目已停用' } });
+    server.answer(json({ code: 500, message: '服务异常' }, 500));
+    expect((await request({ url: '/x' })).error?.msg).toBe('服务异常');
+    server.answer(json({ code: 403, error_description: '禁止访问' }, 403));
+    expect((await request({ url: '/x' })).error?.msg).toBe('禁止访问');
+    expect(notices.map((n) => n.message)).toEqual(['栏目已停用', '服务异常', '禁止访问']);
+  });
+
+  it('falls back to the Chinese default message of the status', async () => {
+    server.answer({ status: 503, contentType: 'text/html', body: '<h1>down</h1>' });
+    expect((await request({ url: '/x' })).error).toEqual({ code: 503, msg: STATUS_MESSAGES[503] });
+    server.answer(json({ code: 404 }, 404));
+    expect((await request({ url: '/x' })).error).toEqual({ code: 404, msg: STATUS_MESSAGES[404] });
+  });
+
+  it('stays silent when asked', async () => {
+    server.answer(json({ code: 500, msg: 'x' }, 500));
+    await request({ url: '/x', silent: true });
+    expect(notices).toHaveLength(0);
+  });
+});
+
+describe('401', () => {
+  it('navigates to #/login without a notification', async () => {
+    server.answer(json({ code: 401, msg: '未授权' }, 401));
+    const result = await request({ url: '/x' });
+    expect(result.error?.code).toBe(401);
+    expect(window.location.hash).toBe('#/login');
+    expect(notices).toHaveLength(0);
+  });
+
+  it('also for an empty 401', async () => {
+    server.answer({ status: 401, body: '' });
+    await request({ url: '/x' });
+    expect(window.location.hash).toBe('#/login');
+  });
+});
+
+describe('authorization', () => {
+  it('sends the stored token while it is valid, and nothing otherwise', async () => {
+    server.answer(json({ code: 200, result: null }));
+    await request({ url: '/x' });
+    expect(server.seen[0].headers.authorization).toBeUndefined();
+
+    saveToken('tok-123', Date.now() + 60_000);
+    await request({ url: '/x' });
+    expect(server.seen[1].headers.authorization).toBe('Bearer tok-123');
+
+    saveToken('tok-old', Date.now() - 1);
+    await request({ url: '/x' });
+    expect(server.seen[2].headers.authorization).toBeUndefined();
+    expect(window.localStorage.getItem(STORAGE_KEYS.systemToken)).toBe('tok-old');
+  });
+});
+
+describe('time-out', () => {
+  it('answers code 408 when the gateway is too slow', async () => {
+    requestSettings.timeoutMs = 100;
+    server.answer({ ...json({ code: 200, result: 1 }), delayMs: 600 });
+    const result = await request({ url: '/slow' });
+    expect(result.error).toEqual({ code: 408, msg: STATUS_MESSAGES[408] });
+    expect(notices[0].message).toBe(STATUS_MESSAGES[408]);
+  });
+
+  it('is 12 seconds by default', () => {
+    expect(REQUEST_TIMEOUT_MS).toBe(12000);
+  });
+});
+
+describe('empty responses', () => {
+  it('are null unless nulls are refused', async () => {
+    server.answer({ status: 200, body: '' });
+    expect(await request({ url: '/x' })).toEqual({ data: null });
+    expect((await request({ url: '/x', allowNull: false })).error).toEqual({ code: -2, msg: EMPTY_RESPONSE });
+    server.answer(json({ code: 200, result: null }));
+    expect((await request({ url: '/x', allowNull: false })).error).toEqual({ code: -2, msg: EMPTY_RESPONSE });
+  });
+});
+
+describe('duplicate guard', () => {
+  it('rejects an identical non-GET request within 1000 ms', async () => {
+    const now = jest.spyOn(Date, 'now');
+    now.mockReturnValue(1_000_000);
+    server.answer(json({ code: 200, result: 'ok' }));
+    expect(await request({ url: '/form', method: 'POST', body: { a: 1 } })).toEqual({ data: 'ok' });
+    now.mockReturnValue(1_000_999);
+    expect(await request({ url: '/form', method: 'POST', body: { a: 1 } })).toEqual({
+      error: { code: -1, msg: DUPLICATE_REQUEST },
+    });
+    // A different body is a different request.
+    expect((await request({ url: '/form', method: 'POST', body: { a: 2 } })).data).toBe('ok');
+    now.mockReturnValue(1_002_000);
+    expect((await request({ url: '/form', method: 'POST', body: { a: 1 } })).data).toBe('ok');
+    // GETs are never held back.
+    expect((await request({ url: '/form' })).data).toBe('ok');
+    expect((await request({ url: '/form' })).data).toBe('ok');
+    now.mockRestore();
+    expect(server.seen).toHaveLength(5);
+    expect(notices.map((n) => n.message)).toEqual([DUPLICATE_REQUEST]);
+  });
+});
+
+describe('modes', () => {
+  it('sends JSON by default and urlencoded in form mode', async () => {
+    server.answer(json({ code: 200, result: null }));
+    await request({ url: '/j', method: 'POST', body: { name: '云川' } });
+    expect(server.seen[0].headers['content-type']).toContain('application/json');
+    expect(JSON.parse(server.seen[0].body)).toEqual({ name: '云川' });
+    await request({ url: '/f', method: 'POST', mode: 'form', body: { name: '云川', n: '1' } });
+    expect(server.seen[1].headers['content-type']).toContain('application/x-www-form-urlencoded');
+    expect(new URLSearchParams(server.seen[1].body).get('name')).toBe('云川');
+  });
+
+  it('uploads multipart form data', async () => {
+    server.answer(json({ code: 200, result: 'stored' }));
+    const form = new FormData();
+    form.append('file', new Blob(['hello']), 'a.txt');
+    expect((await request({ url: '/u', method: 'POST', mode: 'upload', body: form })).data).toBe('stored');
+    expect(server.seen[0].headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    expect(server.seen[0].body).toContain('hello');
+  });
+
+  it('downloads a blob, and says 下载失败 when it cannot', async () => {
+    server.answer({ status: 200, contentType: 'application/pdf', body: '%PDF-1.4 demo' });
+    const ok = await request<Blob>({ url: '/files/a.pdf', mode: 'blob' });
+    expect(await (ok.data as Blob).text()).toBe('%PDF-1.4 demo');
+
+    server.answer(json({ code: 404, msg: '文件不存在' }, 404));
+    const failed = await request({ url: '/files/missing.pdf', mode: 'blob' });
+    expect(failed.error?.msg).toBe(DOWNLOAD_FAILED);
+    expect(notices.at(-1)?.message).toBe(DOWNLOAD_FAILED);
+  });
+
+  it('download() hands the file to the browser', async () => {
+    server.answer({ status: 200, contentType: 'application/pdf', body: '%PDF' });
+    const created: string[] = [];
+    URL.createObjectURL = jest.fn(() => 'blob:demo');
+    URL.revokeObjectURL = jest.fn();
+    const click = jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      created.push(this.download);
+    });
+    await download('/portal/api/files/report.pdf', '年报.pdf');
+    expect(server.seen[0].url).toBe('/portal/api/files/report.pdf');
+    expect(created).toEqual(['年报.pdf']);
+    click.mockRestore();
+  });
+});
+
+describe('network failure', () => {
+  it('is reported in Chinese, never thrown', async () => {
+    const saved = requestSettings.origin;
+    requestSettings.origin = 'http://127.0.0.1:9';
+    const result = await request({ url: '/x' });
+    requestSettings.origin = saved;
+    expect(result.error?.code).toBe(503);
+    expect(notices[0].message).toMatch(/网络/);
+  });
+});
