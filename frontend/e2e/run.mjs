@@ -1,0 +1,93 @@
+// End-to-end tests: the stack `make run` starts (release builds of reference-cms and the
+// gateway, the production app), driven in Debian's Chromium by playwright-core.
+// Usage: node e2e/run.mjs [name filter]. Prints "N passed, N failed" last.
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { chromium } from 'playwright-core';
+
+import { tests } from './tests.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const GATEWAY = process.env.E2E_GATEWAY_LISTEN ?? '127.0.0.1:18080';
+const CMS = process.env.E2E_CMS_LISTEN ?? '127.0.0.1:18081';
+export const BASE = `http://${GATEWAY}`;
+const ARTIFACTS = join(root, 'frontend', 'reports', 'e2e');
+mkdirSync(ARTIFACTS, { recursive: true });
+
+async function waitReady(stack) {
+  for (let i = 0; i < 300; i += 1) {
+    if (stack.exitCode !== null) throw new Error('the stack exited during start-up');
+    try {
+      const r = await fetch(`${BASE}/readyz`);
+      if (r.ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the stack did not become ready in 30 s');
+}
+
+const stack = spawn('scripts/run-stack.sh', {
+  cwd: root,
+  env: { ...process.env, GATEWAY_LISTEN: GATEWAY, CMS_LISTEN: CMS, RUST_LOG: 'warn' },
+  stdio: ['ignore', 'inherit', 'inherit'],
+  detached: true,
+});
+const stopStack = () => {
+  try {
+    process.kill(-stack.pid, 'SIGTERM');
+  } catch {
+    /* already gone */
+  }
+};
+process.on('exit', stopStack);
+
+let passed = 0;
+let failed = 0;
+try {
+  await waitReady(stack);
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  const filter = process.argv[2] ?? '';
+  for (const test of tests.filter((t) => t.name.includes(filter))) {
+    const context = await browser.newContext({ viewport: test.viewport ?? { width: 1366, height: 768 }, locale: 'zh-CN' });
+    // No request leaves the machine: anything not on loopback is refused.
+    await context.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
+    const page = await context.newPage();
+    const consoleErrors = [];
+    page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+    page.on('pageerror', (e) => consoleErrors.push(String(e)));
+    const started = Date.now();
+    try {
+      await test.run({ page, context, base: BASE, consoleErrors, artifacts: ARTIFACTS });
+      passed += 1;
+      console.log(`  ok   ${test.name} (${Date.now() - started} ms)`);
+    } catch (error) {
+      failed += 1;
+      console.log(`  FAIL ${test.name}\n       ${String(error?.stack ?? error).split('\n').slice(0, 6).join('\n       ')}`);
+      await page.screenshot({ path: join(ARTIFACTS, `failed-${test.name.replace(/\W+/g, '-')}.png`) }).catch(() => {});
+    }
+    await context.close();
+  }
+  await browser.close();
+} catch (error) {
+  failed += 1;
+  console.log(`  FAIL e2e set-up: ${error?.message ?? error}`);
+} finally {
+  stopStack();
+}
+console.log(`\ne2e: ${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

@@ -1,0 +1,220 @@
+// The end-to-end cases. Each gets a fresh browser context and page.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+
+const SPEC_ROUTES = [
+  '/',
+  '/about',
+  '/about/company_profile',
+  '/about/the_belt_and_road_Initiative',
+  '/about/development_history',
+  '/about/affiliate_enterprises',
+  '/about/promotional-video',
+  '/about/organizational_structure',
+  '/about/corporate_vision',
+  '/about/honor',
+  '/news_center',
+  '/news_center/company_announcement/1',
+  '/news_center/media_coverage/2',
+  '/news_center/notice',
+  '/business',
+  '/business/China-Europe_train',
+  '/business/industrial_park',
+  '/business/cross_border',
+  '/business/oversea_location',
+  '/business/card_platform',
+  '/party-construction',
+  '/party-construction/clean-honest',
+  '/party-construction/trade-union-activities',
+  '/party-construction/party-building-activities',
+  '/liaison',
+  '/liaison/future-outlook',
+  '/liaison/friendly-cooperation',
+  '/business_overview',
+  '/business_overview/operation_mode',
+  '/business_overview/cdb_site',
+  '/business_overview/operating_route',
+  '/business_overview/fuse',
+  '/development_history',
+  '/party',
+  '/party/detail?id=901',
+  '/social_responsibility',
+  '/social_responsibility/social_influence',
+  '/social_responsibility/friend_cooperation',
+];
+
+async function api(base, path) {
+  const r = await fetch(`${base}/portal/api${path}`);
+  return (await r.json()).result;
+}
+
+const open = (page, base, route) => page.goto(`${base}/portal/#${route}`);
+
+/** Waits for the page's heading and returns its text. */
+async function heading(page) {
+  const h1 = page.locator('main h1').first();
+  await h1.waitFor({ timeout: 10_000 });
+  return (await h1.textContent()).trim();
+}
+
+export const tests = [
+  {
+    name: 'the portal loads with the company name as title and the category menu',
+    async run({ page, base, consoleErrors }) {
+      const site = await api(base, '/site');
+      const tree = (await api(base, '/category/list')).content;
+      await open(page, base, '/news_center/notice');
+      await heading(page);
+      assert.equal(await page.title(), site.companyName);
+      const top = await page.locator('nav[aria-label="主导航"] .menu__top').allTextContents();
+      const expected = tree.filter((c) => !c.hidden).map((c) => c.name);
+      assert.deepEqual(top.map((t) => t.trim()), expected);
+      await page.getByRole('button', { name: '新闻中心' }).click();
+      await page.getByRole('link', { name: '媒体报道' }).click();
+      assert.equal(await heading(page), '媒体报道');
+      assert.match(page.url(), /#\/news_center\/media_coverage\/2$/);
+      const footer = await page.locator('footer').textContent();
+      assert.ok(footer.includes(site.icpNumber) && footer.includes(site.phone), footer);
+      assert.equal(await page.locator(`footer a[href="${site.icpUrl}"]`).count(), 1);
+      assert.deepEqual(consoleErrors, []);
+    },
+  },
+  {
+    name: 'every route of the spec renders without a console error',
+    async run({ page, base, consoleErrors }) {
+      for (const route of SPEC_ROUTES) {
+        await open(page, base, route);
+        const title = await heading(page);
+        assert.ok(title.length > 0, `${route} has a heading`);
+        assert.ok(!(await page.getByText('页面不存在').count()), `${route} is not a not-found page`);
+        assert.ok(!(await page.getByText('页面加载失败').count()), `${route} loaded its chunk`);
+        assert.deepEqual(consoleErrors, [], `console errors on ${route}`);
+      }
+    },
+  },
+  {
+    name: 'content pages show what the API holds',
+    async run({ page, base }) {
+      const list = await api(base, '/article/list?categoryId=21&page=1&size=10');
+      await open(page, base, '/news_center/company_announcement/1');
+      await page.getByRole('link', { name: list.content[0].title }).waitFor();
+      const detail = await api(base, `/article/detail?id=${list.content[0].id}`);
+      await page.getByRole('link', { name: list.content[0].title }).click();
+      assert.equal(await heading(page), detail.title);
+      assert.match(page.url(), new RegExp(`#/article/${detail.id}$`));
+      await page.reload();
+      assert.equal(await heading(page), detail.title, 'a shared link shows the same article');
+    },
+  },
+  {
+    name: 'paging the news list and coming back from a detail keeps the page',
+    async run({ page, base }) {
+      const second = await api(base, '/article/list?categoryId=22&page=2&size=10');
+      await open(page, base, '/news_center/media_coverage/2');
+      await heading(page);
+      await page.getByRole('button', { name: 'Page 2' }).click();
+      const first = page.getByRole('link', { name: second.content[0].title });
+      await first.waitFor();
+      await first.click();
+      await heading(page);
+      await page.goBack();
+      await first.waitFor();
+      assert.equal(await page.getByRole('button', { name: 'Page 2' }).getAttribute('aria-current'), 'page');
+    },
+  },
+  {
+    name: 'an error envelope shows the notification',
+    async run({ page, base }) {
+      await open(page, base, '/article/999999');
+      const note = page.locator('.notification');
+      await note.waitFor();
+      assert.match(await note.textContent(), /不存在/);
+      const box = await note.boundingBox();
+      const viewport = page.viewportSize();
+      assert.ok(Math.abs(box.x + box.width / 2 - viewport.width / 2) < 2, 'centred');
+      assert.ok(box.y >= 64 && box.y <= 66, `top 65 px, was ${box.y}`);
+      await note.waitFor({ state: 'detached', timeout: 3000 });
+      assert.equal(await heading(page), '文章不存在');
+    },
+  },
+  {
+    name: 'a 401 reaches the external login URL',
+    async run({ page, context, base }) {
+      const site = await api(base, '/site');
+      await context.route(`${site.loginUrl}**`, (route) =>
+        route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: '<title>统一登录</title><h1>统一登录</h1>' }),
+      );
+      await open(page, base, '/');
+      // A stored system token the CMS does not accept: the gateway passes it on, the CMS says 401.
+      await page.evaluate(() => {
+        localStorage.setItem('systemToken', 'expired-token');
+        localStorage.setItem('tokenExpiry', String(Date.now() + 3_600_000));
+      });
+      await open(page, base, '/news_center/notice');
+      await page.waitForURL(`${site.loginUrl}**`, { timeout: 10_000 });
+      assert.equal(await page.title(), '统一登录');
+    },
+  },
+  {
+    name: 'an unknown route shows the Chinese not-found page',
+    async run({ page, base }) {
+      await open(page, base, '/no/such/page');
+      assert.equal(await heading(page), '页面不存在');
+      await page.getByRole('link', { name: '返回首页' }).click();
+      await page.locator('.hero__title').waitFor();
+    },
+  },
+  {
+    name: 'a page chunk that fails to load shows an error panel with retry',
+    async run({ page, context, base, consoleErrors }) {
+      await context.route(/page-news\.[0-9a-f]+\.chunk\.js$/, (route) => route.abort());
+      await open(page, base, '/news_center/notice');
+      const panel = page.locator('.error-panel');
+      await panel.waitFor();
+      assert.match(await panel.textContent(), /页面加载失败/);
+      assert.match(await panel.textContent(), /错误信息：chunk \S+，原因 load/);
+      assert.ok(consoleErrors.some((e) => /chunk load failure: chunk \S+ \(load\)/.test(e)), consoleErrors.join('\n'));
+      await context.unroute(/page-news\.[0-9a-f]+\.chunk\.js$/);
+      await page.getByRole('button', { name: '重新加载' }).click();
+      assert.equal(await heading(page), '通知公告');
+    },
+  },
+  {
+    name: 'the menu works by keyboard',
+    async run({ page, base }) {
+      await open(page, base, '/about/honor');
+      await heading(page);
+      await page.keyboard.press('Tab');
+      assert.equal(await page.evaluate(() => document.activeElement.textContent), '跳到主要内容');
+      const news = page.getByRole('button', { name: '新闻中心' });
+      await news.focus();
+      await page.keyboard.press('Enter');
+      assert.equal(await news.getAttribute('aria-expanded'), 'true');
+      await page.keyboard.press('Escape');
+      assert.equal(await news.getAttribute('aria-expanded'), 'false');
+      await page.keyboard.press('ArrowDown');
+      await page.waitForFunction(() => document.activeElement?.textContent === '公司要闻');
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Enter');
+      assert.equal(await heading(page), '媒体报道');
+    },
+  },
+  {
+    name: 'on a phone the menu opens from its button',
+    viewport: { width: 390, height: 844 },
+    async run({ page, base, artifacts }) {
+      await open(page, base, '/news_center/company_announcement/1');
+      await heading(page);
+      const toggle = page.getByRole('button', { name: '菜单' });
+      assert.ok(await toggle.isVisible());
+      assert.ok(!(await page.getByRole('button', { name: '业务板块' }).isVisible()));
+      await toggle.click();
+      await page.getByRole('button', { name: '业务板块' }).click();
+      await page.getByRole('link', { name: '海外仓', exact: true }).click();
+      assert.equal(await heading(page), '海外仓');
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `no horizontal scrolling (${overflow}px)`);
+      await page.screenshot({ path: join(artifacts, 'phone-business.png') });
+    },
+  },
+];
