@@ -49,7 +49,7 @@ test-frontend: node-deps
 	cd $(FRONTEND) && npm run --silent typecheck && npx jest --ci
 
 test-e2e: system-deps build
-	cd $(FRONTEND) && npm run --silent e2e
+	cd $(FRONTEND) && npm run --silent budget && npm run --silent e2e
 
 test: lint test-rust test-frontend test-e2e
 

@@ -6,6 +6,19 @@ const CssMinimizerPlugin = require('css-minimizer-webpack-plugin');
 
 const GATEWAY = process.env.GATEWAY_URL || 'http://127.0.0.1:8080';
 
+/** Writes the bundle report (assets, chunks, modules by size) to reports/bundle-stats.json. */
+class BundleReport {
+  apply(compiler) {
+    compiler.hooks.done.tap('BundleReport', (stats) => {
+      const fs = require('node:fs');
+      const dir = path.resolve(__dirname, 'reports');
+      fs.mkdirSync(dir, { recursive: true });
+      const json = stats.toJson({ all: false, assets: true, chunks: true, chunkModules: false, entrypoints: true, modules: true });
+      fs.writeFileSync(path.join(dir, 'bundle-stats.json'), JSON.stringify(json, null, 1));
+    });
+  }
+}
+
 module.exports = (_env, argv) => {
   const production = argv.mode !== 'development';
   return {
@@ -31,6 +44,7 @@ module.exports = (_env, argv) => {
     },
     plugins: [
       new HtmlWebpackPlugin({ template: './public/index.html', favicon: './public/favicon.svg' }),
+      ...(production ? [new BundleReport()] : []),
       new MiniCssExtractPlugin({
         filename: production ? 'assets/[name].[contenthash:12].css' : 'assets/[name].css',
         chunkFilename: production ? 'assets/[name].[contenthash:12].chunk.css' : 'assets/[name].chunk.css',
