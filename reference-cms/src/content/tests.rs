@@ -8,7 +8,10 @@ fn bundled() -> Content {
 fn each_news_category_pages() {
     let content = bundled();
     for category in [21, 22, 23] {
-        assert!(content.articles_in(Some(category)).len() >= 12, "{category}");
+        assert!(
+            content.articles_in(Some(category)).len() >= 12,
+            "{category}"
+        );
     }
 }
 
@@ -17,16 +20,28 @@ fn every_page_category_has_its_article_and_files_exist() {
     let content = bundled();
     let dir = crate::default_content_dir();
     for category in &content.categories {
-        let kind = category.extra.get("type").and_then(Value::as_str).unwrap_or("");
+        let kind = category
+            .extra
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or("");
         if kind == "page" || kind == "list" {
-            assert!(!content.articles_in(Some(category.id)).is_empty(), "{} is empty", category.url);
+            assert!(
+                !content.articles_in(Some(category.id)).is_empty(),
+                "{} is empty",
+                category.url
+            );
         }
     }
     for article in &content.articles {
         if let Some(cover) = article.extra.get("cover").and_then(Value::as_str) {
             assert!(dir.join("files").join(cover).is_file(), "missing {cover}");
         }
-        assert!(!article.content.is_empty(), "article {} has no body", article.id);
+        assert!(
+            !article.content.is_empty(),
+            "article {} has no body",
+            article.id
+        );
     }
 }
 
@@ -34,7 +49,10 @@ fn every_page_category_has_its_article_and_files_exist() {
 fn lists_are_newest_first_with_neighbours() {
     let content = bundled();
     let news = content.articles_in(Some(21));
-    assert!(news.windows(2).all(|w| w[0].publish_time >= w[1].publish_time));
+    assert!(
+        news.windows(2)
+            .all(|w| w[0].publish_time >= w[1].publish_time)
+    );
     let detail = content.detail(news[1].id).unwrap();
     assert_eq!(detail["prev"]["id"], news[0].id);
     assert_eq!(detail["next"]["id"], news[2].id);
