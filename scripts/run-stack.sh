@@ -9,11 +9,11 @@ bin=target/release
 
 pids=()
 stop() {
-  trap - INT TERM EXIT
   for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
 }
-trap stop INT TERM EXIT
+trap stop EXIT
+trap 'exit 130' INT TERM
 
 REFERENCE_CMS_LISTEN=$cms_listen "$bin/reference-cms" &
 pids+=($!)
@@ -35,5 +35,5 @@ for _ in $(seq 1 100); do
   done
   sleep 0.1
 done
-# Exit when either server does; Ctrl-C runs stop().
+# Exit when either server does; Ctrl-C exits, and the EXIT trap stops both.
 wait -n "${pids[@]}"

@@ -8,7 +8,10 @@ import { fileURLToPath } from 'node:url';
 
 import { chromium } from 'playwright-core';
 
-import { tests } from './tests.mjs';
+import { contentTests } from './content.mjs';
+import { tests as shellTests } from './tests.mjs';
+
+const tests = [...shellTests, ...contentTests];
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const GATEWAY = process.env.E2E_GATEWAY_LISTEN ?? '127.0.0.1:18080';

@@ -11,6 +11,8 @@ import { makeStore } from './app/store';
 import { Notifications } from './components/notifications';
 
 const store = makeStore();
+// The app restores list positions itself (from the store); the browser's guess would fight it.
+if ('scrollRestoration' in window.history) window.history.scrollRestoration = 'manual';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

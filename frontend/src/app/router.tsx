@@ -1,4 +1,4 @@
-import { useCallback, useEffect, type ComponentType } from 'react';
+import { useCallback, useLayoutEffect, type ComponentType } from 'react';
 import { Route, Switch } from 'wouter';
 
 import type { Crumb } from '../components/breadcrumb';
@@ -67,8 +67,9 @@ function usePageContext(path: string, title: string): ContentPageProps {
   };
 }
 
+/** A new route starts at the top; a list coming back from a detail restores its own position after. */
 function ScrollToTop({ path }: { path: string }) {
-  useEffect(() => {
+  useLayoutEffect(() => {
     window.scrollTo(0, 0);
   }, [path]);
   return null;

@@ -104,6 +104,9 @@ pub struct Article {
         skip_serializing_if = "Vec::is_empty"
     )]
     pub attachments: Vec<Attachment>,
+    /// A video the page plays (the promotional video), from the CMS file store.
+    #[serde(default, alias = "videoUrl", skip_serializing_if = "Option::is_none")]
+    pub video: Option<String>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -250,6 +253,7 @@ impl FileLinks {
 
     fn rewrite_article(&self, article: &mut Article) {
         article.cover = article.cover.as_deref().and_then(|c| self.rewrite(c));
+        article.video = article.video.as_deref().and_then(|v| self.rewrite(v));
         article
             .attachments
             .retain_mut(|a| match self.rewrite(&a.url) {

@@ -37,6 +37,25 @@ fn every_page_category_has_its_article_and_files_exist() {
         if let Some(cover) = article.extra.get("cover").and_then(Value::as_str) {
             assert!(dir.join("files").join(cover).is_file(), "missing {cover}");
         }
+        if let Some(video) = article.extra.get("video").and_then(Value::as_str) {
+            assert!(dir.join("files").join(video).is_file(), "missing {video}");
+        }
+        for attachment in article
+            .extra
+            .get("attachments")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let url = attachment["url"].as_str().unwrap();
+            let file = dir.join("files").join(url);
+            assert!(file.is_file(), "missing {url}");
+            assert_eq!(
+                attachment["size"].as_u64(),
+                Some(file.metadata().unwrap().len()),
+                "{url} size"
+            );
+        }
         assert!(
             !article.content.is_empty(),
             "article {} has no body",

@@ -1,5 +1,9 @@
 import { useState } from 'react';
 
+import eurasia from '../../assets/banners/eurasia.svg';
+import park from '../../assets/banners/park.svg';
+import port from '../../assets/banners/port.svg';
+import { Carousel, type Slide } from '../../components/carousel';
 import { useGetArticlesQuery } from '../../features/articles';
 import { categoriesToMenu, findByUrl, useGetCategoriesQuery } from '../../features/categories';
 import { useGetSiteQuery } from '../../features/site';
@@ -22,6 +26,42 @@ const BUSINESS = [
   { url: '/business/cross_border', name: '跨境电商集货中心', text: '集货、分拣、通关、干线一体化' },
   { url: '/business/oversea_location', name: '海外仓', text: '布局欧洲与中亚的六个海外仓' },
   { url: '/business/card_platform', name: '集卡平台', text: '运力撮合、进场预约、在线结算' },
+];
+
+const SLIDES: Slide[] = [
+  {
+    image: eurasia,
+    alt: '一列满载集装箱的中欧班列沿虚线标出的线路穿越欧亚大陆',
+    title: '中欧班列 通达欧亚',
+    text: '常态化开行至汉堡、罗兹、布达佩斯、阿拉木图等 58 个境外城市',
+    href: '#/business/China-Europe_train',
+    action: '了解班列服务',
+  },
+  {
+    image: port,
+    alt: '国际陆港作业区：两台龙门吊下堆放着多层彩色集装箱',
+    title: '云川国际陆港',
+    text: '铁路装卸线 12 条，年设计吞吐能力 120 万标箱',
+    href: '#/about/company_profile',
+    action: '走进云川',
+  },
+  {
+    image: park,
+    alt: '融合创新产业园的厂房与办公楼，楼前种着成排绿树',
+    title: '融合创新产业园',
+    text: '前港后园，让物流通道成为产业走廊',
+    href: '#/business/industrial_park',
+    action: '产业园介绍',
+  },
+];
+
+const PARTNERS = [
+  '阿拉木图陆港运营公司',
+  '罗兹多式联运场站',
+  '汉堡港铁路物流公司',
+  '布达佩斯物流园',
+  '塔什干国际物流中心',
+  '云川职业技术学院',
 ];
 
 const FIGURES = [
@@ -95,20 +135,8 @@ export default function HomePage() {
       <SkipLink />
       <Header companyName={companyName} items={items} currentPath={path} />
       <main id="main-content" tabIndex={-1}>
-        <section className="hero">
-          <div className="container hero__inner">
-            <h1 className="hero__title">{companyName}</h1>
-            <p className="hero__lead">以陆港连通欧亚，让内陆通达世界</p>
-            <p className="hero__actions">
-              <a className="button" href="#/about/company_profile">
-                了解集团
-              </a>
-              <a className="button button--ghost-light" href="#/business/China-Europe_train">
-                中欧班列服务
-              </a>
-            </p>
-          </div>
-        </section>
+        <h1 className="visually-hidden">{companyName}</h1>
+        <Carousel slides={SLIDES} label="集团要闻与业务" />
         <div className="container home__grid">
           <NewsBlock />
           <section className="home-figures" aria-labelledby="home-figures-title">
@@ -132,6 +160,21 @@ export default function HomePage() {
                   <strong>{b.name}</strong>
                   <span>{b.text}</span>
                 </a>
+              </li>
+            ))}
+          </ul>
+        </section>
+        <section className="container home-partners" aria-labelledby="home-partners-title">
+          <div className="section-head">
+            <h2 id="home-partners-title">合作伙伴</h2>
+            <a href="#/liaison/friendly-cooperation" className="more">
+              更多<span className="visually-hidden">合作伙伴</span>
+            </a>
+          </div>
+          <ul className="partner-list">
+            {PARTNERS.map((name) => (
+              <li key={name}>
+                <a href="#/liaison/friendly-cooperation">{name}</a>
               </li>
             ))}
           </ul>

@@ -27,6 +27,8 @@ export interface Article extends ArticleSummary {
   /** HTML, sanitised by the gateway. */
   content?: string;
   attachments?: Attachment[];
+  /** A video to play (the promotional video page). */
+  video?: string;
   prev?: ArticleLink | null;
   next?: ArticleLink | null;
 }

@@ -87,7 +87,7 @@ fn article_html_is_sanitised() {
 
 #[test]
 fn pages_of_either_dialect() {
-    let spring = json!({"content": [{"id": 1, "title": "t", "content": "<p>body</p>", "cover": "c.webp"}],
+    let spring = json!({"content": [{"id": 1, "title": "t", "content": "<p>body</p>", "cover": "c.webp", "video": "/api/files/v.mp4"}],
         "totalElements": 13, "totalPages": 2, "number": 0, "size": 10});
     let page = article_page(spring, &links(), 1, 10).unwrap();
     assert_eq!(

@@ -1,5 +1,7 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 
+import { Lightbox, type LightboxImage } from '../../../components/lightbox';
+import { VideoPlayer } from '../../../components/video-player';
 import { download } from '../../../lib/request';
 import type { Article } from '../api';
 import { sizeLabel } from '../format';
@@ -13,6 +15,57 @@ interface ArticleViewProps {
 
 export function ArticleView({ article, withHeader = true, hrefOf = (id) => `#/article/${id}` }: ArticleViewProps) {
   const [downloading, setDownloading] = useState<string | null>(null);
+  const body = useRef<HTMLDivElement>(null);
+  const [gallery, setGallery] = useState<LightboxImage[]>([]);
+  const [shown, setShown] = useState<number | null>(null);
+
+  // Wide tables and charts scroll sideways on small screens: keyboard users must reach them too.
+  // Tables get a scrolling wrapper, so the table keeps its own semantics.
+  useEffect(() => {
+    body.current?.querySelectorAll<HTMLTableElement>('table').forEach((table) => {
+      if (table.parentElement?.classList.contains('table-scroll')) return;
+      const wrapper = document.createElement('div');
+      wrapper.className = 'table-scroll';
+      table.replaceWith(wrapper);
+      wrapper.appendChild(table);
+    });
+    body.current?.querySelectorAll<HTMLElement>('.table-scroll, .org-chart').forEach((region) => {
+      region.tabIndex = 0;
+      region.setAttribute('role', 'region');
+      region.setAttribute('aria-label', region.classList.contains('org-chart') ? '组织架构图' : '表格');
+    });
+  }, [article.content]);
+
+  // Gallery images in the CMS's HTML open in the lightbox, by mouse or keyboard.
+  useEffect(() => {
+    const images = Array.from(body.current?.querySelectorAll<HTMLImageElement>('.gallery img') ?? []);
+    setGallery(
+      images.map((img) => ({
+        src: img.currentSrc || img.src,
+        alt: img.alt,
+        caption: img.closest('figure')?.querySelector('figcaption')?.textContent ?? img.alt,
+      })),
+    );
+    const cleanups = images.map((img, i) => {
+      img.tabIndex = 0;
+      img.setAttribute('role', 'button');
+      img.setAttribute('aria-label', `查看大图：${img.alt}`);
+      const open = () => setShown(i);
+      const onKey = (e: KeyboardEvent) => {
+        if (e.key === 'Enter' || e.key === ' ') {
+          e.preventDefault();
+          open();
+        }
+      };
+      img.addEventListener('click', open);
+      img.addEventListener('keydown', onKey);
+      return () => {
+        img.removeEventListener('click', open);
+        img.removeEventListener('keydown', onKey);
+      };
+    });
+    return () => cleanups.forEach((c) => c());
+  }, [article.content]);
   const fetchAttachment = async (url: string, name: string) => {
     setDownloading(url);
     await download(url, name);
@@ -35,8 +88,10 @@ export function ArticleView({ article, withHeader = true, hrefOf = (id) => `#/ar
           </p>
         </header>
       )}
+      {article.video && <VideoPlayer src={article.video} poster={article.cover} title={article.title} />}
       {/* The gateway sanitises article HTML (ammonia) before it reaches the browser. */}
-      <div className="article__body" dangerouslySetInnerHTML={{ __html: article.content ?? '' }} />
+      <div ref={body} className="article__body" dangerouslySetInnerHTML={{ __html: article.content ?? '' }} />
+      {gallery.length > 0 && <Lightbox images={gallery} index={shown} onIndex={setShown} />}
       {article.attachments && article.attachments.length > 0 && (
         <section className="attachments" aria-labelledby="attachments-title">
           <h2 id="attachments-title">附件</h2>

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { newsPageFor, saveScroll, scrollFor, setNewsPage } from '../../../app/ui-slice';
@@ -36,13 +36,19 @@ export function ListPage(props: ListPageProps) {
     [dispatch, path],
   );
 
-  // Back from a detail page: the same scroll position, once the list is there.
-  useLayoutEffect(() => {
-    if (data && savedScroll > 0) {
-      window.scrollTo(0, savedScroll);
+  // Back from a detail page: the position saved when the visitor left, restored once the list is
+  // there. Read at mount only (saving happens while this list is still on screen), and a frame
+  // later, so the route's own scroll-to-top (an effect of the same commit) has run first.
+  const pendingScroll = useRef(savedScroll);
+  useEffect(() => {
+    if (!data || pendingScroll.current <= 0) return undefined;
+    const frame = requestAnimationFrame(() => {
+      window.scrollTo(0, pendingScroll.current);
+      pendingScroll.current = 0;
       dispatch(saveScroll({ key: path, y: 0 }));
-    }
-  }, [data, savedScroll, dispatch, path]);
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [data, dispatch, path]);
 
   useEffect(() => {
     if (data && page > 1 && data.content.length === 0 && data.totalPages > 0) changePage(data.totalPages);

@@ -1,0 +1,61 @@
+// Shared helpers of the end-to-end cases.
+
+export const SPEC_ROUTES = [
+  '/',
+  '/about',
+  '/about/company_profile',
+  '/about/the_belt_and_road_Initiative',
+  '/about/development_history',
+  '/about/affiliate_enterprises',
+  '/about/promotional-video',
+  '/about/organizational_structure',
+  '/about/corporate_vision',
+  '/about/honor',
+  '/news_center',
+  '/news_center/company_announcement/1',
+  '/news_center/media_coverage/2',
+  '/news_center/notice',
+  '/business',
+  '/business/China-Europe_train',
+  '/business/industrial_park',
+  '/business/cross_border',
+  '/business/oversea_location',
+  '/business/card_platform',
+  '/party-construction',
+  '/party-construction/clean-honest',
+  '/party-construction/trade-union-activities',
+  '/party-construction/party-building-activities',
+  '/liaison',
+  '/liaison/future-outlook',
+  '/liaison/friendly-cooperation',
+  '/business_overview',
+  '/business_overview/operation_mode',
+  '/business_overview/cdb_site',
+  '/business_overview/operating_route',
+  '/business_overview/fuse',
+  '/development_history',
+  '/party',
+  '/party/detail?id=901',
+  '/social_responsibility',
+  '/social_responsibility/social_influence',
+  '/social_responsibility/friend_cooperation',
+];
+
+export async function api(base, path) {
+  const r = await fetch(`${base}/portal/api${path}`);
+  return (await r.json()).result;
+}
+
+/** A fresh load of `route` (a hash change alone would race the previous page's render). */
+export async function open(page, base, route) {
+  if (page.url() !== 'about:blank') await page.goto('about:blank');
+  await page.goto(`${base}/portal/#${route}`);
+}
+
+/** Waits for the page's heading (one reading `expected`, when given) and returns its text. */
+export async function heading(page, expected) {
+  const h1 = (expected ? page.locator('main h1', { hasText: expected }) : page.locator('main h1')).first();
+  await h1.waitFor({ timeout: 10_000 });
+  return (await h1.textContent()).trim();
+}
+

@@ -1,0 +1,24 @@
+import { useState } from 'react';
+
+/** An HTML5 video with poster and controls, and a plain Chinese message when it cannot play. */
+export function VideoPlayer({ src, poster, title }: { src: string; poster?: string; title: string }) {
+  const [failed, setFailed] = useState(false);
+  if (failed) {
+    return (
+      <div className="video video--failed" role="status">
+        {poster && <img src={poster} alt={`${title}封面`} width={640} height={360} />}
+        <p>
+          <strong>视频暂时无法播放。</strong>
+          视频文件未能加载，可能是网络问题或文件正在更新，请稍后再试；也可以阅读下方的影片介绍。
+        </p>
+      </div>
+    );
+  }
+  return (
+    <div className="video">
+      <video controls preload="metadata" poster={poster} src={src} onError={() => setFailed(true)} aria-label={title}>
+        <p>您的浏览器不支持视频播放，请阅读下方的影片介绍。</p>
+      </video>
+    </div>
+  );
+}
