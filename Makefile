@@ -7,12 +7,13 @@ NODE_STAMP := $(FRONTEND)/node_modules/.package-lock.json
 FRONTEND_SRC := $(shell find $(FRONTEND)/src $(FRONTEND)/public -type f 2>/dev/null) $(FRONTEND)/webpack.config.js $(FRONTEND)/package-lock.json
 DIST_STAMP := $(FRONTEND)/dist/index.html
 
-.PHONY: help run test build frontend node-deps system-deps test-rust test-frontend test-e2e lint fmt bench clean
+.PHONY: help run test build frontend node-deps system-deps test-rust test-frontend test-e2e lint fmt bench audit clean
 
 help:
 	@echo "make run    build everything and serve the portal at http://127.0.0.1:8080/portal/"
 	@echo "make test   install what is missing and run every test (Rust, frontend unit, end-to-end)"
 	@echo "make lint   rustfmt check, clippy -D warnings, TypeScript type check"
+	@echo "make audit  Lighthouse (desktop) on home, a news list and an article; reports in frontend/reports/lighthouse"
 	@echo "make bench  load benchmarks (see docs/performance.md)"
 
 # npm packages, exactly as locked.
@@ -52,6 +53,9 @@ test-e2e: system-deps build
 	cd $(FRONTEND) && npm run --silent budget && npm run --silent e2e
 
 test: lint test-rust test-frontend test-e2e
+
+audit: system-deps build
+	@scripts/audit.sh
 
 bench:
 	@scripts/bench.sh

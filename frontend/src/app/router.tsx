@@ -2,7 +2,6 @@ import { useCallback, useLayoutEffect, type ComponentType } from 'react';
 import { Route, Switch } from 'wouter';
 
 import type { Crumb } from '../components/breadcrumb';
-import { Loading } from '../components/loading';
 import type { ContentPageProps } from '../features/articles';
 import { accessFor, allowedRoutes, useInitialState } from '../features/access';
 import { findById, findByUrl, selectMenu, useGetCategoriesQuery, type Category } from '../features/categories';
@@ -101,7 +100,9 @@ function ArticleRoute() {
 
 export function AppRoutes() {
   const initial = useInitialState();
-  if (initial.loading) return <Loading label="正在初始化…" />;
+  // The initial state takes a tick; showing nothing (rather than a spinner without the layout)
+  // keeps the page from jumping when the layout arrives.
+  if (initial.loading) return null;
   const routes = flattenRoutes(allowedRoutes(ROUTES, accessFor(initial.state)));
   return (
     <Switch>
