@@ -1,7 +1,7 @@
 //! The gateway's one typed configuration: a TOML file layered under `PORTAL__SECTION__KEY`
 //! environment variables, validated once at start.
 
-use std::{net::SocketAddr, path::PathBuf, time::Duration};
+use std::{collections::BTreeMap, net::SocketAddr, path::PathBuf, time::Duration};
 
 use figment::{
     Figment,
@@ -25,6 +25,134 @@ pub struct Config {
     pub upstream: UpstreamConfig,
     #[serde(default)]
     pub site: SiteConfig,
+    #[serde(default)]
+    pub cache: CacheConfig,
+    #[serde(default)]
+    pub limits: LimitsConfig,
+    #[serde(default)]
+    pub admin: AdminConfig,
+}
+
+/// Endpoints whose answers are cached, by the names used in cache keys and TTL tables.
+pub const CACHED_ENDPOINTS: [&str; 4] = [
+    "category/list",
+    "category/getParentCategory",
+    "article/list",
+    "article/detail",
+];
+
+/// Response cache: how long answers stay fresh, and how long stale ones may still be served.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CacheConfig {
+    pub enabled: bool,
+    /// Upper bound on the bytes held (bodies and their gzip and brotli encodings).
+    pub max_bytes: u64,
+    /// Time to live of an endpoint not named in `ttl`.
+    #[serde(with = "humantime_serde")]
+    pub default_ttl: Duration,
+    /// Time to live by endpoint (`category/list`, `article/list`, …).
+    pub ttl: BTreeMap<String, humantime_serde::Serde<Duration>>,
+    /// Time to live by key pattern, first match wins; `*` matches any run of characters.
+    pub overrides: Vec<TtlOverride>,
+    /// How long a 404 answer is kept; 0 keeps none.
+    #[serde(with = "humantime_serde")]
+    pub not_found_ttl: Duration,
+    /// Past its TTL, an entry is still served at once for this long while one refresh runs.
+    #[serde(with = "humantime_serde")]
+    pub stale_while_revalidate: Duration,
+    /// Past its TTL, an entry is served for this long when the CMS fails.
+    #[serde(with = "humantime_serde")]
+    pub stale_if_error: Duration,
+}
+
+impl Default for CacheConfig {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            max_bytes: 64 * 1024 * 1024,
+            default_ttl: Duration::from_secs(60),
+            ttl: BTreeMap::new(),
+            overrides: Vec::new(),
+            not_found_ttl: Duration::from_secs(10),
+            stale_while_revalidate: Duration::from_secs(30),
+            stale_if_error: Duration::from_secs(600),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TtlOverride {
+    pub pattern: String,
+    #[serde(with = "humantime_serde")]
+    pub ttl: Duration,
+}
+
+impl CacheConfig {
+    /// The time to live of `key` (an endpoint name, `?`, its normalised query).
+    pub fn ttl_for(&self, endpoint: &str, key: &str) -> Duration {
+        self.overrides
+            .iter()
+            .find(|o| glob_match(&o.pattern, key))
+            .map(|o| o.ttl)
+            .or_else(|| self.ttl.get(endpoint).map(|t| **t))
+            .unwrap_or(self.default_ttl)
+    }
+}
+
+/// `*` matches any run of characters (none included); everything else matches itself.
+pub fn glob_match(pattern: &str, text: &str) -> bool {
+    let parts: Vec<&str> = pattern.split('*').collect();
+    if parts.len() == 1 {
+        return pattern == text;
+    }
+    let (first, last) = (parts[0], parts[parts.len() - 1]);
+    if !text.starts_with(first) || text.len() < first.len() + last.len() || !text.ends_with(last) {
+        return false;
+    }
+    let mut rest = &text[first.len()..text.len() - last.len()];
+    for middle in &parts[1..parts.len() - 1] {
+        match rest.find(middle) {
+            Some(at) => rest = &rest[at + middle.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
+/// Request limits: per visitor address, and a ceiling on calls to the CMS.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LimitsConfig {
+    /// API requests a second one client address may make (steady rate).
+    pub per_client_per_second: u32,
+    /// Requests a client may make at once above the steady rate.
+    pub per_client_burst: u32,
+    /// Calls a second the gateway makes to the CMS, all visitors together.
+    pub upstream_per_second: u32,
+    pub upstream_burst: u32,
+    /// Proxies whose `X-Forwarded-For` is believed (addresses or CIDR ranges).
+    pub trusted_proxies: Vec<ipnet::IpNet>,
+}
+
+impl Default for LimitsConfig {
+    fn default() -> Self {
+        Self {
+            per_client_per_second: 20,
+            per_client_burst: 60,
+            upstream_per_second: 50,
+            upstream_burst: 100,
+            trusted_proxies: Vec::new(),
+        }
+    }
+}
+
+/// The operator's endpoints (`/portal/admin/*`); off while no token is set.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AdminConfig {
+    pub token: Option<SecretString>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -231,6 +359,47 @@ impl Config {
             if path.trim_matches('/').is_empty() || path.contains("..") || path.contains('?') {
                 return Err(invalid(key, "must be a relative path without '..' or '?'"));
             }
+        }
+        for endpoint in self.cache.ttl.keys() {
+            if !CACHED_ENDPOINTS.contains(&endpoint.as_str()) {
+                return Err(ConfigError::Invalid {
+                    key: "cache.ttl",
+                    reason: format!(
+                        "unknown endpoint `{endpoint}` (known: {})",
+                        CACHED_ENDPOINTS.join(", ")
+                    ),
+                });
+            }
+        }
+        if self.cache.overrides.iter().any(|o| o.pattern.is_empty()) {
+            return Err(invalid("cache.overrides", "a pattern must not be empty"));
+        }
+        if self.cache.max_bytes < 1024 * 1024 {
+            return Err(invalid(
+                "cache.max_bytes",
+                "must be at least 1048576 (1 MiB)",
+            ));
+        }
+        let limits = &self.limits;
+        if limits.per_client_per_second == 0 || limits.per_client_burst == 0 {
+            return Err(invalid(
+                "limits.per_client_per_second",
+                "the rate and the burst must be more than 0",
+            ));
+        }
+        if limits.upstream_per_second == 0 || limits.upstream_burst == 0 {
+            return Err(invalid(
+                "limits.upstream_per_second",
+                "the rate and the burst must be more than 0",
+            ));
+        }
+        if self
+            .admin
+            .token
+            .as_ref()
+            .is_some_and(|t| t.expose_secret().len() < 16)
+        {
+            return Err(invalid("admin.token", "must be at least 16 characters"));
         }
         if self.site.company_name.trim().is_empty() {
             return Err(invalid("site.company_name", "must not be empty"));

@@ -67,7 +67,7 @@ pub fn default_message(status: u16) -> &'static str {
 }
 
 /// Every way an API request can fail; each leaves as one envelope with a matching HTTP status.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum ApiError {
     #[error("bad query parameter `{param}`: {msg}")]
     BadQuery { param: &'static str, msg: String },
@@ -77,6 +77,15 @@ pub enum ApiError {
     MethodNotAllowed,
     #[error(transparent)]
     Upstream(#[from] UpstreamError),
+    #[error("rate limited ({scope})")]
+    RateLimited {
+        scope: &'static str,
+        retry_after: std::time::Duration,
+    },
+    #[error("admin token missing or wrong")]
+    AdminRefused,
+    #[error("internal error")]
+    Internal,
 }
 
 impl ApiError {
@@ -85,6 +94,38 @@ impl ApiError {
             param,
             msg: msg.into(),
         }
+    }
+
+    /// A failure of the CMS (or of reaching it), during which a stale answer beats an error.
+    pub fn is_upstream_failure(&self) -> bool {
+        match self {
+            Self::Upstream(UpstreamError::Status { code, .. }) => *code >= 500,
+            Self::Upstream(UpstreamError::Unauthorized { .. }) => false,
+            Self::Upstream(_) => true,
+            Self::RateLimited { scope, .. } => *scope == "upstream",
+            _ => false,
+        }
+    }
+
+    /// The CMS has no such thing (an answer that may be cached briefly).
+    pub fn is_not_found(&self) -> bool {
+        matches!(
+            self,
+            Self::NotFound(_) | Self::Upstream(UpstreamError::Status { code: 404, .. })
+        )
+    }
+
+    /// The error envelope as bytes, for a cached 404.
+    pub fn envelope_bytes(&self) -> bytes::Bytes {
+        let (code, _, msg) = self.parts();
+        bytes::Bytes::from(
+            serde_json::to_vec(&Envelope::<()> {
+                code,
+                msg,
+                result: None,
+            })
+            .expect("an envelope serialises"),
+        )
     }
 
     /// The envelope code, the HTTP status and the visitor-facing message.
@@ -98,6 +139,21 @@ impl ApiError {
                 "只支持 GET 请求。".to_owned(),
             ),
             Self::Upstream(err) => err.parts(),
+            Self::RateLimited { .. } => (
+                429,
+                StatusCode::TOO_MANY_REQUESTS,
+                default_message(429).to_owned(),
+            ),
+            Self::AdminRefused => (
+                401,
+                StatusCode::UNAUTHORIZED,
+                "管理令牌缺失或不正确。".to_owned(),
+            ),
+            Self::Internal => (
+                500,
+                StatusCode::INTERNAL_SERVER_ERROR,
+                default_message(500).to_owned(),
+            ),
         }
     }
 }
@@ -119,10 +175,15 @@ impl IntoResponse for ApiError {
             }),
         )
             .into_response();
+        let headers = response.headers_mut();
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
         if status == StatusCode::METHOD_NOT_ALLOWED {
-            response
-                .headers_mut()
-                .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+            headers.insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+        }
+        if let Self::RateLimited { retry_after, scope } = &self {
+            let seconds = retry_after.as_secs_f64().ceil().max(1.0) as u64;
+            headers.insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+            metrics::counter!("portal_rate_limited_total", "limit" => *scope).increment(1);
         }
         response
     }

@@ -13,6 +13,6 @@ pub async fn healthz() -> impl IntoResponse {
 }
 
 pub async fn readyz(State(state): State<AppState>) -> Result<impl IntoResponse, ApiError> {
-    state.upstream.probe().await?;
+    state.runtime().upstream.probe().await?;
     Ok(Success(json!({ "status": "ready", "upstream": "ok" })))
 }

@@ -1,10 +1,15 @@
 //! portal-gateway: the backend-for-frontend of the rail-freight portal. See docs/ARCHITECTURE.md.
 #![forbid(unsafe_code)]
 
+mod admin;
 pub mod api;
+pub mod cache;
 pub mod config;
 pub mod envelope;
 mod health;
+pub mod limits;
+pub mod metrics;
+pub mod reload;
 pub mod startup;
 pub mod state;
 pub mod static_files;

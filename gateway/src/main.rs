@@ -43,7 +43,7 @@ async fn main() -> ExitCode {
         }
     };
     telemetry::init(&config.server);
-    let app = match Application::build(config).await {
+    let app = match Application::build_with_file(config, Some(path)).await {
         Ok(app) => app,
         Err(err) => {
             tracing::error!(%err, "cannot start");

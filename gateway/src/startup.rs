@@ -18,7 +18,9 @@ use tower_http::{
 };
 use tracing::{Level, info_span};
 
-use crate::{api, config::Config, health, state::AppState, static_files::StaticFiles};
+use crate::{
+    admin, api, config::Config, health, metrics, reload, state::AppState, static_files::StaticFiles,
+};
 
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
@@ -32,13 +34,17 @@ pub enum StartupError {
 
 /// The router with every layer, for a given state; tests drive it with `oneshot`.
 pub fn app(state: AppState) -> Router {
-    let static_files = StaticFiles::new(&state.config.server.static_dir);
+    let static_files = StaticFiles::new(&state.runtime().config.server.static_dir);
+    // Installed before the first request so every counter lands in it.
+    let _ = metrics::handle();
     Router::new()
         .route("/", get(|| async { Redirect::permanent("/portal/") }))
         .route("/portal", get(|| async { Redirect::permanent("/portal/") }))
         .route("/healthz", get(health::healthz))
         .route("/readyz", get(health::readyz))
-        .nest("/portal/api", api::router())
+        .route("/metrics", get(metrics::render))
+        .nest("/portal/api", api::router(state.clone()))
+        .nest("/portal/admin", admin::router())
         .fallback(move |request: Request| static_files.clone().serve(request))
         .with_state(state)
         .layer(
@@ -62,6 +68,7 @@ pub fn app(state: AppState) -> Router {
                         .on_response(DefaultOnResponse::new().level(Level::INFO)),
                 )
                 .layer(PropagateRequestIdLayer::new(REQUEST_ID))
+                .layer(axum::middleware::from_fn(metrics::track))
                 .layer(CompressionLayer::new()),
         )
 }
@@ -74,6 +81,14 @@ pub struct Application {
 
 impl Application {
     pub async fn build(config: Config) -> Result<Self, StartupError> {
+        Self::build_with_file(config, None).await
+    }
+
+    /// As `build`, remembering the file the config came from so SIGHUP and edits reload it.
+    pub async fn build_with_file(
+        config: Config,
+        file: Option<std::path::PathBuf>,
+    ) -> Result<Self, StartupError> {
         let addr = config.server.listen;
         let listener = TcpListener::bind(addr)
             .await
@@ -85,7 +100,7 @@ impl Application {
                 "no built app found: /portal/ will answer 404 until `make frontend` has run"
             );
         }
-        let state = AppState::new(config)?;
+        let state = AppState::new(config, file)?;
         Ok(Self {
             listener,
             router: app(state.clone()),
@@ -109,7 +124,16 @@ impl Application {
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> io::Result<()> {
         let addr = self.local_addr();
-        tracing::info!(%addr, upstream = %self.state.config.upstream.base_url, "portal gateway listening");
+        tracing::info!(%addr, upstream = %self.state.runtime().config.upstream.base_url, "portal gateway listening");
+        reload::spawn(self.state.clone());
+        let idle = self.state.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(std::time::Duration::from_secs(60));
+            loop {
+                every.tick().await;
+                idle.runtime().limits.forget_idle_clients();
+            }
+        });
         axum::serve(
             self.listener,
             self.router

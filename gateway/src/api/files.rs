@@ -54,7 +54,11 @@ pub async fn file(
     if segments.len() > 16 || !segments.iter().all(safe) {
         return Err(not_found());
     }
-    let upstream = state.upstream.get_file(&segments, &headers).await?;
+    let upstream = state
+        .runtime()
+        .upstream
+        .get_file(&segments, &headers)
+        .await?;
     match upstream.status {
         StatusCode::OK | StatusCode::PARTIAL_CONTENT => {}
         StatusCode::NOT_MODIFIED => {

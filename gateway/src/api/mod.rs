@@ -1,33 +1,44 @@
-//! `/portal/api`: validate the query, call the CMS through `upstream`, normalise into the
-//! envelope. Handlers never build upstream URLs or credentials themselves.
+//! `/portal/api`: validate the query, answer from the cache or call the CMS through `upstream`,
+//! normalise into the envelope. Handlers never build upstream URLs or credentials themselves.
 
 pub mod content;
 mod files;
 pub mod query;
 
+use std::{future::Future, sync::Arc, time::Instant};
+
 use axum::{
     Router,
     extract::State,
-    http::{HeaderMap, HeaderValue, header},
+    http::{HeaderMap, HeaderValue, StatusCode, header},
+    middleware,
+    response::{IntoResponse, Response},
     routing::get,
 };
+use bytes::Bytes;
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::{
+    cache::{Entry, Outcome, Policy, respond},
     config::SiteConfig,
-    envelope::{ApiError, Success},
-    state::AppState,
+    envelope::{ApiError, OK, Success},
+    limits::limit_clients,
+    state::{AppState, Runtime},
     upstream::{Credential, Endpoint},
 };
-use content::{Article, ArticlePage, Category, CategoryList};
 use query::{ListQuery, RawQuery};
 
-pub fn router() -> Router<AppState> {
+pub fn router(state: AppState) -> Router<AppState> {
     Router::new()
         .route("/category/list", get(category_list))
         .route("/category/getParentCategory", get(parent_category))
         .route("/article/list", get(article_list))
         .route("/article/detail", get(article_detail))
         .route("/site", get(site))
+        // Limits for the JSON endpoints; images and attachments (below) are exempt, as static
+        // files are: one page view asks for many of them.
+        .route_layer(middleware::from_fn_with_state(state, limit_clients))
         .route("/files/{*path}", get(files::file))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
@@ -44,52 +55,173 @@ async fn method_not_allowed() -> ApiError {
 /// Longest visitor token passed on; anything longer is not a token this CMS issued.
 const MAX_TOKEN_LEN: usize = 4096;
 
-/// The visitor's own system token when they send a well-formed `Bearer` one; otherwise the
-/// gateway's client credential. A visitor's Basic credential is never passed on.
-fn credential(headers: &HeaderMap) -> Credential<'_> {
-    let Some(value) = headers.get(header::AUTHORIZATION) else {
-        return Credential::Client;
-    };
-    let Ok(text) = value.to_str() else {
-        return Credential::Client;
-    };
-    let Some((scheme, token)) = text.split_once(' ') else {
-        return Credential::Client;
-    };
+/// The visitor's own system token when they send a well-formed `Bearer` one.
+fn bearer_token(headers: &HeaderMap) -> Option<&HeaderValue> {
+    let value = headers.get(header::AUTHORIZATION)?;
+    let (scheme, token) = value.to_str().ok()?.split_once(' ')?;
     let token68 = |c: char| c.is_ascii_alphanumeric() || "-._~+/=".contains(c);
-    if scheme.eq_ignore_ascii_case("bearer")
+    (scheme.eq_ignore_ascii_case("bearer")
         && !token.is_empty()
         && token.len() <= MAX_TOKEN_LEN
-        && token.chars().all(token68)
-    {
-        Credential::Bearer(value)
-    } else {
-        Credential::Client
+        && token.chars().all(token68))
+    .then_some(value)
+}
+
+/// One request's way to the CMS: whose credential, which request id, which runtime.
+#[derive(Clone)]
+struct Call {
+    runtime: Arc<Runtime>,
+    bearer: Option<HeaderValue>,
+    request_id: Option<HeaderValue>,
+}
+
+impl Call {
+    async fn get(
+        &self,
+        endpoint: Endpoint,
+        query: &[(&'static str, String)],
+    ) -> Result<Value, ApiError> {
+        self.runtime.limits.check_upstream()?;
+        let credential = match &self.bearer {
+            Some(token) => Credential::Bearer(token),
+            None => Credential::Client,
+        };
+        let started = Instant::now();
+        let result = self
+            .runtime
+            .upstream
+            .get_json(endpoint, query, credential, self.request_id.as_ref())
+            .await;
+        metrics::histogram!(
+            "portal_upstream_duration_seconds",
+            "endpoint" => endpoint.name(),
+            "outcome" => if result.is_ok() { "ok" } else { "error" },
+        )
+        .record(started.elapsed().as_secs_f64());
+        Ok(result?)
+    }
+
+    async fn categories(&self) -> Result<content::CategoryList, ApiError> {
+        let result = self.get(Endpoint::CategoryList, &[]).await?;
+        Ok(content::category_list(result)?)
     }
 }
 
-fn request_id(headers: &HeaderMap) -> Option<&HeaderValue> {
-    headers.get("x-request-id")
+fn envelope_bytes<T: Serialize>(result: &T) -> Bytes {
+    #[derive(Serialize)]
+    struct Body<'a, T> {
+        code: i64,
+        msg: &'a str,
+        result: &'a T,
+    }
+    Bytes::from(
+        serde_json::to_vec(&Body {
+            code: OK,
+            msg: "成功",
+            result,
+        })
+        .expect("content types always serialise"),
+    )
 }
 
-async fn fetch_categories(state: &AppState, headers: &HeaderMap) -> Result<CategoryList, ApiError> {
-    let result = state
-        .upstream
-        .get_json(
-            Endpoint::CategoryList,
-            &[],
-            credential(headers),
-            request_id(headers),
-        )
-        .await?;
-    Ok(content::category_list(result)?)
+/// Answers a cacheable endpoint: from the cache for the gateway's own credential, straight from
+/// the CMS (`X-Cache: BYPASS`) for a visitor's token or when the cache is off.
+async fn answer<T, F, Fut>(
+    state: &AppState,
+    headers: &HeaderMap,
+    endpoint: &'static str,
+    key: String,
+    produce: F,
+) -> Response
+where
+    T: Serialize + Send + 'static,
+    F: Fn(Call) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<T, ApiError>> + Send + 'static,
+{
+    let runtime = state.runtime();
+    let call = Call {
+        runtime: Arc::clone(&runtime),
+        bearer: bearer_token(headers).cloned(),
+        request_id: headers.get("x-request-id").cloned(),
+    };
+    if call.bearer.is_some() || !runtime.config.cache.enabled {
+        metrics::counter!("portal_cache_total", "result" => Outcome::Bypass.as_str()).increment(1);
+        let mut response = match produce(call).await {
+            Ok(result) => Success(result).into_response(),
+            Err(err) => err.into_response(),
+        };
+        let out = response.headers_mut();
+        out.insert(
+            "x-cache",
+            HeaderValue::from_static(Outcome::Bypass.as_str()),
+        );
+        out.insert(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("private, no-store"),
+        );
+        return response;
+    }
+
+    let policy = Policy::new(
+        &runtime.config.cache,
+        endpoint,
+        &key,
+        runtime.upstream.timeout(),
+    );
+    let keep_not_found = !policy.not_found_ttl.is_zero();
+    let produce = Arc::new(produce);
+    let load = move || {
+        let call = call.clone();
+        let produce = Arc::clone(&produce);
+        async move {
+            match produce(call).await {
+                Ok(result) => Ok(Arc::new(Entry::new(
+                    StatusCode::OK,
+                    envelope_bytes(&result),
+                ))),
+                Err(err) if keep_not_found && err.is_not_found() => Ok(Arc::new(Entry::new(
+                    StatusCode::NOT_FOUND,
+                    err.envelope_bytes(),
+                ))),
+                Err(err) => Err(err),
+            }
+        }
+    };
+    let (loaded, outcome) = state.cache.get_or_load(key, policy.clone(), load).await;
+    metrics::counter!("portal_cache_total", "result" => outcome.as_str()).increment(1);
+    match loaded {
+        Ok(entry) => {
+            let ttl = if entry.is_success() {
+                policy.ttl
+            } else {
+                policy.not_found_ttl
+            };
+            respond(
+                &entry,
+                outcome,
+                headers,
+                ttl.saturating_sub(entry.stored.elapsed()),
+            )
+        }
+        Err(err) => {
+            let mut response = err.into_response();
+            response
+                .headers_mut()
+                .insert("x-cache", HeaderValue::from_static(outcome.as_str()));
+            response
+        }
+    }
 }
 
-async fn category_list(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-) -> Result<Success<CategoryList>, ApiError> {
-    fetch_categories(&state, &headers).await.map(Success)
+async fn category_list(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    answer(
+        &state,
+        &headers,
+        "category/list",
+        "category/list".to_owned(),
+        |call| async move { call.categories().await },
+    )
+    .await
 }
 
 /// Answered from the category tree rather than the CMS's own endpoint, which the replaced
@@ -98,65 +230,85 @@ async fn parent_category(
     State(state): State<AppState>,
     headers: HeaderMap,
     query: RawQuery,
-) -> Result<Success<Option<Category>>, ApiError> {
+) -> Result<Response, ApiError> {
     let id = query.required_id("id")?;
-    let tree = fetch_categories(&state, &headers).await?;
-    content::parent_of(&tree.content, id)
-        .map(Success)
-        .ok_or_else(|| ApiError::NotFound(format!("栏目 {id} 不存在。")))
+    let key = format!("category/getParentCategory?id={id}");
+    Ok(answer(
+        &state,
+        &headers,
+        "category/getParentCategory",
+        key,
+        move |call| async move {
+            let tree = call.categories().await?;
+            content::parent_of(&tree.content, id)
+                .ok_or_else(|| ApiError::NotFound(format!("栏目 {id} 不存在。")))
+        },
+    )
+    .await)
 }
 
 async fn article_list(
     State(state): State<AppState>,
     headers: HeaderMap,
     query: RawQuery,
-) -> Result<Success<ArticlePage>, ApiError> {
+) -> Result<Response, ApiError> {
     let list = ListQuery::parse(&query)?;
-    let mut pairs = Vec::with_capacity(3);
-    if let Some(id) = list.category_id {
-        pairs.push(("categoryId", id.to_string()));
-    }
-    pairs.push(("page", state.upstream.upstream_page(list.page).to_string()));
-    pairs.push(("size", list.size.to_string()));
-    let result = state
-        .upstream
-        .get_json(
-            Endpoint::ArticleList,
-            &pairs,
-            credential(&headers),
-            request_id(&headers),
-        )
-        .await?;
-    Ok(Success(content::article_page(
-        result,
-        &state.links,
+    // Defaults filled and a fixed order: the same list is always the same key.
+    let key = format!(
+        "article/list?categoryId={}&page={}&size={}",
+        list.category_id.map(|c| c.to_string()).unwrap_or_default(),
         list.page,
-        list.size,
-    )?))
+        list.size
+    );
+    Ok(answer(&state, &headers, "article/list", key, move |call| {
+        let list = list.clone();
+        async move {
+            let mut pairs = Vec::with_capacity(3);
+            if let Some(id) = list.category_id {
+                pairs.push(("categoryId", id.to_string()));
+            }
+            pairs.push((
+                "page",
+                call.runtime.upstream.upstream_page(list.page).to_string(),
+            ));
+            pairs.push(("size", list.size.to_string()));
+            let result = call.get(Endpoint::ArticleList, &pairs).await?;
+            Ok(content::article_page(
+                result,
+                &call.runtime.links,
+                list.page,
+                list.size,
+            )?)
+        }
+    })
+    .await)
 }
 
 async fn article_detail(
     State(state): State<AppState>,
     headers: HeaderMap,
     query: RawQuery,
-) -> Result<Success<Article>, ApiError> {
+) -> Result<Response, ApiError> {
     let id = query.required_id("id")?;
-    let result = state
-        .upstream
-        .get_json(
-            Endpoint::ArticleDetail,
-            &[("id", id.to_string())],
-            credential(&headers),
-            request_id(&headers),
-        )
-        .await?;
-    content::article_detail(result, &state.links)?
-        .map(Success)
-        .ok_or_else(|| ApiError::NotFound(format!("文章 {id} 不存在。")))
+    let key = format!("article/detail?id={id}");
+    Ok(answer(
+        &state,
+        &headers,
+        "article/detail",
+        key,
+        move |call| async move {
+            let result = call
+                .get(Endpoint::ArticleDetail, &[("id", id.to_string())])
+                .await?;
+            content::article_detail(result, &call.runtime.links)?
+                .ok_or_else(|| ApiError::NotFound(format!("文章 {id} 不存在。")))
+        },
+    )
+    .await)
 }
 
 async fn site(State(state): State<AppState>) -> Success<SiteConfig> {
-    Success(state.config.site.clone())
+    Success(state.runtime().config.site.clone())
 }
 
 #[cfg(test)]
@@ -171,28 +323,13 @@ mod tests {
 
     #[test]
     fn only_well_formed_bearer_tokens_pass_through() {
-        assert!(matches!(credential(&HeaderMap::new()), Credential::Client));
-        assert!(matches!(
-            credential(&with_auth("Bearer abc.DEF-123")),
-            Credential::Bearer(_)
-        ));
-        assert!(matches!(
-            credential(&with_auth("bearer abc")),
-            Credential::Bearer(_)
-        ));
-        assert!(matches!(
-            credential(&with_auth("Basic dXNlcjpwYXNz")),
-            Credential::Client
-        ));
-        assert!(matches!(
-            credential(&with_auth("Bearer ")),
-            Credential::Client
-        ));
-        assert!(matches!(
-            credential(&with_auth("Bearer a b")),
-            Credential::Client
-        ));
+        assert!(bearer_token(&HeaderMap::new()).is_none());
+        assert!(bearer_token(&with_auth("Bearer abc.DEF-123")).is_some());
+        assert!(bearer_token(&with_auth("bearer abc")).is_some());
+        assert!(bearer_token(&with_auth("Basic dXNlcjpwYXNz")).is_none());
+        assert!(bearer_token(&with_auth("Bearer ")).is_none());
+        assert!(bearer_token(&with_auth("Bearer a b")).is_none());
         let long = format!("Bearer {}", "a".repeat(MAX_TOKEN_LEN + 1));
-        assert!(matches!(credential(&with_auth(&long)), Credential::Client));
+        assert!(bearer_token(&with_auth(&long)).is_none());
     }
 }

@@ -75,6 +75,16 @@ impl RawQuery {
         Ok(Some(value))
     }
 
+    /// A free-text value (the last one given), trimmed; `None` when absent or empty.
+    pub fn text(&self, name: &str) -> Option<String> {
+        self.0
+            .iter()
+            .rev()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.trim().to_owned())
+            .filter(|v| !v.is_empty())
+    }
+
     pub fn required_id(&self, name: &'static str) -> Result<u64, ApiError> {
         self.positive(name, i64::MAX as u64)?
             .ok_or_else(|| ApiError::bad_query(name, format!("缺少参数 {name}。")))

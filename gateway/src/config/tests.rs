@@ -59,3 +59,64 @@ fn missing_upstream_section_is_an_error() {
     let err = Config::from_toml_str("").unwrap_err().to_string();
     assert!(err.contains("upstream"), "{err}");
 }
+
+#[test]
+fn ttl_comes_from_override_then_endpoint_then_default() {
+    let config = Config::from_toml_str(&format!(
+        r#"{MINIMAL}
+[cache]
+default_ttl = "30s"
+ttl = {{ "category/list" = "10m", "article/list" = "60s" }}
+overrides = [{{ pattern = "article/list?categoryId=23&*", ttl = "10s" }}]
+"#
+    ))
+    .unwrap();
+    let c = &config.cache;
+    assert_eq!(
+        c.ttl_for("category/list", "category/list"),
+        Duration::from_secs(600)
+    );
+    assert_eq!(
+        c.ttl_for("article/list", "article/list?categoryId=21&page=1&size=10"),
+        Duration::from_secs(60)
+    );
+    assert_eq!(
+        c.ttl_for("article/list", "article/list?categoryId=23&page=1&size=10"),
+        Duration::from_secs(10)
+    );
+    assert_eq!(
+        c.ttl_for("article/detail", "article/detail?id=1"),
+        Duration::from_secs(30)
+    );
+}
+
+#[test]
+fn glob_patterns() {
+    assert!(glob_match("a*c", "abbbc"));
+    assert!(glob_match("a*", "a"));
+    assert!(glob_match("*x*", "axb"));
+    assert!(!glob_match("a*c", "abd"));
+    assert!(!glob_match("abc", "abcd"));
+    assert!(glob_match(
+        "article/list?categoryId=23&*",
+        "article/list?categoryId=23&page=2&size=10"
+    ));
+    assert!(!glob_match(
+        "article/list?categoryId=23&*",
+        "article/list?categoryId=231&page=2"
+    ));
+}
+
+#[test]
+fn unknown_ttl_endpoint_and_short_admin_token_are_refused() {
+    let err = Config::from_toml_str(&format!(
+        "{MINIMAL}[cache]\nttl = {{ \"nope\" = \"1s\" }}\n"
+    ))
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("cache.ttl"), "{err}");
+    let err = Config::from_toml_str(&format!("{MINIMAL}[admin]\ntoken = \"short\"\n"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("admin.token"), "{err}");
+}

@@ -3,7 +3,7 @@ use axum::http::StatusCode;
 use crate::envelope::{default_message, status_for_code};
 
 /// Why a call to the CMS did not give a usable answer.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum UpstreamError {
     #[error("upstream timed out")]
     Timeout,

@@ -28,6 +28,17 @@ pub enum Endpoint {
     ArticleDetail,
 }
 
+impl Endpoint {
+    /// The endpoint's name in cache keys, TTL tables and metrics.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::CategoryList => "category/list",
+            Self::ArticleList => "article/list",
+            Self::ArticleDetail => "article/detail",
+        }
+    }
+}
+
 /// Who the call is made as.
 #[derive(Debug, Clone, Copy)]
 pub enum Credential<'a> {

@@ -65,9 +65,10 @@ impl TestApp {
     }
 }
 
-/// A config for tests: the given upstream, a static dir, a short time-out.
-pub fn config_for(upstream: &str, static_dir: &Path, extra: &str) -> Config {
-    let toml = format!(
+/// The TOML of a test config: the given upstream, a static dir, a short time-out; `extra` is
+/// appended inside `[upstream]`, so it may open further tables.
+pub fn config_toml(upstream: &str, static_dir: &Path, extra: &str) -> String {
+    format!(
         r#"
 [server]
 listen = "127.0.0.1:0"
@@ -82,8 +83,11 @@ connect_timeout = "500ms"
 {extra}
 "#,
         static_dir.display()
-    );
-    Config::from_toml_str(&toml).expect("test config is valid")
+    )
+}
+
+pub fn config_for(upstream: &str, static_dir: &Path, extra: &str) -> Config {
+    Config::from_toml_str(&config_toml(upstream, static_dir, extra)).expect("test config is valid")
 }
 
 pub async fn spawn_app(config: Config) -> TestApp {
@@ -135,6 +139,8 @@ pub enum Reply {
     Raw(u16, &'static str, &'static str),
     Empty(u16),
     Slow(Duration),
+    /// A JSON answer after a delay.
+    Delayed(Duration, serde_json::Value),
 }
 
 #[derive(Debug, Clone)]
@@ -219,6 +225,10 @@ async fn answer(
             .status(status)
             .body(Body::empty())
             .unwrap(),
+        Reply::Delayed(delay, body) => {
+            tokio::time::sleep(delay).await;
+            axum::Json(body).into_response()
+        }
         Reply::Slow(delay) => {
             tokio::time::sleep(delay).await;
             axum::Json(serde_json::json!({"code": 200, "result": "late"})).into_response()

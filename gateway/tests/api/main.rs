@@ -1,5 +1,6 @@
 //! Integration tests: the real gateway against real upstream servers on loopback.
 
+mod caching;
 mod credentials;
 mod helpers;
 mod normalise;

@@ -1,0 +1,188 @@
+//! One cached answer, encoded once, and turning it into a response without further work.
+
+use std::{
+    hash::{DefaultHasher, Hash, Hasher},
+    io::Write,
+    time::{Duration, Instant},
+};
+
+use axum::{
+    body::Body,
+    http::{HeaderMap, HeaderValue, StatusCode, header},
+    response::Response,
+};
+use bytes::Bytes;
+
+/// Bodies smaller than this are not worth compressing.
+const COMPRESS_FROM: usize = 256;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Hit,
+    Miss,
+    Stale,
+    Bypass,
+}
+
+impl Outcome {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Hit => "HIT",
+            Self::Miss => "MISS",
+            Self::Stale => "STALE",
+            Self::Bypass => "BYPASS",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub status: StatusCode,
+    pub body: Bytes,
+    pub gzip: Option<Bytes>,
+    pub br: Option<Bytes>,
+    pub etag: HeaderValue,
+    pub stored: Instant,
+    /// How long moka keeps it: its TTL plus the longest stale allowance.
+    pub keep_for: Duration,
+}
+
+impl Entry {
+    /// Encodes `body` (a JSON envelope) once: gzip, brotli and its ETag.
+    pub fn new(status: StatusCode, body: Bytes) -> Self {
+        let compress = body.len() >= COMPRESS_FROM;
+        let gzip = compress.then(|| {
+            let mut encoder = flate2::write::GzEncoder::new(
+                Vec::with_capacity(body.len() / 3),
+                flate2::Compression::new(6),
+            );
+            encoder.write_all(&body).expect("writing to memory");
+            Bytes::from(encoder.finish().expect("writing to memory"))
+        });
+        let br = compress.then(|| {
+            let mut out = Vec::with_capacity(body.len() / 3);
+            let params = brotli::enc::BrotliEncoderParams {
+                quality: 6,
+                ..Default::default()
+            };
+            brotli::BrotliCompress(&mut &body[..], &mut out, &params).expect("writing to memory");
+            Bytes::from(out)
+        });
+        let mut hasher = DefaultHasher::new();
+        body.hash(&mut hasher);
+        let etag = HeaderValue::from_str(&format!("\"{:016x}-{:x}\"", hasher.finish(), body.len()))
+            .expect("hex is a valid header value");
+        Self {
+            status,
+            body,
+            gzip,
+            br,
+            etag,
+            stored: Instant::now(),
+            keep_for: Duration::ZERO,
+        }
+    }
+
+    pub fn is_success(&self) -> bool {
+        self.status.is_success()
+    }
+
+    pub fn weight(&self) -> usize {
+        self.body.len()
+            + self.gzip.as_ref().map_or(0, Bytes::len)
+            + self.br.as_ref().map_or(0, Bytes::len)
+            + 128
+    }
+}
+
+enum Encoding {
+    Brotli,
+    Gzip,
+    Identity,
+}
+
+/// The best encoding the request accepts: brotli, then gzip (a `q=0` refuses one).
+fn negotiate(headers: &HeaderMap) -> Encoding {
+    let Some(accept) = headers
+        .get(header::ACCEPT_ENCODING)
+        .and_then(|v| v.to_str().ok())
+    else {
+        return Encoding::Identity;
+    };
+    let accepts = |name: &str| {
+        accept.split(',').any(|part| {
+            let mut pieces = part.split(';');
+            let coding = pieces.next().unwrap_or("").trim();
+            let refused = pieces.any(|p| {
+                p.trim()
+                    .strip_prefix("q=")
+                    .and_then(|q| q.trim().parse::<f32>().ok())
+                    .is_some_and(|q| q == 0.0)
+            });
+            coding.eq_ignore_ascii_case(name) && !refused
+        })
+    };
+    if accepts("br") {
+        Encoding::Brotli
+    } else if accepts("gzip") {
+        Encoding::Gzip
+    } else {
+        Encoding::Identity
+    }
+}
+
+fn matches_etag(headers: &HeaderMap, etag: &HeaderValue) -> bool {
+    let Some(value) = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+    else {
+        return false;
+    };
+    let ours = etag.to_str().unwrap_or("");
+    value
+        .split(',')
+        .map(str::trim)
+        .any(|tag| tag == "*" || tag == ours || tag.strip_prefix("W/") == Some(ours))
+}
+
+/// The response for a cached entry: 304 when the browser has it, else the best encoding it
+/// accepts, with `X-Cache`, `ETag` and a browser `Cache-Control` from the time left to live.
+pub fn respond(
+    entry: &Entry,
+    outcome: Outcome,
+    request: &HeaderMap,
+    fresh_for: Duration,
+) -> Response {
+    let cache_control = HeaderValue::from_str(&format!("public, max-age={}", fresh_for.as_secs()))
+        .expect("digits are a valid header value");
+    if matches_etag(request, &entry.etag) {
+        let mut response = Response::new(Body::empty());
+        *response.status_mut() = StatusCode::NOT_MODIFIED;
+        let headers = response.headers_mut();
+        headers.insert(header::ETAG, entry.etag.clone());
+        headers.insert(header::CACHE_CONTROL, cache_control);
+        headers.insert("x-cache", HeaderValue::from_static(outcome.as_str()));
+        headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+        return response;
+    }
+    let (body, encoding) = match (negotiate(request), &entry.br, &entry.gzip) {
+        (Encoding::Brotli, Some(br), _) => (br.clone(), Some("br")),
+        (Encoding::Brotli | Encoding::Gzip, _, Some(gz)) => (gz.clone(), Some("gzip")),
+        _ => (entry.body.clone(), None),
+    };
+    let mut response = Response::new(Body::from(body));
+    *response.status_mut() = entry.status;
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    if let Some(encoding) = encoding {
+        headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
+    }
+    headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    headers.insert(header::ETAG, entry.etag.clone());
+    headers.insert(header::CACHE_CONTROL, cache_control);
+    headers.insert("x-cache", HeaderValue::from_static(outcome.as_str()));
+    response
+}

@@ -1,0 +1,57 @@
+use std::time::Duration;
+
+use axum::http::{HeaderMap, StatusCode, header};
+use bytes::Bytes;
+
+use super::*;
+
+fn entry() -> Entry {
+    Entry::new(
+        StatusCode::OK,
+        Bytes::from(format!(
+            "{{\"code\":200,\"result\":\"{}\"}}",
+            "陆港".repeat(200)
+        )),
+    )
+}
+
+fn accept(value: &str) -> HeaderMap {
+    let mut h = HeaderMap::new();
+    h.insert(header::ACCEPT_ENCODING, value.parse().unwrap());
+    h
+}
+
+#[test]
+fn encodings_follow_accept_encoding() {
+    let e = entry();
+    let enc = |h: &HeaderMap| {
+        respond(&e, Outcome::Hit, h, Duration::from_secs(5))
+            .headers()
+            .get(header::CONTENT_ENCODING)
+            .map(|v| v.to_str().unwrap().to_owned())
+    };
+    assert_eq!(enc(&accept("gzip, deflate, br")).as_deref(), Some("br"));
+    assert_eq!(enc(&accept("gzip")).as_deref(), Some("gzip"));
+    assert_eq!(enc(&accept("br;q=0, gzip")).as_deref(), Some("gzip"));
+    assert_eq!(enc(&accept("identity")), None);
+    assert_eq!(enc(&HeaderMap::new()), None);
+}
+
+#[test]
+fn small_bodies_are_not_compressed_and_etags_follow_content() {
+    let small = Entry::new(StatusCode::OK, Bytes::from_static(b"{\"code\":200}"));
+    assert!(small.gzip.is_none() && small.br.is_none());
+    assert_eq!(entry().etag, entry().etag);
+    assert_ne!(entry().etag, small.etag);
+}
+
+#[test]
+fn a_matching_if_none_match_is_304() {
+    let e = entry();
+    let mut h = HeaderMap::new();
+    h.insert(header::IF_NONE_MATCH, e.etag.clone());
+    let r = respond(&e, Outcome::Hit, &h, Duration::from_secs(5));
+    assert_eq!(r.status(), StatusCode::NOT_MODIFIED);
+    assert_eq!(r.headers()["x-cache"], "HIT");
+    assert_eq!(r.headers()[header::CACHE_CONTROL], "public, max-age=5");
+}

@@ -1,0 +1,53 @@
+//! Hot reload: on SIGHUP and whenever the config file's content changes.
+
+use std::time::Duration;
+
+use crate::state::AppState;
+
+/// How often the config file is looked at.
+pub const POLL_EVERY: Duration = Duration::from_secs(1);
+
+fn reload(state: &AppState, why: &str) {
+    match state.reload() {
+        Ok(()) => tracing::info!(trigger = why, "configuration reloaded"),
+        Err(err) => {
+            tracing::error!(trigger = why, error = %err, "configuration not reloaded; the previous one stays")
+        }
+    }
+}
+
+/// Starts the SIGHUP listener and the file watcher; both end with the process.
+pub fn spawn(state: AppState) {
+    let Some(path) = state.config_path().map(ToOwned::to_owned) else {
+        return;
+    };
+    #[cfg(unix)]
+    {
+        let state = state.clone();
+        tokio::spawn(async move {
+            let Ok(mut hangup) =
+                tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())
+            else {
+                tracing::warn!("cannot listen for SIGHUP; reload by editing the config file");
+                return;
+            };
+            while hangup.recv().await.is_some() {
+                reload(&state, "SIGHUP");
+            }
+        });
+    }
+    tokio::spawn(async move {
+        // Content, not modification time: editors and config maps replace files in odd ways.
+        let mut last = tokio::fs::read(&path).await.ok();
+        let mut ticker = tokio::time::interval(POLL_EVERY);
+        ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        loop {
+            ticker.tick().await;
+            let now = tokio::fs::read(&path).await.ok();
+            if now.is_some() && now != last {
+                last = now;
+                reload(&state, "file change");
+            }
+        }
+    });
+}

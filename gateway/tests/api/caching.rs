@@ -1,0 +1,476 @@
+//! The cache, the limits, purge, reload and metrics, against a counting upstream.
+
+use std::time::Duration;
+
+use portal_gateway::{Application, Config};
+use serde_json::{Value, json};
+use tokio::sync::oneshot;
+
+use crate::helpers::*;
+
+/// Generous per-client limits, so tests that hammer from one address measure the cache.
+const OPEN_LIMITS: &str = "[limits]\nper_client_per_second = 100000\nper_client_burst = 100000\nupstream_per_second = 100000\nupstream_burst = 100000\n";
+
+fn tree(name: &str) -> Value {
+    json!({"code": 200, "result": {"content": [{"id": 1, "parentId": 0, "name": name, "url": "/about", "sort": 1}]}})
+}
+
+fn page(title: &str) -> Value {
+    json!({"code": 200, "result": {"content": [{"id": 7, "title": title}], "totalElements": 1, "totalPages": 1, "number": 0, "size": 10}})
+}
+
+async fn get(app: &TestApp, path: &str) -> (u16, String, Value, reqwest::header::HeaderMap) {
+    let response = app.get(path).await;
+    let status = response.status().as_u16();
+    let headers = response.headers().clone();
+    let cache = headers
+        .get("x-cache")
+        .map(|v| v.to_str().unwrap().to_owned())
+        .unwrap_or_default();
+    let body = response.json().await.unwrap_or(Value::Null);
+    (status, cache, body, headers)
+}
+
+fn upstream_calls(fake: &FakeUpstream, path: &str) -> usize {
+    fake.seen().iter().filter(|s| s.path == path).count()
+}
+
+#[tokio::test]
+async fn five_hundred_concurrent_misses_make_one_upstream_call() {
+    let (app, fake) = spawn_with_fake(
+        Reply::Delayed(Duration::from_millis(300), tree("甲")),
+        OPEN_LIMITS,
+    )
+    .await;
+    let app = std::sync::Arc::new(app);
+    let mut tasks = Vec::new();
+    for _ in 0..500 {
+        let app = app.clone();
+        tasks.push(tokio::spawn(async move {
+            get(&app, "/portal/api/category/list").await
+        }));
+    }
+    let mut outcomes = std::collections::HashMap::<String, usize>::new();
+    for task in tasks {
+        let (status, cache, body, _) = task.await.unwrap();
+        assert_eq!(status, 200);
+        assert_eq!(body["result"]["content"][0]["name"], "甲");
+        *outcomes.entry(cache).or_default() += 1;
+    }
+    assert_eq!(
+        upstream_calls(&fake, "/cms/category/list"),
+        1,
+        "{outcomes:?}"
+    );
+    let (_, cache, _, _) = get(&app, "/portal/api/category/list").await;
+    assert_eq!(cache, "HIT");
+    assert_eq!(upstream_calls(&fake, "/cms/category/list"), 1);
+}
+
+#[tokio::test]
+async fn stale_is_served_while_the_upstream_is_down_and_replaced_after() {
+    let extra = format!(
+        "{OPEN_LIMITS}[cache]\ndefault_ttl = \"200ms\"\nstale_while_revalidate = \"0s\"\nstale_if_error = \"1m\"\n"
+    );
+    let (app, fake) = spawn_with_fake(Reply::Json(200, tree("旧")), &extra).await;
+    let (_, cache, body, _) = get(&app, "/portal/api/category/list").await;
+    assert_eq!(
+        (
+            cache.as_str(),
+            body["result"]["content"][0]["name"].as_str()
+        ),
+        ("MISS", Some("旧"))
+    );
+
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    fake.set(Reply::Raw(500, "text/html", "<h1>down</h1>"));
+    let (status, cache, body, _) = get(&app, "/portal/api/category/list").await;
+    assert_eq!((status, cache.as_str()), (200, "STALE"));
+    assert_eq!(body["result"]["content"][0]["name"], "旧");
+
+    fake.set(Reply::Json(200, tree("新")));
+    let (status, cache, body, _) = get(&app, "/portal/api/category/list").await;
+    assert_eq!((status, cache.as_str()), (200, "MISS"));
+    assert_eq!(body["result"]["content"][0]["name"], "新");
+    let (_, cache, _, _) = get(&app, "/portal/api/category/list").await;
+    assert_eq!(cache, "HIT");
+}
+
+#[tokio::test]
+async fn errors_are_never_cached_as_successes() {
+    let (app, fake) =
+        spawn_with_fake(Reply::Raw(502, "text/html", "<h1>bad</h1>"), OPEN_LIMITS).await;
+    let (status, cache, _, headers) = get(&app, "/portal/api/article/list?categoryId=1").await;
+    assert_eq!((status, cache.as_str()), (502, "MISS"));
+    assert_eq!(headers["cache-control"], "no-store");
+    let (status, _, _, _) = get(&app, "/portal/api/article/list?categoryId=1").await;
+    assert_eq!(status, 502);
+    assert_eq!(
+        upstream_calls(&fake, "/cms/article/list"),
+        2,
+        "a failure is asked again"
+    );
+    fake.set(Reply::Json(200, page("恢复")));
+    let (status, _, body, _) = get(&app, "/portal/api/article/list?categoryId=1").await;
+    assert_eq!(status, 200);
+    assert_eq!(body["result"]["content"][0]["title"], "恢复");
+}
+
+#[tokio::test]
+async fn stale_while_revalidate_answers_at_once_and_refreshes_once() {
+    let extra =
+        format!("{OPEN_LIMITS}[cache]\ndefault_ttl = \"1s\"\nstale_while_revalidate = \"1m\"\n");
+    let (app, fake) = spawn_with_fake(Reply::Json(200, page("第一版")), &extra).await;
+    get(&app, "/portal/api/article/list?categoryId=2").await;
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    fake.set(Reply::Delayed(Duration::from_millis(200), page("第二版")));
+    for _ in 0..5 {
+        let (_, cache, body, _) = get(&app, "/portal/api/article/list?categoryId=2").await;
+        assert_eq!(cache, "STALE");
+        assert_eq!(body["result"]["content"][0]["title"], "第一版");
+    }
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let (_, cache, body, _) = get(&app, "/portal/api/article/list?categoryId=2").await;
+    assert_eq!(cache, "HIT");
+    assert_eq!(body["result"]["content"][0]["title"], "第二版");
+    assert_eq!(
+        upstream_calls(&fake, "/cms/article/list"),
+        2,
+        "one background refresh"
+    );
+}
+
+#[tokio::test]
+async fn per_key_ttl_overrides_are_honoured() {
+    let extra = format!(
+        "{OPEN_LIMITS}[cache]\nstale_while_revalidate = \"0s\"\nttl = {{ \"article/list\" = \"1h\" }}\noverrides = [{{ pattern = \"article/list?categoryId=23&*\", ttl = \"200ms\" }}]\n"
+    );
+    let (app, fake) = spawn_with_fake(Reply::Json(200, page("条目")), &extra).await;
+    get(&app, "/portal/api/article/list?categoryId=21").await;
+    get(&app, "/portal/api/article/list?categoryId=23").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let (_, busy, _, _) = get(&app, "/portal/api/article/list?categoryId=23").await;
+    let (_, calm, _, headers) = get(&app, "/portal/api/article/list?categoryId=21").await;
+    assert_eq!((busy.as_str(), calm.as_str()), ("MISS", "HIT"));
+    let max_age: u64 = headers["cache-control"]
+        .to_str()
+        .unwrap()
+        .trim_start_matches("public, max-age=")
+        .parse()
+        .unwrap();
+    assert!(
+        (3590..=3600).contains(&max_age),
+        "browser max-age from the TTL: {max_age}"
+    );
+    assert_eq!(upstream_calls(&fake, "/cms/article/list"), 3);
+}
+
+#[tokio::test]
+async fn equivalent_queries_share_one_key() {
+    let (app, fake) = spawn_with_fake(Reply::Json(200, page("同一页")), OPEN_LIMITS).await;
+    for query in [
+        "categoryId=5",
+        "categoryId=5&page=1",
+        "page=1&size=10&categoryId=5",
+        "categoryId=5&categoryId=5&_t=123",
+    ] {
+        get(&app, &format!("/portal/api/article/list?{query}")).await;
+    }
+    assert_eq!(upstream_calls(&fake, "/cms/article/list"), 1);
+}
+
+#[tokio::test]
+async fn etag_revalidation_and_encodings_come_from_the_entry() {
+    let (app, _fake) =
+        spawn_with_fake(Reply::Json(200, tree(&"栏目".repeat(100))), OPEN_LIMITS).await;
+    let (_, _, body, headers) = get(&app, "/portal/api/category/list").await;
+    let etag = headers["etag"].clone();
+    let response = app
+        .client
+        .get(app.url("/portal/api/category/list"))
+        .header("if-none-match", etag.clone())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 304);
+    assert_eq!(response.headers()["x-cache"], "HIT");
+    for encoding in ["br", "gzip"] {
+        let response = app
+            .client
+            .get(app.url("/portal/api/category/list"))
+            .header("accept-encoding", encoding)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.headers()["content-encoding"], encoding);
+        assert_eq!(response.headers()["etag"], etag);
+        let raw = response.bytes().await.unwrap();
+        let decoded = match encoding {
+            "gzip" => {
+                let mut out = String::new();
+                std::io::Read::read_to_string(
+                    &mut flate2::read::GzDecoder::new(&raw[..]),
+                    &mut out,
+                )
+                .unwrap();
+                out
+            }
+            _ => {
+                let mut out = Vec::new();
+                brotli::BrotliDecompress(&mut &raw[..], &mut out).unwrap();
+                String::from_utf8(out).unwrap()
+            }
+        };
+        assert_eq!(serde_json::from_str::<Value>(&decoded).unwrap(), body);
+    }
+}
+
+#[tokio::test]
+async fn not_found_is_cached_briefly_and_tokens_bypass_the_cache() {
+    let (app, fake) = spawn_with_fake(
+        Reply::Json(200, json!({"code": 404, "msg": "文章不存在"})),
+        OPEN_LIMITS,
+    )
+    .await;
+    for expected in ["MISS", "HIT"] {
+        let (status, cache, body, _) = get(&app, "/portal/api/article/detail?id=404").await;
+        assert_eq!((status, cache.as_str()), (404, expected));
+        assert_eq!(body["msg"], "文章不存在");
+    }
+    assert_eq!(upstream_calls(&fake, "/cms/article/detail"), 1);
+
+    fake.set(Reply::Json(200, page("私人")));
+    for _ in 0..2 {
+        let response = app
+            .client
+            .get(app.url("/portal/api/article/list?categoryId=9"))
+            .header("authorization", "Bearer visitor-token")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.headers()["x-cache"], "BYPASS");
+        assert_eq!(response.headers()["cache-control"], "private, no-store");
+    }
+    assert_eq!(upstream_calls(&fake, "/cms/article/list"), 2);
+}
+
+#[tokio::test]
+async fn purge_needs_the_admin_token() {
+    let token = "purge-token-0123456789";
+    let (app, fake) = spawn_with_fake(
+        Reply::Json(200, tree("甲")),
+        &format!("{OPEN_LIMITS}[admin]\ntoken = \"{token}\"\n"),
+    )
+    .await;
+    get(&app, "/portal/api/category/list").await;
+    let purge = |auth: Option<&str>, query: &str| {
+        let mut request = app
+            .client
+            .post(app.url(&format!("/portal/admin/cache/purge{query}")));
+        if let Some(auth) = auth {
+            request = request.header("authorization", auth.to_owned());
+        }
+        request.send()
+    };
+    for wrong in [
+        None,
+        Some("Bearer wrong-token-0123456789"),
+        Some("Bearer purge-token-012345678"),
+    ] {
+        let response = purge(wrong, "").await.unwrap();
+        assert_eq!(response.status(), 401);
+        let body: Value = response.json().await.unwrap();
+        assert_eq!(body["code"], 401);
+    }
+    assert_eq!(get(&app, "/portal/api/category/list").await.1, "HIT");
+    let response = purge(Some(&format!("Bearer {token}")), "?prefix=article/")
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(
+        get(&app, "/portal/api/category/list").await.1,
+        "HIT",
+        "another prefix stays"
+    );
+    let response = purge(Some(&format!("Bearer {token}")), "").await.unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(get(&app, "/portal/api/category/list").await.1, "MISS");
+    assert_eq!(upstream_calls(&fake, "/cms/category/list"), 2);
+    assert_eq!(
+        app.client
+            .get(app.url("/portal/admin/cache/purge"))
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        405
+    );
+}
+
+#[tokio::test]
+async fn purge_is_off_without_a_token() {
+    let (app, _fake) = spawn_with_fake(Reply::Json(200, tree("甲")), OPEN_LIMITS).await;
+    let response = app
+        .client
+        .post(app.url("/portal/admin/cache/purge"))
+        .header("authorization", "Bearer anything-at-all-here")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 404);
+}
+
+#[tokio::test]
+async fn a_reload_changes_a_ttl_and_an_invalid_file_is_refused() {
+    let fake = FakeUpstream::start(Reply::Json(200, tree("甲"))).await;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("gateway.toml");
+    let write = |ttl: &str, company: &str| {
+        let extra = format!(
+            "{OPEN_LIMITS}[cache]\nstale_while_revalidate = \"0s\"\nttl = {{ \"category/list\" = \"{ttl}\" }}\n[site]\ncompany_name = \"{company}\"\n"
+        );
+        std::fs::write(&file, config_toml(&fake.base_url(), &static_dir(), &extra)).unwrap();
+    };
+    write("1h", "甲公司");
+    let config = Config::load(&file).unwrap();
+    let app = Application::build_with_file(config, Some(file.clone()))
+        .await
+        .unwrap();
+    let addr = app.local_addr();
+    let (_stop, stopped) = oneshot::channel::<()>();
+    tokio::spawn(app.run_until(async {
+        let _ = stopped.await;
+    }));
+    let client = reqwest::Client::new();
+    let fetch = |path: &'static str| {
+        let client = client.clone();
+        async move {
+            let r = client
+                .get(format!("http://{addr}{path}"))
+                .send()
+                .await
+                .unwrap();
+            let cache = r
+                .headers()
+                .get("x-cache")
+                .map(|v| v.to_str().unwrap().to_owned());
+            (cache, r.json::<Value>().await.unwrap())
+        }
+    };
+    assert_eq!(
+        fetch("/portal/api/category/list").await.0.as_deref(),
+        Some("MISS")
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        fetch("/portal/api/category/list").await.0.as_deref(),
+        Some("HIT")
+    );
+
+    write("100ms", "乙公司");
+    let mut reloaded = false;
+    for _ in 0..50 {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        if fetch("/portal/api/site").await.1["result"]["companyName"] == "乙公司" {
+            reloaded = true;
+            break;
+        }
+    }
+    assert!(reloaded, "the edited file was picked up");
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    assert_eq!(
+        fetch("/portal/api/category/list").await.0.as_deref(),
+        Some("MISS"),
+        "the new, shorter TTL applies"
+    );
+
+    std::fs::write(&file, "[upstream]\nbase_url = 'not a url'\n").unwrap();
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    assert_eq!(
+        fetch("/portal/api/site").await.1["result"]["companyName"],
+        "乙公司",
+        "the old config stays"
+    );
+}
+
+#[tokio::test]
+async fn one_address_is_limited_while_another_is_served() {
+    let extra = "[limits]\nper_client_per_second = 1\nper_client_burst = 2\ntrusted_proxies = [\"127.0.0.1/32\"]\n";
+    let (app, _fake) = spawn_with_fake(Reply::Json(200, tree("甲")), extra).await;
+    let from = |ip: &'static str| {
+        app.client
+            .get(app.url("/portal/api/category/list"))
+            .header("x-forwarded-for", ip)
+            .send()
+    };
+    assert_eq!(from("203.0.113.1").await.unwrap().status(), 200);
+    assert_eq!(from("203.0.113.1").await.unwrap().status(), 200);
+    let refused = from("203.0.113.1").await.unwrap();
+    assert_eq!(refused.status(), 429);
+    let retry: u64 = refused.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=2).contains(&retry), "{retry}");
+    let body: Value = refused.json().await.unwrap();
+    assert_eq!(body["code"], 429);
+    assert_eq!(
+        from("203.0.113.2").await.unwrap().status(),
+        200,
+        "another client is served"
+    );
+    // Files are exempt from the per-client limit.
+    assert_ne!(
+        app.client
+            .get(app.url("/portal/api/files/a.svg"))
+            .header("x-forwarded-for", "203.0.113.1")
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        429
+    );
+}
+
+#[tokio::test]
+async fn the_upstream_ceiling_protects_the_cms() {
+    let extra = "[limits]\nupstream_per_second = 1\nupstream_burst = 1\n";
+    let (app, fake) = spawn_with_fake(Reply::Json(200, page("甲")), extra).await;
+    assert_eq!(
+        get(&app, "/portal/api/article/list?categoryId=1").await.0,
+        200
+    );
+    let (status, _, body, headers) = get(&app, "/portal/api/article/list?categoryId=2").await;
+    assert_eq!((status, body["code"].as_i64()), (429, Some(429)));
+    assert!(headers.contains_key("retry-after"));
+    assert_eq!(
+        get(&app, "/portal/api/article/list?categoryId=1").await.1,
+        "HIT",
+        "cached answers still flow"
+    );
+    assert_eq!(upstream_calls(&fake, "/cms/article/list"), 1);
+}
+
+#[tokio::test]
+async fn metrics_are_exposed_for_prometheus() {
+    let (app, _fake) = spawn_with_fake(
+        Reply::Json(200, tree("甲")),
+        "[limits]\nper_client_per_second = 1\nper_client_burst = 2\n",
+    )
+    .await;
+    for _ in 0..3 {
+        get(&app, "/portal/api/category/list").await;
+    }
+    let text = app.get("/metrics").await.text().await.unwrap();
+    for needle in [
+        "portal_requests_total{route=\"category/list\",code=\"200\"}",
+        "portal_requests_total{route=\"category/list\",code=\"429\"}",
+        "portal_cache_total{result=\"HIT\"}",
+        "portal_cache_total{result=\"MISS\"}",
+        "portal_upstream_duration_seconds_bucket{endpoint=\"category/list\",outcome=\"ok\"",
+        "portal_rate_limited_total{limit=\"client\"}",
+    ] {
+        assert!(text.contains(needle), "missing {needle} in\n{text}");
+    }
+}
