@@ -1,0 +1,50 @@
+//! The benchmark's ceiling: a bare axum route answering fixed bytes (the gateway's own answer,
+//! and its gzip encoding when asked), with nothing else in the way.
+//! Usage: ceiling ADDR BODY_FILE GZIP_FILE
+
+use axum::{
+    Router,
+    http::{HeaderMap, HeaderValue, header},
+    response::IntoResponse,
+    routing::get,
+};
+use bytes::Bytes;
+
+#[tokio::main]
+async fn main() {
+    let mut args = std::env::args().skip(1);
+    let (Some(addr), Some(body), Some(gzip)) = (args.next(), args.next(), args.next()) else {
+        eprintln!("usage: ceiling ADDR BODY_FILE GZIP_FILE");
+        std::process::exit(2);
+    };
+    let body = Bytes::from(std::fs::read(body).expect("body file"));
+    let gzip = Bytes::from(std::fs::read(gzip).expect("gzip file"));
+    let app = Router::new().route(
+        "/portal/api/category/list",
+        get(move |headers: HeaderMap| {
+            let wants_gzip = headers
+                .get(header::ACCEPT_ENCODING)
+                .and_then(|v| v.to_str().ok())
+                .is_some_and(|v| v.contains("gzip"));
+            let (bytes, encoding) = if wants_gzip {
+                (gzip.clone(), Some("gzip"))
+            } else {
+                (body.clone(), None)
+            };
+            async move {
+                let mut response = bytes.into_response();
+                let h = response.headers_mut();
+                h.insert(
+                    header::CONTENT_TYPE,
+                    HeaderValue::from_static("application/json"),
+                );
+                if let Some(e) = encoding {
+                    h.insert(header::CONTENT_ENCODING, HeaderValue::from_static(e));
+                }
+                response
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind(&addr).await.expect("bind");
+    axum::serve(listener, app).await.expect("serve");
+}
