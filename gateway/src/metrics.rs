@@ -1,6 +1,11 @@
 //! Prometheus metrics: requests by route and code, cache outcomes, upstream latency, refusals.
 
-use std::sync::OnceLock;
+use std::{
+    collections::HashMap,
+    sync::{LazyLock, OnceLock, RwLock},
+};
+
+use metrics::Counter;
 
 use axum::{extract::Request, middleware::Next, response::Response};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
@@ -44,22 +49,43 @@ fn route_label(path: &str) -> &'static str {
     }
 }
 
+/// Counter handles by label set, so a request costs one map look-up, not a registry search.
+static REQUESTS: LazyLock<RwLock<HashMap<(&'static str, u16), Counter>>> =
+    LazyLock::new(Default::default);
+
+fn requests_counter(route: &'static str, code: u16) -> Counter {
+    if let Some(counter) = REQUESTS.read().expect("metrics lock").get(&(route, code)) {
+        return counter.clone();
+    }
+    let counter =
+        metrics::counter!("portal_requests_total", "route" => route, "code" => code.to_string());
+    REQUESTS
+        .write()
+        .expect("metrics lock")
+        .entry((route, code))
+        .or_insert(counter)
+        .clone()
+}
+
 pub async fn track(request: Request, next: Next) -> Response {
     let route = route_label(request.uri().path());
     let response = next.run(request).await;
-    let status = response.status();
-    // A static label for the usual codes keeps the hot path free of allocation.
-    let code: std::borrow::Cow<'static, str> = match status.as_u16() {
-        200 => "200".into(),
-        304 => "304".into(),
-        400 => "400".into(),
-        404 => "404".into(),
-        429 => "429".into(),
-        502 => "502".into(),
-        other => other.to_string().into(),
-    };
-    metrics::counter!("portal_requests_total", "route" => route, "code" => code).increment(1);
+    requests_counter(route, response.status().as_u16()).increment(1);
     response
+}
+
+/// `portal_cache_total{result}` by outcome, resolved once.
+pub fn cache_outcome(outcome: &'static str) -> &'static Counter {
+    static COUNTERS: LazyLock<[(&'static str, Counter); 4]> = LazyLock::new(|| {
+        ["HIT", "MISS", "STALE", "BYPASS"]
+            .map(|r| (r, metrics::counter!("portal_cache_total", "result" => r)))
+    });
+    let counters = &*COUNTERS;
+    &counters
+        .iter()
+        .find(|(r, _)| *r == outcome)
+        .unwrap_or(&counters[1])
+        .1
 }
 
 pub async fn render() -> String {

@@ -168,7 +168,7 @@ where
         request_id: headers.get("x-request-id").cloned(),
     };
     if call.bearer.is_some() || !runtime.config.cache.enabled {
-        metrics::counter!("portal_cache_total", "result" => Outcome::Bypass.as_str()).increment(1);
+        crate::metrics::cache_outcome(Outcome::Bypass.as_str()).increment(1);
         let mut response = match produce(call).await {
             Ok(result) => Success(result).into_response(),
             Err(err) => err.into_response(),
@@ -211,7 +211,7 @@ where
         }
     };
     let (loaded, outcome) = state.cache.get_or_load(key, policy.clone(), load).await;
-    metrics::counter!("portal_cache_total", "result" => outcome.as_str()).increment(1);
+    crate::metrics::cache_outcome(outcome.as_str()).increment(1);
     match loaded {
         Ok(entry) => {
             let ttl = if entry.is_success() {

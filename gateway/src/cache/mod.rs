@@ -105,15 +105,18 @@ impl ResponseCache {
         F: Fn() -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Loaded> + Send + 'static,
     {
-        let load = Arc::new(load);
         let Some(entry) = self.entries.get(&key).await else {
-            return (self.load_once(key, &policy, load).await, Outcome::Miss);
+            return (
+                self.load_once(key, &policy, Arc::new(load)).await,
+                Outcome::Miss,
+            );
         };
         let age = entry.stored.elapsed();
         let ttl = policy.ttl_of(&entry);
         if age < ttl {
             return (Ok(entry), Outcome::Hit);
         }
+        let load = Arc::new(load);
         if age < ttl + policy.stale_while_revalidate {
             let cache = Arc::clone(self);
             tokio::spawn(async move {
