@@ -31,20 +31,33 @@ export function SkipLink() {
   );
 }
 
-export function Layout({ children }: { children: ReactNode }) {
+/** Skip link and header with the menu: the category tree, or the route table when it cannot load. */
+export function SiteHeader() {
   const [path] = useHashPath();
   const companyName = useCompanyTitle();
-  const { data: site } = useGetSiteQuery();
   const { data: tree, isError } = useGetCategoriesQuery();
   const items = tree && tree.length > 0 && !isError ? categoriesToMenu(tree) : menuFromRoutes(ROUTES);
   return (
     <>
       <SkipLink />
       <Header companyName={companyName} items={items} currentPath={path} />
+    </>
+  );
+}
+
+export function SiteFooter() {
+  const { data: site } = useGetSiteQuery();
+  return <Footer site={site} />;
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  return (
+    <>
+      <SiteHeader />
       <main id="main-content" className="container site-main" tabIndex={-1}>
         {children}
       </main>
-      <Footer site={site} />
+      <SiteFooter />
     </>
   );
 }

@@ -5,14 +5,8 @@ import park from '../../assets/banners/park.svg';
 import port from '../../assets/banners/port.svg';
 import { Carousel, type Slide } from '../../components/carousel';
 import { useGetArticlesQuery } from '../../features/articles';
-import { categoriesToMenu, findByUrl, useGetCategoriesQuery } from '../../features/categories';
-import { useGetSiteQuery } from '../../features/site';
-import { useHashPath } from '../hash-location';
-import { Footer } from '../layout/footer';
-import { Header } from '../layout/header';
-import { SkipLink, useCompanyTitle } from '../layout/layout';
-import { menuFromRoutes } from '../layout/menu-items';
-import { ROUTES } from '../routes';
+import { findByUrl, useGetCategoriesQuery } from '../../features/categories';
+import { SiteFooter, SiteHeader, useCompanyTitle } from '../layout/layout';
 
 const NEWS_TABS = [
   { url: '/news_center/company_announcement/1', name: '公司要闻' },
@@ -125,15 +119,10 @@ function NewsBlock() {
 
 /** The home entry, without the shared layout (spec §2): its own full-width header. */
 export default function HomePage() {
-  const [path] = useHashPath();
   const companyName = useCompanyTitle();
-  const { data: site } = useGetSiteQuery();
-  const { data: tree, isError } = useGetCategoriesQuery();
-  const items = tree && tree.length > 0 && !isError ? categoriesToMenu(tree) : menuFromRoutes(ROUTES);
   return (
     <div className="home">
-      <SkipLink />
-      <Header companyName={companyName} items={items} currentPath={path} />
+      <SiteHeader />
       <main id="main-content" tabIndex={-1}>
         <h1 className="visually-hidden">{companyName}</h1>
         <Carousel slides={SLIDES} label="集团要闻与业务" />
@@ -180,7 +169,7 @@ export default function HomePage() {
           </ul>
         </section>
       </main>
-      <Footer site={site} />
+      <SiteFooter />
     </div>
   );
 }
