@@ -1,0 +1,20 @@
+import { ROUTES } from '../routes';
+import { menuFromRoutes } from './menu-items';
+
+describe('the menu from the route table (when the category tree cannot load)', () => {
+  const menu = menuFromRoutes(ROUTES);
+
+  it('shows the groups with visible children and the children shown in the menu', () => {
+    expect(menu.map((m) => m.name)).toEqual(['走进云川', '新闻中心', '业务板块', '党建工会', '联络合作', '社会责任']);
+    const about = menu.find((m) => m.url === '/about');
+    expect(about?.children.map((c) => c.url)).toContain('/about/honor');
+  });
+
+  it('leaves out what the spec hides', () => {
+    const urls = JSON.stringify(menu);
+    for (const hidden of ['/business_overview', '/development_history"', '/party"', '/login', '/social_responsibility/social_influence']) {
+      expect(urls).not.toContain(hidden);
+    }
+    expect(menu.find((m) => m.url === '/social_responsibility')?.children).toEqual([]);
+  });
+});
