@@ -61,3 +61,20 @@ describe('menu', () => {
     expect(screen.getByRole('button', { name: '走进云川' }).closest('li')).toHaveClass('is-current');
   });
 });
+
+describe('menu with a mouse', () => {
+  it('a click after hovering keeps the sub-menu open; a second click closes it', async () => {
+    const matchMedia = window.matchMedia;
+    window.matchMedia = ((query: string) => ({ matches: query === '(hover: hover)' })) as unknown as typeof window.matchMedia;
+    const user = userEvent.setup();
+    render(<Menu items={items} currentPath="/" />);
+    const news = screen.getByRole('button', { name: '新闻中心' });
+    await user.hover(news);
+    expect(news).toHaveAttribute('aria-expanded', 'true');
+    await user.click(news);
+    expect(news).toHaveAttribute('aria-expanded', 'true');
+    await user.click(news);
+    expect(news).toHaveAttribute('aria-expanded', 'false');
+    window.matchMedia = matchMedia;
+  });
+});

@@ -23,6 +23,9 @@ function isCurrent(item: MenuItem, path: string): boolean {
  */
 export function Menu({ items, currentPath, onNavigate }: MenuProps) {
   const [open, setOpen] = useState<string | null>(null);
+  // A sub-menu opened by hovering stays open when its button is then clicked (the click is the
+  // same gesture); one opened by a click or the keyboard closes on the next click.
+  const openedByHover = useRef(false);
   const navRef = useRef<HTMLElement>(null);
 
   useEffect(() => setOpen(null), [currentPath]);
@@ -47,6 +50,7 @@ export function Menu({ items, currentPath, onNavigate }: MenuProps) {
   };
 
   const openAndFocus = (key: string, which: 'first' | 'last') => {
+    openedByHover.current = false;
     setOpen(key);
     requestAnimationFrame(() => {
       const links = linksOf(key);
@@ -141,8 +145,15 @@ export function Menu({ items, currentPath, onNavigate }: MenuProps) {
             <li
               key={item.key}
               className={`menu__item has-children${current ? ' is-current' : ''}`}
-              onMouseEnter={() => window.matchMedia?.('(hover: hover)').matches && setOpen(item.key)}
-              onMouseLeave={() => window.matchMedia?.('(hover: hover)').matches && setOpen(null)}
+              onMouseEnter={() => {
+                if (window.matchMedia?.('(hover: hover)').matches) {
+                  openedByHover.current = true;
+                  setOpen(item.key);
+                }
+              }}
+              onMouseLeave={() => {
+                if (window.matchMedia?.('(hover: hover)').matches) setOpen(null);
+              }}
               onBlur={(event) => {
                 if (!event.currentTarget.contains(event.relatedTarget as Node | null)) {
                   setOpen((o) => (o === item.key ? null : o));
@@ -156,7 +167,11 @@ export function Menu({ items, currentPath, onNavigate }: MenuProps) {
                 data-key={item.key}
                 aria-expanded={expanded}
                 aria-controls={`submenu-${item.key}`}
-                onClick={() => setOpen(expanded ? null : item.key)}
+                onClick={() => {
+                  const keepOpen = expanded && openedByHover.current;
+                  openedByHover.current = false;
+                  setOpen(expanded && !keepOpen ? null : item.key);
+                }}
                 onKeyDown={(e) => onTopKey(e, item)}
               >
                 {item.name}
