@@ -13,6 +13,7 @@ use std::{
 use axum::{
     Router,
     extract::Request,
+    handler::Handler,
     http::{HeaderName, HeaderValue, Request as HttpRequest},
     response::Redirect,
     routing::get,
@@ -84,7 +85,11 @@ pub fn app(state: AppState) -> Router {
         .route("/metrics", get(metrics::render))
         .nest("/portal/api", api::router(state.clone()))
         .nest("/portal/admin", admin::router())
-        .fallback(move |request: Request| static_files.clone().serve(request))
+        // Static files are compressed on the way out; API answers come encoded from the cache.
+        .fallback(
+            (move |request: Request| static_files.clone().serve(request))
+                .layer(CompressionLayer::new()),
+        )
         .with_state(state)
         .layer(
             ServiceBuilder::new()
@@ -110,8 +115,7 @@ pub fn app(state: AppState) -> Router {
                         .on_response(DefaultOnResponse::new().level(Level::INFO)),
                 )
                 .layer(PropagateRequestIdLayer::new(REQUEST_ID))
-                .layer(axum::middleware::from_fn(metrics::track))
-                .layer(CompressionLayer::new()),
+                .layer(axum::middleware::from_fn(metrics::track)),
         )
 }
 

@@ -18,6 +18,7 @@ use axum::{
 use bytes::Bytes;
 use serde::Serialize;
 use serde_json::Value;
+use tower_http::compression::CompressionLayer;
 
 use crate::{
     cache::{Entry, Outcome, Policy, respond},
@@ -35,7 +36,8 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/category/getParentCategory", get(parent_category))
         .route("/article/list", get(article_list))
         .route("/article/detail", get(article_detail))
-        .route("/site", get(site))
+        // The only uncached JSON answer; everything else arrives encoded from `cache::respond`.
+        .route("/site", get(site).layer(CompressionLayer::new()))
         // Limits for the JSON endpoints; images and attachments (below) are exempt, as static
         // files are: one page view asks for many of them.
         .route_layer(middleware::from_fn_with_state(state, limit_clients))
@@ -169,8 +171,12 @@ where
     };
     if call.bearer.is_some() || !runtime.config.cache.enabled {
         crate::metrics::cache_outcome(Outcome::Bypass.as_str()).increment(1);
+        // Encoded here like a cache entry, so API answers never need the compression layer.
         let mut response = match produce(call).await {
-            Ok(result) => Success(result).into_response(),
+            Ok(result) => {
+                let entry = Entry::new(StatusCode::OK, envelope_bytes(&result));
+                respond(&entry, Outcome::Bypass, headers, std::time::Duration::ZERO)
+            }
             Err(err) => err.into_response(),
         };
         let out = response.headers_mut();
