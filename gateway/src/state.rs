@@ -38,11 +38,22 @@ impl Runtime {
     }
 }
 
+/// Cloned for every request (extractors, middleware): one reference count, not several.
 #[derive(Clone)]
-pub struct AppState {
-    runtime: Arc<ArcSwap<Runtime>>,
+pub struct AppState(Arc<Shared>);
+
+pub struct Shared {
+    runtime: ArcSwap<Runtime>,
     pub cache: Arc<ResponseCache>,
-    config_path: Option<Arc<PathBuf>>,
+    config_path: Option<PathBuf>,
+}
+
+impl std::ops::Deref for AppState {
+    type Target = Shared;
+
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -58,20 +69,22 @@ pub enum ReloadError {
 impl AppState {
     pub fn new(config: Config, config_path: Option<PathBuf>) -> Result<Self, reqwest::Error> {
         let cache = ResponseCache::new(config.cache.max_bytes);
-        Ok(Self {
-            runtime: Arc::new(ArcSwap::from_pointee(Runtime::new(config)?)),
+        Ok(Self(Arc::new(Shared {
+            runtime: ArcSwap::from_pointee(Runtime::new(config)?),
             cache,
-            config_path: config_path.map(Arc::new),
-        })
+            config_path,
+        })))
     }
+}
 
+impl Shared {
     /// The current runtime; a request keeps the one it started with.
     pub fn runtime(&self) -> Arc<Runtime> {
         self.runtime.load_full()
     }
 
     pub fn config_path(&self) -> Option<&Path> {
-        self.config_path.as_deref().map(PathBuf::as_path)
+        self.config_path.as_deref()
     }
 
     /// Swaps in a new config. Requests in flight finish with the old one.
