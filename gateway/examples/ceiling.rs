@@ -10,6 +10,10 @@ use axum::{
 };
 use bytes::Bytes;
 
+// The same allocator as the gateway binary, so the ratio measures the pipeline, not malloc.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[tokio::main]
 async fn main() {
     let mut args = std::env::args().skip(1);

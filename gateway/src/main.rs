@@ -2,6 +2,10 @@ use std::{path::PathBuf, process::ExitCode};
 
 use portal_gateway::{Application, Config, startup::shutdown_signal, telemetry};
 
+// Allocation is the largest user-space cost of a cache hit (docs/performance.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const USAGE: &str = "usage: portal-gateway [--config FILE]\n\
     Every key can be overridden by PORTAL__SECTION__KEY, e.g. PORTAL__SERVER__LISTEN=0.0.0.0:8080.";
 
