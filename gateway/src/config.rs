@@ -164,6 +164,8 @@ pub struct ServerConfig {
     pub log_format: LogFormat,
     /// A tracing filter directive; `RUST_LOG` wins when set.
     pub log_level: String,
+    /// Reload when the config file's content changes (SIGHUP always reloads).
+    pub watch_config: bool,
 }
 
 impl Default for ServerConfig {
@@ -173,6 +175,7 @@ impl Default for ServerConfig {
             static_dir: PathBuf::from("frontend/dist"),
             log_format: LogFormat::Human,
             log_level: "info".to_owned(),
+            watch_config: true,
         }
     }
 }

@@ -36,6 +36,9 @@ pub fn spawn(state: AppState) {
             }
         });
     }
+    if !state.runtime().config.server.watch_config {
+        return;
+    }
     tokio::spawn(async move {
         // Content, not modification time: editors and config maps replace files in odd ways.
         let mut last = tokio::fs::read(&path).await.ok();

@@ -171,3 +171,69 @@ async fn environment_overrides_the_file_and_the_secret_never_reaches_a_log() {
     assert!(!logs.contains(CLIENT_SECRET), "secret in logs");
     assert!(!logs.contains(&encoded), "encoded credential in logs");
 }
+
+#[tokio::test]
+async fn sighup_reloads_the_config_file() {
+    let cms = spawn_reference_cms().await;
+    let port = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("gateway.toml");
+    let config = |company: &str| {
+        format!(
+            "[server]\nlisten = \"127.0.0.1:{port}\"\nwatch_config = false\n[upstream]\nbase_url = \"http://{cms}/\"\nclient_id = \"{CLIENT_ID}\"\nclient_secret = \"{CLIENT_SECRET}\"\n[site]\ncompany_name = \"{company}\"\n"
+        )
+    };
+    std::fs::write(&file, config("甲公司")).unwrap();
+    let mut child = Command::new(BIN)
+        .arg("--config")
+        .arg(&file)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let client = reqwest::Client::new();
+    let url = format!("http://127.0.0.1:{port}/portal/api/site");
+    let company = || async {
+        let r = client.get(&url).send().await.ok()?;
+        let body: serde_json::Value = r.json().await.ok()?;
+        body["result"]["companyName"].as_str().map(str::to_owned)
+    };
+    let mut first = None;
+    for _ in 0..100 {
+        first = company().await;
+        if first.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(first.as_deref(), Some("甲公司"));
+
+    std::fs::write(&file, config("乙公司")).unwrap();
+    // File watching is off: an edit alone changes nothing.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(company().await.as_deref(), Some("甲公司"));
+
+    let pid = child.id().unwrap().to_string();
+    Command::new("kill")
+        .args(["-HUP", &pid])
+        .status()
+        .await
+        .unwrap();
+    let mut reloaded = false;
+    for _ in 0..50 {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        if company().await.as_deref() == Some("乙公司") {
+            reloaded = true;
+            break;
+        }
+    }
+    assert!(reloaded, "SIGHUP reloaded the file");
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "SIGHUP does not stop the gateway"
+    );
+}
