@@ -220,11 +220,7 @@ where
     crate::metrics::cache_outcome(outcome.as_str()).increment(1);
     match loaded {
         Ok(entry) => {
-            let ttl = if entry.is_success() {
-                policy.ttl
-            } else {
-                policy.not_found_ttl
-            };
+            let ttl = policy.ttl_of(&entry);
             respond(
                 &entry,
                 outcome,

@@ -45,7 +45,8 @@ impl Policy {
         }
     }
 
-    fn ttl_of(&self, entry: &Entry) -> Duration {
+    /// The TTL that applies to `entry` (a 404 lives `not_found_ttl`).
+    pub fn ttl_of(&self, entry: &Entry) -> Duration {
         if entry.is_success() {
             self.ttl
         } else {

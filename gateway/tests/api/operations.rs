@@ -36,19 +36,42 @@ async fn request_ids_are_set_and_kept() {
     assert_eq!(response.headers()["x-request-id"], "trace-abc-123");
 }
 
-async fn run_binary(config: &str, env: &[(&str, &str)]) -> (Option<i32>, String) {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("gateway.toml");
-    std::fs::write(&file, config).unwrap();
-    let mut child = Command::new(BIN)
+/// A port nothing listens on right now.
+fn free_port() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.local_addr().unwrap().port()
+}
+
+/// The gateway binary on `file`, its output captured, killed when dropped.
+fn spawn_gateway(file: &std::path::Path, env: &[(&str, String)]) -> tokio::process::Child {
+    Command::new(BIN)
         .arg("--config")
-        .arg(&file)
-        .envs(env.iter().copied())
+        .arg(file)
+        .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true)
         .spawn()
-        .unwrap();
+        .unwrap()
+}
+
+/// Waits up to 5 s for `url` to answer at all; its status then.
+async fn first_answer(client: &reqwest::Client, url: &str) -> Option<reqwest::StatusCode> {
+    for _ in 0..100 {
+        if let Ok(r) = client.get(url).send().await {
+            return Some(r.status());
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    None
+}
+
+async fn run_binary(config: &str, env: &[(&str, &str)]) -> (Option<i32>, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("gateway.toml");
+    std::fs::write(&file, config).unwrap();
+    let env: Vec<(&str, String)> = env.iter().map(|(k, v)| (*k, (*v).to_owned())).collect();
+    let mut child = spawn_gateway(&file, &env);
     let status = tokio::time::timeout(Duration::from_secs(10), child.wait()).await;
     let mut err = String::new();
     child
@@ -87,40 +110,26 @@ async fn a_bad_config_stops_the_binary_naming_the_key() {
 #[tokio::test]
 async fn environment_overrides_the_file_and_the_secret_never_reaches_a_log() {
     let cms = spawn_reference_cms().await;
-    let port = {
-        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        l.local_addr().unwrap().port()
-    };
+    let port = free_port();
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("gateway.toml");
     // The file names a wrong upstream and secret; the environment fixes both.
     std::fs::write(&file, GOOD).unwrap();
-    let mut child = Command::new(BIN)
-        .arg("--config")
-        .arg(&file)
-        .env("PORTAL__UPSTREAM__BASE_URL", format!("http://{cms}/"))
-        .env("PORTAL__UPSTREAM__CLIENT_ID", CLIENT_ID)
-        .env("PORTAL__UPSTREAM__CLIENT_SECRET", CLIENT_SECRET)
-        .env("PORTAL__SERVER__LISTEN", format!("127.0.0.1:{port}"))
-        .env("PORTAL__SERVER__LOG_FORMAT", "json")
-        .env("RUST_LOG", "trace")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
+    let mut child = spawn_gateway(
+        &file,
+        &[
+            ("PORTAL__UPSTREAM__BASE_URL", format!("http://{cms}/")),
+            ("PORTAL__UPSTREAM__CLIENT_ID", CLIENT_ID.to_owned()),
+            ("PORTAL__UPSTREAM__CLIENT_SECRET", CLIENT_SECRET.to_owned()),
+            ("PORTAL__SERVER__LISTEN", format!("127.0.0.1:{port}")),
+            ("PORTAL__SERVER__LOG_FORMAT", "json".to_owned()),
+            ("RUST_LOG", "trace".to_owned()),
+        ],
+    );
     let client = reqwest::Client::new();
     let url = format!("http://127.0.0.1:{port}/portal/api/category/list");
-    let mut answered = None;
-    for _ in 0..100 {
-        if let Ok(r) = client.get(&url).send().await {
-            answered = Some(r.status());
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
     assert_eq!(
-        answered,
+        first_answer(&client, &url).await,
         Some(reqwest::StatusCode::OK),
         "the environment's upstream and secret were used"
     );
@@ -175,10 +184,7 @@ async fn environment_overrides_the_file_and_the_secret_never_reaches_a_log() {
 #[tokio::test]
 async fn sighup_reloads_the_config_file() {
     let cms = spawn_reference_cms().await;
-    let port = {
-        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        l.local_addr().unwrap().port()
-    };
+    let port = free_port();
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("gateway.toml");
     let config = |company: &str| {
@@ -187,30 +193,19 @@ async fn sighup_reloads_the_config_file() {
         )
     };
     std::fs::write(&file, config("甲公司")).unwrap();
-    let mut child = Command::new(BIN)
-        .arg("--config")
-        .arg(&file)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
+    let mut child = spawn_gateway(&file, &[]);
     let client = reqwest::Client::new();
     let url = format!("http://127.0.0.1:{port}/portal/api/site");
+    assert_eq!(
+        first_answer(&client, &url).await,
+        Some(reqwest::StatusCode::OK)
+    );
     let company = || async {
         let r = client.get(&url).send().await.ok()?;
         let body: serde_json::Value = r.json().await.ok()?;
         body["result"]["companyName"].as_str().map(str::to_owned)
     };
-    let mut first = None;
-    for _ in 0..100 {
-        first = company().await;
-        if first.is_some() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    assert_eq!(first.as_deref(), Some("甲公司"));
+    assert_eq!(company().await.as_deref(), Some("甲公司"));
 
     std::fs::write(&file, config("乙公司")).unwrap();
     // File watching is off: an edit alone changes nothing.
