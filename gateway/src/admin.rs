@@ -4,7 +4,7 @@ use axum::{
     Router,
     extract::State,
     http::{HeaderMap, header},
-    routing::post,
+    routing::{any, post},
 };
 use secrecy::ExposeSecret;
 use serde_json::json;
@@ -16,11 +16,14 @@ use crate::{
     state::AppState,
 };
 
+/// Admin routes on their full paths; unknown ones answer 404 in the envelope.
 pub fn router() -> Router<AppState> {
+    let not_found = || async { ApiError::NotFound("请求的接口不存在。".to_owned()) };
     Router::new()
-        .route("/cache/purge", post(purge))
-        .fallback(|| async { ApiError::NotFound("请求的接口不存在。".to_owned()) })
-        .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
+        .route("/portal/admin/cache/purge", post(purge))
+        .route("/portal/admin", any(not_found))
+        .route("/portal/admin/", any(not_found))
+        .route("/portal/admin/{*rest}", any(not_found))
 }
 
 /// The token a request presents: `Authorization: Bearer …` or `X-Admin-Token`.

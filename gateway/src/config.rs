@@ -103,16 +103,17 @@ impl CacheConfig {
 
 /// `*` matches any run of characters (none included); everything else matches itself.
 pub fn glob_match(pattern: &str, text: &str) -> bool {
-    let parts: Vec<&str> = pattern.split('*').collect();
-    if parts.len() == 1 {
+    let Some((first, rest_of_pattern)) = pattern.split_once('*') else {
         return pattern == text;
-    }
-    let (first, last) = (parts[0], parts[parts.len() - 1]);
-    if !text.starts_with(first) || text.len() < first.len() + last.len() || !text.ends_with(last) {
+    };
+    let (middles, last) = rest_of_pattern
+        .rsplit_once('*')
+        .unwrap_or(("", rest_of_pattern));
+    if text.len() < first.len() + last.len() || !text.starts_with(first) || !text.ends_with(last) {
         return false;
     }
     let mut rest = &text[first.len()..text.len() - last.len()];
-    for middle in &parts[1..parts.len() - 1] {
+    for middle in middles.split('*').filter(|m| !m.is_empty()) {
         match rest.find(middle) {
             Some(at) => rest = &rest[at + middle.len()..],
             None => return false,

@@ -3,20 +3,22 @@
 use std::{
     net::{IpAddr, SocketAddr},
     num::NonZeroU32,
+    task::{Context, Poll},
 };
 
 use axum::{
-    extract::{ConnectInfo, Request, State},
+    extract::{ConnectInfo, Request},
     http::HeaderMap,
-    middleware::Next,
     response::{IntoResponse, Response},
 };
+use futures_util::future::{Either, Ready, ready};
 use governor::{
     Quota, RateLimiter,
     clock::{Clock, DefaultClock},
     state::keyed::DefaultKeyedStateStore,
 };
 use ipnet::IpNet;
+use tower::{Layer, Service};
 
 use crate::{config::LimitsConfig, envelope::ApiError, state::AppState};
 
@@ -100,24 +102,63 @@ impl Limits {
     }
 }
 
-/// Middleware on `/portal/api`: over the per-client rate → 429 envelope with `Retry-After`.
-pub async fn limit_clients(
-    State(state): State<AppState>,
-    request: Request,
-    next: Next,
-) -> Response {
-    let peer = request
-        .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|ConnectInfo(addr)| addr.ip())
-        .unwrap_or(IpAddr::from([127, 0, 0, 1]));
-    let runtime = state.runtime();
-    let ip = runtime.limits.client_ip(peer, request.headers());
-    if let Err(refused) = runtime.limits.check_client(ip) {
-        tracing::debug!(%ip, "client over its rate limit");
-        return refused.into_response();
+/// The per-client limit on the JSON API: over the rate → 429 envelope with `Retry-After`.
+/// A plain tower layer (no boxing, no service clone) because it runs on every API request.
+#[derive(Clone)]
+pub struct ClientLimitLayer {
+    state: AppState,
+}
+
+impl ClientLimitLayer {
+    pub fn new(state: AppState) -> Self {
+        Self { state }
     }
-    next.run(request).await
+}
+
+impl<S> Layer<S> for ClientLimitLayer {
+    type Service = ClientLimit<S>;
+
+    fn layer(&self, inner: S) -> ClientLimit<S> {
+        ClientLimit {
+            state: self.state.clone(),
+            inner,
+        }
+    }
+}
+
+#[derive(Clone)]
+pub struct ClientLimit<S> {
+    state: AppState,
+    inner: S,
+}
+
+impl<S> Service<Request> for ClientLimit<S>
+where
+    S: Service<Request, Response = Response>,
+{
+    type Response = Response;
+    type Error = S::Error;
+    type Future = Either<Ready<Result<Response, S::Error>>, S::Future>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: Request) -> Self::Future {
+        let peer = request
+            .extensions()
+            .get::<ConnectInfo<SocketAddr>>()
+            .map_or(IpAddr::from([127, 0, 0, 1]), |ConnectInfo(addr)| addr.ip());
+        let runtime = self.state.peek_runtime();
+        let ip = runtime.limits.client_ip(peer, request.headers());
+        match runtime.limits.check_client(ip) {
+            Ok(()) => Either::Right(self.inner.call(request)),
+            Err(refused) => {
+                tracing::debug!(%ip, "client over its rate limit");
+                Either::Left(ready(Ok(refused.into_response())))
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -6,8 +6,6 @@ use std::{
 };
 
 use metrics::Counter;
-
-use axum::{extract::Request, middleware::Next, response::Response};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
 static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
@@ -31,7 +29,7 @@ pub fn handle() -> PrometheusHandle {
 }
 
 /// A bounded label for a request path: the API endpoint, or the area of the site.
-fn route_label(path: &str) -> &'static str {
+pub fn route_label(path: &str) -> &'static str {
     match path {
         "/portal/api/category/list" => "category/list",
         "/portal/api/category/getParentCategory" => "category/getParentCategory",
@@ -53,7 +51,7 @@ fn route_label(path: &str) -> &'static str {
 static REQUESTS: LazyLock<RwLock<HashMap<(&'static str, u16), Counter>>> =
     LazyLock::new(Default::default);
 
-fn requests_counter(route: &'static str, code: u16) -> Counter {
+pub fn requests_counter(route: &'static str, code: u16) -> Counter {
     if let Some(counter) = REQUESTS.read().expect("metrics lock").get(&(route, code)) {
         return counter.clone();
     }
@@ -65,13 +63,6 @@ fn requests_counter(route: &'static str, code: u16) -> Counter {
         .entry((route, code))
         .or_insert(counter)
         .clone()
-}
-
-pub async fn track(request: Request, next: Next) -> Response {
-    let route = route_label(request.uri().path());
-    let response = next.run(request).await;
-    requests_counter(route, response.status().as_u16()).increment(1);
-    response
 }
 
 /// `portal_cache_total{result}` by outcome, resolved once.

@@ -23,12 +23,11 @@ use tower::ServiceBuilder;
 use tower_http::{
     compression::CompressionLayer,
     request_id::{MakeRequestId, PropagateRequestIdLayer, RequestId, SetRequestIdLayer},
-    trace::{DefaultOnResponse, TraceLayer},
 };
-use tracing::{Level, info_span};
 
 use crate::{
-    admin, api, config::Config, health, metrics, reload, state::AppState, static_files::StaticFiles,
+    admin, api, config::Config, health, metrics, observe::ObserveLayer, reload, state::AppState,
+    static_files::StaticFiles,
 };
 
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
@@ -83,8 +82,9 @@ pub fn app(state: AppState) -> Router {
         .route("/healthz", get(health::healthz))
         .route("/readyz", get(health::readyz))
         .route("/metrics", get(metrics::render))
-        .nest("/portal/api", api::router(state.clone()))
-        .nest("/portal/admin", admin::router())
+        .merge(api::router(state.clone()))
+        .merge(admin::router())
+        .method_not_allowed_fallback(api::method_not_allowed)
         // Static files are compressed on the way out; API answers come encoded from the cache.
         .fallback(
             (move |request: Request| static_files.clone().serve(request))
@@ -97,25 +97,8 @@ pub fn app(state: AppState) -> Router {
                     REQUEST_ID,
                     SequentialRequestId::new(),
                 ))
-                .layer(
-                    TraceLayer::new_for_http()
-                        .make_span_with(|request: &HttpRequest<_>| {
-                            let id = request
-                                .headers()
-                                .get(REQUEST_ID)
-                                .and_then(|v| v.to_str().ok())
-                                .unwrap_or("-");
-                            info_span!(
-                                "request",
-                                method = %request.method(),
-                                path = %request.uri().path(),
-                                request_id = %id,
-                            )
-                        })
-                        .on_response(DefaultOnResponse::new().level(Level::INFO)),
-                )
-                .layer(PropagateRequestIdLayer::new(REQUEST_ID))
-                .layer(axum::middleware::from_fn(metrics::track)),
+                .layer(ObserveLayer)
+                .layer(PropagateRequestIdLayer::new(REQUEST_ID)),
         )
 }
 

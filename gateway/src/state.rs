@@ -83,6 +83,12 @@ impl Shared {
         self.runtime.load_full()
     }
 
+    /// The current runtime for a moment's use, without touching its reference count; a guard
+    /// must not be held across an `.await` (use `runtime()` for that).
+    pub fn peek_runtime(&self) -> arc_swap::Guard<Arc<Runtime>> {
+        self.runtime.load()
+    }
+
     pub fn config_path(&self) -> Option<&Path> {
         self.config_path.as_deref()
     }

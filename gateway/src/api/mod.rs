@@ -5,15 +5,18 @@ pub mod content;
 mod files;
 pub mod query;
 
-use std::{future::Future, sync::Arc, time::Instant};
+use std::{
+    future::Future,
+    sync::Arc,
+    time::{Duration, Instant},
+};
 
 use axum::{
     Router,
     extract::{FromRequestParts, State},
     http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header, request::Parts},
-    middleware,
     response::{IntoResponse, Response},
-    routing::get,
+    routing::{any, get},
 };
 use bytes::Bytes;
 use serde::Serialize;
@@ -21,61 +24,69 @@ use serde_json::Value;
 use tower_http::compression::CompressionLayer;
 
 use crate::{
-    cache::{Entry, Outcome, Policy, respond},
+    cache::{Entry, Outcome, Policy, Wants, respond},
     config::SiteConfig,
     envelope::{ApiError, OK, Success},
-    limits::limit_clients,
+    limits::ClientLimitLayer,
     state::{AppState, Runtime},
     upstream::{Credential, Endpoint},
 };
 use query::{ListQuery, RawQuery};
 
+/// The API's routes on their full paths (merged, not nested: nesting rewrites every request's
+/// URI on the way in).
 pub fn router(state: AppState) -> Router<AppState> {
     Router::new()
-        .route("/category/list", get(category_list))
-        .route("/category/getParentCategory", get(parent_category))
-        .route("/article/list", get(article_list))
-        .route("/article/detail", get(article_detail))
+        .route("/portal/api/category/list", get(category_list))
+        .route(
+            "/portal/api/category/getParentCategory",
+            get(parent_category),
+        )
+        .route("/portal/api/article/list", get(article_list))
+        .route("/portal/api/article/detail", get(article_detail))
         // The only uncached JSON answer; everything else arrives encoded from `cache::respond`.
-        .route("/site", get(site).layer(CompressionLayer::new()))
+        .route("/portal/api/site", get(site).layer(CompressionLayer::new()))
         // Limits for the JSON endpoints; images and attachments (below) are exempt, as static
         // files are: one page view asks for many of them.
-        .route_layer(middleware::from_fn_with_state(state, limit_clients))
-        .route("/files/{*path}", get(files::file))
-        .fallback(not_found)
-        .method_not_allowed_fallback(method_not_allowed)
+        .route_layer(ClientLimitLayer::new(state))
+        .route("/portal/api/files/{*path}", get(files::file))
+        // Unknown API paths answer in the envelope instead of falling through to the app.
+        .route("/portal/api", any(not_found))
+        .route("/portal/api/", any(not_found))
+        .route("/portal/api/{*rest}", any(not_found))
 }
 
 async fn not_found() -> ApiError {
     ApiError::NotFound("请求的接口不存在。".to_owned())
 }
 
-async fn method_not_allowed() -> ApiError {
+pub async fn method_not_allowed() -> ApiError {
     ApiError::MethodNotAllowed
 }
 
-/// The few request headers an API answer depends on, copied out of the request rather than
-/// cloning its whole header map (this runs on every cache hit).
-pub struct RequestInfo(HeaderMap);
+/// What an API answer depends on in the request, copied out of it rather than cloning its
+/// header map (this runs on every cache hit).
+pub struct RequestInfo {
+    /// The visitor's own well-formed `Bearer` token, if any: passed to the CMS, never cached.
+    bearer: Option<HeaderValue>,
+    request_id: Option<HeaderValue>,
+    wants: Wants,
+}
 
 impl<S: Send + Sync> FromRequestParts<S> for RequestInfo {
     type Rejection = std::convert::Infallible;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        let mut headers = HeaderMap::with_capacity(4);
-        for name in [
-            header::AUTHORIZATION,
-            header::ACCEPT_ENCODING,
-            header::IF_NONE_MATCH,
-            HeaderName::from_static("x-request-id"),
-        ] {
-            if let Some(value) = parts.headers.get(&name) {
-                headers.insert(name, value.clone());
-            }
-        }
-        Ok(Self(headers))
+        Ok(Self {
+            bearer: bearer_token(&parts.headers).cloned(),
+            request_id: parts.headers.get(REQUEST_ID).cloned(),
+            wants: Wants::of(&parts.headers),
+        })
     }
 }
+
+const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+const X_CACHE: HeaderName = HeaderName::from_static("x-cache");
 
 /// Longest visitor token passed on; anything longer is not a token this CMS issued.
 const MAX_TOKEN_LEN: usize = 4096;
@@ -153,7 +164,7 @@ fn envelope_bytes<T: Serialize>(result: &T) -> Bytes {
 /// the CMS (`X-Cache: BYPASS`) for a visitor's token or when the cache is off.
 async fn answer<T, F, Fut>(
     state: &AppState,
-    headers: &HeaderMap,
+    request: RequestInfo,
     endpoint: &'static str,
     key: String,
     produce: F,
@@ -164,46 +175,50 @@ where
     Fut: Future<Output = Result<T, ApiError>> + Send + 'static,
 {
     let runtime = state.runtime();
+    let RequestInfo {
+        bearer,
+        request_id,
+        wants,
+    } = request;
+    let bypass = bearer.is_some() || !runtime.config.cache.enabled;
+    let policy = (!bypass).then(|| {
+        Policy::new(
+            &runtime.config.cache,
+            endpoint,
+            &key,
+            runtime.upstream.timeout(),
+        )
+    });
     let call = Call {
-        runtime: Arc::clone(&runtime),
-        bearer: bearer_token(headers).cloned(),
-        request_id: headers.get("x-request-id").cloned(),
+        runtime,
+        bearer,
+        request_id,
     };
-    if call.bearer.is_some() || !runtime.config.cache.enabled {
+    let Some(policy) = policy else {
         crate::metrics::cache_outcome(Outcome::Bypass.as_str()).increment(1);
         // Encoded here like a cache entry, so API answers never need the compression layer.
-        let mut response = match produce(call).await {
+        let mut response = match Box::pin(produce(call)).await {
             Ok(result) => {
                 let entry = Entry::new(StatusCode::OK, envelope_bytes(&result));
-                respond(&entry, Outcome::Bypass, headers, std::time::Duration::ZERO)
+                respond(&entry, Outcome::Bypass, &wants, Duration::ZERO)
             }
             Err(err) => err.into_response(),
         };
         let out = response.headers_mut();
-        out.insert(
-            "x-cache",
-            HeaderValue::from_static(Outcome::Bypass.as_str()),
-        );
+        out.insert(X_CACHE, HeaderValue::from_static(Outcome::Bypass.as_str()));
         out.insert(
             header::CACHE_CONTROL,
             HeaderValue::from_static("private, no-store"),
         );
         return response;
-    }
+    };
 
-    let policy = Policy::new(
-        &runtime.config.cache,
-        endpoint,
-        &key,
-        runtime.upstream.timeout(),
-    );
     let keep_not_found = !policy.not_found_ttl.is_zero();
-    let produce = Arc::new(produce);
+    // Only called on a miss or a refresh: a hit costs no upstream call and no serialisation.
     let load = move || {
-        let call = call.clone();
-        let produce = Arc::clone(&produce);
+        let produced = produce(call.clone());
         async move {
-            match produce(call).await {
+            match produced.await {
                 Ok(result) => Ok(Arc::new(Entry::new(
                     StatusCode::OK,
                     envelope_bytes(&result),
@@ -216,35 +231,24 @@ where
             }
         }
     };
-    let (loaded, outcome) = state.cache.get_or_load(key, policy.clone(), load).await;
-    crate::metrics::cache_outcome(outcome.as_str()).increment(1);
-    match loaded {
-        Ok(entry) => {
-            let ttl = policy.ttl_of(&entry);
-            respond(
-                &entry,
-                outcome,
-                headers,
-                ttl.saturating_sub(entry.stored.elapsed()),
-            )
-        }
+    let lookup = state.cache.get_or_load(key, &policy, load).await;
+    crate::metrics::cache_outcome(lookup.outcome.as_str()).increment(1);
+    match lookup.result {
+        Ok(entry) => respond(&entry, lookup.outcome, &wants, lookup.fresh_for),
         Err(err) => {
             let mut response = err.into_response();
             response
                 .headers_mut()
-                .insert("x-cache", HeaderValue::from_static(outcome.as_str()));
+                .insert(X_CACHE, HeaderValue::from_static(lookup.outcome.as_str()));
             response
         }
     }
 }
 
-async fn category_list(
-    State(state): State<AppState>,
-    RequestInfo(headers): RequestInfo,
-) -> Response {
+async fn category_list(State(state): State<AppState>, request: RequestInfo) -> Response {
     answer(
         &state,
-        &headers,
+        request,
         "category/list",
         "category/list".to_owned(),
         |call| async move { call.categories().await },
@@ -256,14 +260,14 @@ async fn category_list(
 /// portal found broken and many CMSs lack.
 async fn parent_category(
     State(state): State<AppState>,
-    RequestInfo(headers): RequestInfo,
+    request: RequestInfo,
     query: RawQuery,
 ) -> Result<Response, ApiError> {
     let id = query.required_id("id")?;
     let key = format!("category/getParentCategory?id={id}");
     Ok(answer(
         &state,
-        &headers,
+        request,
         "category/getParentCategory",
         key,
         move |call| async move {
@@ -277,7 +281,7 @@ async fn parent_category(
 
 async fn article_list(
     State(state): State<AppState>,
-    RequestInfo(headers): RequestInfo,
+    request: RequestInfo,
     query: RawQuery,
 ) -> Result<Response, ApiError> {
     let list = ListQuery::parse(&query)?;
@@ -288,7 +292,7 @@ async fn article_list(
         list.page,
         list.size
     );
-    Ok(answer(&state, &headers, "article/list", key, move |call| {
+    Ok(answer(&state, request, "article/list", key, move |call| {
         let list = list.clone();
         async move {
             let mut pairs = Vec::with_capacity(3);
@@ -314,14 +318,14 @@ async fn article_list(
 
 async fn article_detail(
     State(state): State<AppState>,
-    RequestInfo(headers): RequestInfo,
+    request: RequestInfo,
     query: RawQuery,
 ) -> Result<Response, ApiError> {
     let id = query.required_id("id")?;
     let key = format!("article/detail?id={id}");
     Ok(answer(
         &state,
-        &headers,
+        request,
         "article/detail",
         key,
         move |call| async move {

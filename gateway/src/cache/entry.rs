@@ -8,10 +8,12 @@ use std::{
 
 use axum::{
     body::Body,
-    http::{HeaderMap, HeaderValue, StatusCode, header},
+    http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header},
     response::Response,
 };
 use bytes::Bytes;
+
+const X_CACHE: HeaderName = HeaderName::from_static("x-cache");
 
 /// Bodies smaller than this are not worth compressing.
 const COMPRESS_FROM: usize = 256;
@@ -95,6 +97,23 @@ impl Entry {
     }
 }
 
+/// What the browser said about an answer it wants: the encodings it takes and the version it
+/// already holds. Copied out of the request (two header values, no map).
+#[derive(Debug, Default, Clone)]
+pub struct Wants {
+    pub accept_encoding: Option<HeaderValue>,
+    pub if_none_match: Option<HeaderValue>,
+}
+
+impl Wants {
+    pub fn of(headers: &HeaderMap) -> Self {
+        Self {
+            accept_encoding: headers.get(header::ACCEPT_ENCODING).cloned(),
+            if_none_match: headers.get(header::IF_NONE_MATCH).cloned(),
+        }
+    }
+}
+
 enum Encoding {
     Brotli,
     Gzip,
@@ -102,11 +121,8 @@ enum Encoding {
 }
 
 /// The best encoding the request accepts: brotli, then gzip (a `q=0` refuses one).
-fn negotiate(headers: &HeaderMap) -> Encoding {
-    let Some(accept) = headers
-        .get(header::ACCEPT_ENCODING)
-        .and_then(|v| v.to_str().ok())
-    else {
+fn negotiate(wants: &Wants) -> Encoding {
+    let Some(accept) = wants.accept_encoding.as_ref().and_then(|v| v.to_str().ok()) else {
         return Encoding::Identity;
     };
     let accepts = |name: &str| {
@@ -131,11 +147,8 @@ fn negotiate(headers: &HeaderMap) -> Encoding {
     }
 }
 
-fn matches_etag(headers: &HeaderMap, etag: &HeaderValue) -> bool {
-    let Some(value) = headers
-        .get(header::IF_NONE_MATCH)
-        .and_then(|v| v.to_str().ok())
-    else {
+fn matches_etag(wants: &Wants, etag: &HeaderValue) -> bool {
+    let Some(value) = wants.if_none_match.as_ref().and_then(|v| v.to_str().ok()) else {
         return false;
     };
     let ours = etag.to_str().unwrap_or("");
@@ -147,31 +160,30 @@ fn matches_etag(headers: &HeaderMap, etag: &HeaderValue) -> bool {
 
 /// The response for a cached entry: 304 when the browser has it, else the best encoding it
 /// accepts, with `X-Cache`, `ETag` and a browser `Cache-Control` from the time left to live.
-pub fn respond(
-    entry: &Entry,
-    outcome: Outcome,
-    request: &HeaderMap,
-    fresh_for: Duration,
-) -> Response {
+pub fn respond(entry: &Entry, outcome: Outcome, wants: &Wants, fresh_for: Duration) -> Response {
     let cache_control = HeaderValue::from_str(&format!("public, max-age={}", fresh_for.as_secs()))
         .expect("digits are a valid header value");
-    if matches_etag(request, &entry.etag) {
+    // Sized for every header below plus the request id, so the map never grows.
+    let headers = HeaderMap::with_capacity(8);
+    if matches_etag(wants, &entry.etag) {
         let mut response = Response::new(Body::empty());
         *response.status_mut() = StatusCode::NOT_MODIFIED;
+        *response.headers_mut() = headers;
         let headers = response.headers_mut();
         headers.insert(header::ETAG, entry.etag.clone());
         headers.insert(header::CACHE_CONTROL, cache_control);
-        headers.insert("x-cache", HeaderValue::from_static(outcome.as_str()));
+        headers.insert(X_CACHE, HeaderValue::from_static(outcome.as_str()));
         headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
         return response;
     }
-    let (body, encoding) = match (negotiate(request), &entry.br, &entry.gzip) {
+    let (body, encoding) = match (negotiate(wants), &entry.br, &entry.gzip) {
         (Encoding::Brotli, Some(br), _) => (br.clone(), Some("br")),
         (Encoding::Brotli | Encoding::Gzip, _, Some(gz)) => (gz.clone(), Some("gzip")),
         _ => (entry.body.clone(), None),
     };
     let mut response = Response::new(Body::from(body));
     *response.status_mut() = entry.status;
+    *response.headers_mut() = headers;
     let headers = response.headers_mut();
     headers.insert(
         header::CONTENT_TYPE,
@@ -183,6 +195,6 @@ pub fn respond(
     headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
     headers.insert(header::ETAG, entry.etag.clone());
     headers.insert(header::CACHE_CONTROL, cache_control);
-    headers.insert("x-cache", HeaderValue::from_static(outcome.as_str()));
+    headers.insert(X_CACHE, HeaderValue::from_static(outcome.as_str()));
     response
 }

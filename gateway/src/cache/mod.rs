@@ -14,9 +14,17 @@ use std::{
 use tokio::sync::OnceCell;
 
 use crate::{config::CacheConfig, envelope::ApiError};
-pub use entry::{Entry, Outcome, respond};
+pub use entry::{Entry, Outcome, Wants, respond};
 
 type Loaded = Result<Arc<Entry>, ApiError>;
+
+/// What a look-up found and how the answer may be described to the browser.
+pub struct Lookup {
+    pub result: Loaded,
+    pub outcome: Outcome,
+    /// How long a browser may keep the answer (the entry's time left to live).
+    pub fresh_for: Duration,
+}
 
 /// How long entries live, read from the current config on every lookup so a reload applies at once.
 #[derive(Debug, Clone)]
@@ -99,38 +107,60 @@ impl ResponseCache {
     pub async fn get_or_load<F, Fut>(
         self: &Arc<Self>,
         key: String,
-        policy: Policy,
+        policy: &Policy,
         load: F,
-    ) -> (Loaded, Outcome)
+    ) -> Lookup
     where
         F: Fn() -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Loaded> + Send + 'static,
     {
         let Some(entry) = self.entries.get(&key).await else {
-            return (
-                self.load_once(key, &policy, Arc::new(load)).await,
-                Outcome::Miss,
-            );
+            // Boxed: the cold path's state stays out of every hit's future (docs/performance.md).
+            let result = Box::pin(self.load_once(key, policy, Arc::new(load))).await;
+            let fresh_for = result.as_ref().map_or(Duration::ZERO, |e| policy.ttl_of(e));
+            return Lookup {
+                result,
+                outcome: Outcome::Miss,
+                fresh_for,
+            };
         };
+        // The one clock read of a hit.
         let age = entry.stored.elapsed();
         let ttl = policy.ttl_of(&entry);
         if age < ttl {
-            return (Ok(entry), Outcome::Hit);
+            return Lookup {
+                result: Ok(entry),
+                outcome: Outcome::Hit,
+                fresh_for: ttl - age,
+            };
         }
+        let stale = |entry| Lookup {
+            result: Ok(entry),
+            outcome: Outcome::Stale,
+            fresh_for: Duration::ZERO,
+        };
         let load = Arc::new(load);
         if age < ttl + policy.stale_while_revalidate {
             let cache = Arc::clone(self);
+            let policy = policy.clone();
             tokio::spawn(async move {
                 let _ = cache.load_once(key, &policy, load).await;
             });
-            return (Ok(entry), Outcome::Stale);
+            return stale(entry);
         }
-        match self.load_once(key, &policy, load).await {
+        match Box::pin(self.load_once(key, policy, load)).await {
             Err(err) if err.is_upstream_failure() && age < ttl + policy.stale_if_error => {
                 tracing::warn!(error = %err, age_s = age.as_secs(), "serving a stale answer while the CMS fails");
-                (Ok(entry), Outcome::Stale)
+                stale(entry)
             }
-            loaded => (loaded, Outcome::Miss),
+            result => {
+                let fresh_for = result.as_ref().map_or(Duration::ZERO, |e| policy.ttl_of(e));
+                Lookup {
+                    result,
+                    outcome: Outcome::Miss,
+                    fresh_for,
+                }
+            }
         }
     }
 

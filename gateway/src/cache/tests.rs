@@ -25,7 +25,7 @@ fn accept(value: &str) -> HeaderMap {
 fn encodings_follow_accept_encoding() {
     let e = entry();
     let enc = |h: &HeaderMap| {
-        respond(&e, Outcome::Hit, h, Duration::from_secs(5))
+        respond(&e, Outcome::Hit, &Wants::of(h), Duration::from_secs(5))
             .headers()
             .get(header::CONTENT_ENCODING)
             .map(|v| v.to_str().unwrap().to_owned())
@@ -50,7 +50,7 @@ fn a_matching_if_none_match_is_304() {
     let e = entry();
     let mut h = HeaderMap::new();
     h.insert(header::IF_NONE_MATCH, e.etag.clone());
-    let r = respond(&e, Outcome::Hit, &h, Duration::from_secs(5));
+    let r = respond(&e, Outcome::Hit, &Wants::of(&h), Duration::from_secs(5));
     assert_eq!(r.status(), StatusCode::NOT_MODIFIED);
     assert_eq!(r.headers()["x-cache"], "HIT");
     assert_eq!(r.headers()[header::CACHE_CONTROL], "public, max-age=5");

@@ -97,6 +97,9 @@ fn glob_patterns() {
     assert!(glob_match("*x*", "axb"));
     assert!(!glob_match("a*c", "abd"));
     assert!(!glob_match("abc", "abcd"));
+    assert!(glob_match("a*b*c", "a-b-c") && glob_match("a*b*c", "abc"));
+    assert!(!glob_match("a*b*c", "a-c") && !glob_match("ab*ba", "aba"));
+    assert!(glob_match("**", "") && glob_match("a**b", "ab"));
     assert!(glob_match(
         "article/list?categoryId=23&*",
         "article/list?categoryId=23&page=2&size=10"

@@ -179,6 +179,10 @@ async fn unknown_api_paths_are_404_envelopes() {
         "/portal/api/category",
         "/portal/api/admin/users",
         "/portal/api",
+        "/portal/api/",
+        "/portal/api/files",
+        "/portal/admin",
+        "/portal/admin/users",
     ] {
         let (status, body) = app.get_json(path).await;
         assert_eq!(

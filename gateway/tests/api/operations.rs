@@ -170,8 +170,10 @@ async fn environment_overrides_the_file_and_the_secret_never_reaches_a_log() {
         .unwrap();
     let logs = out + &err;
     assert!(
-        logs.contains("request_id"),
-        "json logs with request ids: {logs}"
+        logs.lines().any(|l| l.contains("\"answered\"")
+            && l.contains("request_id")
+            && l.contains("latency_ms")),
+        "one json log line per request, with its request id and latency: {logs}"
     );
     let encoded = base64::Engine::encode(
         &base64::engine::general_purpose::STANDARD,
