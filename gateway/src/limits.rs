@@ -102,8 +102,18 @@ impl Limits {
     }
 }
 
+/// Whether a request counts against the per-client limit: the JSON API does; images and
+/// attachments are exempt, as static files and health checks are, since one page view asks
+/// for many of them.
+fn is_limited(path: &str) -> bool {
+    path.strip_prefix("/portal/api").is_some_and(|rest| {
+        (rest.is_empty() || rest.starts_with('/')) && !rest.starts_with("/files/")
+    })
+}
+
 /// The per-client limit on the JSON API: over the rate → 429 envelope with `Retry-After`.
-/// A plain tower layer (no boxing, no service clone) because it runs on every API request.
+/// A plain tower layer around the router (no boxing, no service clone) because it sees
+/// every request.
 #[derive(Clone)]
 pub struct ClientLimitLayer {
     state: AppState,
@@ -145,6 +155,9 @@ where
     }
 
     fn call(&mut self, request: Request) -> Self::Future {
+        if !is_limited(request.uri().path()) {
+            return Either::Right(self.inner.call(request));
+        }
         let peer = request
             .extensions()
             .get::<ConnectInfo<SocketAddr>>()
@@ -197,6 +210,27 @@ mod tests {
         let outsider: IpAddr = "198.51.100.4".parse().unwrap();
         assert_eq!(l.client_ip(outsider, &xff("203.0.113.9")), outsider);
         assert_eq!(l.client_ip(peer, &HeaderMap::new()), peer);
+    }
+
+    #[test]
+    fn only_the_json_api_is_limited() {
+        for path in [
+            "/portal/api/category/list",
+            "/portal/api/site",
+            "/portal/api/x",
+            "/portal/api",
+        ] {
+            assert!(is_limited(path), "{path}");
+        }
+        for path in [
+            "/portal/api/files/covers/a.jpg",
+            "/portal/",
+            "/portal/assets/app.js",
+            "/healthz",
+            "/portal/apix",
+        ] {
+            assert!(!is_limited(path), "{path}");
+        }
     }
 
     #[test]

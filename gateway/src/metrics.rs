@@ -1,9 +1,6 @@
 //! Prometheus metrics: requests by route and code, cache outcomes, upstream latency, refusals.
 
-use std::{
-    collections::HashMap,
-    sync::{LazyLock, OnceLock, RwLock},
-};
+use std::sync::{LazyLock, OnceLock, RwLock};
 
 use metrics::Counter;
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
@@ -47,22 +44,31 @@ pub fn route_label(path: &str) -> &'static str {
     }
 }
 
-/// Counter handles by label set, so a request costs one map look-up, not a registry search.
-static REQUESTS: LazyLock<RwLock<HashMap<(&'static str, u16), Counter>>> =
-    LazyLock::new(Default::default);
+/// Counter handles by label set, so a request costs a short scan under a read lock, not a
+/// registry search (there are a few dozen route and code pairs at most).
+static REQUESTS: LazyLock<RwLock<Vec<RequestCounter>>> = LazyLock::new(Default::default);
+
+/// One `portal_requests_total` series: route label, status code, handle.
+type RequestCounter = (&'static str, u16, Counter);
 
 pub fn requests_counter(route: &'static str, code: u16) -> Counter {
-    if let Some(counter) = REQUESTS.read().expect("metrics lock").get(&(route, code)) {
-        return counter.clone();
+    let find = |known: &[RequestCounter]| {
+        known
+            .iter()
+            .find(|(r, c, _)| *c == code && *r == route)
+            .map(|(_, _, counter)| counter.clone())
+    };
+    if let Some(counter) = find(&REQUESTS.read().expect("metrics lock")) {
+        return counter;
+    }
+    let mut known = REQUESTS.write().expect("metrics lock");
+    if let Some(counter) = find(&known) {
+        return counter;
     }
     let counter =
         metrics::counter!("portal_requests_total", "route" => route, "code" => code.to_string());
-    REQUESTS
-        .write()
-        .expect("metrics lock")
-        .entry((route, code))
-        .or_insert(counter)
-        .clone()
+    known.push((route, code, counter.clone()));
+    counter
 }
 
 /// `portal_cache_total{result}` by outcome, resolved once.

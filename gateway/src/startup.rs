@@ -22,11 +22,21 @@ use tokio::net::TcpListener;
 use tower::ServiceBuilder;
 use tower_http::{
     compression::CompressionLayer,
-    request_id::{MakeRequestId, PropagateRequestIdLayer, RequestId, SetRequestIdLayer},
+    request_id::{
+        MakeRequestId, PropagateRequestId, PropagateRequestIdLayer, RequestId, SetRequestId,
+        SetRequestIdLayer,
+    },
 };
 
 use crate::{
-    admin, api, config::Config, health, metrics, observe::ObserveLayer, reload, state::AppState,
+    admin, api,
+    config::Config,
+    health,
+    limits::{ClientLimit, ClientLimitLayer},
+    metrics,
+    observe::{Observe, ObserveLayer},
+    reload,
+    state::AppState,
     static_files::StaticFiles,
 };
 
@@ -35,7 +45,7 @@ const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 /// Request ids: a random per-process prefix and a counter. Unique enough to join log lines and
 /// CMS logs, and free of a random-number call per request.
 #[derive(Clone)]
-struct SequentialRequestId {
+pub struct SequentialRequestId {
     prefix: u32,
     next: Arc<AtomicU64>,
 }
@@ -56,8 +66,12 @@ impl SequentialRequestId {
 
 impl MakeRequestId for SequentialRequestId {
     fn make_request_id<B>(&mut self, _: &HttpRequest<B>) -> Option<RequestId> {
+        use std::fmt::Write;
         let n = self.next.fetch_add(1, Ordering::Relaxed);
-        HeaderValue::from_str(&format!("{:08x}-{n:x}", self.prefix))
+        let mut id = String::with_capacity(32);
+        let _ = write!(id, "{:08x}-{n:x}", self.prefix);
+        // Handed over as shared bytes: no second copy.
+        HeaderValue::from_maybe_shared(bytes::Bytes::from(id))
             .ok()
             .map(RequestId::new)
     }
@@ -71,18 +85,23 @@ pub enum StartupError {
     Client(#[from] reqwest::Error),
 }
 
-/// The router with every layer, for a given state; tests drive it with `oneshot`.
-pub fn app(state: AppState) -> Router {
+/// The whole app: every request gets a request id, a span, a log line and a count; JSON API
+/// requests also meet the per-client limit; then the router.
+pub type App = SetRequestId<Observe<PropagateRequestId<ClientLimit<Router>>>, SequentialRequestId>;
+
+/// The app for a given state. The layers wrap the router once rather than being added with
+/// `Router::layer`, which would wrap (and box, and clone on every request) each route.
+pub fn app(state: AppState) -> App {
     let static_files = StaticFiles::new(&state.runtime().config.server.static_dir);
     // Installed before the first request so every counter lands in it.
     let _ = metrics::handle();
-    Router::new()
+    let router = Router::new()
         .route("/", get(|| async { Redirect::permanent("/portal/") }))
         .route("/portal", get(|| async { Redirect::permanent("/portal/") }))
         .route("/healthz", get(health::healthz))
         .route("/readyz", get(health::readyz))
         .route("/metrics", get(metrics::render))
-        .merge(api::router(state.clone()))
+        .merge(api::router())
         .merge(admin::router())
         .method_not_allowed_fallback(api::method_not_allowed)
         // Static files are compressed on the way out; API answers come encoded from the cache.
@@ -90,21 +109,21 @@ pub fn app(state: AppState) -> Router {
             (move |request: Request| static_files.clone().serve(request))
                 .layer(CompressionLayer::new()),
         )
-        .with_state(state)
-        .layer(
-            ServiceBuilder::new()
-                .layer(SetRequestIdLayer::new(
-                    REQUEST_ID,
-                    SequentialRequestId::new(),
-                ))
-                .layer(ObserveLayer)
-                .layer(PropagateRequestIdLayer::new(REQUEST_ID)),
-        )
+        .with_state(state.clone());
+    ServiceBuilder::new()
+        .layer(SetRequestIdLayer::new(
+            REQUEST_ID,
+            SequentialRequestId::new(),
+        ))
+        .layer(ObserveLayer)
+        .layer(PropagateRequestIdLayer::new(REQUEST_ID))
+        .layer(ClientLimitLayer::new(state))
+        .service(router)
 }
 
 pub struct Application {
     listener: TcpListener,
-    router: Router,
+    app: App,
     state: AppState,
 }
 
@@ -132,7 +151,7 @@ impl Application {
         let state = AppState::new(config, file)?;
         Ok(Self {
             listener,
-            router: app(state.clone()),
+            app: app(state.clone()),
             state,
         })
     }
@@ -165,8 +184,9 @@ impl Application {
         });
         axum::serve(
             self.listener,
-            self.router
-                .into_make_service_with_connect_info::<SocketAddr>(),
+            axum::ServiceExt::<Request>::into_make_service_with_connect_info::<SocketAddr>(
+                self.app,
+            ),
         )
         .with_graceful_shutdown(shutdown)
         .await

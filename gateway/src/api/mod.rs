@@ -27,7 +27,6 @@ use crate::{
     cache::{Entry, Outcome, Policy, Wants, respond},
     config::SiteConfig,
     envelope::{ApiError, OK, Success},
-    limits::ClientLimitLayer,
     state::{AppState, Runtime},
     upstream::{Credential, Endpoint},
 };
@@ -35,7 +34,7 @@ use query::{ListQuery, RawQuery};
 
 /// The API's routes on their full paths (merged, not nested: nesting rewrites every request's
 /// URI on the way in).
-pub fn router(state: AppState) -> Router<AppState> {
+pub fn router() -> Router<AppState> {
     Router::new()
         .route("/portal/api/category/list", get(category_list))
         .route(
@@ -46,9 +45,6 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/portal/api/article/detail", get(article_detail))
         // The only uncached JSON answer; everything else arrives encoded from `cache::respond`.
         .route("/portal/api/site", get(site).layer(CompressionLayer::new()))
-        // Limits for the JSON endpoints; images and attachments (below) are exempt, as static
-        // files are: one page view asks for many of them.
-        .route_layer(ClientLimitLayer::new(state))
         .route("/portal/api/files/{*path}", get(files::file))
         // Unknown API paths answer in the envelope instead of falling through to the app.
         .route("/portal/api", any(not_found))

@@ -44,6 +44,9 @@ pub struct Entry {
     pub gzip: Option<Bytes>,
     pub br: Option<Bytes>,
     pub etag: HeaderValue,
+    /// The response headers that never change for this entry, one map per encoding, so a hit
+    /// copies a map instead of hashing each header in again.
+    headers: Templates,
     pub stored: Instant,
     /// How long moka keeps it: its TTL plus the longest stale allowance.
     pub keep_for: Duration,
@@ -74,12 +77,14 @@ impl Entry {
         body.hash(&mut hasher);
         let etag = HeaderValue::from_str(&format!("\"{:016x}-{:x}\"", hasher.finish(), body.len()))
             .expect("hex is a valid header value");
+        let headers = Templates::new(&etag);
         Self {
             status,
             body,
             gzip,
             br,
             etag,
+            headers,
             stored: Instant::now(),
             keep_for: Duration::ZERO,
         }
@@ -94,6 +99,41 @@ impl Entry {
             + self.gzip.as_ref().map_or(0, Bytes::len)
             + self.br.as_ref().map_or(0, Bytes::len)
             + 128
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Templates {
+    identity: HeaderMap,
+    gzip: HeaderMap,
+    br: HeaderMap,
+    not_modified: HeaderMap,
+}
+
+impl Templates {
+    fn new(etag: &HeaderValue) -> Self {
+        let template = |encoding: Option<&'static str>, body: bool| {
+            // Room for the per-answer headers too (Cache-Control, X-Cache, X-Request-Id).
+            let mut headers = HeaderMap::with_capacity(8);
+            if body {
+                headers.insert(
+                    header::CONTENT_TYPE,
+                    HeaderValue::from_static("application/json"),
+                );
+            }
+            if let Some(encoding) = encoding {
+                headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
+            }
+            headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+            headers.insert(header::ETAG, etag.clone());
+            headers
+        };
+        Self {
+            identity: template(None, true),
+            gzip: template(Some("gzip"), true),
+            br: template(Some("br"), true),
+            not_modified: template(None, false),
+        }
     }
 }
 
@@ -161,40 +201,30 @@ fn matches_etag(wants: &Wants, etag: &HeaderValue) -> bool {
 /// The response for a cached entry: 304 when the browser has it, else the best encoding it
 /// accepts, with `X-Cache`, `ETag` and a browser `Cache-Control` from the time left to live.
 pub fn respond(entry: &Entry, outcome: Outcome, wants: &Wants, fresh_for: Duration) -> Response {
-    let cache_control = HeaderValue::from_str(&format!("public, max-age={}", fresh_for.as_secs()))
-        .expect("digits are a valid header value");
-    // Sized for every header below plus the request id, so the map never grows.
-    let headers = HeaderMap::with_capacity(8);
-    if matches_etag(wants, &entry.etag) {
-        let mut response = Response::new(Body::empty());
-        *response.status_mut() = StatusCode::NOT_MODIFIED;
-        *response.headers_mut() = headers;
-        let headers = response.headers_mut();
-        headers.insert(header::ETAG, entry.etag.clone());
-        headers.insert(header::CACHE_CONTROL, cache_control);
-        headers.insert(X_CACHE, HeaderValue::from_static(outcome.as_str()));
-        headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
-        return response;
-    }
-    let (body, encoding) = match (negotiate(wants), &entry.br, &entry.gzip) {
-        (Encoding::Brotli, Some(br), _) => (br.clone(), Some("br")),
-        (Encoding::Brotli | Encoding::Gzip, _, Some(gz)) => (gz.clone(), Some("gzip")),
-        _ => (entry.body.clone(), None),
+    let cache_control = HeaderValue::from_maybe_shared(Bytes::from(format!(
+        "public, max-age={}",
+        fresh_for.as_secs()
+    )))
+    .expect("digits are a valid header value");
+    let (status, body, template) = if matches_etag(wants, &entry.etag) {
+        (
+            StatusCode::NOT_MODIFIED,
+            Body::empty(),
+            &entry.headers.not_modified,
+        )
+    } else {
+        let (bytes, template) = match (negotiate(wants), &entry.br, &entry.gzip) {
+            (Encoding::Brotli, Some(br), _) => (br, &entry.headers.br),
+            (Encoding::Brotli | Encoding::Gzip, _, Some(gz)) => (gz, &entry.headers.gzip),
+            _ => (&entry.body, &entry.headers.identity),
+        };
+        (entry.status, Body::from(bytes.clone()), template)
     };
-    let mut response = Response::new(Body::from(body));
-    *response.status_mut() = entry.status;
-    *response.headers_mut() = headers;
-    let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    if let Some(encoding) = encoding {
-        headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
-    }
-    headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
-    headers.insert(header::ETAG, entry.etag.clone());
+    let mut response = Response::new(body);
+    *response.status_mut() = status;
+    let mut headers = template.clone();
     headers.insert(header::CACHE_CONTROL, cache_control);
     headers.insert(X_CACHE, HeaderValue::from_static(outcome.as_str()));
+    *response.headers_mut() = headers;
     response
 }
