@@ -24,8 +24,19 @@ async fn health_and_readiness() {
 #[tokio::test]
 async fn request_ids_are_set_and_kept() {
     let app = spawn_with_reference_cms().await;
-    let response = app.get("/portal/api/site").await;
-    assert!(!response.headers()["x-request-id"].is_empty());
+    let id = |r: &reqwest::Response| r.headers()["x-request-id"].to_str().unwrap().to_owned();
+    let first = id(&app.get("/portal/api/site").await);
+    let second = id(&app.get("/portal/api/site").await);
+    let shape = |s: &str| {
+        s.len() == 25
+            && s.as_bytes()[8] == b'-'
+            && s.chars()
+                .filter(|&c| c != '-')
+                .all(|c| c.is_ascii_hexdigit())
+    };
+    assert!(shape(&first) && shape(&second), "{first} {second}");
+    assert_ne!(first, second, "each request has its own id");
+    assert_eq!(first[..8], second[..8], "one prefix per process");
     let response = app
         .client
         .get(app.url("/portal/api/nothing"))
