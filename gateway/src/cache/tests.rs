@@ -55,3 +55,46 @@ fn a_matching_if_none_match_is_304() {
     assert_eq!(r.headers()["x-cache"], "HIT");
     assert_eq!(r.headers()[header::CACHE_CONTROL], "public, max-age=5");
 }
+
+fn policy(wait: Duration) -> Policy {
+    Policy {
+        ttl: Duration::from_secs(60),
+        not_found_ttl: Duration::ZERO,
+        stale_while_revalidate: Duration::ZERO,
+        stale_if_error: Duration::ZERO,
+        wait,
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn waiters_give_up_after_their_wait_and_the_call_is_made_once() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let cache = ResponseCache::new(1 << 20);
+    let calls = Arc::new(AtomicUsize::new(0));
+    let hung = |calls: Arc<AtomicUsize>| {
+        move || {
+            calls.fetch_add(1, Ordering::SeqCst);
+            std::future::pending::<Loaded>()
+        }
+    };
+    let policy = policy(Duration::from_secs(2));
+    let both = async {
+        tokio::join!(
+            cache.get_or_load("k".to_owned(), &policy, hung(calls.clone())),
+            cache.get_or_load("k".to_owned(), &policy, hung(calls.clone())),
+        )
+    };
+    // (Paused time: this fails at once rather than hanging if a waiter never gives up.)
+    let (a, b) = tokio::time::timeout(Duration::from_secs(60), both)
+        .await
+        .expect("the waiters gave up");
+    for lookup in [a, b] {
+        assert!(matches!(
+            lookup.result,
+            Err(ApiError::Upstream(crate::upstream::UpstreamError::Timeout))
+        ));
+        assert_eq!(lookup.outcome, Outcome::Miss);
+    }
+    assert_eq!(calls.load(Ordering::SeqCst), 1, "one call for both waiters");
+    assert_eq!(cache.entry_count(), 0, "nothing cached");
+}

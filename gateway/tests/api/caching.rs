@@ -68,6 +68,41 @@ async fn five_hundred_concurrent_misses_make_one_upstream_call() {
 }
 
 #[tokio::test]
+async fn visitors_waiting_on_a_hung_upstream_get_a_time_out_not_a_hang() {
+    // The CMS takes 10 s; the test config allows it 800 ms.
+    let (app, fake) = spawn_with_fake(Reply::Slow(Duration::from_secs(10)), OPEN_LIMITS).await;
+    let app = std::sync::Arc::new(app);
+    let mut tasks = Vec::new();
+    for _ in 0..50 {
+        let app = app.clone();
+        tasks.push(tokio::spawn(async move {
+            get(&app, "/portal/api/category/list").await
+        }));
+    }
+    // Far below the CMS's 10 s: every waiter gives up with the caller that made the call.
+    let all = tokio::time::timeout(Duration::from_secs(5), futures_join(tasks))
+        .await
+        .expect("waiters gave up instead of hanging on the CMS");
+    for (status, _, body, _) in all {
+        assert_eq!((status, body["code"].as_i64()), (408, Some(408)));
+    }
+    assert_eq!(upstream_calls(&fake, "/cms/category/list"), 1);
+    // The time-out was not cached: the next visitor tries the CMS again.
+    fake.set(Reply::Json(200, tree("恢复")));
+    let (status, cache, body, _) = get(&app, "/portal/api/category/list").await;
+    assert_eq!((status, cache.as_str()), (200, "MISS"));
+    assert_eq!(body["result"]["content"][0]["name"], "恢复");
+}
+
+async fn futures_join<T>(tasks: Vec<tokio::task::JoinHandle<T>>) -> Vec<T> {
+    let mut out = Vec::with_capacity(tasks.len());
+    for task in tasks {
+        out.push(task.await.unwrap());
+    }
+    out
+}
+
+#[tokio::test]
 async fn stale_is_served_while_the_upstream_is_down_and_replaced_after() {
     let extra = format!(
         "{OPEN_LIMITS}[cache]\ndefault_ttl = \"200ms\"\nstale_while_revalidate = \"0s\"\nstale_if_error = \"1m\"\n"
