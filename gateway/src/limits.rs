@@ -102,13 +102,15 @@ impl Limits {
     }
 }
 
-/// Whether a request counts against the per-client limit: the JSON API does; images and
-/// attachments are exempt, as static files and health checks are, since one page view asks
-/// for many of them.
+/// Whether a request counts against the per-client limit: the JSON API and the admin endpoints
+/// (where it also slows token guessing) do; images and attachments are exempt, as static files
+/// and health checks are, since one page view asks for many of them.
 fn is_limited(path: &str) -> bool {
-    path.strip_prefix("/portal/api").is_some_and(|rest| {
-        (rest.is_empty() || rest.starts_with('/')) && !rest.starts_with("/files/")
-    })
+    let under = |prefix: &str| {
+        path.strip_prefix(prefix)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    };
+    (under("/portal/api") && !path.starts_with("/portal/api/files/")) || under("/portal/admin")
 }
 
 /// The per-client limit on the JSON API: over the rate → 429 envelope with `Retry-After`.

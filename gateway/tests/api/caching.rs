@@ -290,6 +290,24 @@ async fn not_found_is_cached_briefly_and_tokens_bypass_the_cache() {
 }
 
 #[tokio::test]
+async fn guessing_the_admin_token_meets_the_client_limit() {
+    let extra = "[limits]\nper_client_per_second = 1\nper_client_burst = 2\n[admin]\ntoken = \"purge-token-0123456789\"\n";
+    let (app, _fake) = spawn_with_fake(Reply::Json(200, tree("甲")), extra).await;
+    let mut statuses = Vec::new();
+    for _ in 0..3 {
+        let response = app
+            .client
+            .post(app.url("/portal/admin/cache/purge"))
+            .header("authorization", "Bearer guess-0123456789abcdef")
+            .send()
+            .await
+            .unwrap();
+        statuses.push(response.status().as_u16());
+    }
+    assert_eq!(statuses, [401, 401, 429]);
+}
+
+#[tokio::test]
 async fn purge_needs_the_admin_token() {
     let token = "purge-token-0123456789";
     let (app, fake) = spawn_with_fake(
