@@ -9,7 +9,7 @@ pub mod envelope;
 mod health;
 pub mod limits;
 pub mod metrics;
-mod observe;
+pub mod observe;
 pub mod reload;
 pub mod startup;
 pub mod state;

@@ -113,7 +113,8 @@ fn is_limited(path: &str) -> bool {
     (under("/portal/api") && !path.starts_with("/portal/api/files/")) || under("/portal/admin")
 }
 
-/// The per-client limit on the JSON API: over the rate → 429 envelope with `Retry-After`.
+/// The per-client limit on the JSON API and admin: over the rate → 429 envelope with
+/// `Retry-After`.
 /// A plain tower layer around the router (no boxing, no service clone) because it sees
 /// every request.
 #[derive(Clone)]
@@ -215,12 +216,14 @@ mod tests {
     }
 
     #[test]
-    fn only_the_json_api_is_limited() {
+    fn the_json_api_and_admin_are_limited_and_files_are_not() {
         for path in [
             "/portal/api/category/list",
             "/portal/api/site",
             "/portal/api/x",
             "/portal/api",
+            "/portal/admin/cache/purge",
+            "/portal/admin",
         ] {
             assert!(is_limited(path), "{path}");
         }
@@ -230,6 +233,7 @@ mod tests {
             "/portal/assets/app.js",
             "/healthz",
             "/portal/apix",
+            "/portal/administration",
         ] {
             assert!(!is_limited(path), "{path}");
         }

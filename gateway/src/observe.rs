@@ -35,7 +35,8 @@ pub struct Observe<S> {
     inner: S,
 }
 
-const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+/// The request id header: set (or kept) on the way in, echoed on the way out, sent to the CMS.
+pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
 impl<S> Service<Request> for Observe<S>
 where

@@ -14,7 +14,7 @@ use axum::{
     Router,
     extract::Request,
     handler::Handler,
-    http::{HeaderName, HeaderValue, Request as HttpRequest},
+    http::{HeaderValue, Request as HttpRequest},
     response::Redirect,
     routing::get,
 };
@@ -34,13 +34,11 @@ use crate::{
     health,
     limits::{ClientLimit, ClientLimitLayer},
     metrics,
-    observe::{Observe, ObserveLayer},
+    observe::{Observe, ObserveLayer, REQUEST_ID},
     reload,
     state::AppState,
     static_files::StaticFiles,
 };
-
-const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
 /// Request ids: a random per-process prefix and a counter. Unique enough to join log lines and
 /// CMS logs, and free of a random-number call per request.

@@ -14,7 +14,7 @@ use std::{
 use axum::{
     Router,
     extract::{FromRequestParts, State},
-    http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header, request::Parts},
+    http::{HeaderMap, HeaderValue, StatusCode, header, request::Parts},
     response::{IntoResponse, Response},
     routing::{any, get},
 };
@@ -24,9 +24,10 @@ use serde_json::Value;
 use tower_http::compression::CompressionLayer;
 
 use crate::{
-    cache::{Entry, Outcome, Policy, Wants, respond},
+    cache::{Entry, Outcome, Policy, Wants, X_CACHE, respond},
     config::SiteConfig,
     envelope::{ApiError, OK, Success},
+    observe::REQUEST_ID,
     state::{AppState, Runtime},
     upstream::{Credential, Endpoint},
 };
@@ -80,9 +81,6 @@ impl<S: Send + Sync> FromRequestParts<S> for RequestInfo {
         })
     }
 }
-
-const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
-const X_CACHE: HeaderName = HeaderName::from_static("x-cache");
 
 /// Longest visitor token passed on; anything longer is not a token this CMS issued.
 const MAX_TOKEN_LEN: usize = 4096;

@@ -13,7 +13,7 @@ use axum::{
 };
 use bytes::Bytes;
 
-const X_CACHE: HeaderName = HeaderName::from_static("x-cache");
+pub const X_CACHE: HeaderName = HeaderName::from_static("x-cache");
 
 /// Bodies smaller than this are not worth compressing.
 const COMPRESS_FROM: usize = 256;

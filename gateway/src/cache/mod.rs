@@ -14,7 +14,7 @@ use std::{
 use tokio::sync::OnceCell;
 
 use crate::{config::CacheConfig, envelope::ApiError};
-pub use entry::{Entry, Outcome, Wants, respond};
+pub use entry::{Entry, Outcome, Wants, X_CACHE, respond};
 
 type Loaded = Result<Arc<Entry>, ApiError>;
 
