@@ -168,27 +168,17 @@ where
     F: Fn(Call) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = Result<T, ApiError>> + Send + 'static,
 {
-    let runtime = state.runtime();
     let RequestInfo {
         bearer,
         request_id,
         wants,
     } = request;
-    let bypass = bearer.is_some() || !runtime.config.cache.enabled;
-    let policy = (!bypass).then(|| {
-        Policy::new(
-            &runtime.config.cache,
-            endpoint,
-            &key,
-            runtime.upstream.timeout(),
-        )
-    });
     let call = Call {
-        runtime,
+        runtime: state.runtime(),
         bearer,
         request_id,
     };
-    let Some(policy) = policy else {
+    if call.bearer.is_some() || !call.runtime.config.cache.enabled {
         crate::metrics::cache_outcome(Outcome::Bypass.as_str()).increment(1);
         // Encoded here like a cache entry, so API answers never need the compression layer.
         let mut response = match Box::pin(produce(call)).await {
@@ -198,6 +188,7 @@ where
             }
             Err(err) => err.into_response(),
         };
+        // Set here too so error answers carry them.
         let out = response.headers_mut();
         out.insert(X_CACHE, HeaderValue::from_static(Outcome::Bypass.as_str()));
         out.insert(
@@ -205,8 +196,14 @@ where
             HeaderValue::from_static("private, no-store"),
         );
         return response;
-    };
+    }
 
+    let policy = Policy::new(
+        &call.runtime.config.cache,
+        endpoint,
+        &key,
+        call.runtime.upstream.timeout(),
+    );
     let keep_not_found = !policy.not_found_ttl.is_zero();
     // Only called on a miss or a refresh: a hit costs no upstream call and no serialisation.
     let load = move || {

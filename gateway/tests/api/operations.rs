@@ -66,6 +66,16 @@ fn spawn_gateway(file: &std::path::Path, env: &[(&str, String)]) -> tokio::proce
         .unwrap()
 }
 
+/// Everything a finished child wrote to one of its pipes.
+async fn read_all(pipe: Option<impl tokio::io::AsyncRead + Unpin>) -> String {
+    let mut text = String::new();
+    pipe.expect("the pipe was captured")
+        .read_to_string(&mut text)
+        .await
+        .unwrap();
+    text
+}
+
 /// Waits up to 5 s for `url` to answer at all; its status then.
 async fn first_answer(client: &reqwest::Client, url: &str) -> Option<reqwest::StatusCode> {
     for _ in 0..100 {
@@ -84,14 +94,7 @@ async fn run_binary(config: &str, env: &[(&str, &str)]) -> (Option<i32>, String)
     let env: Vec<(&str, String)> = env.iter().map(|(k, v)| (*k, (*v).to_owned())).collect();
     let mut child = spawn_gateway(&file, &env);
     let status = tokio::time::timeout(Duration::from_secs(10), child.wait()).await;
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .await
-        .unwrap();
+    let err = read_all(child.stderr.take()).await;
     (status.ok().and_then(|s| s.unwrap().code()), err)
 }
 
@@ -163,22 +166,8 @@ async fn environment_overrides_the_file_and_the_secret_never_reaches_a_log() {
         .unwrap()
         .unwrap();
     assert!(status.success(), "graceful shutdown exits 0");
-    let mut out = String::new();
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut out)
-        .await
-        .unwrap();
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .await
-        .unwrap();
+    let out = read_all(child.stdout.take()).await;
+    let err = read_all(child.stderr.take()).await;
     let logs = out + &err;
     assert!(
         logs.lines().any(|l| l.contains("\"answered\"")
