@@ -24,7 +24,7 @@ fi
 NGINX_BIN=$(command -v nginx || echo /usr/sbin/nginx)
 [ "$(nproc)" -ge 2 ] || { echo "needs 2 cores (server on one, wrk on the other)"; exit 1; }
 
-cargo build --release --locked -q -p portal-gateway -p reference-cms --example ceiling
+cargo build --release --locked -q -p portal-gateway -p reference-cms --bins --example ceiling
 
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }

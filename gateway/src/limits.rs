@@ -1,13 +1,13 @@
 //! Request limits with governor: per client address on the API, and a ceiling on calls to the CMS.
 
 use std::{
-    net::{IpAddr, SocketAddr},
+    net::{IpAddr, Ipv4Addr},
     num::NonZeroU32,
     task::{Context, Poll},
 };
 
 use axum::{
-    extract::{ConnectInfo, Request},
+    extract::Request,
     http::HeaderMap,
     response::{IntoResponse, Response},
 };
@@ -116,7 +116,8 @@ fn is_limited(path: &str) -> bool {
 /// The per-client limit on the JSON API and admin: over the rate → 429 envelope with
 /// `Retry-After`.
 /// A plain tower layer around the router (no boxing, no service clone) because it sees
-/// every request.
+/// every request. Each connection's copy is told its peer address once (`with_peer`), rather
+/// than reading axum's `ConnectInfo` from every request's extensions.
 #[derive(Clone)]
 pub struct ClientLimitLayer {
     state: AppState,
@@ -134,6 +135,8 @@ impl<S> Layer<S> for ClientLimitLayer {
     fn layer(&self, inner: S) -> ClientLimit<S> {
         ClientLimit {
             state: self.state.clone(),
+            // Until told otherwise (a service driven without a connection, as in tests).
+            peer: IpAddr::V4(Ipv4Addr::LOCALHOST),
             inner,
         }
     }
@@ -142,7 +145,15 @@ impl<S> Layer<S> for ClientLimitLayer {
 #[derive(Clone)]
 pub struct ClientLimit<S> {
     state: AppState,
+    peer: IpAddr,
     inner: S,
+}
+
+impl<S> ClientLimit<S> {
+    /// This copy serves one connection from `peer`.
+    pub fn set_peer(&mut self, peer: IpAddr) {
+        self.peer = peer;
+    }
 }
 
 impl<S> Service<Request> for ClientLimit<S>
@@ -161,12 +172,8 @@ where
         if !is_limited(request.uri().path()) {
             return Either::Right(self.inner.call(request));
         }
-        let peer = request
-            .extensions()
-            .get::<ConnectInfo<SocketAddr>>()
-            .map_or(IpAddr::from([127, 0, 0, 1]), |ConnectInfo(addr)| addr.ip());
         let runtime = self.state.peek_runtime();
-        let ip = runtime.limits.client_ip(peer, request.headers());
+        let ip = runtime.limits.client_ip(self.peer, request.headers());
         match runtime.limits.check_client(ip) {
             Ok(()) => Either::Right(self.inner.call(request)),
             Err(refused) => {

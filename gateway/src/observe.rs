@@ -1,5 +1,6 @@
 //! What every request leaves behind: a `request` span (method, path, request id) around its
-//! handling, one log line with its status and latency, and a `portal_requests_total` count.
+//! handling, its request id echoed on the answer, one log line with its status and latency, and
+//! a `portal_requests_total` count.
 //!
 //! Written here rather than taken from tower-http's `TraceLayer`, which reads the clock about
 //! seven times per request and wraps every response body even when nothing is logged: on a
@@ -13,7 +14,11 @@ use std::{
     time::Instant,
 };
 
-use axum::{extract::Request, http::HeaderName, response::Response};
+use axum::{
+    extract::Request,
+    http::{HeaderName, HeaderValue},
+    response::Response,
+};
 use tower::{Layer, Service};
 use tracing::{Level, Span};
 
@@ -35,6 +40,12 @@ pub struct Observe<S> {
     inner: S,
 }
 
+impl<S> Observe<S> {
+    pub fn get_mut(&mut self) -> &mut S {
+        &mut self.inner
+    }
+}
+
 /// The request id header: set (or kept) on the way in, echoed on the way out, sent to the CMS.
 pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
@@ -52,13 +63,14 @@ where
 
     fn call(&mut self, request: Request) -> Self::Future {
         let route = metrics::route_label(request.uri().path());
+        // Set by tower-http's `SetRequestId` outside this layer (kept when the client sent one).
+        let request_id = request.headers().get(REQUEST_ID).cloned();
         let span = tracing::info_span!(
             "request",
             method = %request.method(),
             path = %request.uri().path(),
-            request_id = request
-                .headers()
-                .get(REQUEST_ID)
+            request_id = request_id
+                .as_ref()
                 .and_then(|v| v.to_str().ok())
                 .unwrap_or("-"),
         );
@@ -71,6 +83,7 @@ where
             inner,
             span,
             route,
+            request_id,
             started,
         }
     }
@@ -82,6 +95,7 @@ pin_project_lite::pin_project! {
         inner: F,
         span: Span,
         route: &'static str,
+        request_id: Option<HeaderValue>,
         started: Option<Instant>,
     }
 }
@@ -95,8 +109,13 @@ where
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.project();
         let _entered = this.span.enter();
-        let result = std::task::ready!(this.inner.poll(cx));
-        if let Ok(response) = &result {
+        let mut result = std::task::ready!(this.inner.poll(cx));
+        if let Ok(response) = &mut result {
+            // Echoed here rather than by tower-http's `PropagateRequestId`, which also stores it
+            // in every response's extensions: a visible share of a cache hit (performance.md).
+            if let Some(id) = this.request_id.take() {
+                response.headers_mut().entry(REQUEST_ID).or_insert(id);
+            }
             let status = response.status();
             metrics::requests_counter(this.route, status.as_u16()).increment(1);
             let latency_ms = this.started.map(|t| t.elapsed().as_secs_f64() * 1000.0);

@@ -113,7 +113,6 @@ struct Templates {
 impl Templates {
     fn new(etag: &HeaderValue) -> Self {
         let template = |encoding: Option<&'static str>, body: bool| {
-            // Room for the per-answer headers too (Cache-Control, X-Cache, X-Request-Id).
             let mut headers = HeaderMap::with_capacity(8);
             if body {
                 headers.insert(
@@ -126,6 +125,10 @@ impl Templates {
             }
             headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
             headers.insert(header::ETAG, etag.clone());
+            // Slots for the per-answer values: `respond` replaces them in place, which does not
+            // grow the map (a clone keeps no spare room, so a new name would reallocate).
+            headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+            headers.insert(X_CACHE, HeaderValue::from_static(Outcome::Miss.as_str()));
             headers
         };
         Self {
@@ -201,11 +204,7 @@ fn matches_etag(wants: &Wants, etag: &HeaderValue) -> bool {
 /// The response for a cached entry: 304 when the browser has it, else the best encoding it
 /// accepts, with `X-Cache`, `ETag` and a browser `Cache-Control` from the time left to live.
 pub fn respond(entry: &Entry, outcome: Outcome, wants: &Wants, fresh_for: Duration) -> Response {
-    let cache_control = HeaderValue::from_maybe_shared(Bytes::from(format!(
-        "public, max-age={}",
-        fresh_for.as_secs()
-    )))
-    .expect("digits are a valid header value");
+    let cache_control = max_age(fresh_for);
     let (status, body, template) = if matches_etag(wants, &entry.etag) {
         (
             StatusCode::NOT_MODIFIED,
@@ -227,4 +226,16 @@ pub fn respond(entry: &Entry, outcome: Outcome, wants: &Wants, fresh_for: Durati
     headers.insert(X_CACHE, HeaderValue::from_static(outcome.as_str()));
     *response.headers_mut() = headers;
     response
+}
+
+/// `public, max-age=N`, written without the formatting machinery (this runs on every hit).
+fn max_age(fresh_for: Duration) -> HeaderValue {
+    const PREFIX: &str = "public, max-age=";
+    let mut digits = itoa::Buffer::new();
+    let digits = digits.format(fresh_for.as_secs());
+    let mut value = [0u8; PREFIX.len() + 20];
+    value[..PREFIX.len()].copy_from_slice(PREFIX.as_bytes());
+    value[PREFIX.len()..][..digits.len()].copy_from_slice(digits.as_bytes());
+    HeaderValue::from_bytes(&value[..PREFIX.len() + digits.len()])
+        .expect("digits are a valid header value")
 }

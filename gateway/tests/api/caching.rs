@@ -487,6 +487,38 @@ async fn one_address_is_limited_while_another_is_served() {
 }
 
 #[tokio::test]
+async fn each_connection_counts_against_its_own_peer_address() {
+    // No trusted proxies: the connection's own address is the client, whatever it forwards.
+    let extra = "[limits]\nper_client_per_second = 1\nper_client_burst = 2\n";
+    let (app, _fake) = spawn_with_fake(Reply::Json(200, tree("甲")), extra).await;
+    // Loopback answers on every 127.x address, so two clients can have two peer addresses.
+    let client_from = |last: u8| {
+        reqwest::Client::builder()
+            .local_address(std::net::IpAddr::from([127, 0, 0, last]))
+            .build()
+            .unwrap()
+    };
+    let (a, b) = (client_from(2), client_from(3));
+    let url = app.url("/portal/api/category/list");
+    let status = |client: &reqwest::Client, forwarded: &'static str| {
+        let request = client.get(&url).header("x-forwarded-for", forwarded);
+        async move { request.send().await.unwrap().status().as_u16() }
+    };
+    assert_eq!(status(&a, "203.0.113.1").await, 200);
+    assert_eq!(status(&a, "203.0.113.2").await, 200);
+    assert_eq!(
+        status(&a, "203.0.113.3").await,
+        429,
+        "a forged X-Forwarded-For from an untrusted peer changes nothing"
+    );
+    assert_eq!(
+        status(&b, "203.0.113.1").await,
+        200,
+        "another peer address is served"
+    );
+}
+
+#[tokio::test]
 async fn the_upstream_ceiling_protects_the_cms() {
     let extra = "[limits]\nupstream_per_second = 1\nupstream_burst = 1\n";
     let (app, fake) = spawn_with_fake(Reply::Json(200, page("甲")), extra).await;
