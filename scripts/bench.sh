@@ -2,10 +2,13 @@
 # Load benchmark on loopback (not a test): the gateway's cached /portal/api/category/list against
 # nginx proxy_cache in front of the same upstream, and against a bare axum route returning the same
 # bytes (the ceiling); each plain and with Accept-Encoding: gzip. Servers are pinned to core 0,
-# wrk to core 1. Prints requests/s, p50, p99, peak RSS and the ratios. See docs/performance.md.
+# wrk to core 1. The six runs are repeated in interleaved rounds (a shared machine drifts; a server
+# measured always first or always last would carry the drift) and the median round is reported.
+# Prints requests/s, p50, p99, peak RSS and the ratios. See docs/performance.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DURATION=${BENCH_DURATION:-10s}
+DURATION=${BENCH_DURATION:-5s}
+ROUNDS=${BENCH_ROUNDS:-3}
 CONNECTIONS=${BENCH_CONNECTIONS:-64}
 CMS=127.0.0.1:18181
 NGINX=127.0.0.1:18182
@@ -99,37 +102,51 @@ echo "gateway X-Cache: $(curl -fsS -D - -o /dev/null "http://$GATEWAY$PATH_" | t
 to_ms() { awk -v v="$1" 'BEGIN { if (v ~ /us$/) { sub(/us$/, "", v); print v / 1000 } else if (v ~ /ms$/) { sub(/ms$/, "", v); print v } else if (v ~ /s$/) { sub(/s$/, "", v); print v * 1000 } else print v }'; }
 
 declare -A RPS P50 P99
-run() { # name url pid header...
-  local name=$1 url=$2 pid=$3; shift 3
+run() { # name url header...: appends this round's figures
+  local name=$1 url=$2; shift 2
   local out
   out=$(taskset -c 1 wrk -t1 -c"$CONNECTIONS" -d"$DURATION" --latency "$@" "$url")
-  RPS[$name]=$(awk '/^Requests\/sec/ {print $2}' <<<"$out")
-  P50[$name]=$(to_ms "$(awk '$1=="50%" {print $2}' <<<"$out")")
-  P99[$name]=$(to_ms "$(awk '$1=="99%" {print $2}' <<<"$out")")
+  RPS[$name]+="$(awk '/^Requests\/sec/ {print $2}' <<<"$out") "
+  P50[$name]+="$(to_ms "$(awk '$1=="50%" {print $2}' <<<"$out")") "
+  P99[$name]+="$(to_ms "$(awk '$1=="99%" {print $2}' <<<"$out")") "
   if grep -q 'Non-2xx' <<<"$out"; then echo "warning: $name had non-2xx answers"; fi
 }
+median() { tr ' ' '\n' <<<"$1" | grep -v '^$' | sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}'; }
 rss() { awk '/VmHWM/ {printf "%.1f", $2 / 1024}' "/proc/$1/status"; }
 
-for enc in plain gzip; do
-  hdr=(); [ $enc = gzip ] && hdr=(-H 'Accept-Encoding: gzip')
-  run "gateway-$enc" "http://$GATEWAY$PATH_" "$gateway_pid" "${hdr[@]}"
-  run "nginx-$enc" "http://$NGINX$PATH_" "$nginx_pid" "${hdr[@]}"
-  run "ceiling-$enc" "http://$CEILING$PATH_" "$ceiling_pid" "${hdr[@]}"
+for round in $(seq 1 "$ROUNDS"); do
+  for enc in plain gzip; do
+    hdr=(); [ $enc = gzip ] && hdr=(-H 'Accept-Encoding: gzip')
+    # Each round starts with a different server, so none is always measured first.
+    servers=(gateway nginx ceiling)
+    shift_by=$(( (round - 1) % 3 ))
+    for s in "${servers[@]:shift_by}" "${servers[@]:0:shift_by}"; do
+      case $s in
+        gateway) run "gateway-$enc" "http://$GATEWAY$PATH_" "${hdr[@]}" ;;
+        nginx) run "nginx-$enc" "http://$NGINX$PATH_" "${hdr[@]}" ;;
+        ceiling) run "ceiling-$enc" "http://$CEILING$PATH_" "${hdr[@]}" ;;
+      esac
+    done
+  done
 done
 nginx_worker=$(pgrep -P "$nginx_pid" | head -1 || echo "$nginx_pid")
 
 echo
-echo "wrk: 1 thread, $CONNECTIONS connections, $DURATION each; servers on core 0, wrk on core 1"
+echo "wrk: 1 thread, $CONNECTIONS connections, $DURATION a run, $ROUNDS interleaved rounds (median shown); servers on core 0, wrk on core 1"
 echo "body: $(wc -c <"$work/body.json") bytes plain, $(wc -c <"$work/body.json.gz") bytes gzip"
-printf '%-16s %12s %9s %9s\n' run 'req/s' 'p50 ms' 'p99 ms'
+printf '%-16s %12s %9s %9s   %s\n' run 'req/s' 'p50 ms' 'p99 ms' 'req/s by round'
+declare -A MED
 for enc in plain gzip; do
   for s in gateway nginx ceiling; do
-    printf '%-16s %12.0f %9.2f %9.2f\n' "$s-$enc" "${RPS[$s-$enc]}" "${P50[$s-$enc]}" "${P99[$s-$enc]}"
+    k=$s-$enc
+    MED[$k]=$(median "${RPS[$k]}")
+    printf '%-16s %12.0f %9.2f %9.2f   %s\n' "$k" "${MED[$k]}" "$(median "${P50[$k]}")" "$(median "${P99[$k]}")" \
+      "$(for v in ${RPS[$k]}; do printf '%.0f ' "$v"; done)"
   done
 done
 echo
 printf 'peak RSS MB: gateway %s, nginx worker %s, ceiling %s\n' "$(rss $gateway_pid)" "$(rss "$nginx_worker")" "$(rss $ceiling_pid)"
 for enc in plain gzip; do
-  awk -v g="${RPS[gateway-$enc]}" -v n="${RPS[nginx-$enc]}" -v c="${RPS[ceiling-$enc]}" -v e="$enc" \
+  awk -v g="${MED[gateway-$enc]}" -v n="${MED[nginx-$enc]}" -v c="${MED[ceiling-$enc]}" -v e="$enc" \
     'BEGIN { printf "%-6s gateway/nginx = %.2f   gateway/ceiling = %.2f\n", e, g / n, g / c }'
 done

@@ -14,7 +14,7 @@ use std::{
 use axum::{
     Router,
     extract::{FromRequestParts, State},
-    http::{HeaderMap, HeaderValue, StatusCode, header, request::Parts},
+    http::{HeaderValue, StatusCode, header, request::Parts},
     response::{IntoResponse, Response},
     routing::{any, get},
 };
@@ -74,10 +74,31 @@ impl<S: Send + Sync> FromRequestParts<S> for RequestInfo {
     type Rejection = std::convert::Infallible;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        // One pass over the few headers a request has, rather than four hashed look-ups: this
+        // runs on every cache hit. The first value of a repeated header counts, as with `get`.
+        let (mut authorization, mut request_id) = (None, None);
+        let (mut accept_encoding, mut if_none_match) = (None, None);
+        for (name, value) in &parts.headers {
+            let slot = if name == header::AUTHORIZATION {
+                &mut authorization
+            } else if name == REQUEST_ID {
+                &mut request_id
+            } else if name == header::ACCEPT_ENCODING {
+                &mut accept_encoding
+            } else if name == header::IF_NONE_MATCH {
+                &mut if_none_match
+            } else {
+                continue;
+            };
+            slot.get_or_insert(value);
+        }
         Ok(Self {
-            bearer: bearer_token(&parts.headers).cloned(),
-            request_id: parts.headers.get(REQUEST_ID).cloned(),
-            wants: Wants::of(&parts.headers),
+            bearer: authorization.filter(|v| is_bearer_token(v)).cloned(),
+            request_id: request_id.cloned(),
+            wants: Wants {
+                accept_encoding: accept_encoding.cloned(),
+                if_none_match: if_none_match.cloned(),
+            },
         })
     }
 }
@@ -85,16 +106,17 @@ impl<S: Send + Sync> FromRequestParts<S> for RequestInfo {
 /// Longest visitor token passed on; anything longer is not a token this CMS issued.
 const MAX_TOKEN_LEN: usize = 4096;
 
-/// The visitor's own system token when they send a well-formed `Bearer` one.
-fn bearer_token(headers: &HeaderMap) -> Option<&HeaderValue> {
-    let value = headers.get(header::AUTHORIZATION)?;
-    let (scheme, token) = value.to_str().ok()?.split_once(' ')?;
+/// Whether an `Authorization` value is a well-formed `Bearer` token (the visitor's own system
+/// token, passed to the CMS).
+fn is_bearer_token(value: &HeaderValue) -> bool {
+    let Some((scheme, token)) = value.to_str().ok().and_then(|v| v.split_once(' ')) else {
+        return false;
+    };
     let token68 = |c: char| c.is_ascii_alphanumeric() || "-._~+/=".contains(c);
-    (scheme.eq_ignore_ascii_case("bearer")
+    scheme.eq_ignore_ascii_case("bearer")
         && !token.is_empty()
         && token.len() <= MAX_TOKEN_LEN
-        && token.chars().all(token68))
-    .then_some(value)
+        && token.chars().all(token68)
 }
 
 /// One request's way to the CMS: whose credential, which request id, which runtime.
@@ -160,7 +182,7 @@ async fn answer<T, F, Fut>(
     state: &AppState,
     request: RequestInfo,
     endpoint: &'static str,
-    key: String,
+    key: &str,
     produce: F,
 ) -> Response
 where
@@ -201,7 +223,7 @@ where
     let policy = Policy::new(
         &call.runtime.config.cache,
         endpoint,
-        &key,
+        key,
         call.runtime.upstream.timeout(),
     );
     let keep_not_found = !policy.not_found_ttl.is_zero();
@@ -241,7 +263,7 @@ async fn category_list(State(state): State<AppState>, request: RequestInfo) -> R
         &state,
         request,
         "category/list",
-        "category/list".to_owned(),
+        "category/list",
         |call| async move { call.categories().await },
     )
     .await
@@ -260,7 +282,7 @@ async fn parent_category(
         &state,
         request,
         "category/getParentCategory",
-        key,
+        &key,
         move |call| async move {
             let tree = call.categories().await?;
             content::parent_of(&tree.content, id)
@@ -283,7 +305,7 @@ async fn article_list(
         list.page,
         list.size
     );
-    Ok(answer(&state, request, "article/list", key, move |call| {
+    Ok(answer(&state, request, "article/list", &key, move |call| {
         let list = list.clone();
         async move {
             let mut pairs = Vec::with_capacity(3);
@@ -318,7 +340,7 @@ async fn article_detail(
         &state,
         request,
         "article/detail",
-        key,
+        &key,
         move |call| async move {
             let result = call
                 .get(Endpoint::ArticleDetail, &[("id", id.to_string())])
@@ -338,21 +360,48 @@ async fn site(State(state): State<AppState>) -> Success<SiteConfig> {
 mod tests {
     use super::*;
 
-    fn with_auth(value: &str) -> HeaderMap {
-        let mut headers = HeaderMap::new();
-        headers.insert(header::AUTHORIZATION, HeaderValue::from_str(value).unwrap());
-        headers
+    fn info(headers: &[(&str, &str)]) -> RequestInfo {
+        let mut request = axum::http::Request::builder();
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let (mut parts, ()) = request.body(()).unwrap().into_parts();
+        let info = RequestInfo::from_request_parts(&mut parts, &());
+        futures_util::FutureExt::now_or_never(info)
+            .unwrap()
+            .unwrap()
     }
 
     #[test]
     fn only_well_formed_bearer_tokens_pass_through() {
-        assert!(bearer_token(&HeaderMap::new()).is_none());
-        assert!(bearer_token(&with_auth("Bearer abc.DEF-123")).is_some());
-        assert!(bearer_token(&with_auth("bearer abc")).is_some());
-        assert!(bearer_token(&with_auth("Basic dXNlcjpwYXNz")).is_none());
-        assert!(bearer_token(&with_auth("Bearer ")).is_none());
-        assert!(bearer_token(&with_auth("Bearer a b")).is_none());
+        let bearer = |value: &str| info(&[("authorization", value)]).bearer;
+        assert!(info(&[]).bearer.is_none());
+        assert_eq!(bearer("Bearer abc.DEF-123").unwrap(), "Bearer abc.DEF-123");
+        assert!(bearer("bearer abc").is_some());
+        assert!(bearer("Basic dXNlcjpwYXNz").is_none());
+        assert!(bearer("Bearer ").is_none());
+        assert!(bearer("Bearer a b").is_none());
         let long = format!("Bearer {}", "a".repeat(MAX_TOKEN_LEN + 1));
-        assert!(bearer_token(&with_auth(&long)).is_none());
+        assert!(bearer(&long).is_none());
+    }
+
+    #[test]
+    fn request_info_reads_the_first_value_of_each_header_it_needs() {
+        let got = info(&[
+            ("host", "example.test"),
+            ("if-none-match", "\"a\""),
+            ("x-request-id", "first"),
+            ("accept-encoding", "gzip, br"),
+            ("x-request-id", "second"),
+            ("authorization", "Bearer t0ken"),
+            ("if-none-match", "\"b\""),
+        ]);
+        assert_eq!(got.request_id.unwrap(), "first");
+        assert_eq!(got.bearer.unwrap(), "Bearer t0ken");
+        assert_eq!(got.wants.accept_encoding.unwrap(), "gzip, br");
+        assert_eq!(got.wants.if_none_match.unwrap(), "\"a\"");
+        let none = info(&[("accept", "application/json")]);
+        assert!(none.request_id.is_none() && none.bearer.is_none());
+        assert!(none.wants.accept_encoding.is_none() && none.wants.if_none_match.is_none());
     }
 }

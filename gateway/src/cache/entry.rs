@@ -149,6 +149,8 @@ pub struct Wants {
 }
 
 impl Wants {
+    /// The API reads these in its one pass over a request's headers (`api::RequestInfo`).
+    #[cfg(test)]
     pub fn of(headers: &HeaderMap) -> Self {
         Self {
             accept_encoding: headers.get(header::ACCEPT_ENCODING).cloned(),

@@ -106,7 +106,7 @@ impl ResponseCache {
     /// for every visitor waiting on it. `load` makes the upstream call and builds the entry.
     pub async fn get_or_load<F, Fut>(
         self: &Arc<Self>,
-        key: String,
+        key: &str,
         policy: &Policy,
         load: F,
     ) -> Lookup
@@ -114,9 +114,9 @@ impl ResponseCache {
         F: Fn() -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Loaded> + Send + 'static,
     {
-        let Some(entry) = self.entries.get(&key).await else {
+        let Some(entry) = self.entries.get(key).await else {
             // Boxed: the cold path's state stays out of every hit's future (docs/performance.md).
-            let result = Box::pin(self.load_once(key, policy, Arc::new(load))).await;
+            let result = Box::pin(self.load_once(key.to_owned(), policy, Arc::new(load))).await;
             let fresh_for = result.as_ref().map_or(Duration::ZERO, |e| policy.ttl_of(e));
             return Lookup {
                 result,
@@ -143,12 +143,13 @@ impl ResponseCache {
         if age < ttl + policy.stale_while_revalidate {
             let cache = Arc::clone(self);
             let policy = policy.clone();
+            let key = key.to_owned();
             tokio::spawn(async move {
                 let _ = cache.load_once(key, &policy, load).await;
             });
             return stale(entry);
         }
-        match Box::pin(self.load_once(key, policy, load)).await {
+        match Box::pin(self.load_once(key.to_owned(), policy, load)).await {
             Err(err) if err.is_upstream_failure() && age < ttl + policy.stale_if_error => {
                 tracing::warn!(error = %err, age_s = age.as_secs(), "serving a stale answer while the CMS fails");
                 stale(entry)

@@ -80,8 +80,8 @@ async fn waiters_give_up_after_their_wait_and_the_call_is_made_once() {
     let policy = policy(Duration::from_secs(2));
     let both = async {
         tokio::join!(
-            cache.get_or_load("k".to_owned(), &policy, hung(calls.clone())),
-            cache.get_or_load("k".to_owned(), &policy, hung(calls.clone())),
+            cache.get_or_load("k", &policy, hung(calls.clone())),
+            cache.get_or_load("k", &policy, hung(calls.clone())),
         )
     };
     // (Paused time: this fails at once rather than hanging if a waiter never gives up.)
