@@ -101,19 +101,27 @@ echo "gateway X-Cache: $(curl -fsS -D - -o /dev/null "http://$GATEWAY$PATH_" | t
 
 to_ms() { awk -v v="$1" 'BEGIN { if (v ~ /us$/) { sub(/us$/, "", v); print v / 1000 } else if (v ~ /ms$/) { sub(/ms$/, "", v); print v } else if (v ~ /s$/) { sub(/s$/, "", v); print v * 1000 } else print v }'; }
 
-declare -A RPS P50 P99
-run() { # name url header...: appends this round's figures
-  local name=$1 url=$2; shift 2
-  local out
+declare -A RPS P50 P99 CPU
+TICK_US=$((1000000 / $(getconf CLK_TCK)))
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+run() { # name url pid header...: appends this round's figures
+  local name=$1 url=$2 pid=$3; shift 3
+  local out before after requests
+  before=$(cpu_ticks "$pid")
   out=$(taskset -c 1 wrk -t1 -c"$CONNECTIONS" -d"$DURATION" --latency "$@" "$url")
+  after=$(cpu_ticks "$pid")
+  requests=$(awk '/requests in/ {print $1}' <<<"$out")
   RPS[$name]+="$(awk '/^Requests\/sec/ {print $2}' <<<"$out") "
   P50[$name]+="$(to_ms "$(awk '$1=="50%" {print $2}' <<<"$out")") "
   P99[$name]+="$(to_ms "$(awk '$1=="99%" {print $2}' <<<"$out")") "
+  # Server CPU time (user + system) per answer: steadier than req/s on a shared machine.
+  CPU[$name]+="$(awk -v t=$((after - before)) -v n="$requests" -v u="$TICK_US" 'BEGIN {printf "%.2f", t * u / n}') "
   if grep -q 'Non-2xx' <<<"$out"; then echo "warning: $name had non-2xx answers"; fi
 }
 median() { tr ' ' '\n' <<<"$1" | grep -v '^$' | sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}'; }
 rss() { awk '/VmHWM/ {printf "%.1f", $2 / 1024}' "/proc/$1/status"; }
 
+nginx_worker=$(pgrep -P "$nginx_pid" | head -1 || echo "$nginx_pid")
 for round in $(seq 1 "$ROUNDS"); do
   for enc in plain gzip; do
     hdr=(); [ $enc = gzip ] && hdr=(-H 'Accept-Encoding: gzip')
@@ -122,31 +130,33 @@ for round in $(seq 1 "$ROUNDS"); do
     shift_by=$(( (round - 1) % 3 ))
     for s in "${servers[@]:shift_by}" "${servers[@]:0:shift_by}"; do
       case $s in
-        gateway) run "gateway-$enc" "http://$GATEWAY$PATH_" "${hdr[@]}" ;;
-        nginx) run "nginx-$enc" "http://$NGINX$PATH_" "${hdr[@]}" ;;
-        ceiling) run "ceiling-$enc" "http://$CEILING$PATH_" "${hdr[@]}" ;;
+        gateway) run "gateway-$enc" "http://$GATEWAY$PATH_" "$gateway_pid" "${hdr[@]}" ;;
+        nginx) run "nginx-$enc" "http://$NGINX$PATH_" "$nginx_worker" "${hdr[@]}" ;;
+        ceiling) run "ceiling-$enc" "http://$CEILING$PATH_" "$ceiling_pid" "${hdr[@]}" ;;
       esac
     done
   done
 done
-nginx_worker=$(pgrep -P "$nginx_pid" | head -1 || echo "$nginx_pid")
 
 echo
 echo "wrk: 1 thread, $CONNECTIONS connections, $DURATION a run, $ROUNDS interleaved rounds (median shown); servers on core 0, wrk on core 1"
 echo "body: $(wc -c <"$work/body.json") bytes plain, $(wc -c <"$work/body.json.gz") bytes gzip"
-printf '%-16s %12s %9s %9s   %s\n' run 'req/s' 'p50 ms' 'p99 ms' 'req/s by round'
-declare -A MED
+printf '%-16s %10s %8s %8s %12s   %s\n' run 'req/s' 'p50 ms' 'p99 ms' 'CPU µs/req' 'req/s by round'
+declare -A MED MCPU
 for enc in plain gzip; do
   for s in gateway nginx ceiling; do
     k=$s-$enc
     MED[$k]=$(median "${RPS[$k]}")
-    printf '%-16s %12.0f %9.2f %9.2f   %s\n' "$k" "${MED[$k]}" "$(median "${P50[$k]}")" "$(median "${P99[$k]}")" \
-      "$(for v in ${RPS[$k]}; do printf '%.0f ' "$v"; done)"
+    MCPU[$k]=$(median "${CPU[$k]}")
+    printf '%-16s %10.0f %8.2f %8.2f %12.2f   %s\n' "$k" "${MED[$k]}" "$(median "${P50[$k]}")" "$(median "${P99[$k]}")" \
+      "${MCPU[$k]}" "$(for v in ${RPS[$k]}; do printf '%.0f ' "$v"; done)"
   done
 done
 echo
 printf 'peak RSS MB: gateway %s, nginx worker %s, ceiling %s\n' "$(rss $gateway_pid)" "$(rss "$nginx_worker")" "$(rss $ceiling_pid)"
+echo "ratios by requests/s (and, in brackets, by server CPU time per request):"
 for enc in plain gzip; do
-  awk -v g="${MED[gateway-$enc]}" -v n="${MED[nginx-$enc]}" -v c="${MED[ceiling-$enc]}" -v e="$enc" \
-    'BEGIN { printf "%-6s gateway/nginx = %.2f   gateway/ceiling = %.2f\n", e, g / n, g / c }'
+  awk -v g="${MED[gateway-$enc]}" -v n="${MED[nginx-$enc]}" -v c="${MED[ceiling-$enc]}" \
+      -v gc="${MCPU[gateway-$enc]}" -v nc="${MCPU[nginx-$enc]}" -v cc="${MCPU[ceiling-$enc]}" -v e="$enc" \
+    'BEGIN { printf "%-6s gateway/nginx = %.2f (%.2f)   gateway/ceiling = %.2f (%.2f)\n", e, g / n, nc / gc, g / c, cc / gc }'
 done

@@ -40,13 +40,12 @@ impl Outcome {
 #[derive(Debug, Clone)]
 pub struct Entry {
     pub status: StatusCode,
-    pub body: Bytes,
-    pub gzip: Option<Bytes>,
-    pub br: Option<Bytes>,
+    pub body: Encoded,
+    pub gzip: Option<Encoded>,
+    pub br: Option<Encoded>,
     pub etag: HeaderValue,
-    /// The response headers that never change for this entry, one map per encoding, so a hit
-    /// copies a map instead of hashing each header in again.
-    headers: Templates,
+    /// The headers of a 304 for this entry.
+    not_modified: HeaderMap,
     pub stored: Instant,
     /// How long moka keeps it: its TTL plus the longest stale allowance.
     pub keep_for: Duration,
@@ -77,14 +76,17 @@ impl Entry {
         body.hash(&mut hasher);
         let etag = HeaderValue::from_str(&format!("\"{:016x}-{:x}\"", hasher.finish(), body.len()))
             .expect("hex is a valid header value");
-        let headers = Templates::new(&etag);
+        let encoded = |bytes: Bytes, encoding| Encoded {
+            headers: headers_for(&etag, encoding, Some(bytes.len())),
+            bytes,
+        };
         Self {
             status,
-            body,
-            gzip,
-            br,
+            body: encoded(body, None),
+            gzip: gzip.map(|gz| encoded(gz, Some("gzip"))),
+            br: br.map(|br| encoded(br, Some("br"))),
+            not_modified: headers_for(&etag, None, None),
             etag,
-            headers,
             stored: Instant::now(),
             keep_for: Duration::ZERO,
         }
@@ -95,49 +97,44 @@ impl Entry {
     }
 
     pub fn weight(&self) -> usize {
-        self.body.len()
-            + self.gzip.as_ref().map_or(0, Bytes::len)
-            + self.br.as_ref().map_or(0, Bytes::len)
-            + 128
+        let len = |e: &Option<Encoded>| e.as_ref().map_or(0, |e| e.bytes.len());
+        self.body.bytes.len() + len(&self.gzip) + len(&self.br) + 128
     }
 }
 
+/// One encoding of an answer: its bytes and the response headers that never change for them,
+/// so a hit copies a map instead of hashing each header in again.
 #[derive(Debug, Clone)]
-struct Templates {
-    identity: HeaderMap,
-    gzip: HeaderMap,
-    br: HeaderMap,
-    not_modified: HeaderMap,
+pub struct Encoded {
+    pub bytes: Bytes,
+    headers: HeaderMap,
 }
 
-impl Templates {
-    fn new(etag: &HeaderValue) -> Self {
-        let template = |encoding: Option<&'static str>, body: bool| {
-            let mut headers = HeaderMap::with_capacity(8);
-            if body {
-                headers.insert(
-                    header::CONTENT_TYPE,
-                    HeaderValue::from_static("application/json"),
-                );
-            }
-            if let Some(encoding) = encoding {
-                headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
-            }
-            headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
-            headers.insert(header::ETAG, etag.clone());
-            // Slots for the per-answer values: `respond` replaces them in place, which does not
-            // grow the map (a clone keeps no spare room, so a new name would reallocate).
-            headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-            headers.insert(X_CACHE, HeaderValue::from_static(Outcome::Miss.as_str()));
-            headers
-        };
-        Self {
-            identity: template(None, true),
-            gzip: template(Some("gzip"), true),
-            br: template(Some("br"), true),
-            not_modified: template(None, false),
-        }
+/// The fixed headers of an answer in `encoding` with a body of `length` bytes (None: a 304).
+fn headers_for(
+    etag: &HeaderValue,
+    encoding: Option<&'static str>,
+    length: Option<usize>,
+) -> HeaderMap {
+    let mut headers = HeaderMap::with_capacity(8);
+    if let Some(length) = length {
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        );
+        // Known here, so the router need not size the body and insert it on every hit.
+        headers.insert(header::CONTENT_LENGTH, HeaderValue::from(length));
     }
+    if let Some(encoding) = encoding {
+        headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
+    }
+    headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    headers.insert(header::ETAG, etag.clone());
+    // Slots for the per-answer values: `respond` replaces them in place, which does not grow the
+    // map (a clone keeps no spare room, so a new name would reallocate).
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    headers.insert(X_CACHE, HeaderValue::from_static(Outcome::Miss.as_str()));
+    headers
 }
 
 /// What the browser said about an answer it wants: the encodings it takes and the version it
@@ -208,18 +205,18 @@ fn matches_etag(wants: &Wants, etag: &HeaderValue) -> bool {
 pub fn respond(entry: &Entry, outcome: Outcome, wants: &Wants, fresh_for: Duration) -> Response {
     let cache_control = max_age(fresh_for);
     let (status, body, template) = if matches_etag(wants, &entry.etag) {
-        (
-            StatusCode::NOT_MODIFIED,
-            Body::empty(),
-            &entry.headers.not_modified,
-        )
+        (StatusCode::NOT_MODIFIED, Body::empty(), &entry.not_modified)
     } else {
-        let (bytes, template) = match (negotiate(wants), &entry.br, &entry.gzip) {
-            (Encoding::Brotli, Some(br), _) => (br, &entry.headers.br),
-            (Encoding::Brotli | Encoding::Gzip, _, Some(gz)) => (gz, &entry.headers.gzip),
-            _ => (&entry.body, &entry.headers.identity),
+        let encoded = match (negotiate(wants), &entry.br, &entry.gzip) {
+            (Encoding::Brotli, Some(br), _) => br,
+            (Encoding::Brotli | Encoding::Gzip, _, Some(gz)) => gz,
+            _ => &entry.body,
         };
-        (entry.status, Body::from(bytes.clone()), template)
+        (
+            entry.status,
+            Body::from(encoded.bytes.clone()),
+            &encoded.headers,
+        )
     };
     let mut response = Response::new(body);
     *response.status_mut() = status;

@@ -21,20 +21,51 @@ fn accept(value: &str) -> HeaderMap {
     h
 }
 
-#[test]
-fn encodings_follow_accept_encoding() {
+#[tokio::test]
+async fn encodings_follow_accept_encoding_with_their_own_length() {
+    use std::io::Read;
     let e = entry();
-    let enc = |h: &HeaderMap| {
-        respond(&e, Outcome::Hit, &Wants::of(h), Duration::from_secs(5))
-            .headers()
-            .get(header::CONTENT_ENCODING)
-            .map(|v| v.to_str().unwrap().to_owned())
-    };
-    assert_eq!(enc(&accept("gzip, deflate, br")).as_deref(), Some("br"));
-    assert_eq!(enc(&accept("gzip")).as_deref(), Some("gzip"));
-    assert_eq!(enc(&accept("br;q=0, gzip")).as_deref(), Some("gzip"));
-    assert_eq!(enc(&accept("identity")), None);
-    assert_eq!(enc(&HeaderMap::new()), None);
+    let original = e.body.bytes.clone();
+    for (accept_encoding, expected) in [
+        ("gzip, deflate, br", Some("br")),
+        ("gzip", Some("gzip")),
+        ("br;q=0, gzip", Some("gzip")),
+        ("identity", None),
+        ("", None),
+    ] {
+        let h = if accept_encoding.is_empty() {
+            HeaderMap::new()
+        } else {
+            accept(accept_encoding)
+        };
+        let r = respond(&e, Outcome::Hit, &Wants::of(&h), Duration::from_secs(5));
+        let encoding = r.headers().get(header::CONTENT_ENCODING).cloned();
+        assert_eq!(
+            encoding.as_ref().map(|v| v.to_str().unwrap()),
+            expected,
+            "{accept_encoding}"
+        );
+        let length: usize = r.headers()[header::CONTENT_LENGTH]
+            .to_str()
+            .unwrap()
+            .parse()
+            .unwrap();
+        let sent = axum::body::to_bytes(r.into_body(), usize::MAX)
+            .await
+            .unwrap();
+        assert_eq!(length, sent.len(), "Content-Length of {expected:?}");
+        let mut decoded = Vec::new();
+        match expected {
+            Some("br") => brotli::Decompressor::new(&sent[..], 4096)
+                .read_to_end(&mut decoded)
+                .unwrap(),
+            Some(_) => flate2::read::GzDecoder::new(&sent[..])
+                .read_to_end(&mut decoded)
+                .unwrap(),
+            None => std::io::Read::read_to_end(&mut &sent[..], &mut decoded).unwrap(),
+        };
+        assert_eq!(decoded, original, "{accept_encoding}");
+    }
 }
 
 #[test]
