@@ -7,7 +7,7 @@ NODE_STAMP := $(FRONTEND)/node_modules/.package-lock.json
 FRONTEND_SRC := $(shell find $(FRONTEND)/src $(FRONTEND)/public -type f 2>/dev/null) $(FRONTEND)/webpack.config.js $(FRONTEND)/package-lock.json
 DIST_STAMP := $(FRONTEND)/dist/index.html
 
-.PHONY: help run test build frontend node-deps system-deps test-rust test-frontend test-e2e lint fmt bench audit clean
+.PHONY: help run test build frontend node-deps system-deps test-rust test-frontend test-e2e lint fmt bench bench-instructions audit clean
 
 help:
 	@echo "make run    build everything and serve the portal at http://127.0.0.1:8080/portal/"
@@ -15,6 +15,7 @@ help:
 	@echo "make lint   rustfmt check, clippy -D warnings, TypeScript type check"
 	@echo "make audit  Lighthouse (desktop) on home, a news list and an article; reports in frontend/reports/lighthouse"
 	@echo "make bench  load benchmarks (see docs/performance.md)"
+	@echo "make bench-instructions  instructions per cached hit under callgrind (steady; see docs/performance.md)"
 
 # npm packages, exactly as locked.
 $(NODE_STAMP): $(FRONTEND)/package-lock.json $(FRONTEND)/package.json
@@ -59,6 +60,9 @@ audit: system-deps build
 
 bench:
 	@scripts/bench.sh
+
+bench-instructions:
+	@scripts/bench-instructions.sh
 
 clean:
 	cargo clean

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Instructions per cached hit, gateway and ceiling, counted by valgrind's callgrind: a figure that
+# does not move with the machine's neighbours, for judging small changes to the hit path (the
+# req/s of `make bench` swings by several percent between runs). Not a test. See docs/performance.md.
+# Leaves the profiles in target/callgrind/ for callgrind_annotate.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DURATION=${BENCH_DURATION:-4s}
+CMS=127.0.0.1:18191
+GATEWAY=127.0.0.1:18193
+CEILING=127.0.0.1:18194
+PATH_=/portal/api/category/list
+out=target/callgrind
+mkdir -p "$out"
+work=$(mktemp -d)
+
+missing=()
+command -v valgrind >/dev/null 2>&1 || missing+=(valgrind)
+command -v wrk >/dev/null 2>&1 || missing+=(wrk)
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""; [ "$(id -u)" -ne 0 ] && sudo=sudo
+  $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+cargo build --release --locked -q -p portal-gateway -p reference-cms --bins --example ceiling
+
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
+trap cleanup EXIT
+wait_for() { for _ in $(seq 1 300); do curl -fsS -o /dev/null "$1" 2>/dev/null && return 0; sleep 0.2; done; echo "no answer from $1"; exit 1; }
+
+REFERENCE_CMS_LISTEN=$CMS RUST_LOG=warn target/release/reference-cms >/dev/null 2>&1 &
+pids+=($!)
+PORTAL__SERVER__LISTEN=$GATEWAY PORTAL__UPSTREAM__BASE_URL="http://$CMS/" PORTAL__SERVER__LOG_LEVEL=warn \
+PORTAL__LIMITS__PER_CLIENT_PER_SECOND=100000000 PORTAL__LIMITS__PER_CLIENT_BURST=100000000 \
+  valgrind -q --tool=callgrind --callgrind-out-file="$out/gateway.%p" \
+  target/release/portal-gateway --config config/gateway.toml >/dev/null 2>&1 &
+pids+=($!)
+gateway_pid=$!
+wait_for "http://$GATEWAY$PATH_"
+curl -fsS "http://$GATEWAY$PATH_" -o "$work/body.json"
+curl -fsS -H 'Accept-Encoding: gzip' "http://$GATEWAY$PATH_" -o "$work/body.json.gz"
+valgrind -q --tool=callgrind --callgrind-out-file="$out/ceiling.%p" \
+  target/release/examples/ceiling "$CEILING" "$work/body.json" "$work/body.json.gz" >/dev/null 2>&1 &
+pids+=($!)
+ceiling_pid=$!
+wait_for "http://$CEILING$PATH_"
+
+measure() { # name pid url
+  local name=$1 pid=$2 url=$3 requests
+  wrk -t1 -c16 -d2s "$url" >/dev/null            # warm up under the instrumentation
+  callgrind_control -z "$pid" >/dev/null 2>&1
+  requests=$(wrk -t1 -c16 -d"$DURATION" "$url" | awk '/requests in/ {print $1}')
+  rm -f "$out/$name.$pid".*
+  callgrind_control -d "$pid" >/dev/null 2>&1
+  sleep 1
+  awk -v n="$requests" -v name="$name" '/^summary:/ {s += $2} END {printf "%-8s %8d requests  %7.0f instructions per request\n", name, n, s / n}' "$out/$name.$pid".*
+}
+measure gateway "$gateway_pid" "http://$GATEWAY$PATH_"
+measure ceiling "$ceiling_pid" "http://$CEILING$PATH_"
+echo "profiles: $out/{gateway,ceiling}.<pid>.1 (callgrind_annotate --inclusive=yes FILE)"
