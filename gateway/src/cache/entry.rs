@@ -162,27 +162,31 @@ enum Encoding {
     Identity,
 }
 
-/// The best encoding the request accepts: brotli, then gzip (a `q=0` refuses one).
+/// The best encoding the request accepts: brotli, then gzip (a `q=0` refuses one). One pass over
+/// the list; parameters are read only for the two codings we have.
 fn negotiate(wants: &Wants) -> Encoding {
     let Some(accept) = wants.accept_encoding.as_ref().and_then(|v| v.to_str().ok()) else {
         return Encoding::Identity;
     };
-    let accepts = |name: &str| {
-        accept.split(',').any(|part| {
-            let mut pieces = part.split(';');
-            let coding = pieces.next().unwrap_or("").trim();
-            let refused = pieces.any(|p| {
-                p.trim()
-                    .strip_prefix("q=")
-                    .and_then(|q| q.trim().parse::<f32>().ok())
-                    .is_some_and(|q| q == 0.0)
-            });
-            coding.eq_ignore_ascii_case(name) && !refused
-        })
-    };
-    if accepts("br") {
+    let (mut br, mut gzip) = (false, false);
+    for part in accept.split(',') {
+        let (coding, params) = part.split_once(';').unwrap_or((part, ""));
+        let slot = match coding.trim() {
+            c if c.eq_ignore_ascii_case("br") => &mut br,
+            c if c.eq_ignore_ascii_case("gzip") => &mut gzip,
+            _ => continue,
+        };
+        let refused = params.split(';').any(|p| {
+            p.trim()
+                .strip_prefix("q=")
+                .and_then(|q| q.trim().parse::<f32>().ok())
+                .is_some_and(|q| q == 0.0)
+        });
+        *slot |= !refused;
+    }
+    if br {
         Encoding::Brotli
-    } else if accepts("gzip") {
+    } else if gzip {
         Encoding::Gzip
     } else {
         Encoding::Identity

@@ -30,6 +30,9 @@ async fn encodings_follow_accept_encoding_with_their_own_length() {
         ("gzip, deflate, br", Some("br")),
         ("gzip", Some("gzip")),
         ("br;q=0, gzip", Some("gzip")),
+        (" GZIP ;q=0.5 , br ; q=0", Some("gzip")),
+        ("gzip;q=0, br;q=0.0", None),
+        ("deflate, br;q=0.1", Some("br")),
         ("identity", None),
         ("", None),
     ] {
