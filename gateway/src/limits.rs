@@ -116,7 +116,7 @@ fn is_limited(path: &str) -> bool {
 /// The per-client limit on the JSON API and admin: over the rate → 429 envelope with
 /// `Retry-After`.
 /// A plain tower layer around the router (no boxing, no service clone) because it sees
-/// every request. Each connection's copy is told its peer address once (`with_peer`), rather
+/// every request. Each connection's copy is told its peer address once (`set_peer`), rather
 /// than reading axum's `ConnectInfo` from every request's extensions.
 #[derive(Clone)]
 pub struct ClientLimitLayer {

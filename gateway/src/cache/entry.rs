@@ -146,7 +146,8 @@ pub struct Wants {
 }
 
 impl Wants {
-    /// The API reads these in its one pass over a request's headers (`api::RequestInfo`).
+    /// For tests: the API reads these in its one pass over a request's headers
+    /// (`api::RequestInfo`).
     #[cfg(test)]
     pub fn of(headers: &HeaderMap) -> Self {
         Self {
