@@ -56,7 +56,10 @@ impl Limits {
 
     /// The visitor's address: the peer, unless the peer is a trusted proxy, in which case the
     /// nearest address in `X-Forwarded-For` that is not itself a trusted proxy.
+    /// Addresses are compared in canonical form: an IPv4 client of a dual-stack listener arrives
+    /// as `::ffff:a.b.c.d`, and must match IPv4 proxy ranges and share its IPv4 allowance.
     pub fn client_ip(&self, peer: IpAddr, headers: &HeaderMap) -> IpAddr {
+        let peer = peer.to_canonical();
         if !self.is_trusted(peer) {
             return peer;
         }
@@ -65,7 +68,8 @@ impl Limits {
             .iter()
             .filter_map(|v| v.to_str().ok())
             .flat_map(|v| v.split(','))
-            .filter_map(|a| a.trim().parse().ok())
+            .filter_map(|a| a.trim().parse::<IpAddr>().ok())
+            .map(|ip| ip.to_canonical())
             .collect();
         forwarded
             .iter()
@@ -220,6 +224,14 @@ mod tests {
         let outsider: IpAddr = "198.51.100.4".parse().unwrap();
         assert_eq!(l.client_ip(outsider, &xff("203.0.113.9")), outsider);
         assert_eq!(l.client_ip(peer, &HeaderMap::new()), peer);
+        // A dual-stack listener's view of IPv4 addresses.
+        let mapped: IpAddr = "::ffff:10.1.2.3".parse().unwrap();
+        assert_eq!(
+            l.client_ip(mapped, &xff("::ffff:203.0.113.9")),
+            "203.0.113.9".parse::<IpAddr>().unwrap()
+        );
+        let mapped_outsider: IpAddr = "::ffff:198.51.100.4".parse().unwrap();
+        assert_eq!(l.client_ip(mapped_outsider, &xff("203.0.113.9")), outsider);
     }
 
     #[test]
