@@ -114,7 +114,7 @@ run() { # name url pid header...: appends this round's figures
   RPS[$name]+="$(awk '/^Requests\/sec/ {print $2}' <<<"$out") "
   P50[$name]+="$(to_ms "$(awk '$1=="50%" {print $2}' <<<"$out")") "
   P99[$name]+="$(to_ms "$(awk '$1=="99%" {print $2}' <<<"$out")") "
-  # Server CPU time (user + system) per answer: steadier than req/s on a shared machine.
+  # Server CPU time (user + system) per answer: what the run cost the server, a second view of it.
   CPU[$name]+="$(awk -v t=$((after - before)) -v n="$requests" -v u="$TICK_US" 'BEGIN {printf "%.2f", t * u / n}') "
   if grep -q 'Non-2xx' <<<"$out"; then echo "warning: $name had non-2xx answers"; fi
 }
