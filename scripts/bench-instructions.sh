@@ -14,13 +14,7 @@ out=target/callgrind
 mkdir -p "$out"
 work=$(mktemp -d)
 
-missing=()
-command -v valgrind >/dev/null 2>&1 || missing+=(valgrind)
-command -v wrk >/dev/null 2>&1 || missing+=(wrk)
-if [ ${#missing[@]} -gt 0 ]; then
-  sudo=""; [ "$(id -u)" -ne 0 ] && sudo=sudo
-  $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+scripts/ensure-system-deps.sh valgrind:valgrind wrk:wrk
 cargo build --release --locked -q -p portal-gateway -p reference-cms --bins --example ceiling
 
 pids=()

@@ -17,13 +17,7 @@ CEILING=127.0.0.1:18184
 PATH_=/portal/api/category/list
 work=$(mktemp -d)
 
-missing=()
-command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
-command -v wrk >/dev/null 2>&1 || missing+=(wrk)
-if [ ${#missing[@]} -gt 0 ]; then
-  sudo=""; [ "$(id -u)" -ne 0 ] && sudo=sudo
-  $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+scripts/ensure-system-deps.sh nginx-light:nginx wrk:wrk
 NGINX_BIN=$(command -v nginx || echo /usr/sbin/nginx)
 [ "$(nproc)" -ge 2 ] || { echo "needs 2 cores (server on one, wrk on the other)"; exit 1; }
 

@@ -1,9 +1,21 @@
 #!/usr/bin/env bash
-# Installs Debian's chromium and the CJK fonts for the browser tests when they are missing.
+# Installs Debian packages with apt-get when missing.
+# usage: ensure-system-deps.sh [PACKAGE[:COMMAND]...]
+#   PACKAGE:COMMAND counts as present when COMMAND is on the PATH (or in /usr/sbin), a bare PACKAGE
+#   when dpkg knows it. Without arguments: what the browser tests need (chromium, CJK fonts).
 set -euo pipefail
+specs=("$@")
+[ ${#specs[@]} -eq 0 ] && specs=(chromium:chromium fonts-noto-cjk)
 missing=()
-command -v chromium >/dev/null 2>&1 || missing+=(chromium)
-dpkg -s fonts-noto-cjk >/dev/null 2>&1 || missing+=(fonts-noto-cjk)
+for spec in "${specs[@]}"; do
+  package=${spec%%:*}
+  if [ "$package" != "$spec" ]; then
+    cmd=${spec#*:}
+    command -v "$cmd" >/dev/null 2>&1 || [ -x "/usr/sbin/$cmd" ] || missing+=("$package")
+  else
+    dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+  fi
+done
 [ ${#missing[@]} -eq 0 ] && exit 0
 echo "installing ${missing[*]} with apt-get"
 sudo=""

@@ -18,7 +18,7 @@ use crate::{
 
 /// Admin routes on their full paths; unknown ones answer 404 in the envelope.
 pub fn router() -> Router<AppState> {
-    let not_found = || async { ApiError::NotFound("请求的接口不存在。".to_owned()) };
+    use crate::api::not_found;
     Router::new()
         .route("/portal/admin/cache/purge", post(purge))
         .route("/portal/admin", any(not_found))

@@ -53,7 +53,8 @@ pub fn router() -> Router<AppState> {
         .route("/portal/api/{*rest}", any(not_found))
 }
 
-async fn not_found() -> ApiError {
+/// The answer for an unknown path under an API prefix (the admin routes use it too).
+pub async fn not_found() -> ApiError {
     ApiError::NotFound("请求的接口不存在。".to_owned())
 }
 
