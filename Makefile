@@ -12,7 +12,7 @@ DIST_STAMP := $(FRONTEND)/dist/index.html
 help:
 	@echo "make run    build everything and serve the portal at http://127.0.0.1:8080/portal/"
 	@echo "make test   install what is missing and run every test (Rust, frontend unit, end-to-end)"
-	@echo "make lint   rustfmt check, clippy -D warnings, TypeScript type check"
+	@echo "make lint   rustfmt check, clippy -D warnings, TypeScript type check, ESLint (structure, hooks, a11y)"
 	@echo "make audit  Lighthouse (desktop) on home, a news list and an article; reports in frontend/reports/lighthouse"
 	@echo "make bench  load benchmarks (see docs/performance.md)"
 	@echo "make bench-instructions  instructions per cached hit under callgrind (steady; see docs/performance.md)"
@@ -42,7 +42,7 @@ run: build
 lint: node-deps
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets --locked -- -D warnings
-	cd $(FRONTEND) && npm run --silent typecheck
+	cd $(FRONTEND) && npm run --silent typecheck && npm run --silent lint
 
 test-rust:
 	cargo test --workspace --locked

@@ -67,6 +67,14 @@ export const tests = [
       await page.goBack();
       await first.waitFor();
       assert.equal(await page.getByRole('button', { name: 'Page 2' }).getAttribute('aria-current'), 'page');
+      // The page is in the URL: a reload (or a shared link) opens the same page.
+      assert.match(page.url(), /#\/news_center\/media_coverage\/2\?page=2$/);
+      await page.reload();
+      await first.waitFor();
+      assert.equal(await page.getByRole('button', { name: 'Page 2' }).getAttribute('aria-current'), 'page');
+      // Page 1 drops the query again.
+      await page.getByRole('button', { name: 'Page 1' }).click();
+      await page.waitForURL(/#\/news_center\/media_coverage\/2$/);
     },
   },
   {

@@ -1,5 +1,6 @@
-// Measures the JavaScript index.html loads before any page chunk (gzip -9) against the budget.
-import { readFileSync } from 'node:fs';
+// Measures the JavaScript index.html loads before any page chunk (gzip -9) against the budget, and
+// checks that no built file carries the upstream client credential.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
@@ -24,3 +25,27 @@ if (kb > BUDGET_KB) {
   console.error('over the initial load budget: move code into page chunks');
   process.exit(1);
 }
+
+// The upstream client credential lives only in the gateway's config: no built file may carry it.
+
+const config = readFileSync(new URL('../../config/gateway.toml', import.meta.url), 'utf8');
+const secret = config.match(/^client_secret\s*=\s*"([^"]+)"/m)?.[1];
+const credential = secret && Buffer.from(`portal-web:${secret}`).toString('base64');
+const walk = (dir) =>
+  readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? walk(path) : [path];
+  });
+if (!secret) {
+  console.error('config/gateway.toml names no client_secret to look for');
+  process.exit(1);
+}
+const leaks = walk(dist).filter((file) => {
+  const text = readFileSync(file).toString('latin1');
+  return text.includes(secret) || text.includes(credential);
+});
+if (leaks.length > 0) {
+  console.error(`the upstream client credential is in the build: ${leaks.join(', ')}`);
+  process.exit(1);
+}
+console.log(`no upstream credential in ${dist}`);

@@ -13,6 +13,7 @@ use subtle::ConstantTimeEq;
 use crate::{
     api::query::RawQuery,
     envelope::{ApiError, Success},
+    limits::ADMIN_PREFIX,
     state::AppState,
 };
 
@@ -20,10 +21,10 @@ use crate::{
 pub fn router() -> Router<AppState> {
     use crate::api::not_found;
     Router::new()
-        .route("/portal/admin/cache/purge", post(purge))
-        .route("/portal/admin", any(not_found))
-        .route("/portal/admin/", any(not_found))
-        .route("/portal/admin/{*rest}", any(not_found))
+        .route(&format!("{ADMIN_PREFIX}/cache/purge"), post(purge))
+        .route(ADMIN_PREFIX, any(not_found))
+        .route(&format!("{ADMIN_PREFIX}/"), any(not_found))
+        .route(&format!("{ADMIN_PREFIX}/{{*rest}}"), any(not_found))
 }
 
 /// The token a request presents: `Authorization: Bearer …` or `X-Admin-Token`.
@@ -49,14 +50,13 @@ async fn purge(
     let allowed = presented(&headers)
         .is_some_and(|p| bool::from(p.as_bytes().ct_eq(token.expose_secret().as_bytes())));
     if !allowed {
-        tracing::warn!("cache purge refused: wrong or missing admin token");
         return Err(ApiError::AdminRefused);
     }
     let prefix = query.text("prefix").unwrap_or_default();
-    state.cache.purge(&prefix).map_err(|err| {
-        tracing::error!(%err, "cache purge failed");
-        ApiError::Internal
-    })?;
+    state
+        .cache
+        .purge(&prefix)
+        .map_err(|_| ApiError::Internal("cache purge failed"))?;
     tracing::info!(prefix = %prefix, "cache purged");
     Ok(Success(
         json!({ "purged": if prefix.is_empty() { "all".to_owned() } else { prefix } }),

@@ -11,6 +11,8 @@ use secrecy::{ExposeSecret, SecretString};
 use serde::{Deserialize, Serialize};
 use url::Url;
 
+use crate::endpoint::Endpoint;
+
 /// Environment variables with this prefix override file keys; `__` separates levels.
 pub const ENV_PREFIX: &str = "PORTAL__";
 
@@ -33,14 +35,6 @@ pub struct Config {
     pub admin: AdminConfig,
 }
 
-/// Endpoints whose answers are cached, by the names used in cache keys and TTL tables.
-pub const CACHED_ENDPOINTS: [&str; 4] = [
-    "category/list",
-    "category/getParentCategory",
-    "article/list",
-    "article/detail",
-];
-
 /// Response cache: how long answers stay fresh, and how long stale ones may still be served.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -51,7 +45,8 @@ pub struct CacheConfig {
     /// Time to live of an endpoint not named in `ttl`.
     #[serde(with = "humantime_serde")]
     pub default_ttl: Duration,
-    /// Time to live by endpoint (`category/list`, `article/list`, …).
+    /// Time to live by endpoint cache name (`category/list`, `article/list`, …: the table in
+    /// `endpoint.rs`).
     pub ttl: BTreeMap<String, humantime_serde::Serde<Duration>>,
     /// Time to live by key pattern, first match wins; `*` matches any run of characters.
     pub overrides: Vec<TtlOverride>,
@@ -132,7 +127,7 @@ pub fn glob_match(pattern: &str, text: &str) -> bool {
 }
 
 /// Request limits: per visitor address, and a ceiling on calls to the CMS.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct LimitsConfig {
     /// API requests a second one client address may make (steady rate).
@@ -142,6 +137,9 @@ pub struct LimitsConfig {
     /// Calls a second the gateway makes to the CMS, all visitors together.
     pub upstream_per_second: u32,
     pub upstream_burst: u32,
+    /// Calls to the CMS waiting for its answer at once; past it a visitor gets a stale answer
+    /// or 503 with `Retry-After` instead of queueing on a CMS that is already struggling.
+    pub upstream_concurrency: usize,
     /// Proxies whose `X-Forwarded-For` is believed (addresses or CIDR ranges).
     pub trusted_proxies: Vec<ipnet::IpNet>,
 }
@@ -153,6 +151,7 @@ impl Default for LimitsConfig {
             per_client_burst: 60,
             upstream_per_second: 50,
             upstream_burst: 100,
+            upstream_concurrency: 64,
             trusted_proxies: Vec::new(),
         }
     }
@@ -237,6 +236,19 @@ pub struct UpstreamPaths {
     pub article_detail: String,
     /// Prefix under which the CMS serves uploaded files (images, attachments).
     pub files: String,
+}
+
+impl UpstreamPaths {
+    /// The CMS path of an endpoint that calls the CMS itself (the table's `cms`).
+    pub fn of(&self, endpoint: Endpoint) -> Option<&str> {
+        match endpoint {
+            Endpoint::CategoryList => Some(&self.category_list),
+            Endpoint::ArticleList => Some(&self.article_list),
+            Endpoint::ArticleDetail => Some(&self.article_detail),
+            Endpoint::Files => Some(&self.files),
+            Endpoint::ParentCategory | Endpoint::Site => None,
+        }
+    }
 }
 
 impl Default for UpstreamPaths {
@@ -354,32 +366,24 @@ impl Config {
         if self.upstream.page_base > 1 {
             return Err(invalid("upstream.page_base", "must be 0 or 1"));
         }
-        for (key, path) in [
-            (
-                "upstream.paths.category_list",
-                &self.upstream.paths.category_list,
-            ),
-            (
-                "upstream.paths.article_list",
-                &self.upstream.paths.article_list,
-            ),
-            (
-                "upstream.paths.article_detail",
-                &self.upstream.paths.article_detail,
-            ),
-            ("upstream.paths.files", &self.upstream.paths.files),
+        for (key, endpoint) in [
+            ("upstream.paths.category_list", Endpoint::CategoryList),
+            ("upstream.paths.article_list", Endpoint::ArticleList),
+            ("upstream.paths.article_detail", Endpoint::ArticleDetail),
+            ("upstream.paths.files", Endpoint::Files),
         ] {
+            let path = self.upstream.paths.of(endpoint).unwrap_or_default();
             if path.trim_matches('/').is_empty() || path.contains("..") || path.contains('?') {
                 return Err(invalid(key, "must be a relative path without '..' or '?'"));
             }
         }
         for endpoint in self.cache.ttl.keys() {
-            if !CACHED_ENDPOINTS.contains(&endpoint.as_str()) {
+            if Endpoint::of_cache_name(endpoint).is_none() {
                 return Err(ConfigError::Invalid {
                     key: "cache.ttl",
                     reason: format!(
                         "unknown endpoint `{endpoint}` (known: {})",
-                        CACHED_ENDPOINTS.join(", ")
+                        Endpoint::cache_names().collect::<Vec<_>>().join(", ")
                     ),
                 });
             }
@@ -404,6 +408,12 @@ impl Config {
             return Err(invalid(
                 "limits.upstream_per_second",
                 "the rate and the burst must be more than 0",
+            ));
+        }
+        if limits.upstream_concurrency == 0 || limits.upstream_concurrency > 100_000 {
+            return Err(invalid(
+                "limits.upstream_concurrency",
+                "must be from 1 to 100000",
             ));
         }
         if self

@@ -1,11 +1,17 @@
-//! The `{code, msg, result}` envelope every `/portal/api` answer travels in, and the one error
-//! type that turns any failure into it.
+//! The `{code, msg, result}` envelope every `/portal/api` answer travels in: the one serializer
+//! for success, the one error type, and for every failure (the CMS's included) the HTTP status
+//! and the Chinese message the visitor gets. Nothing else shapes an API answer.
+//!
+//! Errors are not logged here: `into_response` leaves the error in the response's extensions
+//! and the observe layer writes it into the request's one log line.
+
+use std::time::Duration;
 
 use axum::{
-    Json,
     http::{HeaderValue, StatusCode, header},
     response::{IntoResponse, Response},
 };
+use bytes::Bytes;
 use serde::Serialize;
 
 use crate::upstream::UpstreamError;
@@ -13,31 +19,42 @@ use crate::upstream::UpstreamError;
 /// Success code of the envelope.
 pub const OK: i64 = 200;
 
-#[derive(Debug, Serialize)]
-pub struct Envelope<T: Serialize> {
-    pub code: i64,
-    pub msg: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub result: Option<T>,
+const JSON: HeaderValue = HeaderValue::from_static("application/json");
+
+/// The success envelope's bytes; used for cached answers and for `Success`.
+pub fn success_bytes<T: Serialize + ?Sized>(result: &T) -> Bytes {
+    #[derive(Serialize)]
+    struct Body<'a, T: ?Sized> {
+        code: i64,
+        msg: &'static str,
+        result: &'a T,
+    }
+    Bytes::from(
+        serde_json::to_vec(&Body {
+            code: OK,
+            msg: "成功",
+            result,
+        })
+        .expect("content types always serialise"),
+    )
 }
 
-/// A successful answer; `result: null` is kept (the spec allows nulls).
+fn error_bytes(code: i64, msg: &str) -> Bytes {
+    #[derive(Serialize)]
+    struct Body<'a> {
+        code: i64,
+        msg: &'a str,
+    }
+    Bytes::from(serde_json::to_vec(&Body { code, msg }).expect("an envelope serialises"))
+}
+
+/// A successful answer made on the spot (not from the cache); `result: null` is kept (the spec
+/// allows nulls).
 pub struct Success<T>(pub T);
 
 impl<T: Serialize> IntoResponse for Success<T> {
     fn into_response(self) -> Response {
-        #[derive(Serialize)]
-        struct Ok<'a, T> {
-            code: i64,
-            msg: &'a str,
-            result: T,
-        }
-        Json(Ok {
-            code: OK,
-            msg: "成功",
-            result: self.0,
-        })
-        .into_response()
+        ([(header::CONTENT_TYPE, JSON)], success_bytes(&self.0)).into_response()
     }
 }
 
@@ -77,15 +94,12 @@ pub enum ApiError {
     MethodNotAllowed,
     #[error(transparent)]
     Upstream(#[from] UpstreamError),
-    #[error("rate limited ({scope})")]
-    RateLimited {
-        scope: &'static str,
-        retry_after: std::time::Duration,
-    },
+    #[error("client over its rate limit")]
+    RateLimited { retry_after: Duration },
     #[error("admin token missing or wrong")]
     AdminRefused,
-    #[error("internal error")]
-    Internal,
+    #[error("internal error: {0}")]
+    Internal(&'static str),
 }
 
 impl ApiError {
@@ -102,7 +116,6 @@ impl ApiError {
             Self::Upstream(UpstreamError::Status { code, .. }) => *code >= 500,
             Self::Upstream(UpstreamError::Unauthorized { .. }) => false,
             Self::Upstream(_) => true,
-            Self::RateLimited { scope, .. } => *scope == "upstream",
             _ => false,
         }
     }
@@ -116,20 +129,40 @@ impl ApiError {
     }
 
     /// The error envelope as bytes, for a cached 404.
-    pub fn envelope_bytes(&self) -> bytes::Bytes {
+    pub fn envelope_bytes(&self) -> Bytes {
         let (code, _, msg) = self.parts();
-        bytes::Bytes::from(
-            serde_json::to_vec(&Envelope::<()> {
-                code,
-                msg,
-                result: None,
-            })
-            .expect("an envelope serialises"),
-        )
+        error_bytes(code, &msg)
+    }
+
+    /// How long the visitor should wait before asking again, when that is known.
+    fn retry_after(&self) -> Option<Duration> {
+        match self {
+            Self::RateLimited { retry_after }
+            | Self::Upstream(UpstreamError::Ceiling { retry_after }) => Some(*retry_after),
+            Self::Upstream(UpstreamError::Busy) => Some(Duration::from_secs(1)),
+            _ => None,
+        }
+    }
+
+    /// The label of `portal_rate_limited_total` for a refusal by one of the gateway's limits.
+    fn limit_label(&self) -> Option<&'static str> {
+        match self {
+            Self::RateLimited { .. } => Some("client"),
+            Self::Upstream(UpstreamError::Ceiling { .. }) => Some("upstream"),
+            Self::Upstream(UpstreamError::Busy) => Some("upstream_concurrency"),
+            _ => None,
+        }
     }
 
     /// The envelope code, the HTTP status and the visitor-facing message.
     fn parts(&self) -> (i64, StatusCode, String) {
+        let plain = |status: StatusCode| {
+            (
+                i64::from(status.as_u16()),
+                status,
+                default_message(status.as_u16()).to_owned(),
+            )
+        };
         match self {
             Self::BadQuery { msg, .. } => (400, StatusCode::BAD_REQUEST, msg.clone()),
             Self::NotFound(msg) => (404, StatusCode::NOT_FOUND, msg.clone()),
@@ -138,22 +171,59 @@ impl ApiError {
                 StatusCode::METHOD_NOT_ALLOWED,
                 "只支持 GET 请求。".to_owned(),
             ),
-            Self::Upstream(err) => err.parts(),
-            Self::RateLimited { .. } => (
-                429,
-                StatusCode::TOO_MANY_REQUESTS,
-                default_message(429).to_owned(),
-            ),
+            Self::Upstream(err) => upstream_parts(err),
+            Self::RateLimited { .. } => plain(StatusCode::TOO_MANY_REQUESTS),
             Self::AdminRefused => (
                 401,
                 StatusCode::UNAUTHORIZED,
                 "管理令牌缺失或不正确。".to_owned(),
             ),
-            Self::Internal => (
-                500,
-                StatusCode::INTERNAL_SERVER_ERROR,
-                default_message(500).to_owned(),
-            ),
+            Self::Internal(_) => plain(StatusCode::INTERNAL_SERVER_ERROR),
+        }
+    }
+}
+
+/// What a CMS failure becomes for the visitor. Details of bad answers stay in the log: they
+/// may describe the CMS's internals.
+fn upstream_parts(err: &UpstreamError) -> (i64, StatusCode, String) {
+    let with_default = |status: StatusCode, msg: Option<&String>| {
+        let msg = msg
+            .filter(|m| !m.trim().is_empty())
+            .cloned()
+            .unwrap_or_else(|| default_message(status.as_u16()).to_owned());
+        (i64::from(status.as_u16()), status, msg)
+    };
+    match err {
+        UpstreamError::Timeout => with_default(StatusCode::REQUEST_TIMEOUT, None),
+        UpstreamError::Unauthorized { msg } => with_default(StatusCode::UNAUTHORIZED, msg.as_ref()),
+        UpstreamError::Unreachable(_) => (
+            502,
+            StatusCode::BAD_GATEWAY,
+            "无法连接内容服务，请稍后再试。".to_owned(),
+        ),
+        UpstreamError::Unresolved(_) => (
+            503,
+            StatusCode::SERVICE_UNAVAILABLE,
+            "内容服务地址无法解析，服务暂不可用。".to_owned(),
+        ),
+        UpstreamError::Unavailable => with_default(StatusCode::SERVICE_UNAVAILABLE, None),
+        UpstreamError::Busy => (
+            503,
+            StatusCode::SERVICE_UNAVAILABLE,
+            "访问人数较多，内容服务繁忙，请稍后再试。".to_owned(),
+        ),
+        UpstreamError::Ceiling { .. } => with_default(StatusCode::TOO_MANY_REQUESTS, None),
+        UpstreamError::BadResponse(_) => with_default(StatusCode::BAD_GATEWAY, None),
+        UpstreamError::Status { code, msg } => {
+            let status = status_for_code(*code);
+            let msg = msg
+                .clone()
+                .filter(|m| !m.trim().is_empty())
+                .unwrap_or_else(|| {
+                    let known = u16::try_from(*code).unwrap_or(0);
+                    default_message(if known == 0 { status.as_u16() } else { known }).to_owned()
+                });
+            (*code, status, msg)
         }
     }
 }
@@ -161,30 +231,28 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (code, status, msg) = self.parts();
-        if status.is_server_error() || status == StatusCode::REQUEST_TIMEOUT {
-            tracing::warn!(error = %self, code, "api request failed");
-        } else {
-            tracing::debug!(error = %self, code, "api request refused");
-        }
         let mut response = (
             status,
-            Json(Envelope::<()> {
-                code,
-                msg,
-                result: None,
-            }),
+            [
+                (header::CONTENT_TYPE, JSON),
+                (header::CACHE_CONTROL, HeaderValue::from_static("no-store")),
+            ],
+            error_bytes(code, &msg),
         )
             .into_response();
         let headers = response.headers_mut();
-        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
         if status == StatusCode::METHOD_NOT_ALLOWED {
             headers.insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
         }
-        if let Self::RateLimited { retry_after, scope } = &self {
-            let seconds = retry_after.as_secs_f64().ceil().max(1.0) as u64;
+        if let Some(wait) = self.retry_after() {
+            let seconds = wait.as_secs_f64().ceil().max(1.0) as u64;
             headers.insert(header::RETRY_AFTER, HeaderValue::from(seconds));
-            metrics::counter!("portal_rate_limited_total", "limit" => *scope).increment(1);
         }
+        if let Some(limit) = self.limit_label() {
+            metrics::counter!("portal_rate_limited_total", "limit" => limit).increment(1);
+        }
+        // For the observe layer's log line.
+        response.extensions_mut().insert(self);
         response
     }
 }
@@ -196,6 +264,18 @@ pub fn status_for_code(code: i64) -> StatusCode {
         .filter(|c| (400..=599).contains(c))
         .and_then(|c| StatusCode::from_u16(c).ok())
         .unwrap_or(StatusCode::BAD_GATEWAY)
+}
+
+/// The answer of a handler that panicked (the observe layer catches it): a 500 envelope; the
+/// panic's message goes to the log, never to the visitor.
+pub fn panic_response(panic: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    let detail = panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_default();
+    tracing::error!(panic = %detail, "a handler panicked");
+    ApiError::Internal("a handler panicked").into_response()
 }
 
 #[cfg(test)]
@@ -221,5 +301,37 @@ mod tests {
         assert_eq!(status_for_code(1001), StatusCode::BAD_GATEWAY);
         assert_eq!(status_for_code(-1), StatusCode::BAD_GATEWAY);
         assert_eq!(status_for_code(302), StatusCode::BAD_GATEWAY);
+    }
+
+    #[test]
+    fn success_and_error_envelopes_have_the_contract_shape() {
+        let ok: serde_json::Value = serde_json::from_slice(&success_bytes(&[1, 2])).unwrap();
+        assert_eq!(
+            ok,
+            serde_json::json!({"code": 200, "msg": "成功", "result": [1, 2]})
+        );
+        let null: serde_json::Value = serde_json::from_slice(&success_bytes(&())).unwrap();
+        assert_eq!(
+            null,
+            serde_json::json!({"code": 200, "msg": "成功", "result": null})
+        );
+        let err: serde_json::Value =
+            serde_json::from_slice(&ApiError::NotFound("无".into()).envelope_bytes()).unwrap();
+        assert_eq!(err, serde_json::json!({"code": 404, "msg": "无"}));
+    }
+
+    #[test]
+    fn limits_answer_with_a_retry_time_and_the_error_rides_along_for_the_log() {
+        let busy = ApiError::Upstream(UpstreamError::Busy).into_response();
+        assert_eq!(busy.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(busy.headers()[header::RETRY_AFTER], "1");
+        assert!(busy.extensions().get::<ApiError>().is_some());
+        let ceiling = ApiError::Upstream(UpstreamError::Ceiling {
+            retry_after: Duration::from_millis(1500),
+        })
+        .into_response();
+        assert_eq!(ceiling.status(), StatusCode::TOO_MANY_REQUESTS);
+        assert_eq!(ceiling.headers()[header::RETRY_AFTER], "2");
+        assert!(ApiError::Upstream(UpstreamError::Busy).is_upstream_failure());
     }
 }

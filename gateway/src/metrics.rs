@@ -5,6 +5,8 @@ use std::sync::{LazyLock, OnceLock, RwLock};
 use metrics::Counter;
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
+use crate::endpoint::Endpoint;
+
 static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
 
 /// The process-wide recorder (installed once; every app in a test process shares it).
@@ -25,18 +27,16 @@ pub fn handle() -> PrometheusHandle {
         .clone()
 }
 
-/// A bounded label for a request path: the API endpoint, or the area of the site.
+/// A bounded label for a request path: the API endpoint's label from the table, or the area of
+/// the site.
 pub fn route_label(path: &str) -> &'static str {
+    if let Some(endpoint) = Endpoint::of_path(path) {
+        return endpoint.metrics_label();
+    }
     match path {
-        "/portal/api/category/list" => "category/list",
-        "/portal/api/category/getParentCategory" => "category/getParentCategory",
-        "/portal/api/article/list" => "article/list",
-        "/portal/api/article/detail" => "article/detail",
-        "/portal/api/site" => "site",
         "/healthz" => "healthz",
         "/readyz" => "readyz",
         "/metrics" => "metrics",
-        p if p.starts_with("/portal/api/files/") => "files",
         p if p.starts_with("/portal/api") => "api-other",
         p if p.starts_with("/portal/admin") => "admin",
         p if p.starts_with("/portal") => "static",
@@ -87,4 +87,20 @@ pub fn cache_outcome(outcome: &'static str) -> &'static Counter {
 
 pub async fn render() -> String {
     handle().render()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_endpoint_is_counted_under_its_own_label() {
+        for endpoint in Endpoint::ALL {
+            let path = endpoint.sample_path();
+            assert_eq!(route_label(&path), endpoint.metrics_label(), "{endpoint:?}");
+        }
+        assert_eq!(route_label("/portal/api/nothing"), "api-other");
+        assert_eq!(route_label("/portal/admin/cache/purge"), "admin");
+        assert_eq!(route_label("/portal/assets/main.js"), "static");
+    }
 }

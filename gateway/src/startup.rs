@@ -17,7 +17,7 @@ use axum::{
     extract::Request,
     handler::Handler,
     http::{HeaderValue, Request as HttpRequest},
-    response::Redirect,
+    response::{Redirect, Response},
     routing::get,
     serve::IncomingStream,
 };
@@ -33,12 +33,13 @@ use crate::{
     admin, api,
     config::Config,
     health,
-    limits::{ClientLimit, ClientLimitLayer},
+    limits::{ClientLimit, ClientLimitLayer, ClientLimits},
     metrics,
     observe::{Observe, ObserveLayer, REQUEST_ID},
     reload,
     state::AppState,
     static_files::StaticFiles,
+    upstream::ClientError,
 };
 
 /// Request ids: a random per-process prefix and a counter. Unique enough to join log lines and
@@ -84,16 +85,53 @@ impl MakeRequestId for SequentialRequestId {
 pub enum StartupError {
     #[error("cannot listen on {addr}: {source}")]
     Bind { addr: SocketAddr, source: io::Error },
-    #[error("cannot build the upstream client: {0}")]
-    Client(#[from] reqwest::Error),
+    #[error(transparent)]
+    Client(#[from] ClientError),
 }
 
-/// The whole app: every request gets a request id, a span, a log line and a count; JSON API
-/// requests also meet the per-client limit; then the router.
-pub type App = SetRequestId<Observe<ClientLimit<Router>>, SequentialRequestId>;
+/// The middleware stack, outermost first: request id, observe (span, log line, count, panic to
+/// 500 envelope), per-client limit, then the router. Named once, here.
+type Stack = SetRequestId<Observe<ClientLimit<Router>>, SequentialRequestId>;
 
-/// The app for a given state. The layers wrap the router once rather than being added with
+/// The whole app as one service; `set_peer` tells its client limit whom a connection is from.
+#[derive(Clone)]
+pub struct App(Stack);
+
+impl App {
+    /// This copy serves one connection from `peer`.
+    pub fn set_peer(&mut self, peer: std::net::IpAddr) {
+        self.0.get_mut().get_mut().set_peer(peer);
+    }
+}
+
+impl Service<Request> for App {
+    type Response = Response;
+    type Error = Infallible;
+    type Future = <Stack as Service<Request>>::Future;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.0.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: Request) -> Self::Future {
+        self.0.call(request)
+    }
+}
+
+/// Wraps `router` in the stack. The layers wrap the router once rather than being added with
 /// `Router::layer`, which would wrap (and box, and clone on every request) each route.
+pub fn layers(router: Router, client_limits: ClientLimits) -> App {
+    App(ServiceBuilder::new()
+        .layer(SetRequestIdLayer::new(
+            REQUEST_ID,
+            SequentialRequestId::new(),
+        ))
+        .layer(ObserveLayer)
+        .layer(ClientLimitLayer::new(client_limits))
+        .service(router))
+}
+
+/// The app for a given state.
 pub fn app(state: AppState) -> App {
     let static_files = StaticFiles::new(&state.runtime().config.server.static_dir);
     // Installed before the first request so every counter lands in it.
@@ -113,21 +151,20 @@ pub fn app(state: AppState) -> App {
                 .layer(CompressionLayer::new()),
         )
         .with_state(state.clone());
-    ServiceBuilder::new()
-        .layer(SetRequestIdLayer::new(
-            REQUEST_ID,
-            SequentialRequestId::new(),
-        ))
-        .layer(ObserveLayer)
-        .layer(ClientLimitLayer::new(state))
-        .service(router)
+    layers(router, state.client_limits.clone())
 }
 
 /// Makes each connection's copy of the app and tells its client limit the peer address, once
 /// per connection (axum's `ConnectInfo` inserts it into every request's extensions instead, a
 /// visible share of a cache hit: docs/performance.md).
 #[derive(Clone)]
-struct PerConnection(App);
+pub struct PerConnection(App);
+
+impl PerConnection {
+    pub fn new(app: App) -> Self {
+        Self(app)
+    }
+}
 
 impl Service<IncomingStream<'_, TcpListener>> for PerConnection {
     type Response = App;
@@ -140,7 +177,7 @@ impl Service<IncomingStream<'_, TcpListener>> for PerConnection {
 
     fn call(&mut self, stream: IncomingStream<'_, TcpListener>) -> Self::Future {
         let mut app = self.0.clone();
-        app.get_mut().get_mut().set_peer(stream.remote_addr().ip());
+        app.set_peer(stream.remote_addr().ip());
         ready(Ok(app))
     }
 }
@@ -186,10 +223,6 @@ impl Application {
             .expect("a bound listener has an address")
     }
 
-    pub fn state(&self) -> &AppState {
-        &self.state
-    }
-
     /// Serves until `shutdown` resolves, then lets requests in flight finish.
     pub async fn run_until(
         self,
@@ -203,7 +236,7 @@ impl Application {
             let mut every = tokio::time::interval(std::time::Duration::from_secs(60));
             loop {
                 every.tick().await;
-                idle.runtime().limits.forget_idle_clients();
+                idle.client_limits.forget_idle_clients();
             }
         });
         axum::serve(self.listener, PerConnection(self.app))

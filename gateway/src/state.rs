@@ -9,31 +9,25 @@ use std::{
 use arc_swap::ArcSwap;
 
 use crate::{
-    api::content::FileLinks,
     cache::ResponseCache,
     config::{Config, ConfigError},
-    limits::Limits,
-    upstream::Upstream,
+    limits::ClientLimits,
+    upstream::{ClientError, Upstream},
 };
 
-/// Everything built from one version of the config.
+/// Everything built from one version of the config. A reload builds a new one; requests in
+/// flight finish with the one they started with (its upstream limits included).
 pub struct Runtime {
     pub config: Arc<Config>,
     pub upstream: Upstream,
-    pub links: FileLinks,
-    pub limits: Limits,
 }
 
 impl Runtime {
-    pub fn new(config: Config) -> Result<Self, reqwest::Error> {
-        let upstream = Upstream::new(&config.upstream)?;
-        let links = FileLinks::new(&config.upstream.base_url, &config.upstream.paths.files);
-        let limits = Limits::new(&config.limits);
+    pub fn new(config: Config) -> Result<Self, ClientError> {
+        let upstream = Upstream::new(&config.upstream, &config.limits)?;
         Ok(Self {
             config: Arc::new(config),
             upstream,
-            links,
-            limits,
         })
     }
 }
@@ -45,6 +39,8 @@ pub struct AppState(Arc<Shared>);
 pub struct Shared {
     runtime: ArcSwap<Runtime>,
     pub cache: Arc<ResponseCache>,
+    /// Shared with the client-limit layer, which holds nothing else of the state.
+    pub client_limits: ClientLimits,
     config_path: Option<PathBuf>,
 }
 
@@ -62,16 +58,18 @@ pub enum ReloadError {
     NoFile,
     #[error(transparent)]
     Config(#[from] ConfigError),
-    #[error("cannot build the upstream client: {0}")]
-    Client(#[from] reqwest::Error),
+    #[error(transparent)]
+    Client(#[from] ClientError),
 }
 
 impl AppState {
-    pub fn new(config: Config, config_path: Option<PathBuf>) -> Result<Self, reqwest::Error> {
+    pub fn new(config: Config, config_path: Option<PathBuf>) -> Result<Self, ClientError> {
         let cache = ResponseCache::new(config.cache.max_bytes);
+        let client_limits = ClientLimits::new(&config.limits);
         Ok(Self(Arc::new(Shared {
             runtime: ArcSwap::from_pointee(Runtime::new(config)?),
             cache,
+            client_limits,
             config_path,
         })))
     }
@@ -83,18 +81,12 @@ impl Shared {
         self.runtime.load_full()
     }
 
-    /// The current runtime for a moment's use, without touching its reference count; a guard
-    /// must not be held across an `.await` (use `runtime()` for that).
-    pub fn peek_runtime(&self) -> arc_swap::Guard<Arc<Runtime>> {
-        self.runtime.load()
-    }
-
     pub fn config_path(&self) -> Option<&Path> {
         self.config_path.as_deref()
     }
 
     /// Swaps in a new config. Requests in flight finish with the old one.
-    pub fn apply(&self, config: Config) -> Result<(), reqwest::Error> {
+    pub fn apply(&self, config: Config) -> Result<(), ClientError> {
         let old = self.runtime();
         if old.config.server.listen != config.server.listen
             || old.config.server.static_dir != config.server.static_dir
@@ -104,7 +96,9 @@ impl Shared {
         if old.config.cache.max_bytes != config.cache.max_bytes {
             tracing::warn!("cache.max_bytes takes effect at the next restart");
         }
-        self.runtime.store(Arc::new(Runtime::new(config)?));
+        let runtime = Runtime::new(config)?;
+        self.client_limits.apply(&runtime.config.limits);
+        self.runtime.store(Arc::new(runtime));
         Ok(())
     }
 

@@ -23,5 +23,9 @@ export const navigate = (to: string, options?: { replace?: boolean }): void => {
 export function useHashPath(): [string, typeof navigate] {
   return [useSyncExternalStore(subscribe, currentPath, () => '/'), navigate];
 }
-useHashPath.searchHook = () => useSyncExternalStore(subscribe, currentSearch, () => '');
+/** The query inside the hash (`page=2` of `#/news_center/notice?page=2`). */
+export function useHashSearch(): string {
+  return useSyncExternalStore(subscribe, currentSearch, () => '');
+}
+useHashPath.searchHook = useHashSearch;
 useHashPath.hrefs = (href: string) => `#${href}`;

@@ -1,11 +1,10 @@
-import { combineSlices, configureStore } from '@reduxjs/toolkit';
+import { configureStore } from '@reduxjs/toolkit';
 import { setupListeners } from '@reduxjs/toolkit/query';
 
-import { uiSlice } from './ui-slice';
 import { api } from './api';
+import { rootReducer, type RootState } from './reducer';
 
-const rootReducer = combineSlices(api, uiSlice);
-export type RootState = ReturnType<typeof rootReducer>;
+export type { RootState };
 
 export function makeStore(preloadedState?: Partial<RootState>) {
   const store = configureStore({

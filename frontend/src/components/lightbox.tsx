@@ -25,6 +25,9 @@ export function Lightbox({ images, index, onIndex }: LightboxProps) {
   const image = index === null ? null : images[index];
   const step = (by: number) => index !== null && onIndex((index + by + images.length) % images.length);
   return (
+    // The modal is keyboard-complete without these handlers (Esc closes; the buttons step and
+    // close); the arrow keys and the backdrop click are conveniences on top.
+    // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions
     <dialog
       ref={dialog}
       className="lightbox"
@@ -55,6 +58,8 @@ export function Lightbox({ images, index, onIndex }: LightboxProps) {
         <button type="button" className="button button--ghost" onClick={() => step(1)}>
           下一张
         </button>
+        {/* The dialog's initial focus (HTML's dialog focusing steps honour autofocus). */}
+        {/* eslint-disable-next-line jsx-a11y/no-autofocus */}
         <button type="button" className="button" onClick={() => onIndex(null)} autoFocus>
           关闭
         </button>

@@ -5,12 +5,8 @@ use std::collections::HashSet;
 
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
-use url::Url;
 
-use crate::upstream::UpstreamError;
-
-/// Where the browser fetches CMS files through the gateway.
-pub const FILES_ROUTE: &str = "/portal/api/files/";
+use crate::upstream::{FileLinks, UpstreamError};
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -198,72 +194,19 @@ pub fn parent_of(tree: &[Category], id: u64) -> Option<Option<Category>> {
     Some(Some(parent))
 }
 
-/// Rewrites CMS file references so the browser fetches them through the gateway.
-#[derive(Debug, Clone)]
-pub struct FileLinks {
-    base: Url,
-    files_root: Url,
-}
-
-impl FileLinks {
-    pub fn new(base: &Url, files_path: &str) -> Self {
-        let mut base = base.clone();
-        if !base.path().ends_with('/') {
-            base.set_path(&format!("{}/", base.path()));
-        }
-        let files_root = base
-            .join(&format!("{}/", files_path.trim_matches('/')))
-            .expect("validated relative path");
-        Self { base, files_root }
-    }
-
-    /// A file on the CMS becomes a gateway path; other http(s) links stay; anything else
-    /// (scripts, data URLs, CMS pages the browser cannot reach) is dropped.
-    pub fn rewrite(&self, raw: &str) -> Option<String> {
-        let raw = raw.trim();
-        if raw.is_empty() {
-            return None;
-        }
-        if raw.starts_with('#') {
-            return Some(raw.to_owned());
-        }
-        if raw.starts_with(FILES_ROUTE) || raw.starts_with("/portal/#/") {
-            return Some(raw.to_owned());
-        }
-        // A path relative to the CMS's file store, as many CMSs write them: "news/a.webp".
-        let resolved = if raw.contains(':') || raw.starts_with('/') {
-            self.base.join(raw).ok()?
-        } else {
-            self.files_root.join(raw).ok()?
-        };
-        if resolved.origin() == self.files_root.origin()
-            && let Some(rest) = resolved.path().strip_prefix(self.files_root.path())
-        {
-            let mut out = format!("{FILES_ROUTE}{rest}");
-            if let Some(query) = resolved.query() {
-                out.push('?');
-                out.push_str(query);
+/// Points an article's cover, video and attachments at the gateway; drops what cannot be.
+fn rewrite_links(links: &FileLinks, article: &mut Article) {
+    article.cover = article.cover.as_deref().and_then(|c| links.rewrite(c));
+    article.video = article.video.as_deref().and_then(|v| links.rewrite(v));
+    article
+        .attachments
+        .retain_mut(|a| match links.rewrite(&a.url) {
+            Some(url) => {
+                a.url = url;
+                true
             }
-            return Some(out);
-        }
-        let is_absolute = Url::parse(raw).is_ok();
-        (is_absolute && matches!(resolved.scheme(), "http" | "https" | "mailto" | "tel"))
-            .then(|| raw.to_owned())
-    }
-
-    fn rewrite_article(&self, article: &mut Article) {
-        article.cover = article.cover.as_deref().and_then(|c| self.rewrite(c));
-        article.video = article.video.as_deref().and_then(|v| self.rewrite(v));
-        article
-            .attachments
-            .retain_mut(|a| match self.rewrite(&a.url) {
-                Some(url) => {
-                    a.url = url;
-                    true
-                }
-                None => false,
-            });
-    }
+            None => false,
+        });
 }
 
 /// An article page from a Spring Data page or a MyBatis-Plus page.
@@ -287,7 +230,7 @@ pub fn article_page(
     for article in &mut content {
         // Summaries never carry a body, whatever the CMS sends.
         article.content = None;
-        links.rewrite_article(article);
+        rewrite_links(links, article);
     }
     let number = |key: &str| map.get(key).and_then(Value::as_u64);
     let total_elements = number("totalElements")
@@ -311,7 +254,7 @@ pub fn article_detail(result: Value, links: &FileLinks) -> Result<Option<Article
         return Ok(None);
     }
     let mut article: Article = serde_json::from_value(result).map_err(|e| bad("article", e))?;
-    links.rewrite_article(&mut article);
+    rewrite_links(links, &mut article);
     article.content = article.content.as_deref().map(|html| sanitize(html, links));
     Ok(Some(article))
 }

@@ -2,7 +2,6 @@
 //! the gateway so the browser never needs the CMS's address or credential.
 
 use axum::{
-    body::Body,
     extract::{Path, State},
     http::{HeaderMap, HeaderValue, StatusCode, header},
     response::{IntoResponse, Response},
@@ -82,7 +81,7 @@ pub async fn file(
         tracing::warn!(%content_type, "file store answered a type the portal does not serve");
         return Err(not_found());
     }
-    let mut response = Response::new(Body::from_stream(upstream.body.bytes_stream()));
+    let mut response = Response::new(upstream.body);
     *response.status_mut() = upstream.status;
     copy_headers(&upstream.headers, response.headers_mut());
     let out = response.headers_mut();

@@ -1,24 +1,20 @@
-//! `/portal/api`: validate the query, answer from the cache or call the CMS through `upstream`,
-//! normalise into the envelope. Handlers never build upstream URLs or credentials themselves.
+//! `/portal/api`: one handler per endpoint of the table (`endpoint.rs`), each validating its
+//! query, answering from the cache or calling the CMS through `upstream`, and normalising into
+//! the envelope. Handlers never build upstream URLs or credentials themselves.
 
 pub mod content;
 mod files;
 pub mod query;
 
-use std::{
-    future::Future,
-    sync::Arc,
-    time::{Duration, Instant},
-};
+use std::{future::Future, sync::Arc, time::Duration};
 
 use axum::{
     Router,
     extract::{FromRequestParts, State},
     http::{HeaderValue, StatusCode, header, request::Parts},
     response::{IntoResponse, Response},
-    routing::{any, get},
+    routing::{MethodRouter, any, get},
 };
-use bytes::Bytes;
 use serde::Serialize;
 use serde_json::Value;
 use tower_http::compression::CompressionLayer;
@@ -26,31 +22,40 @@ use tower_http::compression::CompressionLayer;
 use crate::{
     cache::{Entry, Outcome, Policy, Wants, X_CACHE, respond},
     config::SiteConfig,
-    envelope::{ApiError, OK, Success},
+    endpoint::{CacheKey, Endpoint},
+    envelope::{ApiError, Success, success_bytes},
     observe::REQUEST_ID,
     state::{AppState, Runtime},
-    upstream::{Credential, Endpoint},
+    upstream::Credential,
 };
 use query::{ListQuery, RawQuery};
 
-/// The API's routes on their full paths (merged, not nested: nesting rewrites every request's
-/// URI on the way in).
+/// The API's routes on their full paths, one per endpoint of the table (merged, not nested:
+/// nesting rewrites every request's URI on the way in).
 pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/portal/api/category/list", get(category_list))
-        .route(
-            "/portal/api/category/getParentCategory",
-            get(parent_category),
-        )
-        .route("/portal/api/article/list", get(article_list))
-        .route("/portal/api/article/detail", get(article_detail))
-        // The only uncached JSON answer; everything else arrives encoded from `cache::respond`.
-        .route("/portal/api/site", get(site).layer(CompressionLayer::new()))
-        .route("/portal/api/files/{*path}", get(files::file))
-        // Unknown API paths answer in the envelope instead of falling through to the app.
+    let router = Endpoint::ALL
+        .into_iter()
+        .fold(Router::new(), |router, endpoint| {
+            router.route(endpoint.route(), handler(endpoint))
+        });
+    // Unknown API paths answer in the envelope instead of falling through to the app.
+    router
         .route("/portal/api", any(not_found))
         .route("/portal/api/", any(not_found))
         .route("/portal/api/{*rest}", any(not_found))
+}
+
+/// The handler of each endpoint; the match is what makes a new endpoint need one.
+fn handler(endpoint: Endpoint) -> MethodRouter<AppState> {
+    match endpoint {
+        Endpoint::CategoryList => get(category_list),
+        Endpoint::ParentCategory => get(parent_category),
+        Endpoint::ArticleList => get(article_list),
+        Endpoint::ArticleDetail => get(article_detail),
+        // The only uncached JSON answer; everything else arrives encoded from `cache::respond`.
+        Endpoint::Site => get(site).layer(CompressionLayer::new()),
+        Endpoint::Files => get(files::file),
+    }
 }
 
 /// The answer for an unknown path under an API prefix (the admin routes use it too).
@@ -134,24 +139,15 @@ impl Call {
         endpoint: Endpoint,
         query: &[(&'static str, String)],
     ) -> Result<Value, ApiError> {
-        self.runtime.limits.check_upstream()?;
         let credential = match &self.bearer {
             Some(token) => Credential::Bearer(token),
             None => Credential::Client,
         };
-        let started = Instant::now();
-        let result = self
+        Ok(self
             .runtime
             .upstream
             .get_json(endpoint, query, credential, self.request_id.as_ref())
-            .await;
-        metrics::histogram!(
-            "portal_upstream_duration_seconds",
-            "endpoint" => endpoint.name(),
-            "outcome" => if result.is_ok() { "ok" } else { "error" },
-        )
-        .record(started.elapsed().as_secs_f64());
-        Ok(result?)
+            .await?)
     }
 
     async fn categories(&self) -> Result<content::CategoryList, ApiError> {
@@ -160,30 +156,12 @@ impl Call {
     }
 }
 
-fn envelope_bytes<T: Serialize>(result: &T) -> Bytes {
-    #[derive(Serialize)]
-    struct Body<'a, T> {
-        code: i64,
-        msg: &'a str,
-        result: &'a T,
-    }
-    Bytes::from(
-        serde_json::to_vec(&Body {
-            code: OK,
-            msg: "成功",
-            result,
-        })
-        .expect("content types always serialise"),
-    )
-}
-
 /// Answers a cacheable endpoint: from the cache for the gateway's own credential, straight from
 /// the CMS (`X-Cache: BYPASS`) for a visitor's token or when the cache is off.
 async fn answer<T, F, Fut>(
     state: &AppState,
     request: RequestInfo,
-    endpoint: &'static str,
-    key: &str,
+    key: CacheKey,
     produce: F,
 ) -> Response
 where
@@ -206,7 +184,7 @@ where
         // Encoded here like a cache entry, so API answers never need the compression layer.
         let mut response = match Box::pin(produce(call)).await {
             Ok(result) => {
-                let entry = Entry::new(StatusCode::OK, envelope_bytes(&result));
+                let entry = Entry::new(StatusCode::OK, success_bytes(&result));
                 respond(&entry, Outcome::Bypass, &wants, Duration::ZERO)
             }
             Err(err) => err.into_response(),
@@ -223,8 +201,7 @@ where
 
     let policy = Policy::new(
         &call.runtime.config.cache,
-        endpoint,
-        key,
+        &key,
         call.runtime.upstream.timeout(),
     );
     let keep_not_found = !policy.not_found_ttl.is_zero();
@@ -233,10 +210,7 @@ where
         let produced = produce(call.clone());
         async move {
             match produced.await {
-                Ok(result) => Ok(Arc::new(Entry::new(
-                    StatusCode::OK,
-                    envelope_bytes(&result),
-                ))),
+                Ok(result) => Ok(Arc::new(Entry::new(StatusCode::OK, success_bytes(&result)))),
                 Err(err) if keep_not_found && err.is_not_found() => Ok(Arc::new(Entry::new(
                     StatusCode::NOT_FOUND,
                     err.envelope_bytes(),
@@ -245,7 +219,7 @@ where
             }
         }
     };
-    let lookup = state.cache.get_or_load(key, &policy, load).await;
+    let lookup = state.cache.get_or_load(key.as_str(), &policy, load).await;
     crate::metrics::cache_outcome(lookup.outcome.as_str()).increment(1);
     match lookup.result {
         Ok(entry) => respond(&entry, lookup.outcome, &wants, lookup.fresh_for),
@@ -260,13 +234,10 @@ where
 }
 
 async fn category_list(State(state): State<AppState>, request: RequestInfo) -> Response {
-    answer(
-        &state,
-        request,
-        "category/list",
-        "category/list",
-        |call| async move { call.categories().await },
-    )
+    let key = CacheKey::new(Endpoint::CategoryList, &[]);
+    answer(&state, request, key, |call| async move {
+        call.categories().await
+    })
     .await
 }
 
@@ -277,19 +248,13 @@ async fn parent_category(
     request: RequestInfo,
     query: RawQuery,
 ) -> Result<Response, ApiError> {
-    let id = query.required_id("id")?;
-    let key = format!("category/getParentCategory?id={id}");
-    Ok(answer(
-        &state,
-        request,
-        "category/getParentCategory",
-        &key,
-        move |call| async move {
-            let tree = call.categories().await?;
-            content::parent_of(&tree.content, id)
-                .ok_or_else(|| ApiError::NotFound(format!("栏目 {id} 不存在。")))
-        },
-    )
+    let id = query.only(Endpoint::ParentCategory).required_id("id")?;
+    let key = CacheKey::new(Endpoint::ParentCategory, &[Some(id)]);
+    Ok(answer(&state, request, key, move |call| async move {
+        let tree = call.categories().await?;
+        content::parent_of(&tree.content, id)
+            .ok_or_else(|| ApiError::NotFound(format!("栏目 {id} 不存在。")))
+    })
     .await)
 }
 
@@ -298,15 +263,17 @@ async fn article_list(
     request: RequestInfo,
     query: RawQuery,
 ) -> Result<Response, ApiError> {
-    let list = ListQuery::parse(&query)?;
+    let list = ListQuery::parse(&query.only(Endpoint::ArticleList))?;
     // Defaults filled and a fixed order: the same list is always the same key.
-    let key = format!(
-        "article/list?categoryId={}&page={}&size={}",
-        list.category_id.map(|c| c.to_string()).unwrap_or_default(),
-        list.page,
-        list.size
+    let key = CacheKey::new(
+        Endpoint::ArticleList,
+        &[
+            list.category_id,
+            Some(u64::from(list.page)),
+            Some(u64::from(list.size)),
+        ],
     );
-    Ok(answer(&state, request, "article/list", &key, move |call| {
+    Ok(answer(&state, request, key, move |call| {
         let list = list.clone();
         async move {
             let mut pairs = Vec::with_capacity(3);
@@ -321,7 +288,7 @@ async fn article_list(
             let result = call.get(Endpoint::ArticleList, &pairs).await?;
             Ok(content::article_page(
                 result,
-                &call.runtime.links,
+                call.runtime.upstream.links(),
                 list.page,
                 list.size,
             )?)
@@ -335,21 +302,15 @@ async fn article_detail(
     request: RequestInfo,
     query: RawQuery,
 ) -> Result<Response, ApiError> {
-    let id = query.required_id("id")?;
-    let key = format!("article/detail?id={id}");
-    Ok(answer(
-        &state,
-        request,
-        "article/detail",
-        &key,
-        move |call| async move {
-            let result = call
-                .get(Endpoint::ArticleDetail, &[("id", id.to_string())])
-                .await?;
-            content::article_detail(result, &call.runtime.links)?
-                .ok_or_else(|| ApiError::NotFound(format!("文章 {id} 不存在。")))
-        },
-    )
+    let id = query.only(Endpoint::ArticleDetail).required_id("id")?;
+    let key = CacheKey::new(Endpoint::ArticleDetail, &[Some(id)]);
+    Ok(answer(&state, request, key, move |call| async move {
+        let result = call
+            .get(Endpoint::ArticleDetail, &[("id", id.to_string())])
+            .await?;
+        content::article_detail(result, call.runtime.upstream.links())?
+            .ok_or_else(|| ApiError::NotFound(format!("文章 {id} 不存在。")))
+    })
     .await)
 }
 

@@ -2,13 +2,13 @@
 
 use axum::{extract::FromRequestParts, http::request::Parts};
 
-use crate::{config::MAX_PAGE_SIZE, envelope::ApiError};
+use crate::{config::MAX_PAGE_SIZE, endpoint::Endpoint, envelope::ApiError};
 
 /// Highest page number accepted; beyond it no CMS has content and the number is abuse.
 pub const MAX_PAGE: u32 = 100_000;
 
-/// The raw query pairs of a request, parsed once. Unknown parameters (cache busters such as
-/// `_t`) are dropped here and never reach the CMS.
+/// The raw query pairs of a request, parsed once. `only` keeps the parameters an endpoint of
+/// the table accepts; the rest (cache busters such as `_t`) never reach a handler or the CMS.
 pub struct RawQuery(Vec<(String, String)>);
 
 impl<S: Send + Sync> FromRequestParts<S> for RawQuery {
@@ -26,6 +26,13 @@ impl RawQuery {
                 .map(|(k, v)| (k.into_owned(), v.into_owned()))
                 .collect(),
         )
+    }
+
+    /// The pairs `endpoint` accepts (its `params` in the table), nothing else.
+    pub fn only(mut self, endpoint: Endpoint) -> Self {
+        let params = endpoint.spec().params;
+        self.0.retain(|(name, _)| params.contains(&name.as_str()));
+        self
     }
 
     /// The one value of `name`; repeating the same value is harmless, differing values are not.
@@ -159,6 +166,17 @@ mod tests {
             let err = ListQuery::parse(&RawQuery::parse(query)).unwrap_err();
             assert_eq!(param_of(err), param, "{query}");
         }
+    }
+
+    #[test]
+    fn only_the_parameters_of_the_table_are_kept() {
+        let query = RawQuery::parse("categoryId=3&id=9&_t=1&page=2").only(Endpoint::ArticleList);
+        assert_eq!(query.text("_t"), None);
+        assert_eq!(query.text("id"), None);
+        assert_eq!(query.text("categoryId").as_deref(), Some("3"));
+        let detail = RawQuery::parse("id=7&categoryId=3").only(Endpoint::ArticleDetail);
+        assert_eq!(detail.required_id("id").unwrap(), 7);
+        assert_eq!(detail.text("categoryId"), None);
     }
 
     #[test]

@@ -13,7 +13,7 @@ use std::{
 
 use tokio::sync::OnceCell;
 
-use crate::{config::CacheConfig, envelope::ApiError};
+use crate::{config::CacheConfig, endpoint::CacheKey, envelope::ApiError};
 pub use entry::{Entry, Outcome, Wants, X_CACHE, respond};
 
 type Loaded = Result<Arc<Entry>, ApiError>;
@@ -38,14 +38,9 @@ pub struct Policy {
 }
 
 impl Policy {
-    pub fn new(
-        config: &CacheConfig,
-        endpoint: &str,
-        key: &str,
-        upstream_timeout: Duration,
-    ) -> Self {
+    pub fn new(config: &CacheConfig, key: &CacheKey, upstream_timeout: Duration) -> Self {
         Self {
-            ttl: config.ttl_for(endpoint, key),
+            ttl: config.ttl_for(key.cache_name(), key.as_str()),
             not_found_ttl: config.not_found_ttl,
             stale_while_revalidate: config.stale_while_revalidate,
             stale_if_error: config.stale_if_error,
@@ -211,7 +206,7 @@ impl ResponseCache {
             .await;
             result.unwrap_or_else(|join| {
                 tracing::error!(error = %join, "cache load task failed");
-                Err(ApiError::Internal)
+                Err(ApiError::Internal("the cache load task failed"))
             })
         });
         match tokio::time::timeout(wait, work).await {
@@ -234,11 +229,6 @@ impl ResponseCache {
 
     pub fn entry_count(&self) -> u64 {
         self.entries.entry_count()
-    }
-
-    /// For tests and metrics: settle moka's pending maintenance.
-    pub async fn sync(&self) {
-        self.entries.run_pending_tasks().await;
     }
 }
 

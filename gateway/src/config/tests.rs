@@ -123,3 +123,37 @@ fn unknown_ttl_endpoint_and_short_admin_token_are_refused() {
         .to_string();
     assert!(err.contains("admin.token"), "{err}");
 }
+
+#[test]
+fn every_cached_endpoint_takes_a_ttl() {
+    use crate::endpoint::Endpoint;
+    let mut toml = format!("{MINIMAL}[cache.ttl]\n");
+    for name in Endpoint::cache_names() {
+        toml.push_str(&format!("\"{name}\" = \"5m\"\n"));
+    }
+    let config = Config::from_toml_str(&toml).unwrap();
+    for name in Endpoint::cache_names() {
+        assert_eq!(
+            config.cache.ttl_for(name, name),
+            Duration::from_secs(300),
+            "{name}"
+        );
+    }
+    let err = Config::from_toml_str(&format!("{MINIMAL}[cache.ttl]\n\"site\" = \"5m\"\n"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("cache.ttl") && err.contains("article/detail"),
+        "{err}"
+    );
+}
+
+#[test]
+fn upstream_concurrency_must_be_positive() {
+    let err = Config::from_toml_str(&format!("{MINIMAL}[limits]\nupstream_concurrency = 0\n"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("limits.upstream_concurrency"), "{err}");
+    let config = Config::from_toml_str(MINIMAL).unwrap();
+    assert_eq!(config.limits.upstream_concurrency, 64);
+}

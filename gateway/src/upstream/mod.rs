@@ -1,43 +1,39 @@
-//! The only place that talks to the CMS: one pooled reqwest client, the credential, the
-//! endpoint paths and the envelope decoding.
+//! The only code that talks to the CMS: one pooled reqwest client, the credential, the
+//! endpoint paths, the envelope decoding, and the limits every call passes — a ceiling on calls
+//! a second and a cap on calls in flight — with the CMS latency histogram. Lists, details,
+//! files and the readiness probe all go through here. Never builds a response for the browser.
 
 mod decode;
 mod error;
+mod links;
 
-use std::time::Duration;
+use std::{
+    num::NonZeroU32,
+    time::{Duration, Instant},
+};
 
-use axum::http::{HeaderMap, HeaderValue, header};
+use axum::{
+    body::Body,
+    http::{HeaderMap, HeaderValue, StatusCode, header},
+};
 use base64::Engine;
 use bytes::Bytes;
+use governor::{Quota, RateLimiter, clock::Clock};
 use secrecy::ExposeSecret;
 use serde_json::Value;
+use tokio::sync::{Semaphore, SemaphorePermit};
 use url::Url;
 
-use crate::config::{UpstreamConfig, UpstreamPaths};
+use crate::{
+    config::{LimitsConfig, UpstreamConfig, UpstreamPaths},
+    endpoint::Endpoint,
+};
 pub use decode::decode;
 pub use error::UpstreamError;
+pub use links::{FILES_ROUTE, FileLinks};
 
 /// Upper bound on one upstream body; a larger one is refused as a bad answer.
 const MAX_BODY_BYTES: usize = 8 * 1024 * 1024;
-
-/// The endpoints the gateway knows; nothing else reaches the CMS.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Endpoint {
-    CategoryList,
-    ArticleList,
-    ArticleDetail,
-}
-
-impl Endpoint {
-    /// The endpoint's name in cache keys, TTL tables and metrics.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::CategoryList => "category/list",
-            Self::ArticleList => "article/list",
-            Self::ArticleDetail => "article/detail",
-        }
-    }
-}
 
 /// Who the call is made as.
 #[derive(Debug, Clone, Copy)]
@@ -48,6 +44,11 @@ pub enum Credential<'a> {
     Bearer(&'a HeaderValue),
 }
 
+/// The upstream client could not be built (a TLS backend that failed to start).
+#[derive(Debug, thiserror::Error)]
+#[error("cannot build the upstream client: {0}")]
+pub struct ClientError(#[from] reqwest::Error);
+
 pub struct Upstream {
     http: reqwest::Client,
     base: Url,
@@ -55,17 +56,22 @@ pub struct Upstream {
     basic: HeaderValue,
     page_base: u32,
     timeout: Duration,
+    links: FileLinks,
+    /// Calls a second to the CMS, all visitors together.
+    ceiling: governor::DefaultDirectRateLimiter,
+    /// Calls waiting for the CMS's answer (for files: until its headers arrive).
+    in_flight: Semaphore,
 }
 
-/// A file fetched from the CMS's file store, streamed on to the visitor.
+/// A file fetched from the CMS's file store, its body streamed on to the visitor.
 pub struct UpstreamFile {
-    pub status: reqwest::StatusCode,
+    pub status: StatusCode,
     pub headers: HeaderMap,
-    pub body: reqwest::Response,
+    pub body: Body,
 }
 
 impl Upstream {
-    pub fn new(config: &UpstreamConfig) -> Result<Self, reqwest::Error> {
+    pub fn new(config: &UpstreamConfig, limits: &LimitsConfig) -> Result<Self, ClientError> {
         let http = reqwest::Client::builder()
             .timeout(config.timeout)
             .connect_timeout(config.connect_timeout)
@@ -88,14 +94,40 @@ impl Upstream {
         let mut basic = HeaderValue::from_str(&format!("Basic {token}"))
             .expect("base64 is always a valid header value");
         basic.set_sensitive(true);
+        let rate = NonZeroU32::new(limits.upstream_per_second).unwrap_or(NonZeroU32::MIN);
+        let burst = NonZeroU32::new(limits.upstream_burst).unwrap_or(rate);
         Ok(Self {
             http,
+            links: FileLinks::new(&base, &config.paths.files),
             base,
             paths: config.paths.clone(),
             basic,
             page_base: config.page_base,
             timeout: config.timeout,
+            ceiling: RateLimiter::direct(Quota::per_second(rate).allow_burst(burst)),
+            in_flight: Semaphore::new(limits.upstream_concurrency),
         })
+    }
+
+    /// How CMS file references become gateway paths.
+    pub fn links(&self) -> &FileLinks {
+        &self.links
+    }
+
+    /// One call may go out now: a place among the calls in flight, then a token of the
+    /// ceiling (taken second, so a call refused for lack of a place spends no token).
+    fn admit(&self) -> Result<SemaphorePermit<'_>, UpstreamError> {
+        let permit = self
+            .in_flight
+            .try_acquire()
+            .map_err(|_| UpstreamError::Busy)?;
+        self.ceiling
+            .check()
+            .map_err(|not_until| UpstreamError::Ceiling {
+                retry_after: not_until
+                    .wait_time_from(governor::clock::DefaultClock::default().now()),
+            })?;
+        Ok(permit)
     }
 
     /// The CMS's number for the visitor's 1-based page.
@@ -113,14 +145,6 @@ impl Upstream {
             .expect("configured paths are validated relative paths")
     }
 
-    fn endpoint_path(&self, endpoint: Endpoint) -> &str {
-        match endpoint {
-            Endpoint::CategoryList => &self.paths.category_list,
-            Endpoint::ArticleList => &self.paths.article_list,
-            Endpoint::ArticleDetail => &self.paths.article_detail,
-        }
-    }
-
     fn authorization(&self, credential: Credential<'_>) -> HeaderValue {
         match credential {
             Credential::Client => self.basic.clone(),
@@ -132,7 +156,8 @@ impl Upstream {
         }
     }
 
-    /// GETs one endpoint with whitelisted query pairs and returns the envelope's `result`.
+    /// GETs the CMS call `endpoint` makes (the table's `cms`) with whitelisted query pairs and
+    /// returns the envelope's `result`.
     pub async fn get_json(
         &self,
         endpoint: Endpoint,
@@ -140,16 +165,52 @@ impl Upstream {
         credential: Credential<'_>,
         request_id: Option<&HeaderValue>,
     ) -> Result<Value, UpstreamError> {
+        let cms = endpoint
+            .spec()
+            .cms
+            .filter(|cms| *cms != Endpoint::Files)
+            .expect("only endpoints with a JSON CMS call reach get_json");
+        self.admitted(cms, self.call_json(cms, query, credential, request_id))
+            .await
+    }
+
+    /// Runs one CMS call once `admit` lets it, and times it in
+    /// `portal_upstream_duration_seconds{endpoint, outcome}`.
+    async fn admitted<T>(
+        &self,
+        cms: Endpoint,
+        call: impl Future<Output = Result<T, UpstreamError>>,
+    ) -> Result<T, UpstreamError> {
+        let _permit = self.admit()?;
+        let started = Instant::now();
+        let result = call.await;
+        metrics::histogram!(
+            "portal_upstream_duration_seconds",
+            "endpoint" => cms.metrics_label(),
+            "outcome" => if result.is_ok() { "ok" } else { "error" },
+        )
+        .record(started.elapsed().as_secs_f64());
+        result
+    }
+
+    async fn call_json(
+        &self,
+        cms: Endpoint,
+        query: &[(&'static str, String)],
+        credential: Credential<'_>,
+        request_id: Option<&HeaderValue>,
+    ) -> Result<Value, UpstreamError> {
+        let path = self.paths.of(cms).expect("JSON endpoints have a CMS path");
         let mut request = self
             .http
-            .get(self.url(self.endpoint_path(endpoint)))
+            .get(self.url(path))
             .query(query)
             .header(header::AUTHORIZATION, self.authorization(credential))
             .header(header::ACCEPT, "application/json");
         if let Some(id) = request_id {
             request = request.header("x-request-id", id.clone());
         }
-        let started = std::time::Instant::now();
+        let started = Instant::now();
         let response = request
             .send()
             .await
@@ -162,7 +223,7 @@ impl Upstream {
             .map(str::to_owned);
         let body = read_limited(response).await?;
         tracing::debug!(
-            ?endpoint,
+            endpoint = cms.metrics_label(),
             %status,
             bytes = body.len(),
             elapsed_ms = started.elapsed().as_millis() as u64,
@@ -174,6 +235,18 @@ impl Upstream {
     /// GETs a file below the CMS's file prefix; each segment is percent-encoded here, and the
     /// caller has already refused empty, dot and dot-dot segments.
     pub async fn get_file(
+        &self,
+        segments: &[&str],
+        forward: &HeaderMap,
+    ) -> Result<UpstreamFile, UpstreamError> {
+        // The place is held until the headers arrive, not while the body streams to a slow
+        // visitor: the cap protects the CMS's capacity to answer, and a long download must not
+        // starve the API.
+        self.admitted(Endpoint::Files, self.call_file(segments, forward))
+            .await
+    }
+
+    async fn call_file(
         &self,
         segments: &[&str],
         forward: &HeaderMap,
@@ -203,7 +276,7 @@ impl Upstream {
         Ok(UpstreamFile {
             status: response.status(),
             headers: response.headers().clone(),
-            body: response,
+            body: Body::from_stream(response.bytes_stream()),
         })
     }
 

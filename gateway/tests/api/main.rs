@@ -8,3 +8,4 @@ mod operations;
 mod queries;
 mod reference;
 mod statics;
+mod structure;

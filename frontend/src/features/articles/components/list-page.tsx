@@ -1,11 +1,13 @@
 import { useCallback, useEffect, useRef } from 'react';
+import { useLocation, useSearch } from 'wouter';
 
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import { newsPageFor, saveScroll, scrollFor, setNewsPage } from '../../../app/ui-slice';
+import { saveScroll, scrollFor } from '../../../app/ui-slice';
 import { Breadcrumb } from '../../../components/breadcrumb';
 import { Loading } from '../../../components/loading';
 import { Pagination } from '../../../components/pagination';
 import { useGetArticlesQuery, type ArticleSummary } from '../api';
+import { pageFor, pageFromSearch, setListPage } from '../list-page-slice';
 import type { ContentPageProps } from '../types';
 import { ArticleList } from './article-list';
 
@@ -17,23 +19,36 @@ interface ListPageProps extends ContentPageProps {
 
 const defaultHref = (article: ArticleSummary) => `#/article/${article.id}`;
 
-/** A paged list of a category's articles; keeps its page number and scroll position. */
+/**
+ * A paged list of a category's articles; keeps its page number and scroll position. The page is
+ * in the URL (`#/news_center/notice?page=2`, so a reload or a shared link opens it) and in the
+ * store (the spec's global page number, used when the URL names none).
+ */
 export function ListPage(props: ListPageProps) {
   const { path, title, category, categoriesLoading, breadcrumb, paginationLocale, hrefOf = defaultHref } = props;
   const dispatch = useAppDispatch();
-  const page = useAppSelector((state) => newsPageFor(state, path));
+  const [, navigate] = useLocation();
+  const urlPage = pageFromSearch(useSearch());
+  const storedPage = useAppSelector((state) => pageFor(state, path));
+  const page = urlPage ?? storedPage;
   const savedScroll = useAppSelector((state) => scrollFor(state, path));
   const { data, isFetching, isError } = useGetArticlesQuery(
     { categoryId: category?.id ?? 0, page, size: PAGE_SIZE },
     { skip: !category },
   );
 
+  // A page opened by its URL becomes the remembered one.
+  useEffect(() => {
+    if (urlPage !== null && urlPage !== storedPage) dispatch(setListPage({ list: path, page: urlPage }));
+  }, [dispatch, path, urlPage, storedPage]);
+
   const changePage = useCallback(
-    (next: number) => {
-      dispatch(setNewsPage({ list: path, page: next }));
+    (next: number, options?: { replace?: boolean }) => {
+      dispatch(setListPage({ list: path, page: next }));
+      navigate(next > 1 ? `${path}?page=${next}` : path, options);
       document.getElementById('main-content')?.scrollIntoView({ block: 'start' });
     },
-    [dispatch, path],
+    [dispatch, navigate, path],
   );
 
   // Back from a detail page: the position saved when the visitor left, restored once the list is
@@ -51,7 +66,9 @@ export function ListPage(props: ListPageProps) {
   }, [data, dispatch, path]);
 
   useEffect(() => {
-    if (data && page > 1 && data.content.length === 0 && data.totalPages > 0) changePage(data.totalPages);
+    if (data && page > 1 && data.content.length === 0 && data.totalPages > 0) {
+      changePage(data.totalPages, { replace: true });
+    }
   }, [data, page, changePage]);
 
   const heading = category?.name ?? title;

@@ -1,0 +1,140 @@
+//! `ClientLimitLayer`: the per-client limit applied to every request the endpoint table (or the
+//! admin prefix) says is limited; over the rate → 429 envelope with `Retry-After`.
+//!
+//! A plain tower layer around the router (no boxing, no service clone) because it sees every
+//! request. It holds only the limiter handle, and each connection's copy is told its peer
+//! address once (`set_peer`) rather than reading axum's `ConnectInfo` from every request's
+//! extensions (docs/performance.md).
+
+use std::{
+    net::{IpAddr, Ipv4Addr},
+    task::{Context, Poll},
+};
+
+use axum::{
+    extract::Request,
+    response::{IntoResponse, Response},
+};
+use futures_util::future::{Either, Ready, ready};
+use tower::{Layer, Service};
+
+use super::ClientLimits;
+use crate::endpoint::Endpoint;
+
+/// Where the operator's endpoints live; limited too (it slows token guessing).
+pub const ADMIN_PREFIX: &str = "/portal/admin";
+
+/// Whether a request counts against the per-client limit: the API endpoints the table marks
+/// (not files: one page view asks for many), unknown API paths, and the admin endpoints.
+/// Static files and health checks are exempt.
+pub fn is_limited(path: &str) -> bool {
+    let under = |prefix: &str| {
+        path.strip_prefix(prefix)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    };
+    match Endpoint::of_path(path) {
+        Some(endpoint) => endpoint.spec().client_limited,
+        None => under(crate::endpoint::API_PREFIX) || under(ADMIN_PREFIX),
+    }
+}
+
+#[derive(Clone)]
+pub struct ClientLimitLayer {
+    limits: ClientLimits,
+}
+
+impl ClientLimitLayer {
+    pub fn new(limits: ClientLimits) -> Self {
+        Self { limits }
+    }
+}
+
+impl<S> Layer<S> for ClientLimitLayer {
+    type Service = ClientLimit<S>;
+
+    fn layer(&self, inner: S) -> ClientLimit<S> {
+        ClientLimit {
+            limits: self.limits.clone(),
+            // Until told otherwise (a service driven without a connection, as in tests).
+            peer: IpAddr::V4(Ipv4Addr::LOCALHOST),
+            inner,
+        }
+    }
+}
+
+#[derive(Clone)]
+pub struct ClientLimit<S> {
+    limits: ClientLimits,
+    peer: IpAddr,
+    inner: S,
+}
+
+impl<S> ClientLimit<S> {
+    /// This copy serves one connection from `peer`.
+    pub fn set_peer(&mut self, peer: IpAddr) {
+        self.peer = peer;
+    }
+}
+
+impl<S> Service<Request> for ClientLimit<S>
+where
+    S: Service<Request, Response = Response>,
+{
+    type Response = Response;
+    type Error = S::Error;
+    type Future = Either<Ready<Result<Response, S::Error>>, S::Future>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: Request) -> Self::Future {
+        if !is_limited(request.uri().path()) {
+            return Either::Right(self.inner.call(request));
+        }
+        match self.limits.check(self.peer, request.headers()) {
+            Ok(()) => Either::Right(self.inner.call(request)),
+            Err(refused) => Either::Left(ready(Ok(refused.into_response()))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_json_api_and_admin_are_limited_and_files_are_not() {
+        for path in [
+            "/portal/api/category/list",
+            "/portal/api/site",
+            "/portal/api/x",
+            "/portal/api",
+            "/portal/admin/cache/purge",
+            "/portal/admin",
+        ] {
+            assert!(is_limited(path), "{path}");
+        }
+        for path in [
+            "/portal/api/files/covers/a.jpg",
+            "/portal/",
+            "/portal/assets/app.js",
+            "/healthz",
+            "/portal/apix",
+            "/portal/administration",
+        ] {
+            assert!(!is_limited(path), "{path}");
+        }
+    }
+
+    #[test]
+    fn every_endpoint_is_limited_as_the_table_says() {
+        for endpoint in Endpoint::ALL {
+            assert_eq!(
+                is_limited(&endpoint.sample_path()),
+                endpoint.spec().client_limited,
+                "{endpoint:?}"
+            );
+        }
+    }
+}

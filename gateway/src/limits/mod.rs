@@ -1,0 +1,198 @@
+//! The per-client limit's policy (governor, keyed by client address, with trusted-proxy
+//! `X-Forwarded-For`) and the handle the layer and the reload path share. The layer is in
+//! `layer.rs`; the ceiling and the cap on CMS calls belong to the upstream client.
+
+mod layer;
+
+use std::{net::IpAddr, num::NonZeroU32, sync::Arc};
+
+use arc_swap::ArcSwap;
+use axum::http::HeaderMap;
+use governor::{
+    Quota, RateLimiter,
+    clock::{Clock, DefaultClock},
+    state::keyed::DefaultKeyedStateStore,
+};
+use ipnet::IpNet;
+
+use crate::{config::LimitsConfig, envelope::ApiError};
+pub use layer::{ADMIN_PREFIX, ClientLimit, ClientLimitLayer, is_limited};
+
+type KeyedLimiter = RateLimiter<IpAddr, DefaultKeyedStateStore<IpAddr>, DefaultClock>;
+
+/// One version of the per-client policy, built from `[limits]`.
+pub struct ClientPolicy {
+    config: LimitsConfig,
+    per_client: KeyedLimiter,
+    trusted: Vec<IpNet>,
+    clock: DefaultClock,
+}
+
+impl ClientPolicy {
+    pub fn new(config: &LimitsConfig) -> Self {
+        let rate = NonZeroU32::new(config.per_client_per_second).unwrap_or(NonZeroU32::MIN);
+        let burst = NonZeroU32::new(config.per_client_burst).unwrap_or(rate);
+        Self {
+            config: config.clone(),
+            per_client: RateLimiter::keyed(Quota::per_second(rate).allow_burst(burst)),
+            trusted: config.trusted_proxies.clone(),
+            clock: DefaultClock::default(),
+        }
+    }
+
+    fn is_trusted(&self, ip: IpAddr) -> bool {
+        self.trusted.iter().any(|net| net.contains(&ip))
+    }
+
+    /// The visitor's address: the peer, unless the peer is a trusted proxy, in which case the
+    /// nearest address in `X-Forwarded-For` that is not itself a trusted proxy.
+    /// Addresses are compared in canonical form: an IPv4 client of a dual-stack listener arrives
+    /// as `::ffff:a.b.c.d`, and must match IPv4 proxy ranges and share its IPv4 allowance.
+    pub fn client_ip(&self, peer: IpAddr, headers: &HeaderMap) -> IpAddr {
+        let peer = peer.to_canonical();
+        if !self.is_trusted(peer) {
+            return peer;
+        }
+        let forwarded: Vec<IpAddr> = headers
+            .get_all("x-forwarded-for")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .filter_map(|a| a.trim().parse::<IpAddr>().ok())
+            .map(|ip| ip.to_canonical())
+            .collect();
+        forwarded
+            .iter()
+            .rev()
+            .find(|ip| !self.is_trusted(**ip))
+            .or(forwarded.first())
+            .copied()
+            .unwrap_or(peer)
+    }
+
+    pub fn check_client(&self, ip: IpAddr) -> Result<(), ApiError> {
+        self.per_client
+            .check_key(&ip)
+            .map_err(|not_until| ApiError::RateLimited {
+                retry_after: not_until.wait_time_from(self.clock.now()),
+            })
+    }
+}
+
+/// The per-client limiter as the layer and the reload path share it. A reload swaps the policy
+/// only when `[limits]` changed, so visitors' allowances survive unrelated reloads.
+#[derive(Clone)]
+pub struct ClientLimits(Arc<ArcSwap<ClientPolicy>>);
+
+impl ClientLimits {
+    pub fn new(config: &LimitsConfig) -> Self {
+        Self(Arc::new(ArcSwap::from_pointee(ClientPolicy::new(config))))
+    }
+
+    /// Takes a reloaded `[limits]`.
+    pub fn apply(&self, config: &LimitsConfig) {
+        if self.0.load().config != *config {
+            self.0.store(Arc::new(ClientPolicy::new(config)));
+        }
+    }
+
+    /// Admits one request from `peer` (or from the client a trusted proxy names).
+    pub fn check(&self, peer: IpAddr, headers: &HeaderMap) -> Result<(), ApiError> {
+        let policy = self.0.load();
+        let ip = policy.client_ip(peer, headers);
+        policy.check_client(ip).inspect_err(|_| {
+            tracing::debug!(%ip, "client over its rate limit");
+        })
+    }
+
+    /// Forgets clients whose allowance is full again, so the table does not grow without end.
+    pub fn forget_idle_clients(&self) {
+        let policy = self.0.load();
+        policy.per_client.retain_recent();
+        policy.per_client.shrink_to_fit();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(trusted: &[&str]) -> LimitsConfig {
+        LimitsConfig {
+            per_client_per_second: 1,
+            per_client_burst: 2,
+            trusted_proxies: trusted.iter().map(|t| t.parse().unwrap()).collect(),
+            ..LimitsConfig::default()
+        }
+    }
+
+    fn limits(trusted: &[&str]) -> ClientPolicy {
+        ClientPolicy::new(&config(trusted))
+    }
+
+    fn xff(value: &str) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        h.insert("x-forwarded-for", value.parse().unwrap());
+        h
+    }
+
+    #[test]
+    fn forwarded_for_is_believed_only_from_trusted_proxies() {
+        let l = limits(&["10.0.0.0/8"]);
+        let peer: IpAddr = "10.1.2.3".parse().unwrap();
+        assert_eq!(
+            l.client_ip(peer, &xff("203.0.113.9")),
+            "203.0.113.9".parse::<IpAddr>().unwrap()
+        );
+        // The client may forge the left part; the nearest untrusted hop counts.
+        assert_eq!(
+            l.client_ip(peer, &xff("1.1.1.1, 203.0.113.9, 10.0.0.7")),
+            "203.0.113.9".parse::<IpAddr>().unwrap()
+        );
+        let outsider: IpAddr = "198.51.100.4".parse().unwrap();
+        assert_eq!(l.client_ip(outsider, &xff("203.0.113.9")), outsider);
+        assert_eq!(l.client_ip(peer, &HeaderMap::new()), peer);
+        // A dual-stack listener's view of IPv4 addresses.
+        let mapped: IpAddr = "::ffff:10.1.2.3".parse().unwrap();
+        assert_eq!(
+            l.client_ip(mapped, &xff("::ffff:203.0.113.9")),
+            "203.0.113.9".parse::<IpAddr>().unwrap()
+        );
+        let mapped_outsider: IpAddr = "::ffff:198.51.100.4".parse().unwrap();
+        assert_eq!(l.client_ip(mapped_outsider, &xff("203.0.113.9")), outsider);
+    }
+
+    #[test]
+    fn limits_are_per_client_with_a_retry_time() {
+        let l = limits(&[]);
+        let a: IpAddr = "192.0.2.1".parse().unwrap();
+        let b: IpAddr = "192.0.2.2".parse().unwrap();
+        assert!(l.check_client(a).is_ok());
+        assert!(l.check_client(a).is_ok());
+        match l.check_client(a) {
+            Err(ApiError::RateLimited { retry_after, .. }) => assert!(retry_after.as_millis() > 0),
+            other => panic!("{other:?}"),
+        }
+        assert!(l.check_client(b).is_ok());
+    }
+
+    #[test]
+    fn a_reload_keeps_allowances_unless_the_limits_changed() {
+        let limits = ClientLimits::new(&config(&[]));
+        let peer: IpAddr = "192.0.2.1".parse().unwrap();
+        let none = HeaderMap::new();
+        assert!(limits.check(peer, &none).is_ok());
+        assert!(limits.check(peer, &none).is_ok());
+        assert!(limits.check(peer, &none).is_err());
+        limits.apply(&config(&[]));
+        assert!(
+            limits.check(peer, &none).is_err(),
+            "same limits: spent stays spent"
+        );
+        limits.apply(&LimitsConfig {
+            per_client_burst: 3,
+            ..config(&[])
+        });
+        assert!(limits.check(peer, &none).is_ok(), "new limits start afresh");
+    }
+}

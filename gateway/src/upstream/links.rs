@@ -1,0 +1,101 @@
+//! Where the CMS keeps its files, and how a reference to one becomes a gateway path, so the
+//! browser never needs the CMS's address. Lives beside the client because both read the CMS's
+//! URL layout from the same config.
+
+use url::Url;
+
+use crate::endpoint::Endpoint;
+
+/// Where the browser fetches CMS files through the gateway.
+pub const FILES_ROUTE: &str = Endpoint::Files.path();
+
+/// Rewrites CMS file references so the browser fetches them through the gateway.
+#[derive(Debug, Clone)]
+pub struct FileLinks {
+    base: Url,
+    files_root: Url,
+}
+
+impl FileLinks {
+    pub fn new(base: &Url, files_path: &str) -> Self {
+        let mut base = base.clone();
+        if !base.path().ends_with('/') {
+            base.set_path(&format!("{}/", base.path()));
+        }
+        let files_root = base
+            .join(&format!("{}/", files_path.trim_matches('/')))
+            .expect("validated relative path");
+        Self { base, files_root }
+    }
+
+    /// A file on the CMS becomes a gateway path; other http(s) links stay; anything else
+    /// (scripts, data URLs, CMS pages the browser cannot reach) is dropped.
+    pub fn rewrite(&self, raw: &str) -> Option<String> {
+        let raw = raw.trim();
+        if raw.is_empty() {
+            return None;
+        }
+        if raw.starts_with('#') {
+            return Some(raw.to_owned());
+        }
+        if raw.starts_with(FILES_ROUTE) || raw.starts_with("/portal/#/") {
+            return Some(raw.to_owned());
+        }
+        // A path relative to the CMS's file store, as many CMSs write them: "news/a.webp".
+        let resolved = if raw.contains(':') || raw.starts_with('/') {
+            self.base.join(raw).ok()?
+        } else {
+            self.files_root.join(raw).ok()?
+        };
+        if resolved.origin() == self.files_root.origin()
+            && let Some(rest) = resolved.path().strip_prefix(self.files_root.path())
+        {
+            let mut out = format!("{FILES_ROUTE}{rest}");
+            if let Some(query) = resolved.query() {
+                out.push('?');
+                out.push_str(query);
+            }
+            return Some(out);
+        }
+        let is_absolute = Url::parse(raw).is_ok();
+        (is_absolute && matches!(resolved.scheme(), "http" | "https" | "mailto" | "tel"))
+            .then(|| raw.to_owned())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn links() -> FileLinks {
+        FileLinks::new(
+            &Url::parse("http://cms.internal:8081/api").unwrap(),
+            "files",
+        )
+    }
+
+    #[test]
+    fn file_links_point_at_the_gateway() {
+        let l = links();
+        assert_eq!(
+            l.rewrite("/api/files/news/a.webp").unwrap(),
+            "/portal/api/files/news/a.webp"
+        );
+        assert_eq!(
+            l.rewrite("news/a.webp").unwrap(),
+            "/portal/api/files/news/a.webp"
+        );
+        assert_eq!(
+            l.rewrite("http://cms.internal:8081/api/files/x.pdf?v=2")
+                .unwrap(),
+            "/portal/api/files/x.pdf?v=2"
+        );
+        assert_eq!(
+            l.rewrite("https://www.example.org/a").unwrap(),
+            "https://www.example.org/a"
+        );
+        assert_eq!(l.rewrite("javascript:alert(1)"), None);
+        assert_eq!(l.rewrite("/api/admin/secret"), None);
+        assert_eq!(l.rewrite("../../etc/passwd"), None);
+    }
+}

@@ -1,0 +1,207 @@
+//! The gateway's map kept true: every endpoint of the table is routed and documented, every CMS
+//! call passes the upstream limits, a panic answers in the envelope, and the invariants of
+//! docs/ARCHITECTURE.md that a grep can check.
+
+use std::{path::Path, time::Duration};
+
+use axum::{Router, routing::get};
+use portal_gateway::{config::LimitsConfig, endpoint::Endpoint, limits::ClientLimits, startup};
+use serde_json::{Value, json};
+
+use crate::helpers::*;
+
+fn src_dir() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/src"))
+}
+
+/// A request that reaches `endpoint`'s handler (required parameters filled).
+fn probe_path(endpoint: Endpoint) -> String {
+    if endpoint.spec().params.contains(&"id") {
+        format!("{}?id=1", endpoint.sample_path())
+    } else {
+        endpoint.sample_path()
+    }
+}
+
+#[tokio::test]
+async fn every_endpoint_of_the_table_is_routed_to_its_handler() {
+    let app = spawn_with_reference_cms().await;
+    for endpoint in Endpoint::ALL {
+        let (status, body) = app.get_json(&probe_path(endpoint)).await;
+        assert_ne!(
+            body["msg"], "请求的接口不存在。",
+            "{endpoint:?} has no route ({status})"
+        );
+        assert!(
+            status.as_u16() < 500,
+            "{endpoint:?} answered {status}: {body}"
+        );
+    }
+}
+
+#[test]
+fn the_openapi_document_describes_every_endpoint() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/openapi.yaml"))
+        .unwrap();
+    for endpoint in Endpoint::ALL {
+        let relative = endpoint
+            .path()
+            .strip_prefix(portal_gateway::endpoint::API_PREFIX)
+            .unwrap();
+        let key = match endpoint {
+            Endpoint::Files => format!("\n  {relative}{{path}}:"),
+            _ => format!("\n  {relative}:"),
+        };
+        assert!(
+            doc.contains(&key),
+            "docs/openapi.yaml has no path for {endpoint:?} ({key:?})"
+        );
+    }
+}
+
+fn article(id: u64) -> Value {
+    json!({"code": 200, "result": {"id": id, "title": "标题", "content": "<p>正文</p>"}})
+}
+
+#[tokio::test]
+async fn calls_in_flight_are_capped_and_the_visitor_past_the_cap_is_told_to_retry() {
+    let (app, fake) = spawn_with_fake(
+        Reply::Delayed(Duration::from_millis(400), article(1)),
+        "[limits]\nupstream_concurrency = 2\n",
+    )
+    .await;
+    let app = std::sync::Arc::new(app);
+    let slow: Vec<_> = [1, 2]
+        .into_iter()
+        .map(|id| {
+            let app = app.clone();
+            tokio::spawn(async move {
+                app.get_json(&format!("/portal/api/article/detail?id={id}"))
+                    .await
+            })
+        })
+        .collect();
+    // Both slow calls are at the CMS before the third asks.
+    for _ in 0..100 {
+        if fake.seen().len() == 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let refused = app.get("/portal/api/article/detail?id=3").await;
+    assert_eq!(refused.status(), 503);
+    assert_eq!(refused.headers()["retry-after"], "1");
+    let body: Value = refused.json().await.unwrap();
+    assert_eq!(body["code"], 503);
+    for task in slow {
+        assert_eq!(task.await.unwrap().0, 200);
+    }
+    assert_eq!(
+        fake.seen().len(),
+        2,
+        "the refused call never reached the CMS"
+    );
+    // The places are free again.
+    assert_eq!(app.get_json("/portal/api/article/detail?id=3").await.0, 200);
+}
+
+#[tokio::test]
+async fn file_downloads_pass_the_ceiling_and_are_timed() {
+    let (app, fake) = spawn_with_fake(
+        Reply::Raw(200, "image/png", "PNG 图像字节"),
+        "[limits]\nupstream_per_second = 1\nupstream_burst = 1\n",
+    )
+    .await;
+    let first = app.get("/portal/api/files/a.png").await;
+    assert_eq!(first.status(), 200);
+    assert_eq!(
+        first.bytes().await.unwrap().as_ref(),
+        "PNG 图像字节".as_bytes()
+    );
+    let (status, body) = app.get_json("/portal/api/files/b.png").await;
+    assert_eq!((status.as_u16(), body["code"].as_i64()), (429, Some(429)));
+    assert_eq!(fake.seen().len(), 1);
+    let metrics = app.get("/metrics").await.text().await.unwrap();
+    assert!(
+        metrics
+            .contains("portal_upstream_duration_seconds_bucket{endpoint=\"files\",outcome=\"ok\""),
+        "{metrics}"
+    );
+}
+
+#[tokio::test]
+async fn a_panicking_handler_answers_a_500_envelope_and_serving_goes_on() {
+    let router = Router::new()
+        .route(
+            "/portal/api/boom",
+            get(|| async {
+                panic!("deliberate");
+                #[allow(unreachable_code)]
+                ""
+            }),
+        )
+        .route("/portal/api/fine", get(|| async { "好" }));
+    let app = startup::layers(router, ClientLimits::new(&LimitsConfig::default()));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, startup::PerConnection::new(app)).await });
+    let client = reqwest::Client::new();
+    for _ in 0..2 {
+        let boom = client
+            .get(format!("http://{addr}/portal/api/boom"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(boom.status(), 500);
+        assert!(boom.headers().contains_key("x-request-id"));
+        let body: Value = boom.json().await.unwrap();
+        assert_eq!(body["code"], 500);
+        assert!(!body.to_string().contains("deliberate"), "{body}");
+        let fine = client
+            .get(format!("http://{addr}/portal/api/fine"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(fine.text().await.unwrap(), "好");
+    }
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// Architecture invariants that a look at the source can check.
+#[test]
+fn only_upstream_talks_to_the_cms_and_only_envelope_shapes_answers() {
+    let mut files = Vec::new();
+    rust_files(src_dir(), &mut files);
+    assert!(files.len() > 10);
+    for file in files {
+        let relative = file
+            .strip_prefix(src_dir())
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        let text = std::fs::read_to_string(&file).unwrap();
+        if !relative.starts_with("upstream/") {
+            assert!(
+                !text.contains("reqwest"),
+                "{relative} names reqwest: only upstream/ talks to the CMS"
+            );
+        }
+        // upstream/ reads the CMS's envelopes (and its tests write some); it shapes none.
+        if relative != "envelope.rs" && !relative.starts_with("upstream/") {
+            assert!(
+                !text.contains("\"成功\"") && !text.contains("\"code\":"),
+                "{relative} shapes an envelope: only envelope.rs does"
+            );
+        }
+    }
+}
