@@ -11,7 +11,10 @@ use secrecy::{ExposeSecret, SecretString};
 use serde::{Deserialize, Serialize};
 use url::Url;
 
-use crate::endpoint::Endpoint;
+use crate::{
+    dialect::{Dialect, DialectConfig},
+    endpoint::Endpoint,
+};
 
 /// Environment variables with this prefix override file keys; `__` separates levels.
 pub const ENV_PREFIX: &str = "PORTAL__";
@@ -33,6 +36,9 @@ pub struct Config {
     pub limits: LimitsConfig,
     #[serde(default)]
     pub admin: AdminConfig,
+    /// How the CMS speaks (paths, paging, envelope, fields); the native dialect by default.
+    #[serde(default)]
+    pub dialect: DialectConfig,
 }
 
 /// Response cache: how long answers stay fresh, and how long stale ones may still be served.
@@ -208,13 +214,8 @@ pub struct UpstreamConfig {
     pub timeout: Duration,
     #[serde(default = "default_connect_timeout", with = "humantime_serde")]
     pub connect_timeout: Duration,
-    /// The page number the CMS uses for the first page: 0 (Spring Data) or 1 (MyBatis-Plus).
-    #[serde(default)]
-    pub page_base: u32,
     #[serde(default = "default_pool_idle")]
     pub pool_max_idle_per_host: usize,
-    #[serde(default)]
-    pub paths: UpstreamPaths,
 }
 
 fn default_timeout() -> Duration {
@@ -225,41 +226,6 @@ fn default_connect_timeout() -> Duration {
 }
 fn default_pool_idle() -> usize {
     32
-}
-
-/// Where each endpoint lives on the CMS, relative to `base_url`.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct UpstreamPaths {
-    pub category_list: String,
-    pub article_list: String,
-    pub article_detail: String,
-    /// Prefix under which the CMS serves uploaded files (images, attachments).
-    pub files: String,
-}
-
-impl UpstreamPaths {
-    /// The CMS path of an endpoint that calls the CMS itself (the table's `cms`).
-    pub fn of(&self, endpoint: Endpoint) -> Option<&str> {
-        match endpoint {
-            Endpoint::CategoryList => Some(&self.category_list),
-            Endpoint::ArticleList => Some(&self.article_list),
-            Endpoint::ArticleDetail => Some(&self.article_detail),
-            Endpoint::Files => Some(&self.files),
-            Endpoint::ParentCategory | Endpoint::Site => None,
-        }
-    }
-}
-
-impl Default for UpstreamPaths {
-    fn default() -> Self {
-        Self {
-            category_list: "category/list".to_owned(),
-            article_list: "article/list".to_owned(),
-            article_detail: "article/detail".to_owned(),
-            files: "files".to_owned(),
-        }
-    }
 }
 
 /// Facts the app shows that operators change without a rebuild; served as-is by `/portal/api/site`.
@@ -304,6 +270,8 @@ pub enum ConfigError {
     Load(String),
     #[error("configuration key `{key}`: {reason}")]
     Invalid { key: &'static str, reason: String },
+    #[error("configuration key `{}`: {}", .0.key, .0.reason)]
+    Dialect(crate::dialect::DialectError),
 }
 
 impl Config {
@@ -331,6 +299,11 @@ impl Config {
         let config: Config = figment.extract().map_err(describe)?;
         config.validate()?;
         Ok(config)
+    }
+
+    /// The compiled dialect (the config was validated, so it compiles).
+    pub fn compiled_dialect(&self) -> Dialect {
+        Dialect::compile(&self.dialect).expect("a validated config's dialect compiles")
     }
 
     fn validate(&self) -> Result<(), ConfigError> {
@@ -363,20 +336,7 @@ impl Config {
         if self.upstream.connect_timeout.is_zero() {
             return Err(invalid("upstream.connect_timeout", "must be more than 0"));
         }
-        if self.upstream.page_base > 1 {
-            return Err(invalid("upstream.page_base", "must be 0 or 1"));
-        }
-        for (key, endpoint) in [
-            ("upstream.paths.category_list", Endpoint::CategoryList),
-            ("upstream.paths.article_list", Endpoint::ArticleList),
-            ("upstream.paths.article_detail", Endpoint::ArticleDetail),
-            ("upstream.paths.files", Endpoint::Files),
-        ] {
-            let path = self.upstream.paths.of(endpoint).unwrap_or_default();
-            if path.trim_matches('/').is_empty() || path.contains("..") || path.contains('?') {
-                return Err(invalid(key, "must be a relative path without '..' or '?'"));
-            }
-        }
+        Dialect::compile(&self.dialect).map_err(ConfigError::Dialect)?;
         for endpoint in self.cache.ttl.keys() {
             if Endpoint::of_cache_name(endpoint).is_none() {
                 return Err(ConfigError::Invalid {

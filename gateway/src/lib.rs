@@ -5,6 +5,7 @@ mod admin;
 pub mod api;
 pub mod cache;
 pub mod config;
+pub mod dialect;
 pub mod endpoint;
 pub mod envelope;
 mod health;

@@ -24,7 +24,7 @@ pub struct Runtime {
 
 impl Runtime {
     pub fn new(config: Config) -> Result<Self, ClientError> {
-        let upstream = Upstream::new(&config.upstream, &config.limits)?;
+        let upstream = Upstream::new(&config.upstream, &config.limits, config.compiled_dialect())?;
         Ok(Self {
             config: Arc::new(config),
             upstream,

@@ -3,36 +3,33 @@
 
 use std::collections::HashSet;
 
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::upstream::{FileLinks, UpstreamError};
+use crate::upstream::FileLinks;
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+/// A category of the portal's menu, whatever the CMS called its fields (see `dialect`).
+#[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Category {
     pub id: u64,
-    #[serde(
-        default,
-        alias = "parent_id",
-        alias = "pid",
-        deserialize_with = "null_default"
-    )]
+    /// 0 at the top level.
     pub parent_id: u64,
-    #[serde(alias = "title", alias = "categoryName")]
     pub name: String,
-    #[serde(default, deserialize_with = "null_default")]
+    /// The portal route it belongs to (`/news_center/notice`); empty when it has none.
     pub url: String,
-    #[serde(default, alias = "orderNum", deserialize_with = "null_default")]
     pub sort: i64,
-    #[serde(
-        default,
-        alias = "children",
-        alias = "sub_category",
-        deserialize_with = "null_default"
-    )]
+    /// The page the app shows: `group`, `page` or `list`.
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hidden: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub icon: Option<String>,
     pub sub_category: Vec<Category>,
-    /// Whatever else the CMS says of a category (type, description, icon…), passed on.
+    /// Whatever else the CMS says of a category, passed on.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -42,66 +39,41 @@ pub struct CategoryList {
     pub content: Vec<Category>,
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Attachment {
-    #[serde(alias = "fileName")]
     pub name: String,
-    #[serde(alias = "fileUrl", alias = "path")]
     pub url: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub size: Option<u64>,
 }
 
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Article {
     pub id: u64,
-    #[serde(default, alias = "category_id", deserialize_with = "null_default")]
     pub category_id: u64,
     pub title: String,
-    #[serde(
-        default,
-        alias = "description",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub summary: Option<String>,
-    #[serde(
-        default,
-        alias = "coverImage",
-        alias = "thumbnail",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub cover: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub author: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
-    #[serde(
-        default,
-        alias = "publishDate",
-        alias = "createTime",
-        skip_serializing_if = "Option::is_none"
-    )]
+    /// `yyyy-MM-dd HH:mm:ss`, China time.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub publish_time: Option<String>,
-    #[serde(
-        default,
-        alias = "viewCount",
-        alias = "hits",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub views: Option<u64>,
     /// The HTML body; only on the detail, always sanitised before it leaves.
-    #[serde(default, alias = "body", skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub content: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "null_default",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub attachments: Vec<Attachment>,
     /// A video the page plays (the promotional video), from the CMS file store.
-    #[serde(default, alias = "videoUrl", skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub video: Option<String>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -116,42 +88,6 @@ pub struct ArticlePage {
     /// 1-based, whatever the CMS counts from.
     pub page: u32,
     pub size: u32,
-}
-
-fn null_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
-where
-    D: Deserializer<'de>,
-    T: Default + Deserialize<'de>,
-{
-    Ok(Option::<T>::deserialize(deserializer)?.unwrap_or_default())
-}
-
-fn bad(what: &str, err: impl std::fmt::Display) -> UpstreamError {
-    UpstreamError::BadResponse(format!("{what}: {err}"))
-}
-
-/// The category tree from `result.content`, a bare list, or MyBatis `records`.
-pub fn category_list(result: Value) -> Result<CategoryList, UpstreamError> {
-    let list = match result {
-        Value::Null => Value::Array(Vec::new()),
-        Value::Array(_) => result,
-        Value::Object(mut map) => map
-            .remove("content")
-            .or_else(|| map.remove("records"))
-            .ok_or_else(|| bad("category list", "no content"))?,
-        _ => return Err(bad("category list", "not a list")),
-    };
-    let mut content: Vec<Category> =
-        serde_json::from_value(list).map_err(|e| bad("category list", e))?;
-    sort_tree(&mut content);
-    Ok(CategoryList { content })
-}
-
-fn sort_tree(list: &mut [Category]) {
-    list.sort_by_key(|c| (c.sort, c.id));
-    for category in list {
-        sort_tree(&mut category.sub_category);
-    }
 }
 
 /// Finds `id` in the tree, with its parent when it has one.
@@ -209,54 +145,21 @@ fn rewrite_links(links: &FileLinks, article: &mut Article) {
         });
 }
 
-/// An article page from a Spring Data page or a MyBatis-Plus page.
-pub fn article_page(
-    result: Value,
-    links: &FileLinks,
-    page: u32,
-    size: u32,
-) -> Result<ArticlePage, UpstreamError> {
-    let mut map = match result {
-        Value::Null => Map::new(),
-        Value::Object(map) => map,
-        _ => return Err(bad("article page", "not an object")),
-    };
-    let list = map
-        .remove("content")
-        .or_else(|| map.remove("records"))
-        .unwrap_or(Value::Array(Vec::new()));
-    let mut content: Vec<Article> =
-        serde_json::from_value(list).map_err(|e| bad("article page", e))?;
-    for article in &mut content {
+/// A page of summaries as the browser gets it: no bodies, file links through the gateway.
+pub fn finish_page(mut page: ArticlePage, links: &FileLinks) -> ArticlePage {
+    for article in &mut page.content {
         // Summaries never carry a body, whatever the CMS sends.
         article.content = None;
         rewrite_links(links, article);
     }
-    let number = |key: &str| map.get(key).and_then(Value::as_u64);
-    let total_elements = number("totalElements")
-        .or_else(|| number("total"))
-        .unwrap_or(content.len() as u64);
-    let total_pages = number("totalPages")
-        .or_else(|| number("pages"))
-        .unwrap_or_else(|| total_elements.div_ceil(u64::from(size.max(1))));
-    Ok(ArticlePage {
-        content,
-        total_elements,
-        total_pages,
-        page,
-        size,
-    })
+    page
 }
 
-/// One article with its body sanitised and its links pointed at the gateway.
-pub fn article_detail(result: Value, links: &FileLinks) -> Result<Option<Article>, UpstreamError> {
-    if result.is_null() {
-        return Ok(None);
-    }
-    let mut article: Article = serde_json::from_value(result).map_err(|e| bad("article", e))?;
+/// One article as the browser gets it: its body sanitised, its links through the gateway.
+pub fn finish_article(mut article: Article, links: &FileLinks) -> Article {
     rewrite_links(links, &mut article);
     article.content = article.content.as_deref().map(|html| sanitize(html, links));
-    Ok(Some(article))
+    article
 }
 
 /// Article HTML as the CMS wrote it, minus anything that could run script or leave the page's

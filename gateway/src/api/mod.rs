@@ -22,11 +22,12 @@ use tower_http::compression::CompressionLayer;
 use crate::{
     cache::{Entry, Outcome, Policy, Wants, X_CACHE, respond},
     config::SiteConfig,
+    dialect::{CategoryShape, CmsCall, Dialect},
     endpoint::{CacheKey, Endpoint},
     envelope::{ApiError, Success, success_bytes},
     observe::REQUEST_ID,
     state::{AppState, Runtime},
-    upstream::Credential,
+    upstream::{Credential, UpstreamError},
 };
 use query::{ListQuery, RawQuery};
 
@@ -133,12 +134,11 @@ struct Call {
     request_id: Option<HeaderValue>,
 }
 
+/// Most categories a tree asked for by children calls may have (each is one CMS call).
+const MAX_CATEGORIES: usize = 1000;
+
 impl Call {
-    async fn get(
-        &self,
-        endpoint: Endpoint,
-        query: &[(&'static str, String)],
-    ) -> Result<Value, ApiError> {
+    async fn get(&self, call: CmsCall) -> Result<Value, ApiError> {
         let credential = match &self.bearer {
             Some(token) => Credential::Bearer(token),
             None => Credential::Client,
@@ -146,13 +146,58 @@ impl Call {
         Ok(self
             .runtime
             .upstream
-            .get_json(endpoint, query, credential, self.request_id.as_ref())
+            .get_json(call, credential, self.request_id.as_ref())
             .await?)
     }
 
+    fn dialect(&self) -> &Dialect {
+        self.runtime.upstream.dialect()
+    }
+
+    /// The category tree, in whichever shape the CMS gives it.
     async fn categories(&self) -> Result<content::CategoryList, ApiError> {
-        let result = self.get(Endpoint::CategoryList, &[]).await?;
-        Ok(content::category_list(result)?)
+        let dialect = self.dialect();
+        let content = match dialect.category_shape() {
+            CategoryShape::Tree | CategoryShape::Flat => {
+                let payload = self.get(CmsCall::Categories).await?;
+                dialect.category_tree(&payload)
+            }
+            CategoryShape::Children => {
+                // Level by level from the root, the calls of one level at once.
+                let mut levels = Vec::new();
+                let mut seen = std::collections::HashSet::new();
+                let mut parents = vec![dialect.category_root()];
+                for _ in 0..dialect.category_depth() {
+                    let answers = futures_util::future::try_join_all(
+                        parents
+                            .iter()
+                            .map(|&parent| self.get(CmsCall::Children { parent })),
+                    )
+                    .await?;
+                    let mut next = Vec::new();
+                    for (parent, payload) in parents.iter().zip(answers) {
+                        let items = dialect
+                            .category_items(&payload)
+                            .map_err(UpstreamError::from)?;
+                        next.extend(
+                            items
+                                .iter()
+                                .filter_map(|item| dialect.category_id_of(item))
+                                .filter(|id| seen.insert(*id)),
+                        );
+                        levels.push((*parent, items));
+                    }
+                    if next.is_empty() || seen.len() > MAX_CATEGORIES {
+                        break;
+                    }
+                    parents = next;
+                }
+                dialect.category_tree_from_children(&levels)
+            }
+        };
+        Ok(content::CategoryList {
+            content: content.map_err(UpstreamError::from)?,
+        })
     }
 }
 
@@ -263,7 +308,8 @@ async fn article_list(
     request: RequestInfo,
     query: RawQuery,
 ) -> Result<Response, ApiError> {
-    let list = ListQuery::parse(&query.only(Endpoint::ArticleList))?;
+    let max_size = state.runtime().upstream.dialect().max_page_size();
+    let list = ListQuery::parse(&query.only(Endpoint::ArticleList), max_size)?;
     // Defaults filled and a fixed order: the same list is always the same key.
     let key = CacheKey::new(
         Endpoint::ArticleList,
@@ -276,22 +322,18 @@ async fn article_list(
     Ok(answer(&state, request, key, move |call| {
         let list = list.clone();
         async move {
-            let mut pairs = Vec::with_capacity(3);
-            if let Some(id) = list.category_id {
-                pairs.push(("categoryId", id.to_string()));
-            }
-            pairs.push((
-                "page",
-                call.runtime.upstream.upstream_page(list.page).to_string(),
-            ));
-            pairs.push(("size", list.size.to_string()));
-            let result = call.get(Endpoint::ArticleList, &pairs).await?;
-            Ok(content::article_page(
-                result,
-                call.runtime.upstream.links(),
-                list.page,
-                list.size,
-            )?)
+            let payload = call
+                .get(CmsCall::Articles {
+                    category: list.category_id,
+                    page: list.page,
+                    size: list.size,
+                })
+                .await?;
+            let page = call
+                .dialect()
+                .article_page(&payload, list.page, list.size)
+                .map_err(UpstreamError::from)?;
+            Ok(content::finish_page(page, call.runtime.upstream.links()))
         }
     })
     .await)
@@ -305,11 +347,18 @@ async fn article_detail(
     let id = query.only(Endpoint::ArticleDetail).required_id("id")?;
     let key = CacheKey::new(Endpoint::ArticleDetail, &[Some(id)]);
     Ok(answer(&state, request, key, move |call| async move {
-        let result = call
-            .get(Endpoint::ArticleDetail, &[("id", id.to_string())])
-            .await?;
-        content::article_detail(result, call.runtime.upstream.links())?
-            .ok_or_else(|| ApiError::NotFound(format!("文章 {id} 不存在。")))
+        let payload = call.get(CmsCall::Article { id }).await?;
+        if payload.is_null() {
+            return Err(ApiError::NotFound(format!("文章 {id} 不存在。")));
+        }
+        let article = call
+            .dialect()
+            .article(&payload, "payload")
+            .map_err(UpstreamError::from)?;
+        Ok(content::finish_article(
+            article,
+            call.runtime.upstream.links(),
+        ))
     })
     .await)
 }

@@ -2,7 +2,7 @@
 
 use axum::{extract::FromRequestParts, http::request::Parts};
 
-use crate::{config::MAX_PAGE_SIZE, endpoint::Endpoint, envelope::ApiError};
+use crate::{endpoint::Endpoint, envelope::ApiError};
 
 /// Highest page number accepted; beyond it no CMS has content and the number is abuse.
 pub const MAX_PAGE: u32 = 100_000;
@@ -107,11 +107,14 @@ pub struct ListQuery {
 }
 
 impl ListQuery {
-    pub fn parse(query: &RawQuery) -> Result<Self, ApiError> {
+    /// `max_size` is the largest page the CMS accepts (`dialect.paging.max_size`).
+    pub fn parse(query: &RawQuery, max_size: u32) -> Result<Self, ApiError> {
         Ok(Self {
             category_id: query.positive("categoryId", i64::MAX as u64)?,
             page: query.positive("page", MAX_PAGE.into())?.unwrap_or(1) as u32,
-            size: query.positive("size", MAX_PAGE_SIZE.into())?.unwrap_or(10) as u32,
+            size: query
+                .positive("size", max_size.into())?
+                .unwrap_or(10.min(max_size.into())) as u32,
         })
     }
 }
@@ -129,7 +132,7 @@ mod tests {
 
     #[test]
     fn defaults_and_repeats() {
-        let q = ListQuery::parse(&RawQuery::parse("categoryId=3&_t=99")).unwrap();
+        let q = ListQuery::parse(&RawQuery::parse("categoryId=3&_t=99"), 50).unwrap();
         assert_eq!(
             q,
             ListQuery {
@@ -138,7 +141,7 @@ mod tests {
                 size: 10
             }
         );
-        let q = ListQuery::parse(&RawQuery::parse("size=20&page=2&size=20")).unwrap();
+        let q = ListQuery::parse(&RawQuery::parse("size=20&page=2&size=20"), 50).unwrap();
         assert_eq!(
             q,
             ListQuery {
@@ -163,7 +166,7 @@ mod tests {
             ("categoryId=x", "categoryId"),
             ("size=10&size=20", "size"),
         ] {
-            let err = ListQuery::parse(&RawQuery::parse(query)).unwrap_err();
+            let err = ListQuery::parse(&RawQuery::parse(query), 50).unwrap_err();
             assert_eq!(param_of(err), param, "{query}");
         }
     }

@@ -11,7 +11,7 @@ client_secret = "s3cret"
 fn minimal_file_takes_the_spec_defaults() {
     let config = Config::from_toml_str(MINIMAL).unwrap();
     assert_eq!(config.upstream.timeout, Duration::from_millis(12_000));
-    assert_eq!(config.upstream.page_base, 0);
+    assert_eq!(config.dialect.paging.page_base, 0);
     assert_eq!(config.server.listen.port(), 8080);
     assert_eq!(config.site.pagination_locale, "en");
 }
@@ -32,7 +32,30 @@ fn bad_values_name_their_key() {
         ),
         (format!("{MINIMAL}timeout = \"0s\"\n"), "upstream.timeout"),
         (format!("{MINIMAL}timeout = \"soon\"\n"), "timeout"),
-        (format!("{MINIMAL}page_base = 2\n"), "upstream.page_base"),
+        (
+            format!("{MINIMAL}[dialect.paging]\npage_base = 2\n"),
+            "dialect.paging.page_base",
+        ),
+        (
+            format!("{MINIMAL}[dialect.lists]\ntotal = \"meta..count\"\n"),
+            "dialect.lists.total",
+        ),
+        (
+            format!("{MINIMAL}[dialect.endpoints.article_detail]\npath = \"articles/{{slug}}\"\n"),
+            "dialect.endpoints.article_detail.path",
+        ),
+        (
+            format!("{MINIMAL}[dialect.envelope]\nsuccess = [\"ok\"]\n"),
+            "dialect.envelope.success",
+        ),
+        (
+            format!("{MINIMAL}[dialect.fields.article]\ntitel = \"x\"\n"),
+            "titel",
+        ),
+        (
+            format!("{MINIMAL}[dialect.categories]\nshape = \"children\"\n"),
+            "dialect.endpoints.category_children.path",
+        ),
         (MINIMAL.replace("s3cret", ""), "upstream.client_secret"),
         (MINIMAL.replace("portal-web", "a:b"), "upstream.client_id"),
         (

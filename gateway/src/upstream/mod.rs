@@ -3,7 +3,6 @@
 //! a second and a cap on calls in flight — with the CMS latency histogram. Lists, details,
 //! files and the readiness probe all go through here. Never builds a response for the browser.
 
-mod decode;
 mod error;
 mod links;
 
@@ -25,10 +24,10 @@ use tokio::sync::{Semaphore, SemaphorePermit};
 use url::Url;
 
 use crate::{
-    config::{LimitsConfig, UpstreamConfig, UpstreamPaths},
+    config::{LimitsConfig, UpstreamConfig},
+    dialect::{CmsCall, Dialect},
     endpoint::Endpoint,
 };
-pub use decode::decode;
 pub use error::UpstreamError;
 pub use links::{FILES_ROUTE, FileLinks};
 
@@ -52,9 +51,8 @@ pub struct ClientError(#[from] reqwest::Error);
 pub struct Upstream {
     http: reqwest::Client,
     base: Url,
-    paths: UpstreamPaths,
+    dialect: Dialect,
     basic: HeaderValue,
-    page_base: u32,
     timeout: Duration,
     links: FileLinks,
     /// Calls a second to the CMS, all visitors together.
@@ -71,7 +69,11 @@ pub struct UpstreamFile {
 }
 
 impl Upstream {
-    pub fn new(config: &UpstreamConfig, limits: &LimitsConfig) -> Result<Self, ClientError> {
+    pub fn new(
+        config: &UpstreamConfig,
+        limits: &LimitsConfig,
+        dialect: Dialect,
+    ) -> Result<Self, ClientError> {
         let http = reqwest::Client::builder()
             .timeout(config.timeout)
             .connect_timeout(config.connect_timeout)
@@ -98,11 +100,10 @@ impl Upstream {
         let burst = NonZeroU32::new(limits.upstream_burst).unwrap_or(rate);
         Ok(Self {
             http,
-            links: FileLinks::new(&base, &config.paths.files),
+            links: FileLinks::new(&base, &dialect.files),
             base,
-            paths: config.paths.clone(),
+            dialect,
             basic,
-            page_base: config.page_base,
             timeout: config.timeout,
             ceiling: RateLimiter::direct(Quota::per_second(rate).allow_burst(burst)),
             in_flight: Semaphore::new(limits.upstream_concurrency),
@@ -130,9 +131,9 @@ impl Upstream {
         Ok(permit)
     }
 
-    /// The CMS's number for the visitor's 1-based page.
-    pub fn upstream_page(&self, page: u32) -> u32 {
-        page - 1 + self.page_base
+    /// How the CMS speaks.
+    pub fn dialect(&self) -> &Dialect {
+        &self.dialect
     }
 
     pub fn timeout(&self) -> Duration {
@@ -156,22 +157,24 @@ impl Upstream {
         }
     }
 
-    /// GETs the CMS call `endpoint` makes (the table's `cms`) with whitelisted query pairs and
-    /// returns the envelope's `result`.
+    /// Makes one CMS call as the dialect says to, and returns its payload (the envelope's
+    /// `result`, or the whole body for a CMS without an envelope).
     pub async fn get_json(
         &self,
-        endpoint: Endpoint,
-        query: &[(&'static str, String)],
+        call: CmsCall,
         credential: Credential<'_>,
         request_id: Option<&HeaderValue>,
     ) -> Result<Value, UpstreamError> {
-        let cms = endpoint
-            .spec()
-            .cms
-            .filter(|cms| *cms != Endpoint::Files)
-            .expect("only endpoints with a JSON CMS call reach get_json");
-        self.admitted(cms, self.call_json(cms, query, credential, request_id))
-            .await
+        let endpoint = match call {
+            CmsCall::Categories | CmsCall::Children { .. } => Endpoint::CategoryList,
+            CmsCall::Articles { .. } => Endpoint::ArticleList,
+            CmsCall::Article { .. } => Endpoint::ArticleDetail,
+        };
+        self.admitted(
+            endpoint,
+            self.call_json(endpoint, call, credential, request_id),
+        )
+        .await
     }
 
     /// Runs one CMS call once `admit` lets it, and times it in
@@ -196,15 +199,15 @@ impl Upstream {
     async fn call_json(
         &self,
         cms: Endpoint,
-        query: &[(&'static str, String)],
+        call: CmsCall,
         credential: Credential<'_>,
         request_id: Option<&HeaderValue>,
     ) -> Result<Value, UpstreamError> {
-        let path = self.paths.of(cms).expect("JSON endpoints have a CMS path");
+        let wanted = self.dialect.request(call);
         let mut request = self
             .http
-            .get(self.url(path))
-            .query(query)
+            .get(self.url(&wanted.path))
+            .query(&wanted.query)
             .header(header::AUTHORIZATION, self.authorization(credential))
             .header(header::ACCEPT, "application/json");
         if let Some(id) = request_id {
@@ -229,7 +232,7 @@ impl Upstream {
             elapsed_ms = started.elapsed().as_millis() as u64,
             "upstream answered"
         );
-        decode(status, content_type.as_deref(), &body)
+        self.dialect.decode(status, content_type.as_deref(), &body)
     }
 
     /// GETs a file below the CMS's file prefix; each segment is percent-encoded here, and the
@@ -251,7 +254,7 @@ impl Upstream {
         segments: &[&str],
         forward: &HeaderMap,
     ) -> Result<UpstreamFile, UpstreamError> {
-        let mut url = self.url(&self.paths.files);
+        let mut url = self.url(&self.dialect.files);
         url.path_segments_mut()
             .expect("http URLs have path segments")
             .pop_if_empty()
@@ -282,7 +285,13 @@ impl Upstream {
 
     /// Whether the CMS answers the category list with the configured credential.
     pub async fn probe(&self) -> Result<(), UpstreamError> {
-        self.get_json(Endpoint::CategoryList, &[], Credential::Client, None)
+        let call = match self.dialect.category_shape() {
+            crate::dialect::CategoryShape::Children => CmsCall::Children {
+                parent: self.dialect.category_root(),
+            },
+            _ => CmsCall::Categories,
+        };
+        self.get_json(call, Credential::Client, None)
             .await
             .map(|_| ())
     }

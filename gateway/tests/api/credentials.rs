@@ -93,7 +93,7 @@ async fn only_whitelisted_parameters_reach_the_upstream() {
 
 #[tokio::test]
 async fn page_base_one_is_honoured() {
-    let (app, fake) = spawn_with_fake(ok_page(), "page_base = 1").await;
+    let (app, fake) = spawn_with_fake(ok_page(), "[dialect.paging]\npage_base = 1").await;
     app.get_json("/portal/api/article/list?categoryId=7&page=3")
         .await;
     assert_eq!(fake.last().query, "categoryId=7&page=3&size=10");

@@ -1,4 +1,5 @@
 use super::*;
+use crate::dialect::Dialect;
 use serde_json::json;
 use url::Url;
 
@@ -10,7 +11,7 @@ fn links() -> FileLinks {
 }
 
 fn tree() -> Vec<Category> {
-    category_list(json!({"content": [
+    Dialect::default().category_tree(&json!({"content": [
         {"id": 2, "parentId": 0, "name": "新闻中心", "url": "/news_center", "sort": 2, "subCategory": [
             {"id": 21, "parentId": 2, "name": "公司要闻", "url": "/news_center/company_announcement/1", "sort": 1},
         ]},
@@ -18,15 +19,16 @@ fn tree() -> Vec<Category> {
         {"id": 31, "parentId": 1, "name": "公司简介", "url": "/about/company_profile", "sort": 1},
     ]}))
     .unwrap()
-    .content
 }
 
 #[test]
 fn tree_is_sorted_and_keeps_unknown_fields() {
-    let list = category_list(json!([{"id": 5, "name": "a", "sort": 2, "icon": "train"}, {"id": 4, "name": "b", "sort": 1}]))
+    let list = Dialect::default()
+        .category_tree(&json!([{"id": 5, "name": "a", "sort": 2, "icon": "train", "color": "red"}, {"id": 4, "name": "b", "sort": 1}]))
         .unwrap();
-    assert_eq!(list.content[0].id, 4);
-    assert_eq!(list.content[1].extra["icon"], "train");
+    assert_eq!(list[0].id, 4);
+    assert_eq!(list[1].icon.as_deref(), Some("train"));
+    assert_eq!(list[1].extra["color"], "red");
 }
 
 #[test]
@@ -65,7 +67,10 @@ fn article_html_is_sanitised() {
 fn pages_of_either_dialect() {
     let spring = json!({"content": [{"id": 1, "title": "t", "content": "<p>body</p>", "cover": "c.webp", "video": "/api/files/v.mp4"}],
         "totalElements": 13, "totalPages": 2, "number": 0, "size": 10});
-    let page = article_page(spring, &links(), 1, 10).unwrap();
+    let page = finish_page(
+        Dialect::default().article_page(&spring, 1, 10).unwrap(),
+        &links(),
+    );
     assert_eq!(
         (page.total_elements, page.total_pages, page.page),
         (13, 2, 1)
@@ -78,6 +83,6 @@ fn pages_of_either_dialect() {
 
     let mybatis =
         json!({"records": [{"id": 1, "title": "t"}], "total": 21, "current": 3, "size": 10});
-    let page = article_page(mybatis, &links(), 3, 10).unwrap();
+    let page = Dialect::default().article_page(&mybatis, 3, 10).unwrap();
     assert_eq!((page.total_elements, page.total_pages), (21, 3));
 }

@@ -1,0 +1,341 @@
+//! `[dialect]`: how the configured CMS speaks, as an integrator writes it. Every key has the
+//! native dialect's value (what reference-cms speaks by default) as its default, so a config
+//! without `[dialect]` behaves as before. Compiled into `Dialect` when the config loads.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+/// One path into a JSON object (`meta.total_count`), or several tried in order.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum Paths {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl Paths {
+    pub fn list(&self) -> Vec<&str> {
+        match self {
+            Self::One(p) => vec![p.as_str()],
+            Self::Many(ps) => ps.iter().map(String::as_str).collect(),
+        }
+    }
+}
+
+fn paths(list: &[&str]) -> Paths {
+    Paths::Many(list.iter().map(|p| (*p).to_owned()).collect())
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DialectConfig {
+    pub envelope: EnvelopeConfig,
+    pub paging: PagingConfig,
+    pub endpoints: EndpointsConfig,
+    pub lists: ListsConfig,
+    pub categories: CategoriesConfig,
+    pub fields: FieldsConfig,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EnvelopeStyle {
+    /// A code field says whether the call succeeded (`{code, msg, result}`).
+    Code,
+    /// No envelope: the HTTP status alone decides; the body is the payload.
+    None,
+}
+
+/// A value of the code field that means success.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum SuccessCode {
+    Flag(bool),
+    Number(i64),
+    Text(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EnvelopeConfig {
+    pub style: EnvelopeStyle,
+    /// Path of the code field (style `code`).
+    pub code: String,
+    /// Codes that mean success: numbers, numeric strings, or `true` (for `success: true`).
+    pub success: Vec<SuccessCode>,
+    /// Paths of the CMS's message, in an envelope or an error body; the first non-empty wins.
+    pub message: Paths,
+    /// Paths of the payload in a success envelope, first present wins (style `code`); `""`
+    /// is the whole body.
+    pub payload: Paths,
+}
+
+impl Default for EnvelopeConfig {
+    fn default() -> Self {
+        Self {
+            style: EnvelopeStyle::Code,
+            code: "code".to_owned(),
+            success: vec![SuccessCode::Number(0), SuccessCode::Number(200)],
+            message: paths(&["msg", "message", "error_description"]),
+            payload: paths(&["result", "data"]),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PagingStyle {
+    /// A page number (from `page_base`) and a page size.
+    Page,
+    /// An offset (items to skip) and a limit, computed from the visitor's page and size.
+    Offset,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PagingConfig {
+    pub style: PagingStyle,
+    /// The page-number parameter (style `page`).
+    pub page: String,
+    /// The page-size parameter (style `page`) or the limit parameter (style `offset`).
+    pub size: String,
+    /// The offset parameter (style `offset`).
+    pub offset: String,
+    /// The CMS's number of the first page: 0 (Spring Data) or 1 (MyBatis-Plus).
+    pub page_base: u32,
+    /// The largest page size the CMS accepts; the public `size` bound follows it (at most 50).
+    pub max_size: u32,
+}
+
+impl Default for PagingConfig {
+    fn default() -> Self {
+        Self {
+            style: PagingStyle::Page,
+            page: "page".to_owned(),
+            size: "size".to_owned(),
+            offset: "offset".to_owned(),
+            page_base: 0,
+            max_size: 50,
+        }
+    }
+}
+
+/// One CMS endpoint: its path (a template: `articles/{id}`), fixed query parameters, and the
+/// names of the parameters the gateway sends.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CmsEndpointConfig {
+    pub path: String,
+    /// Sent with every call (`type = "news.ArticlePage"`, `fields = "*"`).
+    pub query: BTreeMap<String, String>,
+    /// Name of the parameter carrying the value (the category of a list, the id of a detail,
+    /// the parent of a children call); unused when the path template holds it.
+    pub param: String,
+}
+
+impl CmsEndpointConfig {
+    fn new(path: &str, param: &str) -> Self {
+        Self {
+            path: path.to_owned(),
+            query: BTreeMap::new(),
+            param: param.to_owned(),
+        }
+    }
+}
+
+impl Default for CmsEndpointConfig {
+    fn default() -> Self {
+        Self::new("", "")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EndpointsConfig {
+    pub category_list: CmsEndpointConfig,
+    /// A category's children (category shape `children`): `{parentId}` in the path or `param`.
+    pub category_children: CmsEndpointConfig,
+    pub article_list: CmsEndpointConfig,
+    pub article_detail: CmsEndpointConfig,
+    /// Prefix under which the CMS serves uploaded files (images, attachments).
+    pub files: String,
+}
+
+impl Default for EndpointsConfig {
+    fn default() -> Self {
+        Self {
+            category_list: CmsEndpointConfig::new("category/list", ""),
+            category_children: CmsEndpointConfig::new("", "parentId"),
+            article_list: CmsEndpointConfig::new("article/list", "categoryId"),
+            article_detail: CmsEndpointConfig::new("article/detail", "id"),
+            files: "files".to_owned(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ListsConfig {
+    /// Paths of the items in an article list payload; `""` is the payload itself.
+    pub items: Paths,
+    /// Paths of the total count; absent → the items counted on a last page, else unknown.
+    pub total: Paths,
+    /// Paths of the page count; absent → derived from the total.
+    pub total_pages: Paths,
+}
+
+impl Default for ListsConfig {
+    fn default() -> Self {
+        Self {
+            items: paths(&["content", "records", "items", "rows", "list"]),
+            total: paths(&["totalElements", "total", "meta.total_count", "count"]),
+            total_pages: paths(&["totalPages", "pages"]),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CategoryShape {
+    /// A nested tree: each category carries its children.
+    Tree,
+    /// One flat list; each category names its parent.
+    Flat,
+    /// The CMS is asked for each category's children, from the root down.
+    Children,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CategoriesConfig {
+    pub shape: CategoryShape,
+    /// Paths of the category list in the payload; `""` is the payload itself.
+    pub items: Paths,
+    /// Paths of a category's children (shape `tree`).
+    pub children: Paths,
+    /// The parent of the top level: a parent of 0 or null is the top when this is 0; another id
+    /// names the category whose children are the top level (it is not shown itself).
+    pub root: u64,
+    /// Field to sort siblings by (`sort`); `""` keeps the CMS's order.
+    pub sort: String,
+    /// How deep shape `children` asks (levels below the root).
+    pub max_depth: u32,
+    /// Portal route by CMS category id or slug, for CMSs that know nothing of the portal's
+    /// routes; a category with neither a route here nor a `url` field has no page.
+    pub routes: BTreeMap<String, String>,
+}
+
+impl Default for CategoriesConfig {
+    fn default() -> Self {
+        Self {
+            shape: CategoryShape::Tree,
+            items: paths(&["content", "records", "items", "list", ""]),
+            children: paths(&["subCategory", "children", "sub_category"]),
+            root: 0,
+            sort: "sort".to_owned(),
+            max_depth: 4,
+            routes: BTreeMap::new(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct FieldsConfig {
+    pub category: CategoryFields,
+    pub article: ArticleFields,
+    pub attachment: AttachmentFields,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CategoryFields {
+    pub id: Paths,
+    pub parent_id: Paths,
+    pub name: Paths,
+    pub url: Paths,
+    pub sort: Paths,
+    /// Looked up in `categories.routes` when the CMS has no portal route.
+    pub slug: Paths,
+    /// The page kind the app shows: `group`, `page` or `list`.
+    #[serde(rename = "type")]
+    pub kind: Paths,
+    pub description: Paths,
+    pub hidden: Paths,
+    pub icon: Paths,
+}
+
+impl Default for CategoryFields {
+    fn default() -> Self {
+        Self {
+            id: paths(&["id"]),
+            parent_id: paths(&["parentId", "parent_id", "pid", "parent"]),
+            name: paths(&["name", "title", "categoryName"]),
+            url: paths(&["url"]),
+            sort: paths(&["sort", "orderNum"]),
+            slug: paths(&["slug"]),
+            kind: paths(&["type"]),
+            description: paths(&["description"]),
+            hidden: paths(&["hidden"]),
+            icon: paths(&["icon"]),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ArticleFields {
+    pub id: Paths,
+    pub category_id: Paths,
+    pub title: Paths,
+    pub summary: Paths,
+    pub cover: Paths,
+    pub author: Paths,
+    pub source: Paths,
+    /// Epoch seconds or milliseconds, ISO 8601, or `yyyy-MM-dd HH:mm:ss` (China time); the
+    /// public API always says `yyyy-MM-dd HH:mm:ss` in China time.
+    pub publish_time: Paths,
+    pub views: Paths,
+    /// The HTML body (details only).
+    pub content: Paths,
+    pub attachments: Paths,
+    pub video: Paths,
+}
+
+impl Default for ArticleFields {
+    fn default() -> Self {
+        Self {
+            id: paths(&["id"]),
+            category_id: paths(&["categoryId", "category_id"]),
+            title: paths(&["title"]),
+            summary: paths(&["summary", "description"]),
+            cover: paths(&["cover", "coverImage", "thumbnail"]),
+            author: paths(&["author"]),
+            source: paths(&["source"]),
+            publish_time: paths(&["publishTime", "publishDate", "createTime"]),
+            views: paths(&["views", "viewCount", "hits"]),
+            content: paths(&["content", "body"]),
+            attachments: paths(&["attachments"]),
+            video: paths(&["video", "videoUrl"]),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AttachmentFields {
+    pub name: Paths,
+    pub url: Paths,
+    pub size: Paths,
+}
+
+impl Default for AttachmentFields {
+    fn default() -> Self {
+        Self {
+            name: paths(&["name", "fileName"]),
+            url: paths(&["url", "fileUrl", "path"]),
+            size: paths(&["size", "fileSize"]),
+        }
+    }
+}

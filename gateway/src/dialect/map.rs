@@ -1,0 +1,590 @@
+//! From the CMS's JSON to the portal's types: field paths with coercions (numbers written as
+//! strings, times in any of the usual forms), category trees in three shapes, article pages
+//! with or without totals. Every failure names where in the CMS's JSON it is and which
+//! configuration key to change.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::{Map, Value};
+
+use super::{
+    Dialect, DialectError, Field, JsonPath, RouteTable,
+    config::{self, CategoryShape, Paths},
+    dates::normalise_time,
+};
+use crate::api::content::{Article, ArticlePage, Attachment, Category};
+
+/// What does not fit the dialect: where in the CMS's JSON, which key, what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{what} (at `{at}`; config key `{key}`)")]
+pub struct ShapeProblem {
+    pub at: String,
+    pub key: String,
+    pub what: String,
+}
+
+fn problem(at: impl Into<String>, key: &str, what: impl Into<String>) -> ShapeProblem {
+    ShapeProblem {
+        at: at.into(),
+        key: key.to_owned(),
+        what: what.into(),
+    }
+}
+
+impl From<ShapeProblem> for crate::upstream::UpstreamError {
+    fn from(problem: ShapeProblem) -> Self {
+        Self::BadResponse(problem.to_string())
+    }
+}
+
+fn field(key: &str, paths: &Paths) -> Result<Field, DialectError> {
+    Field::compile(&format!("dialect.{key}"), paths)
+}
+
+#[derive(Debug, Clone)]
+pub struct ListFields {
+    pub items: Field,
+    pub total: Field,
+    pub total_pages: Field,
+}
+
+impl ListFields {
+    pub fn compile(c: &config::ListsConfig) -> Result<Self, DialectError> {
+        Ok(Self {
+            items: field("lists.items", &c.items)?,
+            total: field("lists.total", &c.total)?,
+            total_pages: field("lists.total_pages", &c.total_pages)?,
+        })
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct CategoryRules {
+    pub shape: CategoryShape,
+    pub items: Field,
+    pub children: Field,
+    pub root: u64,
+    pub sort: Option<JsonPath>,
+    pub max_depth: u32,
+    pub routes: RouteTable,
+}
+
+impl CategoryRules {
+    pub fn compile(c: &config::CategoriesConfig) -> Result<Self, DialectError> {
+        let sort = (!c.sort.is_empty())
+            .then(|| JsonPath::parse("dialect.categories.sort", &c.sort))
+            .transpose()?;
+        Ok(Self {
+            shape: c.shape,
+            items: field("categories.items", &c.items)?,
+            children: field("categories.children", &c.children)?,
+            root: c.root,
+            sort,
+            max_depth: c.max_depth,
+            routes: c.routes.clone(),
+        })
+    }
+}
+
+macro_rules! fields {
+    ($name:ident, $config:ty, $prefix:literal, [$($f:ident),*]) => {
+        #[derive(Debug, Clone)]
+        pub struct $name { $(pub $f: Field,)* }
+
+        impl $name {
+            pub fn compile(c: &$config) -> Result<Self, DialectError> {
+                Ok(Self { $($f: field(concat!($prefix, stringify!($f)), &c.$f)?,)* })
+            }
+
+            /// Every top-level key any of these fields may read.
+            #[allow(dead_code, reason = "attachments pass no other fields on")]
+            fn heads(&self) -> HashSet<&str> {
+                let mut heads = HashSet::new();
+                $(heads.extend(self.$f.paths.iter().filter_map(JsonPath::head));)*
+                heads
+            }
+        }
+    };
+}
+
+fields!(
+    CategoryFields,
+    config::CategoryFields,
+    "fields.category.",
+    [
+        id,
+        parent_id,
+        name,
+        url,
+        sort,
+        slug,
+        kind,
+        description,
+        hidden,
+        icon
+    ]
+);
+fields!(
+    ArticleFields,
+    config::ArticleFields,
+    "fields.article.",
+    [
+        id,
+        category_id,
+        title,
+        summary,
+        cover,
+        author,
+        source,
+        publish_time,
+        views,
+        content,
+        attachments,
+        video
+    ]
+);
+fields!(
+    AttachmentFields,
+    config::AttachmentFields,
+    "fields.attachment.",
+    [name, url, size]
+);
+
+/// The public names of a category and an article: never passed on twice through `extra`.
+const CATEGORY_NAMES: &[&str] = &[
+    "id",
+    "parentId",
+    "name",
+    "url",
+    "sort",
+    "subCategory",
+    "type",
+    "description",
+    "hidden",
+    "icon",
+];
+const ARTICLE_NAMES: &[&str] = &[
+    "id",
+    "categoryId",
+    "title",
+    "summary",
+    "cover",
+    "author",
+    "source",
+    "publishTime",
+    "views",
+    "content",
+    "attachments",
+    "video",
+];
+
+fn as_u64(value: &Value) -> Option<u64> {
+    match value {
+        Value::Number(n) => n.as_u64(),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    }
+}
+
+fn as_i64(value: &Value) -> Option<i64> {
+    match value {
+        Value::Number(n) => n.as_i64(),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    }
+}
+
+fn as_text(value: &Value) -> Option<String> {
+    match value {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+fn as_bool(value: &Value) -> Option<bool> {
+    match value {
+        Value::Bool(b) => Some(*b),
+        Value::Number(n) => n.as_i64().map(|n| n != 0),
+        Value::String(s) => match s.trim() {
+            "true" | "1" | "Y" | "y" | "yes" => Some(true),
+            "false" | "0" | "N" | "n" | "no" => Some(false),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Reads `field` from `object` with `coerce`; absent is `None`, present but of the wrong type
+/// is a problem naming where (`at` is the object's place, e.g. `items[3]`).
+fn read<T>(
+    object: &Value,
+    field: &Field,
+    at: &str,
+    kind: &str,
+    coerce: impl Fn(&Value) -> Option<T>,
+) -> Result<Option<T>, ShapeProblem> {
+    let Some(value) = field.get(object) else {
+        return Ok(None);
+    };
+    match coerce(value) {
+        Some(v) => Ok(Some(v)),
+        None => {
+            let path = field
+                .found_at(object)
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            Err(problem(
+                format!("{at}.{path}"),
+                &field.key,
+                format!("expected {kind}, found {}", type_name(value)),
+            ))
+        }
+    }
+}
+
+fn required<T>(
+    object: &Value,
+    field: &Field,
+    at: &str,
+    kind: &str,
+    coerce: impl Fn(&Value) -> Option<T>,
+) -> Result<T, ShapeProblem> {
+    read(object, field, at, kind, coerce)?.ok_or_else(|| {
+        problem(
+            at,
+            &field.key,
+            format!("{} is missing (looked for {})", kind, field.describe()),
+        )
+    })
+}
+
+pub fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// What is left of `object` once the mapped keys and the public names are taken out.
+fn extra(object: &Value, heads: &HashSet<&str>, names: &[&str]) -> Map<String, Value> {
+    object
+        .as_object()
+        .map(|map| {
+            map.iter()
+                .filter(|(k, _)| !heads.contains(k.as_str()) && !names.contains(&k.as_str()))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Where a list sits in a payload: the first of `field`'s paths holding an array.
+fn list_in(payload: &Value, field: &Field, what: &str) -> Result<Vec<Value>, ShapeProblem> {
+    if payload.is_null() {
+        return Ok(Vec::new());
+    }
+    for path in &field.paths {
+        if let Some(Value::Array(items)) = path.get(payload) {
+            return Ok(items.clone());
+        }
+    }
+    let keys = payload
+        .as_object()
+        .map(|m| m.keys().map(String::as_str).collect::<Vec<_>>().join(", "))
+        .unwrap_or_else(|| type_name(payload).to_owned());
+    Err(problem(
+        "payload",
+        &field.key,
+        format!(
+            "no {what} list at {} (the payload has: {keys})",
+            field.describe()
+        ),
+    ))
+}
+
+impl Dialect {
+    /// One category without its children, and the parent its JSON names (if any).
+    fn category(&self, object: &Value, at: &str) -> Result<(Category, Option<u64>), ShapeProblem> {
+        let f = &self.category;
+        if !object.is_object() {
+            return Err(problem(
+                at,
+                &self.categories.items.key,
+                format!("a category must be an object, found {}", type_name(object)),
+            ));
+        }
+        let id = required(object, &f.id, at, "a whole number", as_u64)?;
+        let parent = read(object, &f.parent_id, at, "a whole number or null", as_u64)?;
+        let name = required(object, &f.name, at, "a name (string)", as_text)?;
+        let slug = read(object, &f.slug, at, "a string", as_text)?;
+        let url = read(object, &f.url, at, "a string", as_text)?
+            .filter(|u| !u.is_empty())
+            .or_else(|| self.categories.routes.get(&id.to_string()).cloned())
+            .or_else(|| {
+                slug.as_ref()
+                    .and_then(|s| self.categories.routes.get(s).cloned())
+            })
+            .unwrap_or_default();
+        let mut heads = f.heads();
+        heads.extend(
+            self.categories
+                .children
+                .paths
+                .iter()
+                .filter_map(JsonPath::head),
+        );
+        // The slug has no public name of its own: it passes on as it is.
+        for head in f.slug.paths.iter().filter_map(JsonPath::head) {
+            heads.remove(head);
+        }
+        let category = Category {
+            id,
+            parent_id: parent.unwrap_or(0),
+            name,
+            url,
+            sort: read(object, &f.sort, at, "a number", as_i64)?.unwrap_or(0),
+            kind: read(object, &f.kind, at, "a string", as_text)?,
+            description: read(object, &f.description, at, "a string", as_text)?,
+            hidden: read(object, &f.hidden, at, "true or false", as_bool)?,
+            icon: read(object, &f.icon, at, "a string", as_text)?,
+            sub_category: Vec::new(),
+            extra: extra(object, &heads, CATEGORY_NAMES),
+        };
+        Ok((category, parent))
+    }
+
+    /// The id of a raw category, if it has a readable one.
+    pub fn category_id_of(&self, object: &Value) -> Option<u64> {
+        self.category.id.get(object).and_then(as_u64)
+    }
+
+    /// The raw category objects of a category-list payload.
+    pub fn category_items(&self, payload: &Value) -> Result<Vec<Value>, ShapeProblem> {
+        list_in(payload, &self.categories.items, "category")
+    }
+
+    /// The tree from a category-list payload (shapes `tree` and `flat`).
+    pub fn category_tree(&self, payload: &Value) -> Result<Vec<Category>, ShapeProblem> {
+        let items = self.category_items(payload)?;
+        let mut nodes = Vec::new();
+        self.flatten(&items, None, "items", &mut nodes, 0)?;
+        Ok(self.assemble(nodes))
+    }
+
+    fn flatten(
+        &self,
+        items: &[Value],
+        nesting_parent: Option<u64>,
+        at: &str,
+        out: &mut Vec<(Category, Option<u64>)>,
+        depth: usize,
+    ) -> Result<(), ShapeProblem> {
+        if depth > 32 {
+            return Err(problem(
+                at,
+                &self.categories.children.key,
+                "categories nested more than 32 deep",
+            ));
+        }
+        for (i, object) in items.iter().enumerate() {
+            let here = format!("{at}[{i}]");
+            let (category, parent) = self.category(object, &here)?;
+            let id = category.id;
+            out.push((category, parent.or(nesting_parent)));
+            if self.categories.shape == CategoryShape::Tree
+                && let Some(children) = self.categories.children.get(object)
+            {
+                let Value::Array(children) = children else {
+                    return Err(problem(
+                        format!(
+                            "{here}.{}",
+                            self.categories
+                                .children
+                                .found_at(object)
+                                .map(ToString::to_string)
+                                .unwrap_or_default()
+                        ),
+                        &self.categories.children.key,
+                        format!("children must be an array, found {}", type_name(children)),
+                    ));
+                };
+                let path = self
+                    .categories
+                    .children
+                    .found_at(object)
+                    .map(ToString::to_string)
+                    .unwrap_or_default();
+                self.flatten(
+                    children,
+                    Some(id),
+                    &format!("{here}.{path}"),
+                    out,
+                    depth + 1,
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The tree from the answers of children calls: `(parent asked for, its children)`.
+    pub fn category_tree_from_children(
+        &self,
+        levels: &[(u64, Vec<Value>)],
+    ) -> Result<Vec<Category>, ShapeProblem> {
+        let mut nodes = Vec::new();
+        for (parent, items) in levels {
+            for (i, object) in items.iter().enumerate() {
+                let (category, _) = self.category(object, &format!("children of {parent}[{i}]"))?;
+                nodes.push((category, Some(*parent)));
+            }
+        }
+        Ok(self.assemble(nodes))
+    }
+
+    /// Builds the tree from the root down; categories the root does not reach (other sites'
+    /// columns, orphans, cycles) are left out — `check-upstream` reports them.
+    fn assemble(&self, nodes: Vec<(Category, Option<u64>)>) -> Vec<Category> {
+        let root = self.categories.root;
+        let top = |parent: Option<u64>| match parent {
+            None | Some(0) => root == 0,
+            Some(p) => p == root,
+        };
+        let mut children: HashMap<Option<u64>, Vec<Category>> = HashMap::new();
+        for (category, parent) in nodes {
+            let key = if top(parent) { None } else { parent };
+            children.entry(key).or_default().push(category);
+        }
+        let mut seen = HashSet::new();
+        self.build(None, &mut children, &mut seen)
+    }
+
+    fn build(
+        &self,
+        parent: Option<u64>,
+        children: &mut HashMap<Option<u64>, Vec<Category>>,
+        seen: &mut HashSet<u64>,
+    ) -> Vec<Category> {
+        let mut level: Vec<Category> = children
+            .remove(&parent)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|c| seen.insert(c.id))
+            .collect();
+        for category in &mut level {
+            category.parent_id = parent.unwrap_or(0);
+            category.sub_category = self.build(Some(category.id), children, seen);
+        }
+        if self.categories.sort.is_some() {
+            level.sort_by_key(|c| (c.sort, c.id));
+        }
+        level
+    }
+
+    fn attachment(&self, object: &Value, at: &str) -> Result<Attachment, ShapeProblem> {
+        let f = &self.attachment;
+        Ok(Attachment {
+            name: required(object, &f.name, at, "a file name (string)", as_text)?,
+            url: required(object, &f.url, at, "a file address (string)", as_text)?,
+            size: read(object, &f.size, at, "a whole number", as_u64)?,
+        })
+    }
+
+    /// One article (a summary in a list, or a detail with its body).
+    pub fn article(&self, object: &Value, at: &str) -> Result<Article, ShapeProblem> {
+        let f = &self.article;
+        if !object.is_object() {
+            return Err(problem(
+                at,
+                &self.lists.items.key,
+                format!("an article must be an object, found {}", type_name(object)),
+            ));
+        }
+        let publish_time = match f.publish_time.get(object) {
+            None => None,
+            Some(raw) => Some(normalise_time(raw).ok_or_else(|| {
+                problem(
+                    format!("{at}.{}", f.publish_time.found_at(object).map(ToString::to_string).unwrap_or_default()),
+                    &f.publish_time.key,
+                    format!("`{raw}` is not a time (epoch seconds or milliseconds, ISO 8601, or yyyy-MM-dd HH:mm:ss)"),
+                )
+            })?),
+        };
+        let attachments = match f.attachments.get(object) {
+            None => Vec::new(),
+            Some(Value::Array(items)) => items
+                .iter()
+                .enumerate()
+                .map(|(i, a)| self.attachment(a, &format!("{at}.attachments[{i}]")))
+                .collect::<Result<_, _>>()?,
+            Some(other) => {
+                return Err(problem(
+                    format!("{at}.attachments"),
+                    &f.attachments.key,
+                    format!("expected an array, found {}", type_name(other)),
+                ));
+            }
+        };
+        Ok(Article {
+            id: required(object, &f.id, at, "a whole number", as_u64)?,
+            category_id: read(object, &f.category_id, at, "a whole number", as_u64)?.unwrap_or(0),
+            title: required(object, &f.title, at, "a title (string)", as_text)?,
+            summary: read(object, &f.summary, at, "a string", as_text)?,
+            cover: read(object, &f.cover, at, "a string", as_text)?,
+            author: read(object, &f.author, at, "a string", as_text)?,
+            source: read(object, &f.source, at, "a string", as_text)?,
+            publish_time,
+            views: read(object, &f.views, at, "a whole number", as_u64)?,
+            content: read(object, &f.content, at, "a string (HTML)", as_text)?,
+            attachments,
+            video: read(object, &f.video, at, "a string", as_text)?,
+            extra: extra(object, &f.heads(), ARTICLE_NAMES),
+        })
+    }
+
+    /// One page of articles; `page` is 1-based whatever the CMS counts from.
+    pub fn article_page(
+        &self,
+        payload: &Value,
+        page: u32,
+        size: u32,
+    ) -> Result<ArticlePage, ShapeProblem> {
+        let items = list_in(payload, &self.lists.items, "article")?;
+        let content = items
+            .iter()
+            .enumerate()
+            .map(|(i, a)| self.article(a, &format!("items[{i}]")))
+            .collect::<Result<Vec<_>, _>>()?;
+        let seen = u64::from(page - 1) * u64::from(size) + content.len() as u64;
+        let total_elements = match read(
+            payload,
+            &self.lists.total,
+            "payload",
+            "a whole number",
+            as_u64,
+        )? {
+            Some(total) => total,
+            // No total: what this page shows, and one more page while pages come full.
+            None => seen + u64::from(content.len() as u64 == u64::from(size)),
+        };
+        let total_pages = read(
+            payload,
+            &self.lists.total_pages,
+            "payload",
+            "a whole number",
+            as_u64,
+        )?
+        .unwrap_or_else(|| total_elements.div_ceil(u64::from(size.max(1))));
+        Ok(ArticlePage {
+            content,
+            total_elements,
+            total_pages,
+            page,
+            size,
+        })
+    }
+}

@@ -1,0 +1,603 @@
+//! The CMS's dialect, compiled once when the config loads: how to ask it (paths, parameter
+//! names, paging), how to read its envelope, and where the portal's fields sit in its JSON.
+//! Runs on a cache miss only; a hit never reaches it.
+
+pub mod config;
+mod dates;
+mod map;
+
+use std::collections::BTreeMap;
+
+use axum::http::StatusCode;
+use serde_json::Value;
+
+pub use config::{CategoryShape, DialectConfig, EnvelopeStyle, PagingStyle};
+use config::{CmsEndpointConfig, Paths, SuccessCode};
+pub use dates::normalise_time;
+pub use map::{ShapeProblem, type_name};
+
+use crate::upstream::UpstreamError;
+
+/// A configuration key and what is wrong with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DialectError {
+    pub key: String,
+    pub reason: String,
+}
+
+fn invalid(key: impl Into<String>, reason: impl Into<String>) -> DialectError {
+    DialectError {
+        key: key.into(),
+        reason: reason.into(),
+    }
+}
+
+/// A dotted path into JSON (`meta.total_count`); the empty path is the value itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JsonPath(Vec<String>);
+
+impl JsonPath {
+    fn parse(key: &str, raw: &str) -> Result<Self, DialectError> {
+        if raw.is_empty() {
+            return Ok(Self(Vec::new()));
+        }
+        let segments: Vec<String> = raw.split('.').map(str::to_owned).collect();
+        if segments
+            .iter()
+            .any(|s| s.is_empty() || s.contains(char::is_whitespace))
+        {
+            return Err(invalid(
+                key,
+                format!("`{raw}` is not a path (names joined by dots, e.g. meta.total_count)"),
+            ));
+        }
+        Ok(Self(segments))
+    }
+
+    pub fn get<'a>(&self, value: &'a Value) -> Option<&'a Value> {
+        self.0.iter().try_fold(value, |v, key| v.get(key.as_str()))
+    }
+
+    pub fn take(&self, value: &mut Value) -> Option<Value> {
+        let Some((last, parents)) = self.0.split_last() else {
+            return Some(value.take());
+        };
+        let mut at = value;
+        for key in parents {
+            at = at.get_mut(key.as_str())?;
+        }
+        at.as_object_mut()?.remove(last)
+    }
+
+    /// The top-level key this path starts with, if any.
+    pub fn head(&self) -> Option<&str> {
+        self.0.first().map(String::as_str)
+    }
+}
+
+impl std::fmt::Display for JsonPath {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0.join("."))
+    }
+}
+
+/// Alternatives tried in order; the first present and non-null counts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Field {
+    pub paths: Vec<JsonPath>,
+    /// The config key this field comes from, for messages.
+    pub key: String,
+}
+
+impl Field {
+    fn compile(key: &str, paths: &Paths) -> Result<Self, DialectError> {
+        let list = paths.list();
+        if list.is_empty() {
+            return Err(invalid(key, "must name at least one path"));
+        }
+        Ok(Self {
+            paths: list
+                .into_iter()
+                .map(|p| JsonPath::parse(key, p))
+                .collect::<Result<_, _>>()?,
+            key: key.to_owned(),
+        })
+    }
+
+    pub fn get<'a>(&self, value: &'a Value) -> Option<&'a Value> {
+        self.paths
+            .iter()
+            .filter_map(|p| p.get(value))
+            .find(|v| !v.is_null())
+    }
+
+    /// The matching path, for messages.
+    pub fn found_at(&self, value: &Value) -> Option<&JsonPath> {
+        self.paths
+            .iter()
+            .find(|p| p.get(value).is_some_and(|v| !v.is_null()))
+    }
+
+    pub fn describe(&self) -> String {
+        self.paths
+            .iter()
+            .map(|p| format!("`{p}`"))
+            .collect::<Vec<_>>()
+            .join(" or ")
+    }
+}
+
+/// One piece of a path template: text, or the value of the call (`{id}`, `{parentId}`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Piece {
+    Text(String),
+    Value,
+}
+
+/// A compiled CMS endpoint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CmsEndpoint {
+    pieces: Vec<Piece>,
+    query: Vec<(String, String)>,
+    param: String,
+    /// The value goes into the path rather than a parameter.
+    in_path: bool,
+}
+
+impl CmsEndpoint {
+    /// `default_param` names the parameter when the config names none and the path holds no
+    /// placeholder (a table written `{ path = "…" }` leaves `param` empty).
+    fn compile(
+        key: &str,
+        config: &CmsEndpointConfig,
+        placeholder: &str,
+        default_param: &str,
+    ) -> Result<Self, DialectError> {
+        let path = config.path.trim_start_matches('/');
+        if path.contains("..") || path.contains('?') || path.contains("://") {
+            return Err(invalid(
+                format!("{key}.path"),
+                "must be a path relative to upstream.base_url, without '..' or '?' (fixed parameters go in `query`)",
+            ));
+        }
+        let mut pieces = Vec::new();
+        let mut rest = path;
+        let mut in_path = false;
+        while let Some(open) = rest.find('{') {
+            let close = rest[open..].find('}').map(|c| open + c).ok_or_else(|| {
+                invalid(format!("{key}.path"), format!("unclosed `{{` in `{path}`"))
+            })?;
+            let name = &rest[open + 1..close];
+            if name != placeholder {
+                return Err(invalid(
+                    format!("{key}.path"),
+                    format!(
+                        "unknown placeholder `{{{name}}}` (this endpoint knows `{{{placeholder}}}`)"
+                    ),
+                ));
+            }
+            if open > 0 {
+                pieces.push(Piece::Text(rest[..open].to_owned()));
+            }
+            pieces.push(Piece::Value);
+            in_path = true;
+            rest = &rest[close + 1..];
+        }
+        if !rest.is_empty() {
+            pieces.push(Piece::Text(rest.to_owned()));
+        }
+        Ok(Self {
+            pieces,
+            query: config
+                .query
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+            param: if config.param.is_empty() {
+                default_param.to_owned()
+            } else {
+                config.param.clone()
+            },
+            in_path,
+        })
+    }
+
+    pub fn is_configured(&self) -> bool {
+        !self.pieces.is_empty()
+    }
+
+    /// The path (relative to the base URL) and query of a call with `value` (an id).
+    fn build(&self, value: Option<u64>) -> (String, Vec<(String, String)>) {
+        let mut path = String::new();
+        for piece in &self.pieces {
+            match piece {
+                Piece::Text(text) => path.push_str(text),
+                Piece::Value => {
+                    if let Some(value) = value {
+                        path.push_str(&value.to_string());
+                    }
+                }
+            }
+        }
+        let mut query = self.query.clone();
+        if let (false, Some(value), false) = (self.in_path, value, self.param.is_empty()) {
+            query.push((self.param.clone(), value.to_string()));
+        }
+        (path, query)
+    }
+}
+
+/// A call the gateway makes to the CMS, in its own terms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CmsCall {
+    Categories,
+    Children {
+        parent: u64,
+    },
+    Articles {
+        category: Option<u64>,
+        page: u32,
+        size: u32,
+    },
+    Article {
+        id: u64,
+    },
+}
+
+/// What `Dialect::request` says to send.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CmsRequest {
+    pub path: String,
+    pub query: Vec<(String, String)>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Success {
+    Flag(bool),
+    Number(i64),
+}
+
+/// The compiled dialect.
+#[derive(Debug, Clone)]
+pub struct Dialect {
+    envelope_style: EnvelopeStyle,
+    code: JsonPath,
+    success: Vec<Success>,
+    message: Field,
+    payload: Field,
+    paging: config::PagingConfig,
+    category_list: CmsEndpoint,
+    category_children: CmsEndpoint,
+    article_list: CmsEndpoint,
+    article_detail: CmsEndpoint,
+    pub files: String,
+    pub(crate) lists: map::ListFields,
+    pub(crate) categories: map::CategoryRules,
+    pub(crate) category: map::CategoryFields,
+    pub(crate) article: map::ArticleFields,
+    pub(crate) attachment: map::AttachmentFields,
+}
+
+impl Default for Dialect {
+    fn default() -> Self {
+        Self::compile(&DialectConfig::default()).expect("the native dialect compiles")
+    }
+}
+
+impl Dialect {
+    /// Checks and compiles a dialect; an error names the key (under `dialect.`).
+    pub fn compile(config: &DialectConfig) -> Result<Self, DialectError> {
+        let key = |k: &str| format!("dialect.{k}");
+        let envelope = &config.envelope;
+        let success = envelope
+            .success
+            .iter()
+            .map(|code| match code {
+                SuccessCode::Flag(flag) => Ok(Success::Flag(*flag)),
+                SuccessCode::Number(n) => Ok(Success::Number(*n)),
+                SuccessCode::Text(text) => text.trim().parse().map(Success::Number).map_err(|_| {
+                    invalid(
+                        key("envelope.success"),
+                        format!("`{text}` is not a number, a numeric string or true"),
+                    )
+                }),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        if envelope.style == EnvelopeStyle::Code && success.is_empty() {
+            return Err(invalid(
+                key("envelope.success"),
+                "must list at least one code",
+            ));
+        }
+        let code = JsonPath::parse(&key("envelope.code"), &envelope.code)?;
+        if envelope.style == EnvelopeStyle::Code && code.0.is_empty() {
+            return Err(invalid(key("envelope.code"), "must name the code field"));
+        }
+        let paging = config.paging.clone();
+        if paging.page_base > 1 {
+            return Err(invalid(key("paging.page_base"), "must be 0 or 1"));
+        }
+        if !(1..=crate::config::MAX_PAGE_SIZE).contains(&paging.max_size) {
+            return Err(invalid(
+                key("paging.max_size"),
+                format!("must be from 1 to {}", crate::config::MAX_PAGE_SIZE),
+            ));
+        }
+        for (name, value) in [
+            ("page", &paging.page),
+            ("size", &paging.size),
+            ("offset", &paging.offset),
+        ] {
+            if value.trim().is_empty() {
+                return Err(invalid(
+                    key(&format!("paging.{name}")),
+                    "must name a parameter",
+                ));
+            }
+        }
+        let endpoints = &config.endpoints;
+        let category_list = CmsEndpoint::compile(
+            &key("endpoints.category_list"),
+            &endpoints.category_list,
+            "id",
+            "",
+        )?;
+        let category_children = CmsEndpoint::compile(
+            &key("endpoints.category_children"),
+            &endpoints.category_children,
+            "parentId",
+            "parentId",
+        )?;
+        let article_list = CmsEndpoint::compile(
+            &key("endpoints.article_list"),
+            &endpoints.article_list,
+            "id",
+            "categoryId",
+        )?;
+        let article_detail = CmsEndpoint::compile(
+            &key("endpoints.article_detail"),
+            &endpoints.article_detail,
+            "id",
+            "id",
+        )?;
+        for (name, endpoint) in [
+            ("category_list", &category_list),
+            ("article_list", &article_list),
+            ("article_detail", &article_detail),
+        ] {
+            if !endpoint.is_configured() {
+                return Err(invalid(
+                    key(&format!("endpoints.{name}.path")),
+                    "must not be empty",
+                ));
+            }
+        }
+        let categories = &config.categories;
+        if categories.shape == CategoryShape::Children {
+            if !category_children.is_configured() {
+                return Err(invalid(
+                    key("endpoints.category_children.path"),
+                    "category shape `children` needs the path that lists a category's children",
+                ));
+            }
+            if !(1..=8).contains(&categories.max_depth) {
+                return Err(invalid(key("categories.max_depth"), "must be from 1 to 8"));
+            }
+        }
+        let files = endpoints.files.trim_matches('/');
+        if files.is_empty() || files.contains("..") || files.contains('?') {
+            return Err(invalid(
+                key("endpoints.files"),
+                "must be a relative path without '..' or '?'",
+            ));
+        }
+        for route in categories.routes.values() {
+            if !route.starts_with('/') {
+                return Err(invalid(
+                    key("categories.routes"),
+                    format!("`{route}` is not a portal route (routes start with /)"),
+                ));
+            }
+        }
+        Ok(Self {
+            envelope_style: envelope.style,
+            code,
+            success,
+            message: Field::compile(&key("envelope.message"), &envelope.message)?,
+            payload: Field::compile(&key("envelope.payload"), &envelope.payload)?,
+            paging,
+            category_list,
+            category_children,
+            article_list,
+            article_detail,
+            files: files.to_owned(),
+            lists: map::ListFields::compile(&config.lists)?,
+            categories: map::CategoryRules::compile(categories)?,
+            category: map::CategoryFields::compile(&config.fields.category)?,
+            article: map::ArticleFields::compile(&config.fields.article)?,
+            attachment: map::AttachmentFields::compile(&config.fields.attachment)?,
+        })
+    }
+
+    /// The largest page size a visitor may ask for.
+    pub fn max_page_size(&self) -> u32 {
+        self.paging.max_size
+    }
+
+    pub fn category_shape(&self) -> CategoryShape {
+        self.categories.shape
+    }
+
+    pub fn category_root(&self) -> u64 {
+        self.categories.root
+    }
+
+    pub fn category_depth(&self) -> u32 {
+        self.categories.max_depth
+    }
+
+    /// What to send for `call`.
+    pub fn request(&self, call: CmsCall) -> CmsRequest {
+        let (path, query) = match call {
+            CmsCall::Categories => self.category_list.build(None),
+            CmsCall::Children { parent } => self.category_children.build(Some(parent)),
+            CmsCall::Article { id } => self.article_detail.build(Some(id)),
+            CmsCall::Articles {
+                category,
+                page,
+                size,
+            } => {
+                let (path, mut query) = self.article_list.build(category);
+                match self.paging.style {
+                    PagingStyle::Page => {
+                        query.push((
+                            self.paging.page.clone(),
+                            (page - 1 + self.paging.page_base).to_string(),
+                        ));
+                        query.push((self.paging.size.clone(), size.to_string()));
+                    }
+                    PagingStyle::Offset => {
+                        let offset = u64::from(page - 1) * u64::from(size);
+                        query.push((self.paging.offset.clone(), offset.to_string()));
+                        query.push((self.paging.size.clone(), size.to_string()));
+                    }
+                }
+                (path, query)
+            }
+        };
+        CmsRequest { path, query }
+    }
+
+    fn is_success_code(&self, code: &Value) -> bool {
+        let number = match code {
+            Value::Number(n) => n.as_i64(),
+            Value::String(s) => s.trim().parse().ok(),
+            Value::Bool(flag) => return self.success.contains(&Success::Flag(*flag)),
+            _ => None,
+        };
+        number.is_some_and(|n| self.success.contains(&Success::Number(n)))
+    }
+
+    fn message_of(&self, body: &Value) -> Option<String> {
+        self.message
+            .paths
+            .iter()
+            .filter_map(|p| p.get(body)?.as_str())
+            .map(str::trim)
+            .find(|m| !m.is_empty())
+            .map(|m| m.chars().take(200).collect())
+    }
+
+    /// Turns one CMS answer into its payload, or the error it stands for.
+    pub fn decode(
+        &self,
+        status: StatusCode,
+        content_type: Option<&str>,
+        body: &[u8],
+    ) -> Result<Value, UpstreamError> {
+        let is_json = content_type.is_some_and(is_json_type);
+        let parsed: Option<Value> = if is_json {
+            serde_json::from_slice(body).ok()
+        } else {
+            None
+        };
+        if status == StatusCode::UNAUTHORIZED {
+            return Err(UpstreamError::Unauthorized {
+                msg: parsed.as_ref().and_then(|b| self.message_of(b)),
+            });
+        }
+        if body.iter().all(u8::is_ascii_whitespace) && status.is_success() {
+            return Ok(Value::Null);
+        }
+        if !is_json {
+            if status == StatusCode::SERVICE_UNAVAILABLE {
+                return Err(UpstreamError::Unavailable);
+            }
+            return Err(UpstreamError::BadResponse(format!(
+                "HTTP {status} with content type {:?}",
+                content_type.unwrap_or("none")
+            )));
+        }
+        let Some(mut body) = parsed else {
+            return Err(UpstreamError::BadResponse(format!(
+                "HTTP {status}: body is not JSON"
+            )));
+        };
+        match self.envelope_style {
+            EnvelopeStyle::None => {
+                if status.is_success() {
+                    return Ok(body);
+                }
+                if status == StatusCode::SERVICE_UNAVAILABLE && self.message_of(&body).is_none() {
+                    return Err(UpstreamError::Unavailable);
+                }
+                Err(UpstreamError::Status {
+                    code: i64::from(status.as_u16()),
+                    msg: self.message_of(&body),
+                })
+            }
+            EnvelopeStyle::Code => {
+                if !body.is_object() {
+                    return Err(UpstreamError::BadResponse(format!(
+                        "HTTP {status}: body is not a JSON object"
+                    )));
+                }
+                let Some(code) = self.code.get(&body).filter(|c| !c.is_null()).cloned() else {
+                    if status == StatusCode::SERVICE_UNAVAILABLE {
+                        return Err(UpstreamError::Unavailable);
+                    }
+                    return Err(UpstreamError::BadResponse(format!(
+                        "HTTP {status}: envelope has no code at `{}`",
+                        self.code
+                    )));
+                };
+                if self.is_success_code(&code) {
+                    if !status.is_success() {
+                        return Err(UpstreamError::BadResponse(format!(
+                            "HTTP {status} with a success envelope"
+                        )));
+                    }
+                    return Ok(self
+                        .payload
+                        .paths
+                        .iter()
+                        .find_map(|p| p.get(&body).filter(|v| !v.is_null()).map(|_| p.clone()))
+                        .and_then(|p| p.take(&mut body))
+                        .unwrap_or(Value::Null));
+                }
+                let number = match &code {
+                    Value::Number(n) => n.as_i64(),
+                    Value::String(s) => s.trim().parse().ok(),
+                    _ => None,
+                };
+                let msg = self.message_of(&body);
+                match number {
+                    Some(401) => Err(UpstreamError::Unauthorized { msg }),
+                    Some(code) => Err(UpstreamError::Status { code, msg }),
+                    // `success: false` and the like: a failure the CMS did not number.
+                    None if status.is_success() => Err(UpstreamError::Status { code: 502, msg }),
+                    None => Err(UpstreamError::Status {
+                        code: i64::from(status.as_u16()),
+                        msg,
+                    }),
+                }
+            }
+        }
+    }
+}
+
+fn is_json_type(content_type: &str) -> bool {
+    let essence = content_type
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    essence == "application/json" || essence == "text/json" || essence.ends_with("+json")
+}
+
+/// Routes by CMS id or slug, as configured.
+pub(crate) type RouteTable = BTreeMap<String, String>;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,421 @@
+use axum::http::StatusCode;
+use figment::providers::Format;
+use serde_json::{Value, json};
+
+use super::*;
+
+const JSON: Option<&str> = Some("application/json;charset=UTF-8");
+
+fn body(v: Value) -> Vec<u8> {
+    serde_json::to_vec(&v).unwrap()
+}
+
+fn native() -> Dialect {
+    Dialect::default()
+}
+
+fn from_toml(toml: &str) -> Dialect {
+    let config: DialectConfig = figment::Figment::new()
+        .merge(figment::providers::Toml::string(toml))
+        .extract()
+        .unwrap();
+    Dialect::compile(&config).unwrap()
+}
+
+fn mybatis() -> Dialect {
+    from_toml(
+        r#"
+[envelope]
+success = ["0"]
+message = "message"
+payload = "data"
+[paging]
+page = "pageNum"
+size = "pageSize"
+page_base = 1
+[endpoints.article_list]
+path = "cms/article/page"
+param = "columnId"
+[endpoints.article_detail]
+path = "cms/article/{id}"
+[fields.category]
+name = "columnName"
+"#,
+    )
+}
+
+fn rest() -> Dialect {
+    from_toml(
+        r#"
+[envelope]
+style = "none"
+message = "message"
+[paging]
+style = "offset"
+size = "limit"
+max_size = 20
+[endpoints.category_list]
+path = "v2/categories"
+[endpoints.article_list]
+path = "v2/articles"
+param = "category"
+query = { fields = "*" }
+[endpoints.article_detail]
+path = "v2/articles/{id}"
+[lists]
+items = "items"
+total = "meta.total_count"
+[categories]
+shape = "flat"
+routes = { "about" = "/about", "21" = "/news_center/company_announcement/1" }
+[fields.category]
+name = "title"
+parent_id = "parent"
+sort = "order"
+type = "kind"
+[fields.article]
+cover = "cover.url"
+publish_time = "published_at"
+"#,
+    )
+}
+
+#[test]
+fn native_success_codes_unwrap_result_or_data() {
+    let d = native();
+    let ok = d
+        .decode(StatusCode::OK, JSON, &body(json!({"code":0,"result":[1]})))
+        .unwrap();
+    assert_eq!(ok, json!([1]));
+    let ok = d
+        .decode(
+            StatusCode::OK,
+            JSON,
+            &body(json!({"code":"200","data":{"a":1}})),
+        )
+        .unwrap();
+    assert_eq!(ok, json!({"a":1}));
+}
+
+#[test]
+fn native_message_is_taken_in_order() {
+    let d = native();
+    let err = d
+        .decode(
+            StatusCode::OK,
+            JSON,
+            &body(json!({"code":500,"message":"b","error_description":"c"})),
+        )
+        .unwrap_err();
+    assert!(matches!(err, UpstreamError::Status { code: 500, msg: Some(ref m) } if m == "b"));
+    let err = d
+        .decode(
+            StatusCode::OK,
+            JSON,
+            &body(json!({"code":1001,"msg":"","error_description":"c"})),
+        )
+        .unwrap_err();
+    assert!(matches!(err, UpstreamError::Status { code: 1001, msg: Some(ref m) } if m == "c"));
+}
+
+#[test]
+fn native_unusable_answers_are_bad_responses() {
+    let d = native();
+    for (status, ct, b) in [
+        (StatusCode::OK, JSON, b"{not json".to_vec()),
+        (
+            StatusCode::OK,
+            Some("text/html"),
+            b"<html>oops</html>".to_vec(),
+        ),
+        (StatusCode::OK, JSON, b"[1,2]".to_vec()),
+        (StatusCode::OK, JSON, body(json!({"msg":"no code"}))),
+        (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            Some("text/html"),
+            b"<h1>500</h1>".to_vec(),
+        ),
+    ] {
+        let err = d.decode(status, ct, &b).unwrap_err();
+        assert!(matches!(err, UpstreamError::BadResponse(_)), "{err:?}");
+    }
+}
+
+#[test]
+fn empty_success_is_null_and_401_wins() {
+    let d = native();
+    assert_eq!(d.decode(StatusCode::OK, None, b"").unwrap(), Value::Null);
+    let err = d.decode(StatusCode::UNAUTHORIZED, None, b"").unwrap_err();
+    assert!(matches!(err, UpstreamError::Unauthorized { msg: None }));
+}
+
+#[test]
+fn string_codes_boolean_success_and_nested_payloads() {
+    let d = mybatis();
+    let ok = d
+        .decode(
+            StatusCode::OK,
+            JSON,
+            &body(json!({"code":"0","message":"操作成功","data":{"records":[]}})),
+        )
+        .unwrap();
+    assert_eq!(ok, json!({"records":[]}));
+    let err = d
+        .decode(
+            StatusCode::OK,
+            JSON,
+            &body(json!({"code":"500","message":"数据库繁忙"})),
+        )
+        .unwrap_err();
+    assert!(
+        matches!(err, UpstreamError::Status { code: 500, msg: Some(ref m) } if m == "数据库繁忙")
+    );
+    let err = d
+        .decode(
+            StatusCode::OK,
+            JSON,
+            &body(json!({"code":"401","message":"未授权"})),
+        )
+        .unwrap_err();
+    assert!(matches!(err, UpstreamError::Unauthorized { .. }));
+
+    let flag =
+        from_toml("[envelope]\ncode = \"success\"\nsuccess = [true]\npayload = \"data.list\"\n");
+    let ok = flag
+        .decode(
+            StatusCode::OK,
+            JSON,
+            &body(json!({"success":true,"data":{"list":[7]}})),
+        )
+        .unwrap();
+    assert_eq!(ok, json!([7]));
+    let err = flag
+        .decode(
+            StatusCode::OK,
+            JSON,
+            &body(json!({"success":false,"msg":"失败"})),
+        )
+        .unwrap_err();
+    assert!(
+        matches!(err, UpstreamError::Status { code: 502, .. }),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn without_an_envelope_the_status_decides() {
+    let d = rest();
+    assert_eq!(
+        d.decode(StatusCode::OK, JSON, &body(json!([1, 2])))
+            .unwrap(),
+        json!([1, 2])
+    );
+    let err = d
+        .decode(
+            StatusCode::NOT_FOUND,
+            JSON,
+            &body(json!({"message":"Not found"})),
+        )
+        .unwrap_err();
+    assert!(
+        matches!(err, UpstreamError::Status { code: 404, msg: Some(ref m) } if m == "Not found")
+    );
+    let err = d
+        .decode(
+            StatusCode::UNAUTHORIZED,
+            JSON,
+            &body(json!({"message":"bad key"})),
+        )
+        .unwrap_err();
+    assert!(matches!(err, UpstreamError::Unauthorized { msg: Some(_) }));
+}
+
+#[test]
+fn requests_follow_paths_parameters_and_paging_styles() {
+    let call = CmsCall::Articles {
+        category: Some(21),
+        page: 3,
+        size: 10,
+    };
+    assert_eq!(
+        native().request(call),
+        CmsRequest {
+            path: "article/list".into(),
+            query: vec![
+                ("categoryId".into(), "21".into()),
+                ("page".into(), "2".into()),
+                ("size".into(), "10".into())
+            ],
+        }
+    );
+    assert_eq!(
+        mybatis().request(call).query,
+        vec![
+            ("columnId".to_owned(), "21".to_owned()),
+            ("pageNum".to_owned(), "3".to_owned()),
+            ("pageSize".to_owned(), "10".to_owned())
+        ]
+    );
+    let asked = rest().request(call);
+    assert_eq!(asked.path, "v2/articles");
+    assert_eq!(
+        asked.query,
+        vec![
+            ("fields".to_owned(), "*".to_owned()),
+            ("category".to_owned(), "21".to_owned()),
+            ("offset".to_owned(), "20".to_owned()),
+            ("limit".to_owned(), "10".to_owned())
+        ]
+    );
+    assert_eq!(
+        super::Dialect::request(&mybatis(), CmsCall::Article { id: 2101 }),
+        CmsRequest {
+            path: "cms/article/2101".into(),
+            query: vec![]
+        }
+    );
+    assert_eq!(rest().max_page_size(), 20);
+}
+
+#[test]
+fn a_flat_list_becomes_a_tree_with_routes_from_config() {
+    let payload = json!([
+        {"id": 2, "parent": null, "title": "新闻中心", "slug": "news", "order": 2, "kind": "group"},
+        {"id": 21, "parent": 2, "title": "公司要闻", "slug": "company-news", "order": 1, "kind": "list"},
+        {"id": 1, "parent": null, "title": "走进云川", "slug": "about", "order": 1, "kind": "group"},
+    ]);
+    let tree = rest().category_tree(&payload).unwrap();
+    assert_eq!(tree.iter().map(|c| c.id).collect::<Vec<_>>(), [1, 2]);
+    assert_eq!(tree[0].url, "/about", "by slug");
+    assert_eq!(
+        tree[1].sub_category[0].url, "/news_center/company_announcement/1",
+        "by id"
+    );
+    assert_eq!(tree[1].sub_category[0].parent_id, 2);
+    assert_eq!(tree[1].sub_category[0].kind.as_deref(), Some("list"));
+    assert_eq!(tree[1].url, "", "no route for news");
+    let json = serde_json::to_value(&tree[0]).unwrap();
+    assert_eq!(json["name"], "走进云川");
+    assert_eq!(json["type"], "group");
+    assert_eq!(json["slug"], "about", "unmapped fields pass on");
+    assert!(
+        json.get("title").is_none() && json.get("kind").is_none(),
+        "{json}"
+    );
+}
+
+#[test]
+fn a_nested_tree_under_a_configured_root_and_in_cms_order() {
+    let d = from_toml(
+        "[categories]\nroot = 100\nsort = \"\"\n[fields.category]\nparent_id = \"pid\"\n",
+    );
+    let payload = json!({"content": [{"id": 100, "pid": 0, "name": "站点", "children": [
+        {"id": 7, "pid": 100, "name": "乙", "sort": 1},
+        {"id": 3, "pid": 100, "name": "甲", "sort": 2, "children": [{"id": 31, "name": "甲一"}]},
+    ]}]});
+    let tree = d.category_tree(&payload).unwrap();
+    assert_eq!(
+        tree.iter().map(|c| c.id).collect::<Vec<_>>(),
+        [7, 3],
+        "CMS order kept"
+    );
+    assert_eq!(
+        tree[0].parent_id, 0,
+        "the root's children are the top level"
+    );
+    assert_eq!(tree[1].sub_category[0].id, 31);
+    assert_eq!(
+        tree[1].sub_category[0].parent_id, 3,
+        "parent from the nesting"
+    );
+}
+
+#[test]
+fn children_answers_build_a_tree_and_cycles_end() {
+    let d = native();
+    let levels = vec![
+        (
+            0,
+            vec![
+                json!({"id": 1, "name": "甲"}),
+                json!({"id": 2, "name": "乙"}),
+            ],
+        ),
+        (1, vec![json!({"id": 11, "name": "甲一"})]),
+        (11, vec![json!({"id": 1, "name": "甲（又）"})]),
+    ];
+    let tree = d.category_tree_from_children(&levels).unwrap();
+    assert_eq!(tree.len(), 2);
+    assert_eq!(tree[0].sub_category[0].id, 11);
+    assert!(
+        tree[0].sub_category[0].sub_category.is_empty(),
+        "the cycle back to 1 is cut"
+    );
+}
+
+#[test]
+fn articles_map_paths_and_coerce_types() {
+    let payload = json!({"meta": {"total_count": "23"}, "items": [{
+        "id": "2101", "categoryId": 21, "title": "班列", "cover": {"url": "covers/a.webp"},
+        "published_at": "2026-11-12T01:30:00Z", "views": "17", "tags": ["中欧"]
+    }]});
+    let page = rest().article_page(&payload, 3, 10).unwrap();
+    assert_eq!(
+        (page.total_elements, page.total_pages, page.page),
+        (23, 3, 3)
+    );
+    let article = &page.content[0];
+    assert_eq!(article.id, 2101);
+    assert_eq!(article.cover.as_deref(), Some("covers/a.webp"));
+    assert_eq!(article.publish_time.as_deref(), Some("2026-11-12 09:30:00"));
+    assert_eq!(article.views, Some(17));
+    let json = serde_json::to_value(article).unwrap();
+    assert_eq!(json["tags"][0], "中欧");
+    assert!(json.get("published_at").is_none(), "{json}");
+}
+
+#[test]
+fn totals_are_derived_when_the_cms_gives_none() {
+    let d = from_toml("[lists]\ntotal = \"nothing\"\ntotal_pages = \"nothing\"\n");
+    let full =
+        json!({"content": (0..10).map(|i| json!({"id": i, "title": "t"})).collect::<Vec<_>>()});
+    let page = d.article_page(&full, 2, 10).unwrap();
+    assert_eq!(
+        (page.total_elements, page.total_pages),
+        (21, 3),
+        "a full page: one more may follow"
+    );
+    let last = json!({"content": [{"id": 1, "title": "t"}]});
+    let page = d.article_page(&last, 2, 10).unwrap();
+    assert_eq!((page.total_elements, page.total_pages), (11, 2));
+}
+
+#[test]
+fn problems_name_the_place_and_the_key() {
+    let err = native()
+        .article_page(
+            &json!({"content": [{"id": 1, "title": "t"}, {"id": "x", "title": "t"}]}),
+            1,
+            10,
+        )
+        .unwrap_err();
+    assert_eq!(err.at, "items[1].id");
+    assert_eq!(err.key, "dialect.fields.article.id");
+    let err = native()
+        .article_page(&json!({"rows2": []}), 1, 10)
+        .unwrap_err();
+    assert_eq!(err.key, "dialect.lists.items");
+    assert!(err.what.contains("rows2"), "{err}");
+    let err = native().category_tree(&json!([{"id": 1}])).unwrap_err();
+    assert_eq!(
+        (err.at.as_str(), err.key.as_str()),
+        ("items[0]", "dialect.fields.category.name")
+    );
+    let err = native()
+        .article(
+            &json!({"id": 1, "title": "t", "publishTime": "last week"}),
+            "payload",
+        )
+        .unwrap_err();
+    assert_eq!(err.key, "dialect.fields.article.publish_time");
+}
