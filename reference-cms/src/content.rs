@@ -31,6 +31,11 @@ pub struct Category {
 }
 
 impl Category {
+    /// A slug for CMSs that address categories by one: the route's segments joined by `-`.
+    pub fn slug(&self) -> String {
+        self.url.trim_matches('/').replace('/', "-").to_lowercase()
+    }
+
     pub fn summary(&self) -> Value {
         serde_json::to_value(self).expect("categories serialise")
     }
@@ -129,6 +134,30 @@ impl Content {
             by_id,
             articles,
         })
+    }
+
+    /// Every category, in the file's order.
+    pub fn categories(&self) -> &[Category] {
+        &self.categories
+    }
+
+    pub fn article(&self, id: u64) -> Option<&Article> {
+        self.articles.iter().find(|a| a.id == id)
+    }
+
+    /// The newer and the older article of the same category.
+    pub fn neighbours(&self, id: u64) -> (Option<&Article>, Option<&Article>) {
+        let Some(article) = self.article(id) else {
+            return (None, None);
+        };
+        let siblings = self.articles_in(Some(article.category_id));
+        let Some(at) = siblings.iter().position(|a| a.id == id) else {
+            return (None, None);
+        };
+        (
+            at.checked_sub(1).and_then(|i| siblings.get(i)).copied(),
+            siblings.get(at + 1).copied(),
+        )
     }
 
     pub fn category(&self, id: u64) -> Option<&Category> {

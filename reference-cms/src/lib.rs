@@ -1,10 +1,13 @@
-//! reference-cms: a small CMS that speaks the gateway's native upstream contract (envelope
-//! code 200, Spring Data pages with a zero-based `number`, HTTP Basic client credential) and
-//! serves the bundled demo content. The default upstream of `make run` and of the tests, and
-//! the integrators' reference for what the gateway expects.
+//! reference-cms: a small CMS that serves the bundled demo content in one of three dialects:
+//! `native`, the gateway's own contract (envelope code 200, Spring Data pages with a zero-based
+//! `number`, HTTP Basic client credential); `mybatis`, a MyBatis-Plus / RuoYi-style CMS; and
+//! `rest`, a headless CMS without an envelope. The default upstream of `make run` and of the
+//! tests, and the integrators' reference for what the gateway can be configured to read.
 #![forbid(unsafe_code)]
 
 mod content;
+mod mybatis;
+mod rest;
 
 use std::{collections::HashSet, net::SocketAddr, path::PathBuf, sync::Arc, time::Duration};
 
@@ -23,9 +26,44 @@ use tower_http::services::ServeDir;
 
 pub use content::{Content, ContentError};
 
+/// Which way the CMS speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    Native,
+    Mybatis,
+    Rest,
+}
+
+impl std::str::FromStr for Dialect {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "native" => Ok(Self::Native),
+            "mybatis" => Ok(Self::Mybatis),
+            "rest" => Ok(Self::Rest),
+            other => Err(format!(
+                "unknown dialect `{other}` (native, mybatis or rest)"
+            )),
+        }
+    }
+}
+
+/// How the `rest` dialect gives its categories.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CategoryShape {
+    /// One flat list, each category naming its parent.
+    Flat,
+    /// No list: each category's children are asked for (`categories/{id}/children`).
+    Children,
+}
+
 /// How the CMS is started; every field has a demo default.
 #[derive(Clone, Debug)]
 pub struct Settings {
+    pub dialect: Dialect,
+    /// Used by the `rest` dialect.
+    pub categories: CategoryShape,
     pub listen: SocketAddr,
     pub content_dir: PathBuf,
     pub client_id: String,
@@ -41,6 +79,13 @@ impl Settings {
     pub fn from_env() -> Self {
         let var = |name: &str| std::env::var(format!("REFERENCE_CMS_{name}")).ok();
         Self {
+            dialect: var("DIALECT")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(Dialect::Native),
+            categories: match var("CATEGORIES").as_deref() {
+                Some("children") => CategoryShape::Children,
+                _ => CategoryShape::Flat,
+            },
             listen: var("LISTEN")
                 .and_then(|v| v.parse().ok())
                 .unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], 8081))),
@@ -70,8 +115,9 @@ pub fn default_content_dir() -> PathBuf {
 }
 
 #[derive(Clone)]
-struct AppState {
-    content: Arc<Content>,
+pub(crate) struct AppState {
+    pub(crate) content: Arc<Content>,
+    pub(crate) categories: CategoryShape,
     basic: String,
     tokens: Arc<HashSet<String>>,
     delay: Duration,
@@ -87,19 +133,29 @@ pub fn router(settings: &Settings, content: Content) -> Router {
     let files_dir = settings.content_dir.join("files");
     let state = AppState {
         content: Arc::new(content),
+        categories: settings.categories,
         basic,
         tokens: Arc::new(settings.tokens.clone()),
         delay: settings.delay,
     };
-    Router::new()
-        .route("/category/list", get(category_list))
-        .route("/category/getParentCategory", get(parent_category))
-        .route("/article/list", get(article_list))
-        .route("/article/detail", get(article_detail))
-        .nest_service("/files", ServeDir::new(files_dir))
-        .fallback(|| async { envelope_error(StatusCode::NOT_FOUND, "接口不存在") })
+    let api = match settings.dialect {
+        Dialect::Native => Router::new()
+            .route("/category/list", get(category_list))
+            .route("/category/getParentCategory", get(parent_category))
+            .route("/article/list", get(article_list))
+            .route("/article/detail", get(article_detail))
+            .fallback(|| async { envelope_error(StatusCode::NOT_FOUND, "接口不存在") }),
+        Dialect::Mybatis => mybatis::router(),
+        Dialect::Rest => rest::router(),
+    };
+    let refused: fn() -> Response = match settings.dialect {
+        Dialect::Native => || envelope_error(StatusCode::UNAUTHORIZED, "客户端凭证无效"),
+        Dialect::Mybatis => mybatis::refused,
+        Dialect::Rest => rest::refused,
+    };
+    api.nest_service("/files", ServeDir::new(files_dir))
         .layer(middleware::from_fn_with_state(
-            state.clone(),
+            (state.clone(), refused),
             require_credential,
         ))
         .with_state(state)
@@ -127,8 +183,9 @@ fn ok(result: Value) -> Response {
     Json(json!({ "code": 200, "msg": "success", "result": result })).into_response()
 }
 
+/// Refuses a wrong credential the dialect's way, and stands in for a slow CMS when asked to.
 async fn require_credential(
-    State(state): State<AppState>,
+    State((state, refused)): State<(AppState, fn() -> Response)>,
     request: Request,
     next: Next,
 ) -> Response {
@@ -142,7 +199,7 @@ async fn require_credential(
             .strip_prefix("Bearer ")
             .is_some_and(|token| state.tokens.contains(token));
     if !allowed {
-        return envelope_error(StatusCode::UNAUTHORIZED, "客户端凭证无效");
+        return refused();
     }
     if !state.delay.is_zero() {
         tokio::time::sleep(state.delay).await;
@@ -159,7 +216,7 @@ struct IdQuery {
     id: Option<String>,
 }
 
-fn parse_id(raw: Option<&str>) -> Option<u64> {
+pub(crate) fn parse_id(raw: Option<&str>) -> Option<u64> {
     raw?.trim().parse().ok()
 }
 

@@ -110,9 +110,23 @@ pub async fn spawn_app(config: Config) -> TestApp {
 
 /// The bundled reference-cms on port 0 with the test credential.
 pub async fn spawn_reference_cms() -> SocketAddr {
+    spawn_reference_cms_speaking(
+        reference_cms::Dialect::Native,
+        reference_cms::CategoryShape::Flat,
+    )
+    .await
+}
+
+/// The bundled reference-cms on port 0 with the test credential, in a given dialect.
+pub async fn spawn_reference_cms_speaking(
+    dialect: reference_cms::Dialect,
+    categories: reference_cms::CategoryShape,
+) -> SocketAddr {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let mut settings = reference_cms::Settings::from_env();
+    settings.dialect = dialect;
+    settings.categories = categories;
     settings.content_dir = reference_cms::default_content_dir();
     settings.client_id = CLIENT_ID.to_owned();
     settings.client_secret = CLIENT_SECRET.to_owned();

@@ -2,6 +2,7 @@
 
 mod caching;
 mod credentials;
+mod dialects;
 mod helpers;
 mod normalise;
 mod operations;

@@ -1,0 +1,191 @@
+//! The `rest` dialect: a headless CMS without an envelope. The HTTP status says whether a call
+//! worked and errors are `{"message": …}`; categories are one flat list with a `parent` id and a
+//! `slug` (no portal routes), or, with `--categories children`, only asked for parent by parent;
+//! lists are `{"meta":{"total_count":N},"items":[…]}` by `offset`/`limit` (at most 20); the detail
+//! is at `articles/{id}`; times are ISO 8601 with an offset; the cover sits under `cover.url`.
+
+use axum::{
+    Json, Router,
+    extract::{Path, Query, State},
+    http::StatusCode,
+    response::{IntoResponse, Response},
+    routing::get,
+};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::{AppState, CategoryShape, content::Article, content::Category, parse_id};
+
+/// This CMS answers 400 to a larger `limit`.
+const MAX_LIMIT: usize = 20;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/v2/categories", get(categories))
+        .route("/v2/categories/{id}/children", get(children))
+        .route("/v2/articles", get(articles))
+        .route("/v2/articles/{id}", get(article))
+        .fallback(|| async { error(StatusCode::NOT_FOUND, "Not found") })
+}
+
+fn error(status: StatusCode, message: &str) -> Response {
+    (status, Json(json!({ "message": message }))).into_response()
+}
+
+pub fn refused() -> Response {
+    error(StatusCode::UNAUTHORIZED, "Invalid API credentials")
+}
+
+fn category(c: &Category, with_parent: bool) -> Value {
+    let mut value = json!({
+        "id": c.id,
+        "title": c.name,
+        "slug": c.slug(),
+        "order": c.sort,
+        "kind": c.extra.get("type"),
+        "summary": c.extra.get("description"),
+        "hidden": c.extra.get("hidden"),
+        "icon": c.extra.get("icon"),
+    });
+    if with_parent {
+        value["parent"] = if c.parent_id == 0 {
+            Value::Null
+        } else {
+            json!(c.parent_id)
+        };
+    }
+    value
+}
+
+async fn categories(State(state): State<AppState>) -> Response {
+    if state.categories == CategoryShape::Children {
+        return error(StatusCode::NOT_FOUND, "Not found");
+    }
+    let list: Vec<Value> = state
+        .content
+        .categories()
+        .iter()
+        .map(|c| category(c, true))
+        .collect();
+    Json(list).into_response()
+}
+
+/// The children of category `id` (0: the top level), without a parent field: the caller knows.
+async fn children(State(state): State<AppState>, Path(id): Path<String>) -> Response {
+    let Some(id) = parse_id(Some(&id)) else {
+        return error(StatusCode::BAD_REQUEST, "id must be a number");
+    };
+    if id != 0 && state.content.category(id).is_none() {
+        return error(StatusCode::NOT_FOUND, "Category not found");
+    }
+    let mut list: Vec<&Category> = state
+        .content
+        .categories()
+        .iter()
+        .filter(|c| c.parent_id == id)
+        .collect();
+    list.sort_by_key(|c| (c.sort, c.id));
+    Json(
+        list.into_iter()
+            .map(|c| category(c, false))
+            .collect::<Vec<_>>(),
+    )
+    .into_response()
+}
+
+/// `2026-11-12 09:30:00` (China time) as ISO 8601 with its offset.
+fn iso(time: &str) -> String {
+    format!("{}+08:00", time.replacen(' ', "T", 1))
+}
+
+fn item(a: &Article, with_body: bool) -> Value {
+    let extra = |k: &str| a.extra.get(k).cloned().unwrap_or(Value::Null);
+    let files: Vec<Value> = a
+        .extra
+        .get("attachments")
+        .and_then(Value::as_array)
+        .map(|list| {
+            list.iter()
+                .map(|f| json!({ "title": f["name"], "href": f["url"], "bytes": f["size"] }))
+                .collect()
+        })
+        .unwrap_or_default();
+    let cover = a
+        .extra
+        .get("cover")
+        .map(|url| json!({ "url": url, "alt": a.title }));
+    let mut value = json!({
+        "id": a.id,
+        "category": a.category_id,
+        "title": a.title,
+        "excerpt": extra("summary"),
+        "cover": cover,
+        "byline": extra("author"),
+        "source": extra("source"),
+        "published_at": iso(&a.publish_time),
+        "view_count": extra("views"),
+        "video": extra("video"),
+        "files": files,
+    });
+    if with_body {
+        value["body"] = json!(a.content);
+    }
+    value
+}
+
+#[derive(Deserialize)]
+struct ListQuery {
+    category: Option<String>,
+    offset: Option<String>,
+    limit: Option<String>,
+}
+
+async fn articles(State(state): State<AppState>, Query(q): Query<ListQuery>) -> Response {
+    let category = match q.category.as_deref() {
+        None | Some("") => None,
+        Some(raw) => match parse_id(Some(raw)) {
+            Some(id) => Some(id),
+            None => return error(StatusCode::BAD_REQUEST, "category must be a number"),
+        },
+    };
+    let offset: usize = q
+        .offset
+        .as_deref()
+        .and_then(|o| o.parse().ok())
+        .unwrap_or(0);
+    let limit: usize = q
+        .limit
+        .as_deref()
+        .and_then(|l| l.parse().ok())
+        .unwrap_or(10);
+    if !(1..=MAX_LIMIT).contains(&limit) {
+        return error(StatusCode::BAD_REQUEST, "limit must be between 1 and 20");
+    }
+    let matching = state.content.articles_in(category);
+    let items: Vec<Value> = matching
+        .iter()
+        .skip(offset)
+        .take(limit)
+        .map(|a| item(a, false))
+        .collect();
+    Json(json!({
+        "meta": { "total_count": matching.len(), "offset": offset, "limit": limit },
+        "items": items,
+    }))
+    .into_response()
+}
+
+async fn article(State(state): State<AppState>, Path(id): Path<String>) -> Response {
+    let Some(id) = parse_id(Some(&id)) else {
+        return error(StatusCode::BAD_REQUEST, "id must be a number");
+    };
+    let Some(found) = state.content.article(id) else {
+        return error(StatusCode::NOT_FOUND, "Article not found");
+    };
+    let (prev, next) = state.content.neighbours(id);
+    let link = |a: Option<&Article>| a.map(|a| json!({ "id": a.id, "title": a.title }));
+    let mut value = item(found, true);
+    value["prev"] = json!(link(prev));
+    value["next"] = json!(link(next));
+    Json(value).into_response()
+}
