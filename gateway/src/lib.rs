@@ -12,6 +12,7 @@ mod health;
 pub mod limits;
 pub mod metrics;
 pub mod observe;
+pub mod portal_routes;
 pub mod reload;
 pub mod startup;
 pub mod state;

@@ -22,7 +22,7 @@ use tower_http::compression::CompressionLayer;
 use crate::{
     cache::{Entry, Outcome, Policy, Wants, X_CACHE, respond},
     config::SiteConfig,
-    dialect::{CategoryShape, CmsCall, Dialect},
+    dialect::{CmsCall, Dialect},
     endpoint::{CacheKey, Endpoint},
     envelope::{ApiError, Success, success_bytes},
     observe::REQUEST_ID,
@@ -134,9 +134,6 @@ struct Call {
     request_id: Option<HeaderValue>,
 }
 
-/// Most categories a tree asked for by children calls may have (each is one CMS call).
-const MAX_CATEGORIES: usize = 1000;
-
 impl Call {
     async fn get(&self, call: CmsCall) -> Result<Value, ApiError> {
         let credential = match &self.bearer {
@@ -156,47 +153,20 @@ impl Call {
 
     /// The category tree, in whichever shape the CMS gives it.
     async fn categories(&self) -> Result<content::CategoryList, ApiError> {
-        let dialect = self.dialect();
-        let content = match dialect.category_shape() {
-            CategoryShape::Tree | CategoryShape::Flat => {
-                let payload = self.get(CmsCall::Categories).await?;
-                dialect.category_tree(&payload)
-            }
-            CategoryShape::Children => {
-                // Level by level from the root, the calls of one level at once.
-                let mut levels = Vec::new();
-                let mut seen = std::collections::HashSet::new();
-                let mut parents = vec![dialect.category_root()];
-                for _ in 0..dialect.category_depth() {
-                    let answers = futures_util::future::try_join_all(
-                        parents
-                            .iter()
-                            .map(|&parent| self.get(CmsCall::Children { parent })),
-                    )
-                    .await?;
-                    let mut next = Vec::new();
-                    for (parent, payload) in parents.iter().zip(answers) {
-                        let items = dialect
-                            .category_items(&payload)
-                            .map_err(UpstreamError::from)?;
-                        next.extend(
-                            items
-                                .iter()
-                                .filter_map(|item| dialect.category_id_of(item))
-                                .filter(|id| seen.insert(*id)),
-                        );
-                        levels.push((*parent, items));
-                    }
-                    if next.is_empty() || seen.len() > MAX_CATEGORIES {
-                        break;
-                    }
-                    parents = next;
-                }
-                dialect.category_tree_from_children(&levels)
-            }
+        let credential = match &self.bearer {
+            Some(token) => Credential::Bearer(token),
+            None => Credential::Client,
         };
+        let source = self
+            .runtime
+            .upstream
+            .category_source(credential, self.request_id.as_ref())
+            .await?;
         Ok(content::CategoryList {
-            content: content.map_err(UpstreamError::from)?,
+            content: self
+                .dialect()
+                .category_tree(&source)
+                .map_err(UpstreamError::from)?,
         })
     }
 }

@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Map, Value};
 
 use super::{
-    Dialect, DialectError, Field, JsonPath, RouteTable,
+    CategorySource, Dialect, DialectError, Field, JsonPath, RouteTable,
     config::{self, CategoryShape, Paths},
     dates::normalise_time,
 };
@@ -368,12 +368,34 @@ impl Dialect {
         list_in(payload, &self.categories.items, "category")
     }
 
-    /// The tree from a category-list payload (shapes `tree` and `flat`).
-    pub fn category_tree(&self, payload: &Value) -> Result<Vec<Category>, ShapeProblem> {
-        let items = self.category_items(payload)?;
+    /// The category tree, whatever the shape the CMS gave it in.
+    pub fn category_tree(&self, source: &CategorySource) -> Result<Vec<Category>, ShapeProblem> {
+        Ok(self.assemble(self.category_nodes(source)?))
+    }
+
+    /// Every category the CMS gave, without children, each with the parent it names (or
+    /// nests it under, or was asked for).
+    pub fn category_nodes(
+        &self,
+        source: &CategorySource,
+    ) -> Result<Vec<(Category, Option<u64>)>, ShapeProblem> {
         let mut nodes = Vec::new();
-        self.flatten(&items, None, "items", &mut nodes, 0)?;
-        Ok(self.assemble(nodes))
+        match source {
+            CategorySource::List(payload) => {
+                let items = self.category_items(payload)?;
+                self.flatten(&items, None, "items", &mut nodes, 0)?;
+            }
+            CategorySource::Levels(levels) => {
+                for (parent, items) in levels {
+                    for (i, object) in items.iter().enumerate() {
+                        let (category, _) =
+                            self.category(object, &format!("children of {parent}[{i}]"))?;
+                        nodes.push((category, Some(*parent)));
+                    }
+                }
+            }
+        }
+        Ok(nodes)
     }
 
     fn flatten(
@@ -431,24 +453,9 @@ impl Dialect {
         Ok(())
     }
 
-    /// The tree from the answers of children calls: `(parent asked for, its children)`.
-    pub fn category_tree_from_children(
-        &self,
-        levels: &[(u64, Vec<Value>)],
-    ) -> Result<Vec<Category>, ShapeProblem> {
-        let mut nodes = Vec::new();
-        for (parent, items) in levels {
-            for (i, object) in items.iter().enumerate() {
-                let (category, _) = self.category(object, &format!("children of {parent}[{i}]"))?;
-                nodes.push((category, Some(*parent)));
-            }
-        }
-        Ok(self.assemble(nodes))
-    }
-
     /// Builds the tree from the root down; categories the root does not reach (other sites'
     /// columns, orphans, cycles) are left out — `check-upstream` reports them.
-    fn assemble(&self, nodes: Vec<(Category, Option<u64>)>) -> Vec<Category> {
+    pub fn assemble(&self, nodes: Vec<(Category, Option<u64>)>) -> Vec<Category> {
         let root = self.categories.root;
         let top = |parent: Option<u64>| match parent {
             None | Some(0) => root == 0,

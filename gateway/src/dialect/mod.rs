@@ -244,6 +244,14 @@ pub enum CmsCall {
     },
 }
 
+/// The CMS's categories as they came: one list payload (shapes `tree` and `flat`), or the
+/// answers of children calls, each with the parent asked for (shape `children`).
+#[derive(Debug, Clone)]
+pub enum CategorySource {
+    List(Value),
+    Levels(Vec<(u64, Vec<Value>)>),
+}
+
 /// What `Dialect::request` says to send.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CmsRequest {

@@ -284,7 +284,9 @@ fn a_flat_list_becomes_a_tree_with_routes_from_config() {
         {"id": 21, "parent": 2, "title": "公司要闻", "slug": "company-news", "order": 1, "kind": "list"},
         {"id": 1, "parent": null, "title": "走进云川", "slug": "about", "order": 1, "kind": "group"},
     ]);
-    let tree = rest().category_tree(&payload).unwrap();
+    let tree = rest()
+        .category_tree(&CategorySource::List(payload))
+        .unwrap();
     assert_eq!(tree.iter().map(|c| c.id).collect::<Vec<_>>(), [1, 2]);
     assert_eq!(tree[0].url, "/about", "by slug");
     assert_eq!(
@@ -313,7 +315,7 @@ fn a_nested_tree_under_a_configured_root_and_in_cms_order() {
         {"id": 7, "pid": 100, "name": "乙", "sort": 1},
         {"id": 3, "pid": 100, "name": "甲", "sort": 2, "children": [{"id": 31, "name": "甲一"}]},
     ]}]});
-    let tree = d.category_tree(&payload).unwrap();
+    let tree = d.category_tree(&CategorySource::List(payload)).unwrap();
     assert_eq!(
         tree.iter().map(|c| c.id).collect::<Vec<_>>(),
         [7, 3],
@@ -344,7 +346,7 @@ fn children_answers_build_a_tree_and_cycles_end() {
         (1, vec![json!({"id": 11, "name": "甲一"})]),
         (11, vec![json!({"id": 1, "name": "甲（又）"})]),
     ];
-    let tree = d.category_tree_from_children(&levels).unwrap();
+    let tree = d.category_tree(&CategorySource::Levels(levels)).unwrap();
     assert_eq!(tree.len(), 2);
     assert_eq!(tree[0].sub_category[0].id, 11);
     assert!(
@@ -406,7 +408,9 @@ fn problems_name_the_place_and_the_key() {
         .unwrap_err();
     assert_eq!(err.key, "dialect.lists.items");
     assert!(err.what.contains("rows2"), "{err}");
-    let err = native().category_tree(&json!([{"id": 1}])).unwrap_err();
+    let err = native()
+        .category_tree(&CategorySource::List(json!([{"id": 1}])))
+        .unwrap_err();
     assert_eq!(
         (err.at.as_str(), err.key.as_str()),
         ("items[0]", "dialect.fields.category.name")

@@ -25,11 +25,14 @@ use url::Url;
 
 use crate::{
     config::{LimitsConfig, UpstreamConfig},
-    dialect::{CmsCall, Dialect},
+    dialect::{CategoryShape, CategorySource, CmsCall, Dialect},
     endpoint::Endpoint,
 };
 pub use error::UpstreamError;
 pub use links::{FILES_ROUTE, FileLinks};
+
+/// Most categories a tree asked for by children calls may have (each is one CMS call).
+const MAX_CATEGORIES: usize = 1000;
 
 /// Upper bound on one upstream body; a larger one is refused as a bad answer.
 const MAX_BODY_BYTES: usize = 8 * 1024 * 1024;
@@ -283,10 +286,51 @@ impl Upstream {
         })
     }
 
+    /// The CMS's categories as they come: one call, or (shape `children`) one call per
+    /// category, level by level from the root, the calls of a level at once, at most
+    /// `MAX_CATEGORIES` categories and `categories.max_depth` levels.
+    pub async fn category_source(
+        &self,
+        credential: Credential<'_>,
+        request_id: Option<&HeaderValue>,
+    ) -> Result<CategorySource, UpstreamError> {
+        if self.dialect.category_shape() != CategoryShape::Children {
+            let payload = self
+                .get_json(CmsCall::Categories, credential, request_id)
+                .await?;
+            return Ok(CategorySource::List(payload));
+        }
+        let mut levels = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut parents = vec![self.dialect.category_root()];
+        for _ in 0..self.dialect.category_depth() {
+            let answers = futures_util::future::try_join_all(parents.iter().map(|&parent| {
+                self.get_json(CmsCall::Children { parent }, credential, request_id)
+            }))
+            .await?;
+            let mut next = Vec::new();
+            for (parent, payload) in parents.iter().zip(answers) {
+                let items = self.dialect.category_items(&payload)?;
+                next.extend(
+                    items
+                        .iter()
+                        .filter_map(|item| self.dialect.category_id_of(item))
+                        .filter(|id| seen.insert(*id)),
+                );
+                levels.push((*parent, items));
+            }
+            if next.is_empty() || seen.len() > MAX_CATEGORIES {
+                break;
+            }
+            parents = next;
+        }
+        Ok(CategorySource::Levels(levels))
+    }
+
     /// Whether the CMS answers the category list with the configured credential.
     pub async fn probe(&self) -> Result<(), UpstreamError> {
         let call = match self.dialect.category_shape() {
-            crate::dialect::CategoryShape::Children => CmsCall::Children {
+            CategoryShape::Children => CmsCall::Children {
                 parent: self.dialect.category_root(),
             },
             _ => CmsCall::Categories,

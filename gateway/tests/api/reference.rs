@@ -2,44 +2,7 @@
 
 use crate::helpers::*;
 
-const SPEC_ROUTES: &[&str] = &[
-    "/about",
-    "/about/company_profile",
-    "/about/the_belt_and_road_Initiative",
-    "/about/development_history",
-    "/about/affiliate_enterprises",
-    "/about/promotional-video",
-    "/about/organizational_structure",
-    "/about/corporate_vision",
-    "/about/honor",
-    "/news_center",
-    "/news_center/company_announcement/1",
-    "/news_center/media_coverage/2",
-    "/news_center/notice",
-    "/business",
-    "/business/China-Europe_train",
-    "/business/industrial_park",
-    "/business/cross_border",
-    "/business/oversea_location",
-    "/business/card_platform",
-    "/party-construction",
-    "/party-construction/clean-honest",
-    "/party-construction/trade-union-activities",
-    "/party-construction/party-building-activities",
-    "/liaison",
-    "/liaison/future-outlook",
-    "/liaison/friendly-cooperation",
-    "/business_overview",
-    "/business_overview/operation_mode",
-    "/business_overview/cdb_site",
-    "/business_overview/operating_route",
-    "/business_overview/fuse",
-    "/development_history",
-    "/party",
-    "/social_responsibility",
-    "/social_responsibility/social_influence",
-    "/social_responsibility/friend_cooperation",
-];
+use portal_gateway::portal_routes::PORTAL_ROUTES as SPEC_ROUTES;
 
 fn urls(list: &serde_json::Value, out: &mut Vec<String>) {
     for c in list.as_array().unwrap() {

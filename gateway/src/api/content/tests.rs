@@ -1,5 +1,5 @@
 use super::*;
-use crate::dialect::Dialect;
+use crate::dialect::{CategorySource, Dialect};
 use serde_json::json;
 use url::Url;
 
@@ -11,20 +11,20 @@ fn links() -> FileLinks {
 }
 
 fn tree() -> Vec<Category> {
-    Dialect::default().category_tree(&json!({"content": [
+    Dialect::default().category_tree(&CategorySource::List(json!({"content": [
         {"id": 2, "parentId": 0, "name": "新闻中心", "url": "/news_center", "sort": 2, "subCategory": [
             {"id": 21, "parentId": 2, "name": "公司要闻", "url": "/news_center/company_announcement/1", "sort": 1},
         ]},
         {"id": 1, "parentId": 0, "name": "走进我们", "url": "/about", "sort": 1, "subCategory": null},
         {"id": 31, "parentId": 1, "name": "公司简介", "url": "/about/company_profile", "sort": 1},
-    ]}))
+    ]})))
     .unwrap()
 }
 
 #[test]
 fn tree_is_sorted_and_keeps_unknown_fields() {
     let list = Dialect::default()
-        .category_tree(&json!([{"id": 5, "name": "a", "sort": 2, "icon": "train", "color": "red"}, {"id": 4, "name": "b", "sort": 1}]))
+        .category_tree(&CategorySource::List(json!([{"id": 5, "name": "a", "sort": 2, "icon": "train", "color": "red"}, {"id": 4, "name": "b", "sort": 1}])))
         .unwrap();
     assert_eq!(list[0].id, 4);
     assert_eq!(list[1].icon.as_deref(), Some("train"));
