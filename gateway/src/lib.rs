@@ -4,6 +4,7 @@
 mod admin;
 pub mod api;
 pub mod cache;
+pub mod check;
 pub mod config;
 pub mod dialect;
 pub mod endpoint;

@@ -1,51 +1,107 @@
 use std::{path::PathBuf, process::ExitCode};
 
-use portal_gateway::{Application, Config, startup::shutdown_signal, telemetry};
+use clap::{Parser, Subcommand};
+use portal_gateway::{Application, Config, check, startup::shutdown_signal, telemetry};
 
 // Allocation is the largest user-space cost of a cache hit (docs/performance.md).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-const USAGE: &str = "usage: portal-gateway [--config FILE]\n\
-    Every key can be overridden by PORTAL__SECTION__KEY, e.g. PORTAL__SERVER__LISTEN=0.0.0.0:8080.";
+/// The exit code of a configuration that does not load (sysexits' EX_CONFIG).
+const CONFIG_INVALID: u8 = 78;
 
-fn config_path() -> Result<PathBuf, String> {
-    let mut args = std::env::args().skip(1);
-    let mut path = PathBuf::from("config/gateway.toml");
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--config" | "-c" => {
-                path = args.next().ok_or("--config needs a file")?.into();
-            }
-            "--help" | "-h" => return Err(String::new()),
-            other => match other.strip_prefix("--config=") {
-                Some(file) => path = file.into(),
-                None => return Err(format!("unknown argument {other}")),
-            },
-        }
-    }
-    Ok(path)
+/// The rail-freight portal's gateway: serves the app under /portal/ and answers /portal/api by
+/// calling the CMS. Every config key can be overridden by PORTAL__SECTION__KEY, e.g.
+/// PORTAL__SERVER__LISTEN=0.0.0.0:8080.
+#[derive(Parser)]
+#[command(version)]
+struct Cli {
+    /// The config file (TOML).
+    #[arg(
+        short,
+        long,
+        global = true,
+        env = "PORTAL_CONFIG",
+        default_value = "config/gateway.toml"
+    )]
+    config: PathBuf,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the portal (what the gateway does without a command).
+    Serve,
+    /// Load and validate the config, then exit: 0 when it is good, 78 when not (like `nginx -t`).
+    CheckConfig,
+    /// Call every endpoint of the configured CMS and say what does not fit the config, where in
+    /// the CMS's answer, and which key to change. Exit 0 only when everything maps.
+    CheckUpstream {
+        /// Print the report as JSON (for CI).
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn load(path: &std::path::Path) -> Result<Config, ExitCode> {
+    Config::load(path).map_err(|err| {
+        eprintln!("portal-gateway: {}: {err}", path.display());
+        ExitCode::from(CONFIG_INVALID)
+    })
 }
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    let path = match config_path() {
-        Ok(path) => path,
-        Err(err) => {
-            if !err.is_empty() {
-                eprintln!("portal-gateway: {err}");
-            }
-            eprintln!("{USAGE}");
-            return ExitCode::from(2);
-        }
-    };
-    let config = match Config::load(&path) {
+    let cli = Cli::parse();
+    let config = match load(&cli.config) {
         Ok(config) => config,
-        Err(err) => {
-            eprintln!("portal-gateway: {}: {err}", path.display());
-            return ExitCode::from(78);
+        Err(code) => return code,
+    };
+    match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve => serve(config, cli.config).await,
+        Command::CheckConfig => {
+            println!(
+                "portal-gateway: {}: the configuration is valid",
+                cli.config.display()
+            );
+            ExitCode::SUCCESS
+        }
+        Command::CheckUpstream { json } => check_upstream(&config, json).await,
+    }
+}
+
+async fn check_upstream(config: &Config, json: bool) -> ExitCode {
+    let report = match tokio::time::timeout(check::DEADLINE, check::run(config)).await {
+        Ok(Ok(report)) => report,
+        Ok(Err(err)) => {
+            eprintln!("portal-gateway: {err}");
+            return ExitCode::FAILURE;
+        }
+        Err(_) => {
+            eprintln!(
+                "portal-gateway: the check took longer than {:?}",
+                check::DEADLINE
+            );
+            return ExitCode::FAILURE;
         }
     };
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).expect("a report serialises")
+        );
+    } else {
+        print!("{}", check::render(&report));
+    }
+    if report.ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+async fn serve(config: Config, path: PathBuf) -> ExitCode {
     telemetry::init(&config.server);
     let app = match Application::build_with_file(config, Some(path)).await {
         Ok(app) => app,

@@ -251,10 +251,17 @@ fn required<T>(
     coerce: impl Fn(&Value) -> Option<T>,
 ) -> Result<T, ShapeProblem> {
     read(object, field, at, kind, coerce)?.ok_or_else(|| {
+        let has = object
+            .as_object()
+            .map(|m| m.keys().map(String::as_str).collect::<Vec<_>>().join(", "))
+            .unwrap_or_default();
         problem(
             at,
             &field.key,
-            format!("{} is missing (looked for {})", kind, field.describe()),
+            format!(
+                "nothing at {} (expected {kind}; the object has: {has})",
+                field.describe()
+            ),
         )
     })
 }

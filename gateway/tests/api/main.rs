@@ -1,6 +1,7 @@
 //! Integration tests: the real gateway against real upstream servers on loopback.
 
 mod caching;
+mod check;
 mod credentials;
 mod dialects;
 mod helpers;

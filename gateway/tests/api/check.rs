@@ -1,0 +1,295 @@
+//! `portal-gateway check-upstream` and `check-config`: against a good CMS and broken ones, in
+//! process for the findings and through the binary for exit codes, JSON and secrets.
+
+use std::process::Stdio;
+
+use portal_gateway::{Config, check};
+use reference_cms::{CategoryShape, Dialect};
+
+use crate::helpers::*;
+
+/// The mybatis example pointed at `cms`, edited by `edit` (line replacements).
+fn mybatis(cms: std::net::SocketAddr, edits: &[(&str, &str)]) -> String {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../config/examples/mybatis.toml"
+    );
+    let mut text = std::fs::read_to_string(path)
+        .unwrap()
+        .replace("http://127.0.0.1:8091/", &format!("http://{cms}/"))
+        .replace(
+            "client_id = \"portal-web\"",
+            &format!("client_id = \"{CLIENT_ID}\""),
+        )
+        .replace(
+            "client_secret = \"demo-secret-change-me\"",
+            &format!("client_secret = \"{CLIENT_SECRET}\""),
+        );
+    for (from, to) in edits {
+        assert!(text.contains(from), "{from}");
+        text = text.replacen(from, to, 1);
+    }
+    text
+}
+
+async fn report(toml: &str) -> check::Report {
+    check::run(&Config::from_toml_str(toml).unwrap())
+        .await
+        .unwrap()
+}
+
+fn keys(report: &check::Report) -> Vec<String> {
+    report.problems().map(|(_, p)| p.key.clone()).collect()
+}
+
+#[tokio::test]
+async fn a_good_upstream_maps_in_every_dialect() {
+    let cms = spawn_reference_cms_speaking(Dialect::Mybatis, CategoryShape::Flat).await;
+    let good = report(&mybatis(cms, &[])).await;
+    assert!(good.ok, "{}", check::render(&good));
+    let endpoints: Vec<&str> = good.checks.iter().map(|c| c.endpoint.as_str()).collect();
+    assert!(
+        endpoints.iter().any(|e| e.starts_with("article/list")),
+        "{endpoints:?}"
+    );
+    assert!(
+        endpoints.iter().any(|e| e.starts_with("article/detail")),
+        "{endpoints:?}"
+    );
+    assert!(
+        endpoints.iter().any(|e| e.starts_with("files ")),
+        "{endpoints:?}"
+    );
+
+    let native = spawn_reference_cms().await;
+    let toml = config_toml(&format!("http://{native}/"), &static_dir(), "");
+    let good = report(&toml).await;
+    assert!(good.ok, "{}", check::render(&good));
+}
+
+#[tokio::test]
+async fn each_broken_setting_is_named_with_its_key() {
+    let cms = spawn_reference_cms_speaking(Dialect::Mybatis, CategoryShape::Flat).await;
+
+    let wrong_secret = report(&mybatis(cms, &[(CLIENT_SECRET, "wrong-secret-value")])).await;
+    assert!(!wrong_secret.ok);
+    assert_eq!(wrong_secret.checks[0].status, "401");
+    assert_eq!(
+        keys(&wrong_secret),
+        ["upstream.client_id / upstream.client_secret"]
+    );
+
+    let wrong_path = report(&mybatis(
+        cms,
+        &[("path = \"cms/column/tree\"", "path = \"cms/columns/tree\"")],
+    ))
+    .await;
+    assert_eq!(keys(&wrong_path), ["dialect.endpoints.category_list.path"]);
+    assert_eq!(wrong_path.checks[0].status, "404");
+
+    let wrong_field = report(&mybatis(
+        cms,
+        &[("name = \"columnName\"", "name = \"title\"")],
+    ))
+    .await;
+    let (_, problem) = wrong_field.problems().next().unwrap();
+    assert_eq!(problem.key, "dialect.fields.category.name");
+    assert_eq!(problem.at, "items[0]");
+    assert!(
+        problem.what.contains("columnName"),
+        "says what the object has: {}",
+        problem.what
+    );
+
+    let wrong_paging = report(&mybatis(cms, &[("page_base = 1", "page_base = 0")])).await;
+    let problems: Vec<_> = wrong_paging.problems().collect();
+    assert_eq!(problems.len(), 1, "{}", check::render(&wrong_paging));
+    assert!(problems[0].1.what.contains("page 2 is the same as page 1"));
+    assert!(problems[0].1.key.contains("dialect.paging.page_base"));
+
+    let wrong_items = report(&mybatis(
+        cms,
+        &[("items = \"records\"", "items = \"rows\"")],
+    ))
+    .await;
+    let (_, problem) = wrong_items.problems().next().unwrap();
+    assert_eq!(problem.key, "dialect.lists.items");
+    assert!(
+        problem.what.contains("records"),
+        "names what is there: {}",
+        problem.what
+    );
+
+    let wrong_detail = report(&mybatis(
+        cms,
+        &[(
+            "path = \"cms/article/{id}\"",
+            "path = \"cms/articles/{id}\"",
+        )],
+    ))
+    .await;
+    assert_eq!(
+        keys(&wrong_detail),
+        ["dialect.endpoints.article_detail.path"]
+    );
+}
+
+#[tokio::test]
+async fn routes_without_a_category_and_broken_parents_are_found() {
+    let cms = spawn_reference_cms_speaking(Dialect::Rest, CategoryShape::Flat).await;
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../config/examples/rest.toml");
+    let toml = std::fs::read_to_string(path)
+        .unwrap()
+        .replace("http://127.0.0.1:8092/", &format!("http://{cms}/"))
+        .replace(
+            "client_id = \"portal-web\"",
+            &format!("client_id = \"{CLIENT_ID}\""),
+        )
+        .replace(
+            "client_secret = \"demo-secret-change-me\"",
+            &format!("client_secret = \"{CLIENT_SECRET}\""),
+        );
+    // Forget one route of the table.
+    let forgetful = toml.replace("\"news_center-notice\" = \"/news_center/notice\"\n", "");
+    let report = report(&forgetful).await;
+    let problems: Vec<_> = report.problems().map(|(_, p)| p.what.clone()).collect();
+    assert_eq!(
+        problems,
+        ["no category leads to the portal route /news_center/notice"]
+    );
+
+    // Parents read from the wrong field (the sort order): category 1 is its own parent, and
+    // children name parents that do not exist.
+    let wrong_parent = toml.replace("parent_id = \"parent\"", "parent_id = \"order\"");
+    let report = self::report(&wrong_parent).await;
+    let about = |what: &str| {
+        report
+            .problems()
+            .any(|(_, p)| p.key == "dialect.fields.category.parent_id" && p.what.contains(what))
+    };
+    assert!(
+        about("category 1 is its own ancestor"),
+        "{}",
+        check::render(&report)
+    );
+
+    // A flat list whose category names a parent that is not there.
+    let fake = FakeUpstream::start(Reply::Json(
+        200,
+        serde_json::json!({"code": 200, "result": [
+            {"id": 1, "parentId": 0, "name": "走进云川", "url": "/about"},
+            {"id": 2, "parentId": 99, "name": "孤儿栏目", "url": "/liaison"},
+        ]}),
+    ))
+    .await;
+    let flat = config_toml(
+        &fake.base_url(),
+        &static_dir(),
+        "[dialect.categories]\nshape = \"flat\"\n",
+    );
+    let report = self::report(&flat).await;
+    let (_, orphan) = report
+        .problems()
+        .find(|(_, p)| p.what.contains("names parent 99"))
+        .unwrap_or_else(|| panic!("{}", check::render(&report)));
+    assert_eq!(
+        (orphan.at.as_str(), orphan.key.as_str()),
+        ("items[1]", "dialect.fields.category.parent_id")
+    );
+    assert!(
+        report
+            .problems()
+            .any(|(_, p)| p.key == "dialect.categories.root"),
+        "the orphan is not shown"
+    );
+}
+
+fn binary() -> std::process::Command {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_portal-gateway"));
+    command.env_remove("PORTAL_CONFIG").stdin(Stdio::null());
+    command
+}
+
+#[tokio::test]
+async fn the_command_line_exits_as_documented_and_prints_no_secret() {
+    let cms = spawn_reference_cms_speaking(Dialect::Mybatis, CategoryShape::Flat).await;
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.toml");
+    std::fs::write(&good, mybatis(cms, &[])).unwrap();
+    let refused = dir.path().join("refused.toml");
+    // The secret the CMS refuses; it must not be printed either.
+    std::fs::write(
+        &refused,
+        mybatis(cms, &[(CLIENT_SECRET, "leaky-wrong-secret-4711")]),
+    )
+    .unwrap();
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(&bad, mybatis(cms, &[("page_base = 1", "page_base = 7")])).unwrap();
+
+    let run = |args: &[&str]| {
+        let args: Vec<String> = args.iter().map(|a| (*a).to_owned()).collect();
+        let mut command = binary();
+        command.args(&args);
+        async move {
+            tokio::task::spawn_blocking(move || command.output().unwrap())
+                .await
+                .unwrap()
+        }
+    };
+    let text = |o: &std::process::Output| {
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        )
+    };
+
+    let help = run(&["--help"]).await;
+    assert_eq!(help.status.code(), Some(0));
+    let help_text = String::from_utf8_lossy(&help.stdout);
+    for word in ["check-config", "check-upstream", "PORTAL_CONFIG"] {
+        assert!(help_text.contains(word), "{help_text}");
+    }
+    let version = run(&["--version"]).await;
+    assert_eq!(version.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&version.stdout).contains(env!("CARGO_PKG_VERSION")));
+
+    let ok = run(&["check-config", "--config", good.to_str().unwrap()]).await;
+    assert_eq!(ok.status.code(), Some(0), "{}", text(&ok));
+    let invalid = run(&["check-config", "--config", bad.to_str().unwrap()]).await;
+    assert_eq!(invalid.status.code(), Some(78));
+    assert!(
+        text(&invalid).contains("dialect.paging.page_base"),
+        "{}",
+        text(&invalid)
+    );
+
+    let maps = run(&["check-upstream", "--config", good.to_str().unwrap()]).await;
+    assert_eq!(maps.status.code(), Some(0), "{}", text(&maps));
+    assert!(text(&maps).contains("Everything maps"));
+
+    let no = run(&[
+        "check-upstream",
+        "--json",
+        "--config",
+        refused.to_str().unwrap(),
+    ])
+    .await;
+    assert_eq!(no.status.code(), Some(1), "{}", text(&no));
+    let json: serde_json::Value = serde_json::from_slice(&no.stdout).unwrap();
+    assert_eq!(json["ok"], false);
+    assert_eq!(json["checks"][0]["status"], "401");
+    assert!(
+        !text(&no).contains("leaky-wrong-secret-4711"),
+        "{}",
+        text(&no)
+    );
+
+    // PORTAL_CONFIG stands in for --config.
+    let mut by_env = binary();
+    by_env.arg("check-config").env("PORTAL_CONFIG", &good);
+    let by_env = tokio::task::spawn_blocking(move || by_env.output().unwrap())
+        .await
+        .unwrap();
+    assert_eq!(by_env.status.code(), Some(0), "{}", text(&by_env));
+}
