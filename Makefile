@@ -52,6 +52,7 @@ test-frontend: node-deps
 
 test-e2e: system-deps build
 	cd $(FRONTEND) && npm run --silent budget && npm run --silent e2e
+	cd $(FRONTEND) && E2E_DIALECT=rest npm run --silent e2e -- "every route"
 
 test: lint test-rust test-frontend test-e2e
 

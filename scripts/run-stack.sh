@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Starts reference-cms and the gateway (release builds), prints the URL, stops both on Ctrl-C.
 # Ports: CMS_LISTEN (default 127.0.0.1:8081) and GATEWAY_LISTEN (default 127.0.0.1:8080).
+# CMS_DIALECT (native, mybatis or rest) picks how reference-cms speaks; GATEWAY_CONFIG the
+# gateway's config (config/examples/<dialect>.toml for the others).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cms_listen=${CMS_LISTEN:-127.0.0.1:8081}
@@ -15,7 +17,7 @@ stop() {
 trap stop EXIT
 trap 'exit 130' INT TERM
 
-REFERENCE_CMS_LISTEN=$cms_listen "$bin/reference-cms" &
+REFERENCE_CMS_LISTEN=$cms_listen REFERENCE_CMS_DIALECT=${CMS_DIALECT:-native} "$bin/reference-cms" &
 pids+=($!)
 PORTAL__SERVER__LISTEN=$gateway_listen PORTAL__UPSTREAM__BASE_URL="http://$cms_listen/" \
   "$bin/portal-gateway" --config "${GATEWAY_CONFIG:-config/gateway.toml}" &

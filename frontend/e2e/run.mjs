@@ -1,6 +1,8 @@
 // End-to-end tests: the stack `make run` starts (release builds of reference-cms and the
 // gateway, the production app), driven in Debian's Chromium by playwright-core.
 // Usage: node e2e/run.mjs [name filter]. Prints "N passed, N failed" last.
+// E2E_DIALECT=mybatis|rest runs reference-cms in that dialect behind the gateway with
+// config/examples/<dialect>.toml: the browser must not see a difference.
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -34,9 +36,13 @@ async function waitReady(stack) {
   throw new Error('the stack did not become ready in 30 s');
 }
 
+const DIALECT = process.env.E2E_DIALECT ?? 'native';
+const dialectEnv =
+  DIALECT === 'native' ? {} : { CMS_DIALECT: DIALECT, GATEWAY_CONFIG: `config/examples/${DIALECT}.toml` };
+console.log(`e2e against reference-cms speaking ${DIALECT}`);
 const stack = spawn('scripts/run-stack.sh', {
   cwd: root,
-  env: { ...process.env, GATEWAY_LISTEN: GATEWAY, CMS_LISTEN: CMS, RUST_LOG: 'warn' },
+  env: { ...process.env, ...dialectEnv, GATEWAY_LISTEN: GATEWAY, CMS_LISTEN: CMS, RUST_LOG: 'warn' },
   stdio: ['ignore', 'inherit', 'inherit'],
   detached: true,
 });
