@@ -7,7 +7,7 @@ NODE_STAMP := $(FRONTEND)/node_modules/.package-lock.json
 FRONTEND_SRC := $(shell find $(FRONTEND)/src $(FRONTEND)/public -type f 2>/dev/null) $(FRONTEND)/webpack.config.js $(FRONTEND)/package-lock.json
 DIST_STAMP := $(FRONTEND)/dist/index.html
 
-.PHONY: help run test build frontend node-deps system-deps test-rust test-frontend test-e2e lint fmt bench bench-instructions audit clean
+.PHONY: help run test build frontend node-deps system-deps test-rust test-frontend test-e2e lint fmt bench bench-instructions bench-mapping audit clean
 
 help:
 	@echo "make run    build everything and serve the portal at http://127.0.0.1:8080/portal/"
@@ -16,6 +16,7 @@ help:
 	@echo "make audit  Lighthouse (desktop) on home, a news list and an article; reports in frontend/reports/lighthouse"
 	@echo "make bench  load benchmarks (see docs/performance.md)"
 	@echo "make bench-instructions  instructions per cached hit under callgrind (steady; see docs/performance.md)"
+	@echo "make bench-mapping  what decoding and mapping a CMS answer costs per dialect (a cache miss)"
 
 # npm packages, exactly as locked.
 $(NODE_STAMP): $(FRONTEND)/package-lock.json $(FRONTEND)/package.json
@@ -64,6 +65,10 @@ bench:
 
 bench-instructions:
 	@scripts/bench-instructions.sh
+
+# What decoding and mapping a CMS answer costs on a cache miss, per dialect (docs/performance.md).
+bench-mapping:
+	cargo run --release --locked -q -p portal-gateway --example mapping
 
 clean:
 	cargo clean

@@ -89,19 +89,23 @@ impl CategoryRules {
 macro_rules! fields {
     ($name:ident, $config:ty, $prefix:literal, [$($f:ident),*]) => {
         #[derive(Debug, Clone)]
-        pub struct $name { $(pub $f: Field,)* }
+        pub struct $name {
+            $(pub $f: Field,)*
+            /// Every top-level key any of these fields may read, worked out once.
+            #[allow(dead_code, reason = "attachments pass no other fields on")]
+            heads: HashSet<String>,
+        }
 
         impl $name {
             pub fn compile(c: &$config) -> Result<Self, DialectError> {
-                Ok(Self { $($f: field(concat!($prefix, stringify!($f)), &c.$f)?,)* })
-            }
-
-            /// Every top-level key any of these fields may read.
-            #[allow(dead_code, reason = "attachments pass no other fields on")]
-            fn heads(&self) -> HashSet<&str> {
+                let mut fields = Self {
+                    $($f: field(concat!($prefix, stringify!($f)), &c.$f)?,)*
+                    heads: HashSet::new(),
+                };
                 let mut heads = HashSet::new();
-                $(heads.extend(self.$f.paths.iter().filter_map(JsonPath::head));)*
-                heads
+                $(heads.extend(fields.$f.paths.iter().filter_map(JsonPath::head).map(str::to_owned));)*
+                fields.heads = heads;
+                Ok(fields)
             }
         }
     };
@@ -277,13 +281,13 @@ pub fn type_name(value: &Value) -> &'static str {
     }
 }
 
-/// What is left of `object` once the mapped keys and the public names are taken out.
-fn extra(object: &Value, heads: &HashSet<&str>, names: &[&str]) -> Map<String, Value> {
+/// What is left of `object` once the keys `taken` says are mapped and the public names are out.
+fn extra(object: &Value, taken: impl Fn(&str) -> bool, names: &[&str]) -> Map<String, Value> {
     object
         .as_object()
         .map(|map| {
             map.iter()
-                .filter(|(k, _)| !heads.contains(k.as_str()) && !names.contains(&k.as_str()))
+                .filter(|(k, _)| !taken(k) && !names.contains(&k.as_str()))
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect()
         })
@@ -291,13 +295,13 @@ fn extra(object: &Value, heads: &HashSet<&str>, names: &[&str]) -> Map<String, V
 }
 
 /// Where a list sits in a payload: the first of `field`'s paths holding an array.
-fn list_in(payload: &Value, field: &Field, what: &str) -> Result<Vec<Value>, ShapeProblem> {
+fn list_in<'a>(payload: &'a Value, field: &Field, what: &str) -> Result<&'a [Value], ShapeProblem> {
     if payload.is_null() {
-        return Ok(Vec::new());
+        return Ok(&[]);
     }
     for path in &field.paths {
         if let Some(Value::Array(items)) = path.get(payload) {
-            return Ok(items.clone());
+            return Ok(items);
         }
     }
     let keys = payload
@@ -337,18 +341,17 @@ impl Dialect {
                     .and_then(|s| self.categories.routes.get(s).cloned())
             })
             .unwrap_or_default();
-        let mut heads = f.heads();
-        heads.extend(
+        // The slug has no public name of its own: it passes on as it is. The children are
+        // the tree's business.
+        let is_slug = |k: &str| f.slug.paths.iter().any(|p| p.head() == Some(k));
+        let is_children = |k: &str| {
             self.categories
                 .children
                 .paths
                 .iter()
-                .filter_map(JsonPath::head),
-        );
-        // The slug has no public name of its own: it passes on as it is.
-        for head in f.slug.paths.iter().filter_map(JsonPath::head) {
-            heads.remove(head);
-        }
+                .any(|p| p.head() == Some(k))
+        };
+        let taken = |k: &str| (f.heads.contains(k) && !is_slug(k)) || is_children(k);
         let category = Category {
             id,
             parent_id: parent.unwrap_or(0),
@@ -360,7 +363,7 @@ impl Dialect {
             hidden: read(object, &f.hidden, at, "true or false", as_bool)?,
             icon: read(object, &f.icon, at, "a string", as_text)?,
             sub_category: Vec::new(),
-            extra: extra(object, &heads, CATEGORY_NAMES),
+            extra: extra(object, taken, CATEGORY_NAMES),
         };
         Ok((category, parent))
     }
@@ -371,7 +374,7 @@ impl Dialect {
     }
 
     /// The raw category objects of a category-list payload.
-    pub fn category_items(&self, payload: &Value) -> Result<Vec<Value>, ShapeProblem> {
+    pub fn category_items<'a>(&self, payload: &'a Value) -> Result<&'a [Value], ShapeProblem> {
         list_in(payload, &self.categories.items, "category")
     }
 
@@ -390,7 +393,7 @@ impl Dialect {
         match source {
             CategorySource::List(payload) => {
                 let items = self.category_items(payload)?;
-                self.flatten(&items, None, "items", &mut nodes, 0)?;
+                self.flatten(items, None, "items", &mut nodes, 0)?;
             }
             CategorySource::Levels(levels) => {
                 for (parent, items) in levels {
@@ -556,7 +559,7 @@ impl Dialect {
             content: read(object, &f.content, at, "a string (HTML)", as_text)?,
             attachments,
             video: read(object, &f.video, at, "a string", as_text)?,
-            extra: extra(object, &f.heads(), ARTICLE_NAMES),
+            extra: extra(object, |k| f.heads.contains(k), ARTICLE_NAMES),
         })
     }
 

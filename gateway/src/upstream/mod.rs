@@ -310,7 +310,7 @@ impl Upstream {
             .await?;
             let mut next = Vec::new();
             for (parent, payload) in parents.iter().zip(answers) {
-                let items = self.dialect.category_items(&payload)?;
+                let items = self.dialect.category_items(&payload)?.to_vec();
                 next.extend(
                     items
                         .iter()
