@@ -39,6 +39,9 @@ pub struct Config {
     /// How the CMS speaks (paths, paging, envelope, fields); the native dialect by default.
     #[serde(default)]
     pub dialect: DialectConfig,
+    /// `dialect` as compiled when the config loaded, with what it was compiled from.
+    #[serde(skip)]
+    compiled: Option<(DialectConfig, Dialect)>,
 }
 
 /// Response cache: how long answers stay fresh, and how long stale ones may still be served.
@@ -296,14 +299,20 @@ impl Config {
     }
 
     fn from_figment(figment: Figment) -> Result<Self, ConfigError> {
-        let config: Config = figment.extract().map_err(describe)?;
+        let mut config: Config = figment.extract().map_err(describe)?;
         config.validate()?;
+        let dialect = Dialect::compile(&config.dialect).map_err(ConfigError::Dialect)?;
+        config.compiled = Some((config.dialect.clone(), dialect));
         Ok(config)
     }
 
-    /// The compiled dialect (the config was validated, so it compiles).
+    /// The dialect as compiled at load; compiled again if `dialect` was changed since (tests
+    /// and tools edit loaded configs).
     pub fn compiled_dialect(&self) -> Dialect {
-        Dialect::compile(&self.dialect).expect("a validated config's dialect compiles")
+        match &self.compiled {
+            Some((from, dialect)) if *from == self.dialect => dialect.clone(),
+            _ => Dialect::compile(&self.dialect).expect("an edited dialect still compiles"),
+        }
     }
 
     fn validate(&self) -> Result<(), ConfigError> {
@@ -336,7 +345,6 @@ impl Config {
         if self.upstream.connect_timeout.is_zero() {
             return Err(invalid("upstream.connect_timeout", "must be more than 0"));
         }
-        Dialect::compile(&self.dialect).map_err(ConfigError::Dialect)?;
         for endpoint in self.cache.ttl.keys() {
             if Endpoint::of_cache_name(endpoint).is_none() {
                 return Err(ConfigError::Invalid {

@@ -180,3 +180,13 @@ fn upstream_concurrency_must_be_positive() {
     let config = Config::from_toml_str(MINIMAL).unwrap();
     assert_eq!(config.limits.upstream_concurrency, 64);
 }
+
+#[test]
+fn the_native_example_spells_out_the_defaults() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../config/examples/native.toml"
+    );
+    let config = Config::load(std::path::Path::new(path)).unwrap();
+    assert_eq!(config.dialect, crate::dialect::DialectConfig::default());
+}

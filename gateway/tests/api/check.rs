@@ -101,6 +101,22 @@ async fn each_broken_setting_is_named_with_its_key() {
         problem.what
     );
 
+    let wrong_type = report(&mybatis(
+        cms,
+        &[("category_id = \"columnId\"", "category_id = \"title\"")],
+    ))
+    .await;
+    let (_, problem) = wrong_type.problems().next().unwrap();
+    assert_eq!(problem.key, "dialect.fields.article.category_id");
+    assert_eq!(problem.at, "items[0].title");
+    assert!(
+        problem
+            .what
+            .contains("expected a whole number, found a string"),
+        "{}",
+        problem.what
+    );
+
     let wrong_paging = report(&mybatis(cms, &[("page_base = 1", "page_base = 0")])).await;
     let problems: Vec<_> = wrong_paging.problems().collect();
     assert_eq!(problems.len(), 1, "{}", check::render(&wrong_paging));
