@@ -189,18 +189,53 @@ impl Content {
 
     /// One article with its neighbours in the same category (`prev` newer, `next` older).
     pub fn detail(&self, id: u64) -> Option<Value> {
-        let article = self.articles.iter().find(|a| a.id == id)?;
-        let siblings = self.articles_in(Some(article.category_id));
-        let at = siblings.iter().position(|a| a.id == id)?;
-        let link = |a: &&Article| json!({ "id": a.id, "title": a.title });
+        let article = self.article(id)?;
         let mut value = serde_json::to_value(article).expect("articles serialise");
-        value["prev"] = at
-            .checked_sub(1)
-            .and_then(|i| siblings.get(i))
-            .map(link)
-            .unwrap_or(Value::Null);
-        value["next"] = siblings.get(at + 1).map(link).unwrap_or(Value::Null);
+        self.link_neighbours(id, &mut value);
         Some(value)
+    }
+
+    /// Sets `prev` and `next` (`{id, title}`, or null) on an article's JSON; every dialect names
+    /// them so.
+    pub fn link_neighbours(&self, id: u64, value: &mut Value) {
+        let (prev, next) = self.neighbours(id);
+        let link = |a: Option<&Article>| {
+            a.map(|a| json!({ "id": a.id, "title": a.title }))
+                .unwrap_or(Value::Null)
+        };
+        value["prev"] = link(prev);
+        value["next"] = link(next);
+    }
+
+    /// The articles of a category (all when `None`) from `offset`, at most `limit`, with the
+    /// category's total.
+    pub fn page(
+        &self,
+        category: Option<u64>,
+        offset: usize,
+        limit: usize,
+    ) -> (usize, Vec<&Article>) {
+        let matching = self.articles_in(category);
+        let total = matching.len();
+        (
+            total,
+            matching.into_iter().skip(offset).take(limit).collect(),
+        )
+    }
+}
+
+impl Article {
+    /// The attachments under the field names a dialect uses for name, address and size.
+    pub fn attachments_as(&self, name: &str, url: &str, size: &str) -> Vec<Value> {
+        self.extra
+            .get("attachments")
+            .and_then(Value::as_array)
+            .map(|list| {
+                list.iter()
+                    .map(|f| json!({ name: f["name"], url: f["url"], size: f["size"] }))
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 }
 

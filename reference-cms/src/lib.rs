@@ -257,14 +257,10 @@ async fn article_list(State(state): State<AppState>, Query(q): Query<ListQuery>)
         .and_then(|s| s.parse().ok())
         .filter(|s| (1..=200).contains(s))
         .unwrap_or(10);
-    let matching = state.content.articles_in(category);
-    let total = matching.len();
-    let content: Vec<Value> = matching
-        .iter()
-        .skip(page.saturating_mul(size))
-        .take(size)
-        .map(|a| a.summary())
-        .collect();
+    let (total, articles) = state
+        .content
+        .page(category, page.saturating_mul(size), size);
+    let content: Vec<Value> = articles.into_iter().map(|a| a.summary()).collect();
     ok(json!({
         "content": content,
         "totalElements": total,

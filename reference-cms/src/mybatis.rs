@@ -66,16 +66,7 @@ async fn columns(State(state): State<AppState>) -> Response {
 
 fn row(a: &Article, with_body: bool) -> Value {
     let extra = |k: &str| a.extra.get(k).cloned().unwrap_or(Value::Null);
-    let files: Vec<Value> = a
-        .extra
-        .get("attachments")
-        .and_then(Value::as_array)
-        .map(|list| {
-            list.iter()
-                .map(|f| json!({ "fileName": f["name"], "fileUrl": f["url"], "fileSize": f["size"] }))
-                .collect()
-        })
-        .unwrap_or_default();
+    let files = a.attachments_as("fileName", "fileUrl", "fileSize");
     let mut value = json!({
         "id": a.id.to_string(),
         "columnId": a.category_id.to_string(),
@@ -125,14 +116,10 @@ async fn page(State(state): State<AppState>, Query(q): Query<PageQuery>) -> Resp
     if !(1..=MAX_PAGE_SIZE).contains(&size) {
         return fail("500", "每页条数超出范围");
     }
-    let matching = state.content.articles_in(column);
-    let total = matching.len();
-    let records: Vec<Value> = matching
-        .iter()
-        .skip((current - 1).saturating_mul(size))
-        .take(size)
-        .map(|a| row(a, false))
-        .collect();
+    let (total, articles) = state
+        .content
+        .page(column, (current - 1).saturating_mul(size), size);
+    let records: Vec<Value> = articles.into_iter().map(|a| row(a, false)).collect();
     ok(json!({
         "records": records,
         "total": total,
@@ -149,10 +136,7 @@ async fn detail(State(state): State<AppState>, Path(id): Path<String>) -> Respon
     let Some(article) = state.content.article(id) else {
         return fail("404", "文章不存在或已下线");
     };
-    let (prev, next) = state.content.neighbours(id);
-    let link = |a: Option<&Article>| a.map(|a| json!({ "id": a.id, "title": a.title }));
     let mut value = row(article, true);
-    value["prev"] = json!(link(prev));
-    value["next"] = json!(link(next));
+    state.content.link_neighbours(id, &mut value);
     ok(value)
 }

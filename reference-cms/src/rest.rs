@@ -100,16 +100,7 @@ fn iso(time: &str) -> String {
 
 fn item(a: &Article, with_body: bool) -> Value {
     let extra = |k: &str| a.extra.get(k).cloned().unwrap_or(Value::Null);
-    let files: Vec<Value> = a
-        .extra
-        .get("attachments")
-        .and_then(Value::as_array)
-        .map(|list| {
-            list.iter()
-                .map(|f| json!({ "title": f["name"], "href": f["url"], "bytes": f["size"] }))
-                .collect()
-        })
-        .unwrap_or_default();
+    let files = a.attachments_as("title", "href", "bytes");
     let cover = a
         .extra
         .get("cover")
@@ -161,15 +152,10 @@ async fn articles(State(state): State<AppState>, Query(q): Query<ListQuery>) -> 
     if !(1..=MAX_LIMIT).contains(&limit) {
         return error(StatusCode::BAD_REQUEST, "limit must be between 1 and 20");
     }
-    let matching = state.content.articles_in(category);
-    let items: Vec<Value> = matching
-        .iter()
-        .skip(offset)
-        .take(limit)
-        .map(|a| item(a, false))
-        .collect();
+    let (total, articles) = state.content.page(category, offset, limit);
+    let items: Vec<Value> = articles.into_iter().map(|a| item(a, false)).collect();
     Json(json!({
-        "meta": { "total_count": matching.len(), "offset": offset, "limit": limit },
+        "meta": { "total_count": total, "offset": offset, "limit": limit },
         "items": items,
     }))
     .into_response()
@@ -182,10 +168,7 @@ async fn article(State(state): State<AppState>, Path(id): Path<String>) -> Respo
     let Some(found) = state.content.article(id) else {
         return error(StatusCode::NOT_FOUND, "Article not found");
     };
-    let (prev, next) = state.content.neighbours(id);
-    let link = |a: Option<&Article>| a.map(|a| json!({ "id": a.id, "title": a.title }));
     let mut value = item(found, true);
-    value["prev"] = json!(link(prev));
-    value["next"] = json!(link(next));
+    state.content.link_neighbours(id, &mut value);
     Json(value).into_response()
 }

@@ -38,10 +38,6 @@ async fn report(toml: &str) -> check::Report {
         .unwrap()
 }
 
-fn keys(report: &check::Report) -> Vec<String> {
-    report.problems().map(|(_, p)| p.key.clone()).collect()
-}
-
 #[tokio::test]
 async fn a_good_upstream_maps_in_every_dialect() {
     let cms = spawn_reference_cms_speaking(Dialect::Mybatis, CategoryShape::Flat).await;
@@ -67,87 +63,99 @@ async fn a_good_upstream_maps_in_every_dialect() {
     assert!(good.ok, "{}", check::render(&good));
 }
 
+/// One broken setting of the mybatis example and what the checker must say of it.
+struct Broken {
+    from: &'static str,
+    to: &'static str,
+    status: &'static str,
+    key: &'static str,
+    at: &'static str,
+    says: &'static str,
+}
+
 #[tokio::test]
 async fn each_broken_setting_is_named_with_its_key() {
     let cms = spawn_reference_cms_speaking(Dialect::Mybatis, CategoryShape::Flat).await;
-
-    let wrong_secret = report(&mybatis(cms, &[(CLIENT_SECRET, "wrong-secret-value")])).await;
-    assert!(!wrong_secret.ok);
-    assert_eq!(wrong_secret.checks[0].status, "401");
-    assert_eq!(
-        keys(&wrong_secret),
-        ["upstream.client_id / upstream.client_secret"]
-    );
-
-    let wrong_path = report(&mybatis(
-        cms,
-        &[("path = \"cms/column/tree\"", "path = \"cms/columns/tree\"")],
-    ))
-    .await;
-    assert_eq!(keys(&wrong_path), ["dialect.endpoints.category_list.path"]);
-    assert_eq!(wrong_path.checks[0].status, "404");
-
-    let wrong_field = report(&mybatis(
-        cms,
-        &[("name = \"columnName\"", "name = \"title\"")],
-    ))
-    .await;
-    let (_, problem) = wrong_field.problems().next().unwrap();
-    assert_eq!(problem.key, "dialect.fields.category.name");
-    assert_eq!(problem.at, "items[0]");
-    assert!(
-        problem.what.contains("columnName"),
-        "says what the object has: {}",
-        problem.what
-    );
-
-    let wrong_type = report(&mybatis(
-        cms,
-        &[("category_id = \"columnId\"", "category_id = \"title\"")],
-    ))
-    .await;
-    let (_, problem) = wrong_type.problems().next().unwrap();
-    assert_eq!(problem.key, "dialect.fields.article.category_id");
-    assert_eq!(problem.at, "items[0].title");
-    assert!(
-        problem
-            .what
-            .contains("expected a whole number, found a string"),
-        "{}",
-        problem.what
-    );
-
-    let wrong_paging = report(&mybatis(cms, &[("page_base = 1", "page_base = 0")])).await;
-    let problems: Vec<_> = wrong_paging.problems().collect();
-    assert_eq!(problems.len(), 1, "{}", check::render(&wrong_paging));
-    assert!(problems[0].1.what.contains("page 2 is the same as page 1"));
-    assert!(problems[0].1.key.contains("dialect.paging.page_base"));
-
-    let wrong_items = report(&mybatis(
-        cms,
-        &[("items = \"records\"", "items = \"rows\"")],
-    ))
-    .await;
-    let (_, problem) = wrong_items.problems().next().unwrap();
-    assert_eq!(problem.key, "dialect.lists.items");
-    assert!(
-        problem.what.contains("records"),
-        "names what is there: {}",
-        problem.what
-    );
-
-    let wrong_detail = report(&mybatis(
-        cms,
-        &[(
-            "path = \"cms/article/{id}\"",
-            "path = \"cms/articles/{id}\"",
-        )],
-    ))
-    .await;
-    assert_eq!(
-        keys(&wrong_detail),
-        ["dialect.endpoints.article_detail.path"]
-    );
+    let cases = [
+        Broken {
+            from: CLIENT_SECRET,
+            to: "wrong-secret-value",
+            status: "401",
+            key: "upstream.client_id / upstream.client_secret",
+            at: "",
+            says: "refused the gateway's credential",
+        },
+        Broken {
+            from: "path = \"cms/column/tree\"",
+            to: "path = \"cms/columns/tree\"",
+            status: "404",
+            key: "dialect.endpoints.category_list.path",
+            at: "",
+            says: "no such path",
+        },
+        Broken {
+            from: "name = \"columnName\"",
+            to: "name = \"title\"",
+            status: "200",
+            key: "dialect.fields.category.name",
+            at: "items[0]",
+            // It says what the object has instead.
+            says: "columnName",
+        },
+        Broken {
+            from: "category_id = \"columnId\"",
+            to: "category_id = \"title\"",
+            status: "200",
+            key: "dialect.fields.article.category_id",
+            at: "items[0].title",
+            says: "expected a whole number, found a string",
+        },
+        Broken {
+            from: "page_base = 1",
+            to: "page_base = 0",
+            status: "200",
+            key: "dialect.paging.page / dialect.paging.page_base / dialect.paging.style",
+            at: "items",
+            says: "page 2 is the same as page 1",
+        },
+        Broken {
+            from: "items = \"records\"",
+            to: "items = \"rows\"",
+            status: "200",
+            key: "dialect.lists.items",
+            at: "payload",
+            says: "records",
+        },
+        Broken {
+            from: "path = \"cms/article/{id}\"",
+            to: "path = \"cms/articles/{id}\"",
+            status: "404",
+            key: "dialect.endpoints.article_detail.path",
+            at: "",
+            says: "no such path",
+        },
+    ];
+    for case in cases {
+        let report = report(&mybatis(cms, &[(case.from, case.to)])).await;
+        let rendered = check::render(&report);
+        assert!(!report.ok, "{}: {rendered}", case.to);
+        let found: Vec<_> = report.problems().collect();
+        assert_eq!(found.len(), 1, "{}: one problem: {rendered}", case.to);
+        let (check, problem) = found[0];
+        assert_eq!(check.status, case.status, "{}: {rendered}", case.to);
+        assert_eq!(
+            (problem.key.as_str(), problem.at.as_str()),
+            (case.key, case.at),
+            "{}",
+            case.to
+        );
+        assert!(
+            problem.what.contains(case.says),
+            "{}: {}",
+            case.to,
+            problem.what
+        );
+    }
 }
 
 #[tokio::test]
