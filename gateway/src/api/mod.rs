@@ -135,15 +135,19 @@ struct Call {
 }
 
 impl Call {
-    async fn get(&self, call: CmsCall) -> Result<Value, ApiError> {
-        let credential = match &self.bearer {
+    /// The visitor's token when they sent one, else the gateway's own credential.
+    fn credential(&self) -> Credential<'_> {
+        match &self.bearer {
             Some(token) => Credential::Bearer(token),
             None => Credential::Client,
-        };
+        }
+    }
+
+    async fn get(&self, call: CmsCall) -> Result<Value, ApiError> {
         Ok(self
             .runtime
             .upstream
-            .get_json(call, credential, self.request_id.as_ref())
+            .get_json(call, self.credential(), self.request_id.as_ref())
             .await?)
     }
 
@@ -153,14 +157,10 @@ impl Call {
 
     /// The category tree, in whichever shape the CMS gives it.
     async fn categories(&self) -> Result<content::CategoryList, ApiError> {
-        let credential = match &self.bearer {
-            Some(token) => Credential::Bearer(token),
-            None => Credential::Client,
-        };
         let source = self
             .runtime
             .upstream
-            .category_source(credential, self.request_id.as_ref())
+            .category_source(self.credential(), self.request_id.as_ref())
             .await?;
         Ok(content::CategoryList {
             content: self

@@ -244,6 +244,19 @@ pub enum CmsCall {
     },
 }
 
+impl CmsCall {
+    /// The endpoint of the table whose CMS call this is (its `cms`): the label it is timed
+    /// and logged under.
+    pub fn endpoint(self) -> crate::endpoint::Endpoint {
+        use crate::endpoint::Endpoint;
+        match self {
+            Self::Categories | Self::Children { .. } => Endpoint::CategoryList,
+            Self::Articles { .. } => Endpoint::ArticleList,
+            Self::Article { .. } => Endpoint::ArticleDetail,
+        }
+    }
+}
+
 /// The CMS's categories as they came: one list payload (shapes `tree` and `flat`), or the
 /// answers of children calls, each with the parent asked for (shape `children`).
 #[derive(Debug, Clone)]

@@ -423,3 +423,20 @@ fn problems_name_the_place_and_the_key() {
         .unwrap_err();
     assert_eq!(err.key, "dialect.fields.article.publish_time");
 }
+
+#[test]
+fn each_call_belongs_to_an_endpoint_that_calls_the_cms() {
+    for call in [
+        CmsCall::Categories,
+        CmsCall::Children { parent: 0 },
+        CmsCall::Articles {
+            category: None,
+            page: 1,
+            size: 10,
+        },
+        CmsCall::Article { id: 1 },
+    ] {
+        let endpoint = call.endpoint();
+        assert_eq!(endpoint.spec().cms, Some(endpoint), "{call:?}");
+    }
+}

@@ -168,11 +168,7 @@ impl Upstream {
         credential: Credential<'_>,
         request_id: Option<&HeaderValue>,
     ) -> Result<Value, UpstreamError> {
-        let endpoint = match call {
-            CmsCall::Categories | CmsCall::Children { .. } => Endpoint::CategoryList,
-            CmsCall::Articles { .. } => Endpoint::ArticleList,
-            CmsCall::Article { .. } => Endpoint::ArticleDetail,
-        };
+        let endpoint = call.endpoint();
         self.admitted(
             endpoint,
             self.call_json(endpoint, call, credential, request_id),
