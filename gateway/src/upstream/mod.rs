@@ -1,7 +1,8 @@
 //! The only code that talks to the CMS: one pooled reqwest client, the credential, the
 //! endpoint paths, the envelope decoding, and the limits every call passes — a ceiling on calls
 //! a second and a cap on calls in flight — with the CMS latency histogram. Lists, details,
-//! files and the readiness probe all go through here. Never builds a response for the browser.
+//! files, the readiness probe and `check-upstream` all go through here. Never builds a response
+//! for the browser.
 
 mod error;
 mod links;
@@ -17,6 +18,7 @@ use axum::{
 };
 use base64::Engine;
 use bytes::Bytes;
+use futures_util::{StreamExt, TryStreamExt, stream};
 use governor::{Quota, RateLimiter, clock::Clock};
 use secrecy::ExposeSecret;
 use serde_json::Value;
@@ -33,6 +35,9 @@ pub use links::{FILES_ROUTE, FileLinks};
 
 /// Most categories a tree asked for by children calls may have (each is one CMS call).
 const MAX_CATEGORIES: usize = 1000;
+
+/// Most children calls made at once while asking for a category tree level by level.
+const CHILDREN_AT_ONCE: usize = 8;
 
 /// Upper bound on one upstream body; a larger one is refused as a bad answer.
 const MAX_BODY_BYTES: usize = 8 * 1024 * 1024;
@@ -62,6 +67,8 @@ pub struct Upstream {
     ceiling: governor::DefaultDirectRateLimiter,
     /// Calls waiting for the CMS's answer (for files: until its headers arrive).
     in_flight: Semaphore,
+    /// The size of `in_flight`.
+    concurrency: usize,
 }
 
 /// A file fetched from the CMS's file store, its body streamed on to the visitor.
@@ -110,6 +117,7 @@ impl Upstream {
             timeout: config.timeout,
             ceiling: RateLimiter::direct(Quota::per_second(rate).allow_burst(burst)),
             in_flight: Semaphore::new(limits.upstream_concurrency),
+            concurrency: limits.upstream_concurrency,
         })
     }
 
@@ -300,10 +308,14 @@ impl Upstream {
         let mut seen = std::collections::HashSet::new();
         let mut parents = vec![self.dialect.category_root()];
         for _ in 0..self.dialect.category_depth() {
-            let answers = futures_util::future::try_join_all(parents.iter().map(|&parent| {
-                self.get_json(CmsCall::Children { parent }, credential, request_id)
-            }))
-            .await?;
+            // A few at a time, at most a quarter of the places among the calls in flight
+            // (`limits.upstream_concurrency`): a wide level must not be refused by its own cap.
+            let at_once = (self.concurrency / 4).clamp(1, CHILDREN_AT_ONCE);
+            let calls: Vec<_> = parents
+                .iter()
+                .map(|&parent| self.get_json(CmsCall::Children { parent }, credential, request_id))
+                .collect();
+            let answers: Vec<Value> = stream::iter(calls).buffered(at_once).try_collect().await?;
             let mut next = Vec::new();
             for (parent, payload) in parents.iter().zip(answers) {
                 let items = self.dialect.category_items(&payload)?.to_vec();

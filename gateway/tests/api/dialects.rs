@@ -34,8 +34,10 @@ async fn gateway(name: &str, dialect: Dialect, shape: CategoryShape) -> TestApp 
     let cms = spawn_reference_cms_speaking(dialect, shape).await;
     let mut config = example(name, cms, "");
     if shape == CategoryShape::Children {
-        // The switch the example's comment tells an integrator to make.
+        // The switch the example's comment tells an integrator to make; with a tight cap on
+        // calls in flight, the tree is still asked for without being refused by it.
         config.dialect.categories.shape = portal_gateway::dialect::CategoryShape::Children;
+        config.limits.upstream_concurrency = 2;
     }
     spawn_app(config).await
 }
