@@ -69,7 +69,7 @@ fn from_shape(problem: ShapeProblem) -> Problem {
 /// The status and the problem an upstream failure stands for.
 fn from_error(err: &UpstreamError, path_key: &str) -> (String, Problem) {
     let (status, what, key) = match err {
-        UpstreamError::Unauthorized { msg } => (
+        UpstreamError::Unauthorized { msg } | UpstreamError::CredentialRefused { msg } => (
             "401".to_owned(),
             format!(
                 "the CMS refused the gateway's credential{}",
@@ -571,7 +571,12 @@ pub async fn run(config: &Config) -> Result<Report, ClientError> {
         upstream_burst: 1000,
         ..config.limits.clone()
     };
-    let upstream = Upstream::new(&config.upstream, &limits, config.compiled_dialect())?;
+    let upstream = Upstream::new(
+        &config.upstream,
+        &limits,
+        config.compiled_dialect(),
+        Default::default(),
+    )?;
     let mut checker = Checker {
         upstream,
         checks: Vec::new(),

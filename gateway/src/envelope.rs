@@ -100,6 +100,9 @@ pub enum ApiError {
     AdminRefused,
     #[error("internal error: {0}")]
     Internal(&'static str),
+    /// The process cannot serve yet (readiness).
+    #[error("not ready: {0}")]
+    NotReady(&'static str),
 }
 
 impl ApiError {
@@ -114,6 +117,8 @@ impl ApiError {
     pub fn is_upstream_failure(&self) -> bool {
         match self {
             Self::Upstream(UpstreamError::Status { code, .. }) => *code >= 500,
+            // A visitor's token refused: theirs to fix. The gateway's own credential refused is
+            // a fault of the gateway's set-up, during which cached pages still beat an error.
             Self::Upstream(UpstreamError::Unauthorized { .. }) => false,
             Self::Upstream(_) => true,
             _ => false,
@@ -179,6 +184,11 @@ impl ApiError {
                 "管理令牌缺失或不正确。".to_owned(),
             ),
             Self::Internal(_) => plain(StatusCode::INTERNAL_SERVER_ERROR),
+            Self::NotReady(_) => (
+                503,
+                StatusCode::SERVICE_UNAVAILABLE,
+                "门户正在启动或缺少页面文件，暂不可用。".to_owned(),
+            ),
         }
     }
 }
@@ -194,8 +204,19 @@ fn upstream_parts(err: &UpstreamError) -> (i64, StatusCode, String) {
         (i64::from(status.as_u16()), status, msg)
     };
     match err {
-        UpstreamError::Timeout => with_default(StatusCode::REQUEST_TIMEOUT, None),
+        // Code 408 is what the app keys on (spec); 504 is what proxies and monitors key on.
+        UpstreamError::Timeout => (
+            408,
+            StatusCode::GATEWAY_TIMEOUT,
+            default_message(408).to_owned(),
+        ),
         UpstreamError::Unauthorized { msg } => with_default(StatusCode::UNAUTHORIZED, msg.as_ref()),
+        // Not the visitor's fault: a 401 would send them to the login page for nothing.
+        UpstreamError::CredentialRefused { .. } => (
+            502,
+            StatusCode::BAD_GATEWAY,
+            "门户暂时无法读取内容服务（网关凭证未被接受），请稍后再试。".to_owned(),
+        ),
         UpstreamError::Unreachable(_) => (
             502,
             StatusCode::BAD_GATEWAY,

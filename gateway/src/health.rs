@@ -1,18 +1,46 @@
-//! `/healthz` says the process is up; `/readyz` says the CMS answers with our credential.
+//! `/healthz`: the process lives. `/readyz`: this process can serve — its config loaded, its
+//! listener bound (it answers), the app's files present. It does not fail because the CMS is
+//! down: the cache carries the site through an outage, and a probe that followed the CMS would
+//! take every replica out of service at once. The CMS's state is reported in the body (and in
+//! `portal_upstream_up`); `/readyz?upstream=1` asks the CMS now, for operators who want that.
 
-use axum::{extract::State, response::IntoResponse};
+use axum::{
+    extract::State,
+    response::{IntoResponse, Response},
+};
 use serde_json::json;
 
 use crate::{
+    api::query::RawQuery,
     envelope::{ApiError, Success},
     state::AppState,
+    upstream::UpstreamState,
 };
 
 pub async fn healthz() -> impl IntoResponse {
     Success(json!({ "status": "up" }))
 }
 
-pub async fn readyz(State(state): State<AppState>) -> Result<impl IntoResponse, ApiError> {
-    state.runtime().upstream.probe().await?;
-    Ok(Success(json!({ "status": "ready", "upstream": "ok" })))
+pub async fn readyz(State(state): State<AppState>, query: RawQuery) -> Response {
+    let runtime = state.runtime();
+    if query.text("upstream").is_some_and(|v| v != "0") {
+        return match runtime.upstream.probe().await {
+            Ok(()) => {
+                Success(json!({ "status": "ready", "upstream": UpstreamState::Up })).into_response()
+            }
+            Err(err) => ApiError::Upstream(err).into_response(),
+        };
+    }
+    let index = runtime.config.server.static_dir.join("index.html");
+    if !index.is_file() {
+        return ApiError::NotReady("the app's files are missing: run `make frontend`")
+            .into_response();
+    }
+    let health = &state.upstream_health;
+    Success(json!({
+        "status": "ready",
+        "upstream": health.state(),
+        "upstreamSinceSeconds": health.for_how_long().as_secs(),
+    }))
+    .into_response()
 }

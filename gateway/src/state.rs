@@ -12,7 +12,7 @@ use crate::{
     cache::ResponseCache,
     config::{Config, ConfigError},
     limits::ClientLimits,
-    upstream::{ClientError, Upstream},
+    upstream::{ClientError, Upstream, UpstreamHealth},
 };
 
 /// Everything built from one version of the config. A reload builds a new one; requests in
@@ -23,8 +23,13 @@ pub struct Runtime {
 }
 
 impl Runtime {
-    pub fn new(config: Config) -> Result<Self, ClientError> {
-        let upstream = Upstream::new(&config.upstream, &config.limits, config.compiled_dialect())?;
+    pub fn new(config: Config, health: Arc<UpstreamHealth>) -> Result<Self, ClientError> {
+        let upstream = Upstream::new(
+            &config.upstream,
+            &config.limits,
+            config.compiled_dialect(),
+            health,
+        )?;
         Ok(Self {
             config: Arc::new(config),
             upstream,
@@ -41,6 +46,8 @@ pub struct Shared {
     pub cache: Arc<ResponseCache>,
     /// Shared with the client-limit layer, which holds nothing else of the state.
     pub client_limits: ClientLimits,
+    /// What the CMS calls have said of it, whatever runtime made them.
+    pub upstream_health: Arc<UpstreamHealth>,
     config_path: Option<PathBuf>,
 }
 
@@ -66,10 +73,12 @@ impl AppState {
     pub fn new(config: Config, config_path: Option<PathBuf>) -> Result<Self, ClientError> {
         let cache = ResponseCache::new(config.cache.max_bytes);
         let client_limits = ClientLimits::new(&config.limits);
+        let upstream_health = Arc::new(UpstreamHealth::default());
         Ok(Self(Arc::new(Shared {
-            runtime: ArcSwap::from_pointee(Runtime::new(config)?),
+            runtime: ArcSwap::from_pointee(Runtime::new(config, upstream_health.clone())?),
             cache,
             client_limits,
+            upstream_health,
             config_path,
         })))
     }
@@ -96,7 +105,7 @@ impl Shared {
         if old.config.cache.max_bytes != config.cache.max_bytes {
             tracing::warn!("cache.max_bytes takes effect at the next restart");
         }
-        let runtime = Runtime::new(config)?;
+        let runtime = Runtime::new(config, self.upstream_health.clone())?;
         self.client_limits.apply(&runtime.config.limits);
         self.runtime.store(Arc::new(runtime));
         Ok(())

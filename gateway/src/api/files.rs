@@ -66,7 +66,6 @@ pub async fn file(
             return Ok(response);
         }
         StatusCode::NOT_FOUND | StatusCode::GONE => return Err(not_found()),
-        StatusCode::UNAUTHORIZED => return Err(UpstreamError::Unauthorized { msg: None }.into()),
         status => {
             return Err(UpstreamError::BadResponse(format!("file answered HTTP {status}")).into());
         }

@@ -6,7 +6,14 @@ pub mod content;
 mod files;
 pub mod query;
 
-use std::{future::Future, sync::Arc, time::Duration};
+use std::{
+    future::Future,
+    sync::{
+        Arc,
+        atomic::{AtomicBool, Ordering},
+    },
+    time::Duration,
+};
 
 use axum::{
     Router,
@@ -22,7 +29,7 @@ use tower_http::compression::CompressionLayer;
 use crate::{
     cache::{Entry, Outcome, Policy, Wants, X_CACHE, respond},
     config::SiteConfig,
-    dialect::{CmsCall, Dialect},
+    dialect::{CategorySource, CmsCall, Dialect},
     endpoint::{CacheKey, Endpoint},
     envelope::{ApiError, Success, success_bytes},
     observe::REQUEST_ID,
@@ -132,6 +139,10 @@ struct Call {
     runtime: Arc<Runtime>,
     bearer: Option<HeaderValue>,
     request_id: Option<HeaderValue>,
+    /// Set when a CMS call of this load answered nothing (an empty body or a null payload):
+    /// the answer is passed on but not cached. `None` until a load needs it (a hit builds a
+    /// `Call` too, and must not pay an allocation for it).
+    empty: Option<Arc<AtomicBool>>,
 }
 
 impl Call {
@@ -144,11 +155,29 @@ impl Call {
     }
 
     async fn get(&self, call: CmsCall) -> Result<Value, ApiError> {
-        Ok(self
+        let payload = self
             .runtime
             .upstream
             .get_json(call, self.credential(), self.request_id.as_ref())
-            .await?)
+            .await?;
+        if payload.is_null() {
+            self.mark_empty();
+        }
+        Ok(payload)
+    }
+
+    fn mark_empty(&self) {
+        if let Some(empty) = &self.empty {
+            empty.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// A copy for one load, with its own `empty` mark.
+    fn fresh(&self) -> Self {
+        Self {
+            empty: Some(Arc::default()),
+            ..self.clone()
+        }
     }
 
     fn dialect(&self) -> &Dialect {
@@ -162,6 +191,13 @@ impl Call {
             .upstream
             .category_source(self.credential(), self.request_id.as_ref())
             .await?;
+        let nothing = match &source {
+            CategorySource::List(payload) => payload.is_null(),
+            CategorySource::Levels(levels) => levels.iter().all(|(_, items)| items.is_empty()),
+        };
+        if nothing {
+            self.mark_empty();
+        }
         Ok(content::CategoryList {
             content: self
                 .dialect()
@@ -193,6 +229,7 @@ where
         runtime: state.runtime(),
         bearer,
         request_id,
+        empty: None,
     };
     if call.bearer.is_some() || !call.runtime.config.cache.enabled {
         crate::metrics::cache_outcome(Outcome::Bypass.as_str()).increment(1);
@@ -222,16 +259,22 @@ where
     let keep_not_found = !policy.not_found_ttl.is_zero();
     // Only called on a miss or a refresh: a hit costs no upstream call and no serialisation.
     let load = move || {
-        let produced = produce(call.clone());
+        let call = call.fresh();
+        let empty = call.empty.clone().expect("a fresh call has its mark");
+        let produced = produce(call);
         async move {
-            match produced.await {
-                Ok(result) => Ok(Arc::new(Entry::new(StatusCode::OK, success_bytes(&result)))),
-                Err(err) if keep_not_found && err.is_not_found() => Ok(Arc::new(Entry::new(
-                    StatusCode::NOT_FOUND,
-                    err.envelope_bytes(),
-                ))),
-                Err(err) => Err(err),
-            }
+            let entry = match produced.await {
+                Ok(result) => Entry::new(StatusCode::OK, success_bytes(&result)),
+                Err(err) if keep_not_found && err.is_not_found() => {
+                    Entry::new(StatusCode::NOT_FOUND, err.envelope_bytes())
+                }
+                Err(err) => return Err(err),
+            };
+            Ok(Arc::new(if empty.load(Ordering::Relaxed) {
+                entry.not_cacheable()
+            } else {
+                entry
+            }))
         }
     };
     let lookup = state.cache.get_or_load(key.as_str(), &policy, load).await;

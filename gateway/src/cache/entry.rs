@@ -49,6 +49,9 @@ pub struct Entry {
     pub stored: Instant,
     /// How long moka keeps it: its TTL plus the longest stale allowance.
     pub keep_for: Duration,
+    /// False for an answer made from an empty CMS answer: passed on to the visitor who asked,
+    /// never stored, never put in place of a good entry.
+    pub cacheable: bool,
 }
 
 impl Entry {
@@ -89,7 +92,14 @@ impl Entry {
             etag,
             stored: Instant::now(),
             keep_for: Duration::ZERO,
+            cacheable: true,
         }
+    }
+
+    /// This answer, not to be stored (see `cacheable`).
+    pub fn not_cacheable(mut self) -> Self {
+        self.cacheable = false;
+        self
     }
 
     pub fn is_success(&self) -> bool {

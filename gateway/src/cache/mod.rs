@@ -149,6 +149,14 @@ impl ResponseCache {
                 tracing::warn!(error = %err, age_s = age.as_secs(), "serving a stale answer while the CMS fails");
                 stale(entry)
             }
+            // An empty answer does not replace a good one.
+            Ok(fresh) if !fresh.cacheable && age < ttl + policy.stale_if_error => {
+                tracing::warn!(
+                    age_s = age.as_secs(),
+                    "the CMS answered empty; serving the last good answer"
+                );
+                stale(entry)
+            }
             result => {
                 let fresh_for = result.as_ref().map_or(Duration::ZERO, |e| policy.ttl_of(e));
                 Lookup {
@@ -187,7 +195,7 @@ impl ResponseCache {
                 let loaded = load().await;
                 if let Ok(entry) = &loaded {
                     let ttl = policy_for_load.ttl_of(entry);
-                    if !ttl.is_zero() {
+                    if !ttl.is_zero() && entry.cacheable {
                         let mut stored = Entry::clone(entry);
                         stored.keep_for = ttl + stale_budget;
                         task_cache

@@ -5,8 +5,12 @@
 pub enum UpstreamError {
     #[error("upstream timed out")]
     Timeout,
-    #[error("upstream refused the credential")]
+    /// The CMS refused a visitor's own token.
+    #[error("upstream refused the visitor's token")]
     Unauthorized { msg: Option<String> },
+    /// The CMS refused the gateway's own client credential: a configuration fault.
+    #[error("upstream refused the gateway's client credential")]
+    CredentialRefused { msg: Option<String> },
     #[error("upstream unreachable: {0}")]
     Unreachable(String),
     #[error("upstream host name not resolved: {0}")]

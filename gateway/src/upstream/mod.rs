@@ -5,10 +5,12 @@
 //! for the browser.
 
 mod error;
+mod health;
 mod links;
 
 use std::{
     num::NonZeroU32,
+    sync::Arc,
     time::{Duration, Instant},
 };
 
@@ -31,6 +33,7 @@ use crate::{
     endpoint::Endpoint,
 };
 pub use error::UpstreamError;
+pub use health::{UpstreamHealth, UpstreamState};
 pub use links::{FILES_ROUTE, FileLinks};
 
 /// Most categories a tree asked for by children calls may have (each is one CMS call).
@@ -69,6 +72,8 @@ pub struct Upstream {
     in_flight: Semaphore,
     /// The size of `in_flight`.
     concurrency: usize,
+    /// What the calls say of the CMS; shared across reloads.
+    health: Arc<UpstreamHealth>,
 }
 
 /// A file fetched from the CMS's file store, its body streamed on to the visitor.
@@ -83,6 +88,7 @@ impl Upstream {
         config: &UpstreamConfig,
         limits: &LimitsConfig,
         dialect: Dialect,
+        health: Arc<UpstreamHealth>,
     ) -> Result<Self, ClientError> {
         let http = reqwest::Client::builder()
             .timeout(config.timeout)
@@ -118,6 +124,7 @@ impl Upstream {
             ceiling: RateLimiter::direct(Quota::per_second(rate).allow_burst(burst)),
             in_flight: Semaphore::new(limits.upstream_concurrency),
             concurrency: limits.upstream_concurrency,
+            health,
         })
     }
 
@@ -140,6 +147,11 @@ impl Upstream {
                     .wait_time_from(governor::clock::DefaultClock::default().now()),
             })?;
         Ok(permit)
+    }
+
+    /// What the calls have said of the CMS.
+    pub fn health(&self) -> &UpstreamHealth {
+        &self.health
     }
 
     /// How the CMS speaks.
@@ -194,6 +206,7 @@ impl Upstream {
         let _permit = self.admit()?;
         let started = Instant::now();
         let result = call.await;
+        self.health.observe(&result);
         metrics::histogram!(
             "portal_upstream_duration_seconds",
             "endpoint" => cms.metrics_label(),
@@ -239,7 +252,16 @@ impl Upstream {
             elapsed_ms = started.elapsed().as_millis() as u64,
             "upstream answered"
         );
-        self.dialect.decode(status, content_type.as_deref(), &body)
+        match (
+            self.dialect.decode(status, content_type.as_deref(), &body),
+            credential,
+        ) {
+            // The gateway's own credential refused: its operator's fault, not the visitor's.
+            (Err(UpstreamError::Unauthorized { msg }), Credential::Client) => {
+                Err(UpstreamError::CredentialRefused { msg })
+            }
+            (result, _) => result,
+        }
     }
 
     /// GETs a file below the CMS's file prefix; each segment is percent-encoded here, and the
@@ -283,8 +305,18 @@ impl Upstream {
             .send()
             .await
             .map_err(|e| UpstreamError::from_reqwest(&e))?;
+        let status = response.status();
+        if status == StatusCode::UNAUTHORIZED {
+            return Err(UpstreamError::CredentialRefused { msg: None });
+        }
+        if status.is_server_error() {
+            return Err(UpstreamError::Status {
+                code: i64::from(status.as_u16()),
+                msg: None,
+            });
+        }
         Ok(UpstreamFile {
-            status: response.status(),
+            status,
             headers: response.headers().clone(),
             body: Body::from_stream(response.bytes_stream()),
         })

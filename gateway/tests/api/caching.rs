@@ -84,7 +84,7 @@ async fn visitors_waiting_on_a_hung_upstream_get_a_time_out_not_a_hang() {
         .await
         .expect("waiters gave up instead of hanging on the CMS");
     for (status, _, body, _) in all {
-        assert_eq!((status, body["code"].as_i64()), (408, Some(408)));
+        assert_eq!((status, body["code"].as_i64()), (504, Some(408)));
     }
     assert_eq!(upstream_calls(&fake, "/cms/category/list"), 1);
     // The time-out was not cached: the next visitor tries the CMS again.

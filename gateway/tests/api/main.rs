@@ -7,6 +7,7 @@ mod dialects;
 mod helpers;
 mod normalise;
 mod operations;
+mod outage;
 mod queries;
 mod reference;
 mod statics;

@@ -65,24 +65,56 @@ async fn another_code_keeps_its_code_and_message() {
 }
 
 #[tokio::test]
-async fn upstream_401_is_401() {
-    let (status, body) = visitor_gets(Reply::Json(
-        401,
-        json!({"error": "invalid_client", "error_description": "Bad client credentials"}),
-    ))
+async fn the_gateways_own_credential_refused_is_a_502_not_the_visitors_401() {
+    let (app, _fake) = spawn_with_fake(
+        Reply::Json(
+            401,
+            json!({"error": "invalid_client", "error_description": "Bad client credentials"}),
+        ),
+        "",
+    )
     .await;
-    assert_eq!((status, body["code"].as_i64()), (401, Some(401)));
+    for path in ["/portal/api/category/list", "/portal/api/files/a.png"] {
+        let (status, body) = app.get_json(path).await;
+        assert_eq!(
+            (status.as_u16(), body["code"].as_i64()),
+            (502, Some(502)),
+            "{path}: {body}"
+        );
+        assert!(msg(&body).contains("凭证"), "{body}");
+        assert!(
+            !msg(&body).contains("Bad client"),
+            "the CMS's words stay in the log: {body}"
+        );
+    }
+    let metrics = app.get("/metrics").await.text().await.unwrap();
+    assert!(
+        metrics.contains("portal_upstream_credential_refused_total"),
+        "{metrics}"
+    );
+    let (status, body) = app.get_json("/readyz").await;
+    assert_eq!(status, 200, "ready all the same: {body}");
+    assert_eq!(body["result"]["upstream"], "refused");
+
+    // A visitor's own token refused is theirs: 401, and the app sends them to sign in.
+    let response = app
+        .client
+        .get(app.url("/portal/api/category/list"))
+        .header("authorization", "Bearer expired-token")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 401);
+    let body: serde_json::Value = response.json().await.unwrap();
+    assert_eq!(body["code"], 401);
     assert_eq!(msg(&body), "Bad client credentials");
-    let (status, body) = visitor_gets(Reply::Empty(401)).await;
-    assert_eq!((status, body["code"].as_i64()), (401, Some(401)));
-    assert!(msg(&body).contains("权限"));
 }
 
 #[tokio::test]
-async fn time_out_is_408() {
+async fn time_out_is_504_with_code_408() {
     // The test config allows 800 ms.
     let (status, body) = visitor_gets(Reply::Slow(Duration::from_secs(3))).await;
-    assert_eq!((status, body["code"].as_i64()), (408, Some(408)));
+    assert_eq!((status, body["code"].as_i64()), (504, Some(408)));
     assert!(msg(&body).contains("超时"));
 }
 

@@ -15,10 +15,33 @@ async fn health_and_readiness() {
     let (status, body) = app.get_json("/readyz").await;
     assert_eq!(status, 200, "{body}");
 
+    assert_eq!(body["result"]["status"], "ready");
+    let (status, body) = app.get_json("/readyz?upstream=1").await;
+    assert_eq!(
+        (status.as_u16(), &body["result"]["upstream"]),
+        (200, &serde_json::json!("up"))
+    );
+
+    // The CMS away: still ready (the cache carries the site); the operator's probe says so.
     let down = spawn_app(config_for("http://127.0.0.1:9/", &static_dir(), "")).await;
     assert_eq!(down.get("/healthz").await.status(), 200);
     let (status, body) = down.get_json("/readyz").await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["result"]["upstream"], "unknown", "no call made yet");
+    let (status, body) = down.get_json("/readyz?upstream=1").await;
     assert_eq!(status, 502, "{body}");
+    let (_, body) = down.get_json("/readyz").await;
+    assert_eq!(body["result"]["upstream"], "down");
+
+    // Without the app's files the process cannot serve: not ready.
+    let empty = tempfile::tempdir().unwrap();
+    let bare = spawn_app(config_for("http://127.0.0.1:9/", empty.path(), "")).await;
+    let (status, body) = bare.get_json("/readyz").await;
+    assert_eq!(
+        (status.as_u16(), body["code"].as_i64()),
+        (503, Some(503)),
+        "{body}"
+    );
 }
 
 #[tokio::test]

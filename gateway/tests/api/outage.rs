@@ -1,0 +1,118 @@
+//! The portal stays up when the CMS does not: readiness holds, cached pages are served, the
+//! rest answer in the envelope; empty answers never push out good ones.
+
+use std::time::Duration;
+
+use reference_cms::Settings;
+use serde_json::json;
+use tokio::sync::oneshot;
+
+use crate::helpers::*;
+
+/// reference-cms on port 0 that stops when the sender is used.
+async fn stoppable_cms() -> (std::net::SocketAddr, oneshot::Sender<()>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let mut settings = Settings::from_env();
+    settings.content_dir = reference_cms::default_content_dir();
+    settings.client_id = CLIENT_ID.to_owned();
+    settings.client_secret = CLIENT_SECRET.to_owned();
+    settings.delay = Duration::ZERO;
+    let (stop, stopped) = oneshot::channel::<()>();
+    tokio::spawn(reference_cms::serve(listener, settings, async {
+        let _ = stopped.await;
+    }));
+    (addr, stop)
+}
+
+#[tokio::test]
+async fn with_the_cms_stopped_the_gateway_stays_ready_and_serves_what_it_cached() {
+    let (cms, stop) = stoppable_cms().await;
+    // Short TTLs, so the outage is met past them; the stale allowance carries the cached keys.
+    let app = spawn_app(config_for(
+        &format!("http://{cms}/"),
+        &static_dir(),
+        "[cache]\ndefault_ttl = \"200ms\"\nstale_while_revalidate = \"0s\"\nstale_if_error = \"10m\"\n",
+    ))
+    .await;
+    let cached = [
+        "/portal/api/category/list",
+        "/portal/api/article/list?categoryId=21&page=1&size=10",
+        "/portal/api/article/detail?id=2101",
+    ];
+    for path in cached {
+        assert_eq!(app.get_json(path).await.0, 200, "{path}");
+    }
+    assert_eq!(app.get_json("/readyz").await.1["result"]["upstream"], "up");
+
+    stop.send(()).unwrap();
+    tokio::time::sleep(Duration::from_millis(400)).await;
+
+    for path in cached {
+        let response = app.get(path).await;
+        assert_eq!(response.status(), 200, "{path}");
+        assert_eq!(response.headers()["x-cache"], "STALE", "{path}");
+    }
+    let (status, body) = app.get_json("/portal/api/article/detail?id=2102").await;
+    assert!(
+        matches!(status.as_u16(), 502 | 504),
+        "an uncached page: {status} {body}"
+    );
+    assert!(
+        body["code"].as_i64().is_some() && body["msg"].as_str().is_some(),
+        "{body}"
+    );
+
+    let (status, body) = app.get_json("/readyz").await;
+    assert_eq!(status, 200, "ready through the outage: {body}");
+    assert_eq!(body["result"]["upstream"], "down");
+    let metrics = app.get("/metrics").await.text().await.unwrap();
+    assert!(metrics.contains("portal_upstream_up 0"), "{metrics}");
+}
+
+fn tree(name: &str) -> serde_json::Value {
+    json!({"code": 200, "result": {"content": [{"id": 1, "parentId": 0, "name": name, "url": "/about", "sort": 1}]}})
+}
+
+#[tokio::test]
+async fn empty_answers_are_passed_on_but_never_cached_nor_put_in_place_of_good_ones() {
+    let (app, fake) = spawn_with_fake(
+        Reply::Json(200, tree("甲")),
+        "[cache]\ndefault_ttl = \"200ms\"\nstale_while_revalidate = \"0s\"\n",
+    )
+    .await;
+    let (status, body) = app.get_json("/portal/api/category/list").await;
+    assert_eq!(
+        (status.as_u16(), &body["result"]["content"][0]["name"]),
+        (200, &json!("甲"))
+    );
+
+    fake.set(Reply::Empty(200));
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Past its TTL the refresh gets nothing: the good answer stays.
+    let response = app.get("/portal/api/category/list").await;
+    assert_eq!(response.headers()["x-cache"], "STALE");
+    let body: serde_json::Value = response.json().await.unwrap();
+    assert_eq!(body["result"]["content"][0]["name"], "甲");
+
+    // A key with nothing cached: the empty answer is passed on, and asked again next time.
+    let calls = || {
+        fake.seen()
+            .iter()
+            .filter(|s| s.path.ends_with("article/list"))
+            .count()
+    };
+    for round in 1..=2 {
+        let response = app.get("/portal/api/article/list?categoryId=9").await;
+        assert_eq!(response.status(), 200);
+        assert_eq!(response.headers()["x-cache"], "MISS", "round {round}");
+        let body: serde_json::Value = response.json().await.unwrap();
+        assert_eq!(body["result"]["content"], json!([]), "{body}");
+        assert_eq!(calls(), round, "never cached");
+    }
+    // A null payload counts as empty too.
+    fake.set(Reply::Json(200, json!({"code": 200, "result": null})));
+    app.get("/portal/api/article/list?categoryId=9").await;
+    app.get("/portal/api/article/list?categoryId=9").await;
+    assert_eq!(calls(), 4);
+}
