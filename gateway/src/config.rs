@@ -184,6 +184,12 @@ pub struct ServerConfig {
     pub log_level: String,
     /// Reload when the config file's content changes (SIGHUP always reloads).
     pub watch_config: bool,
+    /// Send `Strict-Transport-Security` with this max-age (e.g. "365d"); only where browsers
+    /// reach the portal over HTTPS. Unset: not sent.
+    #[serde(with = "humantime_serde")]
+    pub hsts_max_age: Option<Duration>,
+    /// Serve the app's source maps (`*.map`); off, visitors get 404 for them.
+    pub source_maps: bool,
 }
 
 impl Default for ServerConfig {
@@ -194,6 +200,8 @@ impl Default for ServerConfig {
             log_format: LogFormat::Human,
             log_level: "info".to_owned(),
             watch_config: true,
+            hsts_max_age: None,
+            source_maps: false,
         }
     }
 }

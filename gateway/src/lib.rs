@@ -15,6 +15,7 @@ pub mod metrics;
 pub mod observe;
 pub mod portal_routes;
 pub mod reload;
+pub mod security;
 pub mod startup;
 pub mod state;
 pub mod static_files;

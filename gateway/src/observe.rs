@@ -32,22 +32,36 @@ use tracing::{Level, Span};
 use crate::{
     envelope::{ApiError, panic_response},
     metrics,
+    security::{self, Hsts},
 };
 
-#[derive(Clone, Copy, Default)]
-pub struct ObserveLayer;
+#[derive(Clone, Default)]
+pub struct ObserveLayer {
+    hsts: Hsts,
+}
+
+impl ObserveLayer {
+    /// `hsts` is the HSTS setting the layer adds to every response (see `security`).
+    pub fn new(hsts: Hsts) -> Self {
+        Self { hsts }
+    }
+}
 
 impl<S> Layer<S> for ObserveLayer {
     type Service = Observe<S>;
 
     fn layer(&self, inner: S) -> Observe<S> {
-        Observe { inner }
+        Observe {
+            inner,
+            hsts: self.hsts.clone(),
+        }
     }
 }
 
 #[derive(Clone)]
 pub struct Observe<S> {
     inner: S,
+    hsts: Hsts,
 }
 
 impl<S> Observe<S> {
@@ -96,6 +110,7 @@ where
         ObserveFuture {
             inner,
             panicked,
+            hsts: self.hsts.clone(),
             span,
             route,
             request_id,
@@ -110,6 +125,7 @@ pin_project_lite::pin_project! {
         inner: Option<F>,
         // The answer when calling the service panicked (then `inner` is `None`).
         panicked: Option<Response>,
+        hsts: Hsts,
         span: Span,
         route: &'static str,
         request_id: Option<HeaderValue>,
@@ -144,6 +160,7 @@ where
             if let Some(id) = this.request_id.take() {
                 response.headers_mut().entry(REQUEST_ID).or_insert(id);
             }
+            security::complete(response.headers_mut(), this.hsts);
             let status = response.status();
             metrics::requests_counter(this.route, status.as_u16()).increment(1);
             let latency_ms = this.started.map(|t| t.elapsed().as_secs_f64() * 1000.0);

@@ -37,6 +37,7 @@ use crate::{
     metrics,
     observe::{Observe, ObserveLayer, REQUEST_ID},
     reload,
+    security::Hsts,
     state::AppState,
     static_files::StaticFiles,
     upstream::ClientError,
@@ -120,20 +121,21 @@ impl Service<Request> for App {
 
 /// Wraps `router` in the stack. The layers wrap the router once rather than being added with
 /// `Router::layer`, which would wrap (and box, and clone on every request) each route.
-pub fn layers(router: Router, client_limits: ClientLimits) -> App {
+pub fn layers(router: Router, client_limits: ClientLimits, hsts: Hsts) -> App {
     App(ServiceBuilder::new()
         .layer(SetRequestIdLayer::new(
             REQUEST_ID,
             SequentialRequestId::new(),
         ))
-        .layer(ObserveLayer)
+        .layer(ObserveLayer::new(hsts))
         .layer(ClientLimitLayer::new(client_limits))
         .service(router))
 }
 
 /// The app for a given state.
 pub fn app(state: AppState) -> App {
-    let static_files = StaticFiles::new(&state.runtime().config.server.static_dir);
+    let server = &state.runtime().config.server;
+    let static_files = StaticFiles::new(&server.static_dir, server.source_maps);
     // Installed before the first request so every counter lands in it.
     let _ = metrics::handle();
     let router = Router::new()
@@ -151,7 +153,7 @@ pub fn app(state: AppState) -> App {
                 .layer(CompressionLayer::new()),
         )
         .with_state(state.clone());
-    layers(router, state.client_limits.clone())
+    layers(router, state.client_limits.clone(), state.hsts.clone())
 }
 
 /// Makes each connection's copy of the app and tells its client limit the peer address, once

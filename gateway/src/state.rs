@@ -12,6 +12,7 @@ use crate::{
     cache::ResponseCache,
     config::{Config, ConfigError},
     limits::ClientLimits,
+    security::Hsts,
     upstream::{ClientError, Upstream, UpstreamHealth},
 };
 
@@ -48,6 +49,8 @@ pub struct Shared {
     pub client_limits: ClientLimits,
     /// What the CMS calls have said of it, whatever runtime made them.
     pub upstream_health: Arc<UpstreamHealth>,
+    /// Shared with the observe layer.
+    pub hsts: Hsts,
     config_path: Option<PathBuf>,
 }
 
@@ -72,6 +75,8 @@ pub enum ReloadError {
 impl AppState {
     pub fn new(config: Config, config_path: Option<PathBuf>) -> Result<Self, ClientError> {
         let cache = ResponseCache::new(config.cache.max_bytes);
+        let hsts = Hsts::default();
+        hsts.configure(&config.server);
         let client_limits = ClientLimits::new(&config.limits);
         let upstream_health = Arc::new(UpstreamHealth::default());
         Ok(Self(Arc::new(Shared {
@@ -79,6 +84,7 @@ impl AppState {
             cache,
             client_limits,
             upstream_health,
+            hsts,
             config_path,
         })))
     }
@@ -99,13 +105,17 @@ impl Shared {
         let old = self.runtime();
         if old.config.server.listen != config.server.listen
             || old.config.server.static_dir != config.server.static_dir
+            || old.config.server.source_maps != config.server.source_maps
         {
-            tracing::warn!("server.listen and server.static_dir take effect at the next restart");
+            tracing::warn!(
+                "server.listen, server.static_dir and server.source_maps take effect at the next restart"
+            );
         }
         if old.config.cache.max_bytes != config.cache.max_bytes {
             tracing::warn!("cache.max_bytes takes effect at the next restart");
         }
         let runtime = Runtime::new(config, self.upstream_health.clone())?;
+        self.hsts.configure(&runtime.config.server);
         self.client_limits.apply(&runtime.config.limits);
         self.runtime.store(Arc::new(runtime));
         Ok(())

@@ -22,13 +22,16 @@ const REVALIDATE: HeaderValue = HeaderValue::from_static("no-cache");
 pub struct StaticFiles {
     dir: ServeDir,
     index: ServeFile,
+    /// Whether `*.map` files are served (`server.source_maps`); they show the app's source.
+    source_maps: bool,
 }
 
 impl StaticFiles {
-    pub fn new(root: &Path) -> Arc<Self> {
+    pub fn new(root: &Path, source_maps: bool) -> Arc<Self> {
         Arc::new(Self {
             dir: ServeDir::new(root).precompressed_br().precompressed_gzip(),
             index: ServeFile::new(root.join("index.html")),
+            source_maps,
         })
     }
 
@@ -41,6 +44,9 @@ impl StaticFiles {
         } else {
             rest
         };
+        if !self.source_maps && rest.ends_with(".map") {
+            return Ok(not_found());
+        }
         let hashed = is_hashed_asset(&rest);
         let looks_like_file = rest
             .rsplit('/')

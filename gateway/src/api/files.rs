@@ -99,7 +99,9 @@ pub async fn file(
     // An SVG opened on its own must not run script in the portal's origin.
     out.insert(
         header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static("default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; media-src 'self'; sandbox"),
+        HeaderValue::from_static(
+            "default-src 'none'; img-src 'self' data:; media-src 'self'; sandbox",
+        ),
     );
     Ok(response)
 }

@@ -126,7 +126,8 @@ fn headers_for(
     encoding: Option<&'static str>,
     length: Option<usize>,
 ) -> HeaderMap {
-    let mut headers = HeaderMap::with_capacity(8);
+    let mut headers = HeaderMap::with_capacity(16);
+    crate::security::add_fixed(&mut headers);
     if let Some(length) = length {
         headers.insert(
             header::CONTENT_TYPE,

@@ -267,6 +267,11 @@ pub fn static_dir() -> PathBuf {
         std::fs::write(dir.join("index.html"), index).unwrap();
         let js = "console.log('门户');".repeat(200);
         std::fs::write(dir.join("assets/main.0123456789abcdef.js"), &js).unwrap();
+        std::fs::write(
+            dir.join("assets/main.0123456789abcdef.js.map"),
+            r#"{"version":3,"sources":["src/index.tsx"]}"#,
+        )
+        .unwrap();
         std::fs::write(dir.join("favicon.svg"), "<svg xmlns=\"http://www.w3.org/2000/svg\"/>").unwrap();
         dir
     })

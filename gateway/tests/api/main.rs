@@ -8,6 +8,7 @@ mod helpers;
 mod normalise;
 mod operations;
 mod outage;
+mod policy;
 mod queries;
 mod reference;
 mod statics;

@@ -141,7 +141,11 @@ async fn a_panicking_handler_answers_a_500_envelope_and_serving_goes_on() {
             }),
         )
         .route("/portal/api/fine", get(|| async { "好" }));
-    let app = startup::layers(router, ClientLimits::new(&LimitsConfig::default()));
+    let app = startup::layers(
+        router,
+        ClientLimits::new(&LimitsConfig::default()),
+        Default::default(),
+    );
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(listener, startup::PerConnection::new(app)).await });

@@ -1,0 +1,82 @@
+//! The browser's policy, on every response: a Content-Security-Policy without `unsafe-inline`
+//! or `unsafe-eval` (the app is files from `'self'` only), the referrer, permissions, sniffing and
+//! opener policies, and HSTS when `server.hsts_max_age` is set.
+//!
+//! Cached API answers carry these in their header templates (`cache::entry`), so a hit pays
+//! nothing for them; `ObserveLayer` adds them to every other response, after one look-up that
+//! finds a cached answer already has them.
+
+use std::sync::Arc;
+
+use arc_swap::ArcSwapOption;
+use axum::http::{HeaderMap, HeaderName, HeaderValue, header};
+
+use crate::config::ServerConfig;
+
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; \
+    style-src 'self'; img-src 'self'; media-src 'self'; font-src 'self'; connect-src 'self'; \
+    object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+
+const PERMISSIONS_POLICY: &str = "camera=(), microphone=(), geolocation=(), payment=(), usb=(), \
+    interest-cohort=()";
+
+/// The fixed headers, in the order they are written.
+pub const HEADERS: [(HeaderName, HeaderValue); 5] = [
+    (
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CONTENT_SECURITY_POLICY),
+    ),
+    (
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("strict-origin-when-cross-origin"),
+    ),
+    (
+        HeaderName::from_static("permissions-policy"),
+        HeaderValue::from_static(PERMISSIONS_POLICY),
+    ),
+    (
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    ),
+    (
+        HeaderName::from_static("cross-origin-opener-policy"),
+        HeaderValue::from_static("same-origin"),
+    ),
+];
+
+/// `Strict-Transport-Security` when configured: set at start and on every reload, read by the
+/// observe layer (which holds this handle and nothing else of the state).
+#[derive(Clone, Default)]
+pub struct Hsts(Arc<ArcSwapOption<HeaderValue>>);
+
+impl Hsts {
+    /// Takes the HSTS setting of a (re)loaded config.
+    pub fn configure(&self, server: &ServerConfig) {
+        self.0.store(server.hsts_max_age.map(|age| {
+            Arc::new(
+                HeaderValue::from_str(&format!("max-age={}; includeSubDomains", age.as_secs()))
+                    .expect("digits make a header value"),
+            )
+        }));
+    }
+}
+
+/// Writes the fixed headers into a header template (a cached answer's).
+pub fn add_fixed(headers: &mut HeaderMap) {
+    for (name, value) in HEADERS {
+        headers.insert(name, value);
+    }
+}
+
+/// Completes a response's headers: the fixed ones unless it has them (a cached answer), a file's
+/// own stricter CSP kept, and HSTS when configured.
+pub fn complete(headers: &mut HeaderMap, hsts: &Hsts) {
+    if !headers.contains_key(header::REFERRER_POLICY) {
+        for (name, value) in HEADERS {
+            headers.entry(name).or_insert(value);
+        }
+    }
+    if let Some(hsts) = hsts.0.load().as_deref() {
+        headers.insert(header::STRICT_TRANSPORT_SECURITY, hsts.clone());
+    }
+}
