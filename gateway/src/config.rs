@@ -19,6 +19,9 @@ use crate::{
 /// Environment variables with this prefix override file keys; `__` separates levels.
 pub const ENV_PREFIX: &str = "PORTAL__";
 
+/// reference-cms's demo client secret, shipped in `config/gateway.toml`.
+pub const DEMO_CLIENT_SECRET: &str = "demo-secret-change-me";
+
 /// Largest page size a visitor may ask for.
 pub const MAX_PAGE_SIZE: u32 = 50;
 
@@ -39,6 +42,9 @@ pub struct Config {
     /// How the CMS speaks (paths, paging, envelope, fields); the native dialect by default.
     #[serde(default)]
     pub dialect: DialectConfig,
+    /// Serve the demo as it is on an address others can reach, demo secret and all.
+    #[serde(default)]
+    pub demo: bool,
     /// `dialect` as compiled when the config loaded, with what it was compiled from.
     #[serde(skip)]
     compiled: Option<(DialectConfig, Dialect)>,
@@ -343,6 +349,20 @@ impl Config {
         }
         if self.upstream.client_secret.expose_secret().is_empty() {
             return Err(invalid("upstream.client_secret", "must not be empty"));
+        }
+        if self.upstream.client_secret.expose_secret() == DEMO_CLIENT_SECRET
+            && !self.server.listen.ip().is_loopback()
+            && !self.demo
+        {
+            return Err(ConfigError::Invalid {
+                key: "upstream.client_secret",
+                reason: format!(
+                    "is the demo secret, and the gateway would listen on {}, where others reach it: \
+                     set PORTAL__UPSTREAM__CLIENT_SECRET to your CMS's client secret (or write \
+                     `demo = true` at the top of the config to serve the demo as it is)",
+                    self.server.listen
+                ),
+            });
         }
         if self.upstream.timeout.is_zero() || self.upstream.timeout > Duration::from_secs(300) {
             return Err(invalid(

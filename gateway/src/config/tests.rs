@@ -190,3 +190,27 @@ fn the_native_example_spells_out_the_defaults() {
     let config = Config::load(std::path::Path::new(path)).unwrap();
     assert_eq!(config.dialect, crate::dialect::DialectConfig::default());
 }
+
+#[test]
+fn the_demo_secret_is_refused_where_others_can_reach_the_gateway() {
+    let demo = MINIMAL.replace("s3cret", DEMO_CLIENT_SECRET);
+    assert!(
+        Config::from_toml_str(&demo).is_ok(),
+        "loopback: the demo as shipped"
+    );
+    let open = format!("{demo}[server]\nlisten = \"0.0.0.0:8080\"\n");
+    let err = Config::from_toml_str(&open).unwrap_err().to_string();
+    assert!(err.contains("upstream.client_secret"), "{err}");
+    assert!(err.contains("PORTAL__UPSTREAM__CLIENT_SECRET"), "{err}");
+    assert!(
+        !err.contains(DEMO_CLIENT_SECRET),
+        "the secret is not printed: {err}"
+    );
+    let said = format!("demo = true\n{open}");
+    assert!(Config::from_toml_str(&said).is_ok());
+    let real = MINIMAL.to_owned() + "[server]\nlisten = \"0.0.0.0:8080\"\n";
+    assert!(
+        Config::from_toml_str(&real).is_ok(),
+        "a real secret may listen anywhere"
+    );
+}
