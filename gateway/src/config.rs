@@ -157,6 +157,10 @@ pub struct LimitsConfig {
     pub upstream_concurrency: usize,
     /// Proxies whose `X-Forwarded-For` is believed (addresses or CIDR ranges).
     pub trusted_proxies: Vec<ipnet::IpNet>,
+    /// Largest request header block (names and values together); larger → 431.
+    pub max_header_bytes: usize,
+    /// Longest request target (path and query); longer → 414.
+    pub max_uri_bytes: usize,
 }
 
 impl Default for LimitsConfig {
@@ -168,6 +172,8 @@ impl Default for LimitsConfig {
             upstream_burst: 100,
             upstream_concurrency: 64,
             trusted_proxies: Vec::new(),
+            max_header_bytes: 16 * 1024,
+            max_uri_bytes: 4096,
         }
     }
 }
@@ -404,6 +410,12 @@ impl Config {
             return Err(invalid(
                 "limits.upstream_per_second",
                 "the rate and the burst must be more than 0",
+            ));
+        }
+        if limits.max_header_bytes < 1024 || limits.max_uri_bytes < 256 {
+            return Err(invalid(
+                "limits.max_header_bytes",
+                "max_header_bytes must be at least 1024 and max_uri_bytes at least 256",
             ));
         }
         if limits.upstream_concurrency == 0 || limits.upstream_concurrency > 100_000 {

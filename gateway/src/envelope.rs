@@ -100,6 +100,10 @@ pub enum ApiError {
     AdminRefused,
     #[error("internal error: {0}")]
     Internal(&'static str),
+    #[error("request headers over limits.max_header_bytes")]
+    HeadersTooLarge,
+    #[error("request target over limits.max_uri_bytes")]
+    UriTooLong,
     /// The process cannot serve yet (readiness).
     #[error("not ready: {0}")]
     NotReady(&'static str),
@@ -184,6 +188,12 @@ impl ApiError {
                 "管理令牌缺失或不正确。".to_owned(),
             ),
             Self::Internal(_) => plain(StatusCode::INTERNAL_SERVER_ERROR),
+            Self::HeadersTooLarge => (
+                431,
+                StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+                "请求头过大，请清理浏览器中本站的 Cookie 后再试。".to_owned(),
+            ),
+            Self::UriTooLong => (414, StatusCode::URI_TOO_LONG, "请求地址过长。".to_owned()),
             Self::NotReady(_) => (
                 503,
                 StatusCode::SERVICE_UNAVAILABLE,

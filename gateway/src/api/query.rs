@@ -182,6 +182,30 @@ mod tests {
         assert_eq!(detail.text("categoryId"), None);
     }
 
+    proptest::proptest! {
+        /// Whatever a query string holds, parsing it answers: values within bounds, or an error
+        /// naming a parameter of the endpoint.
+        #[test]
+        fn any_query_string_parses_or_names_a_parameter(
+            query in r"(([a-zA-Z_]{0,12}|categoryId|page|size|id)=([0-9]{0,25}|[^&]{0,40})&?){0,6}|\PC{0,200}",
+            max_size in 1u32..=50,
+        ) {
+            match ListQuery::parse(&RawQuery::parse(&query).only(Endpoint::ArticleList), max_size) {
+                Ok(list) => {
+                    proptest::prop_assert!(list.page >= 1 && list.page <= MAX_PAGE);
+                    proptest::prop_assert!(list.size >= 1 && list.size <= max_size);
+                }
+                Err(err) => {
+                    let param = param_of(err);
+                    proptest::prop_assert!(Endpoint::ArticleList.spec().params.contains(&param));
+                }
+            }
+            if let Err(err) = RawQuery::parse(&query).only(Endpoint::ArticleDetail).required_id("id") {
+                proptest::prop_assert_eq!(param_of(err), "id");
+            }
+        }
+    }
+
     #[test]
     fn required_id_must_be_present() {
         let err = RawQuery::parse("other=1").required_id("id").unwrap_err();

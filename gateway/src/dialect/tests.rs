@@ -440,3 +440,62 @@ fn each_call_belongs_to_an_endpoint_that_calls_the_cms() {
         assert_eq!(endpoint.spec().cms, Some(endpoint), "{call:?}");
     }
 }
+
+fn json_value() -> impl proptest::strategy::Strategy<Value = Value> {
+    use proptest::prelude::*;
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(Value::from),
+        "\\PC{0,12}".prop_map(Value::from),
+    ];
+    leaf.prop_recursive(4, 48, 6, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..6).prop_map(Value::from),
+            proptest::collection::btree_map(
+                prop_oneof![
+                    Just("code".to_owned()),
+                    Just("result".to_owned()),
+                    Just("data".to_owned()),
+                    Just("content".to_owned()),
+                    Just("id".to_owned()),
+                    Just("title".to_owned()),
+                    Just("name".to_owned()),
+                    Just("subCategory".to_owned()),
+                    Just("publishTime".to_owned()),
+                    "[a-z]{1,6}",
+                ],
+                inner,
+                0..6,
+            )
+            .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+proptest::proptest! {
+    /// Whatever bytes or JSON a CMS sends, decoding and mapping answer: a value or an error,
+    /// never a panic.
+    #[test]
+    fn any_answer_decodes_and_maps_without_panicking(
+        bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..200),
+        value in json_value(),
+        status in proptest::prop_oneof![proptest::strategy::Just(200u16), proptest::strategy::Just(401u16), proptest::strategy::Just(404u16), proptest::strategy::Just(500u16), proptest::strategy::Just(503u16)],
+    ) {
+        let status = StatusCode::from_u16(status).unwrap();
+        for dialect in [native(), mybatis(), rest()] {
+            let _ = dialect.decode(status, JSON, &bytes);
+            let body = serde_json::to_vec(&value).unwrap();
+            if let Ok(payload) = dialect.decode(status, JSON, &body) {
+                let _ = dialect.category_tree(&CategorySource::List(payload.clone()));
+                let _ = dialect.article_page(&payload, 3, 10);
+                let _ = dialect.article(&payload, "payload");
+            }
+            let _ = dialect.category_tree(&CategorySource::List(value.clone()));
+            let _ = dialect.article_page(&value, 1, 10);
+        }
+    }
+}

@@ -1,5 +1,6 @@
-//! `ClientLimitLayer`: the per-client limit applied to every request the endpoint table (or the
-//! admin prefix) says is limited; over the rate → 429 envelope with `Retry-After`.
+//! `ClientLimitLayer`: every request's size (target → 414, headers → 431), then the per-client
+//! limit on the requests the endpoint table (or the admin prefix) says are limited; over the
+//! rate → 429 envelope with `Retry-After`.
 //!
 //! A plain tower layer around the router (no boxing, no service clone) because it sees every
 //! request. It holds only the limiter handle, and each connection's copy is told its peer
@@ -89,6 +90,9 @@ where
     }
 
     fn call(&mut self, request: Request) -> Self::Future {
+        if let Err(refused) = self.limits.check_size(&request) {
+            return Either::Left(ready(Ok(refused.into_response())));
+        }
         if !is_limited(request.uri().path()) {
             return Either::Right(self.inner.call(request));
         }

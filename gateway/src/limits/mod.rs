@@ -96,6 +96,28 @@ impl ClientLimits {
         }
     }
 
+    /// Refuses a request whose target or headers are larger than `[limits]` allows. Runs for
+    /// every request: a length and a sum over the few headers it has.
+    pub fn check_size(&self, request: &axum::extract::Request) -> Result<(), ApiError> {
+        let policy = self.0.load();
+        let target = request
+            .uri()
+            .path_and_query()
+            .map_or(0, |pq| pq.as_str().len());
+        if target > policy.config.max_uri_bytes {
+            return Err(ApiError::UriTooLong);
+        }
+        let headers: usize = request
+            .headers()
+            .iter()
+            .map(|(name, value)| name.as_str().len() + value.len())
+            .sum();
+        if headers > policy.config.max_header_bytes {
+            return Err(ApiError::HeadersTooLarge);
+        }
+        Ok(())
+    }
+
     /// Admits one request from `peer` (or from the client a trusted proxy names).
     pub fn check(&self, peer: IpAddr, headers: &HeaderMap) -> Result<(), ApiError> {
         let policy = self.0.load();

@@ -5,6 +5,7 @@ mod check;
 mod credentials;
 mod dialects;
 mod helpers;
+mod hostile;
 mod normalise;
 mod operations;
 mod outage;
