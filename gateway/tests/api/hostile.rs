@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use crate::helpers::*;
 
-async fn status_and_body(app: &TestApp, request: reqwest::RequestBuilder) -> (u16, Value) {
+async fn status_and_body(request: reqwest::RequestBuilder) -> (u16, Value) {
     let response = request
         .send()
         .await
@@ -19,7 +19,6 @@ async fn oversized_headers_and_targets_are_refused_in_the_envelope() {
     let app = spawn_with_reference_cms().await;
     let big = "a".repeat(20 * 1024);
     let (status, body) = status_and_body(
-        &app,
         app.client
             .get(app.url("/portal/api/category/list"))
             .header("cookie", format!("tracking={big}")),
@@ -28,11 +27,10 @@ async fn oversized_headers_and_targets_are_refused_in_the_envelope() {
     assert_eq!((status, body["code"].as_i64()), (431, Some(431)), "{body}");
 
     let long = format!("/portal/api/article/detail?id=1&pad={}", "x".repeat(5000));
-    let (status, body) = status_and_body(&app, app.client.get(app.url(&long))).await;
+    let (status, body) = status_and_body(app.client.get(app.url(&long))).await;
     assert_eq!((status, body["code"].as_i64()), (414, Some(414)), "{body}");
     // The static app too.
     let (status, _) = status_and_body(
-        &app,
         app.client
             .get(app.url(&format!("/portal/{}", "y".repeat(5000)))),
     )
@@ -47,7 +45,6 @@ async fn oversized_headers_and_targets_are_refused_in_the_envelope() {
 async fn a_body_on_a_get_changes_nothing() {
     let app = spawn_with_reference_cms().await;
     let (status, body) = status_and_body(
-        &app,
         app.client
             .get(app.url("/portal/api/article/detail?id=2101"))
             .header("content-type", "application/json")
