@@ -7,7 +7,7 @@ NODE_STAMP := $(FRONTEND)/node_modules/.package-lock.json
 FRONTEND_SRC := $(shell find $(FRONTEND)/src $(FRONTEND)/public -type f 2>/dev/null) $(FRONTEND)/webpack.config.js $(FRONTEND)/package-lock.json
 DIST_STAMP := $(FRONTEND)/dist/index.html
 
-.PHONY: help run test build frontend node-deps system-deps test-rust test-frontend test-e2e lint fmt bench bench-instructions bench-mapping audit clean
+.PHONY: help run test build frontend node-deps system-deps test-rust test-frontend test-e2e test-contract lint fmt bench bench-instructions bench-mapping audit clean
 
 help:
 	@echo "make run    build everything and serve the portal at http://127.0.0.1:8080/portal/"
@@ -55,7 +55,11 @@ test-e2e: system-deps build
 	cd $(FRONTEND) && npm run --silent budget && npm run --silent e2e
 	cd $(FRONTEND) && E2E_DIALECT=rest npm run --silent e2e -- "every route"
 
-test: lint test-rust test-frontend test-e2e
+# The API contract: schemathesis against the gateway, from the OpenAPI document it serves.
+test-contract: build
+	@scripts/contract.sh
+
+test: lint test-rust test-frontend test-e2e test-contract
 
 audit: system-deps build
 	@scripts/audit.sh

@@ -17,6 +17,7 @@ pub enum Endpoint {
     ArticleDetail,
     Site,
     Files,
+    OpenApi,
 }
 
 /// What the table says of one endpoint.
@@ -39,13 +40,14 @@ pub struct Spec {
 }
 
 impl Endpoint {
-    pub const ALL: [Self; 6] = [
+    pub const ALL: [Self; 7] = [
         Self::CategoryList,
         Self::ParentCategory,
         Self::ArticleList,
         Self::ArticleDetail,
         Self::Site,
         Self::Files,
+        Self::OpenApi,
     ];
 
     pub const fn spec(self) -> &'static Spec {
@@ -97,6 +99,14 @@ impl Endpoint {
                 metrics: "files",
                 params: &[],
                 client_limited: false,
+            },
+            Self::OpenApi => &Spec {
+                path: "/portal/api/openapi.json",
+                cache: None,
+                cms: None,
+                metrics: "openapi",
+                params: &[],
+                client_limited: true,
             },
         }
     }

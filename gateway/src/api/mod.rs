@@ -63,7 +63,22 @@ fn handler(endpoint: Endpoint) -> MethodRouter<AppState> {
         // The only uncached JSON answer; everything else arrives encoded from `cache::respond`.
         Endpoint::Site => get(site).layer(CompressionLayer::new()),
         Endpoint::Files => get(files::file),
+        Endpoint::OpenApi => get(openapi).layer(CompressionLayer::new()),
     }
+}
+
+/// The public API's OpenAPI document (`docs/openapi.json`), built into the binary.
+const OPENAPI: &str = include_str!("../../../docs/openapi.json");
+
+async fn openapi() -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "application/json"),
+            (header::CACHE_CONTROL, "public, max-age=300"),
+        ],
+        OPENAPI,
+    )
+        .into_response()
 }
 
 /// The answer for an unknown path under an API prefix (the admin routes use it too).
