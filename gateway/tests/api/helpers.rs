@@ -155,6 +155,12 @@ pub enum Reply {
     Slow(Duration),
     /// A JSON answer after a delay.
     Delayed(Duration, serde_json::Value),
+    /// Any status, content type and body, made at run time (large or odd bodies).
+    Bytes(u16, &'static str, Vec<u8>),
+    /// A 302 to somewhere else, which must never be followed.
+    Redirect(&'static str),
+    /// A JSON answer whose connection drops halfway through the body.
+    Truncated,
 }
 
 #[derive(Debug, Clone)]
@@ -242,6 +248,26 @@ async fn answer(
         Reply::Delayed(delay, body) => {
             tokio::time::sleep(delay).await;
             axum::Json(body).into_response()
+        }
+        Reply::Bytes(status, content_type, body) => (
+            StatusCode::from_u16(status).unwrap(),
+            [(header::CONTENT_TYPE, content_type)],
+            body,
+        )
+            .into_response(),
+        Reply::Redirect(to) => (StatusCode::FOUND, [(header::LOCATION, to)]).into_response(),
+        Reply::Truncated => {
+            let half: Result<bytes::Bytes, std::io::Error> = Ok(bytes::Bytes::from_static(
+                b"{\"code\":200,\"result\":{\"content\":[{\"id\":1,",
+            ));
+            let broken = Err(std::io::Error::other("the CMS went away"));
+            Response::builder()
+                .header(header::CONTENT_TYPE, "application/json")
+                .header(header::CONTENT_LENGTH, "4096")
+                .body(Body::from_stream(futures_util::stream::iter([
+                    half, broken,
+                ])))
+                .unwrap()
         }
         Reply::Slow(delay) => {
             tokio::time::sleep(delay).await;

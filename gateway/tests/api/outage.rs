@@ -116,3 +116,74 @@ async fn empty_answers_are_passed_on_but_never_cached_nor_put_in_place_of_good_o
     app.get("/portal/api/article/list?categoryId=9").await;
     assert_eq!(calls(), 4);
 }
+
+/// Each hostile CMS answer in turn: the gateway answers in the envelope (or serves the good
+/// cached answer), does not hang, stays healthy, and follows no redirect.
+#[tokio::test]
+async fn after_each_hostile_cms_answer_the_gateway_is_healthy_and_serves_the_good_entry() {
+    let (app, fake) = spawn_with_fake(
+        Reply::Json(200, tree("甲")),
+        "[cache]\ndefault_ttl = \"100ms\"\nstale_while_revalidate = \"0s\"\n",
+    )
+    .await;
+    assert_eq!(app.get_json("/portal/api/category/list").await.0, 200);
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let wrong_types = json!({"code": 200, "result": {"content": [{"id": "seven", "name": ["x"], "subCategory": "no"}]}});
+    let hostile = [
+        (
+            "stalls past the time-out",
+            Reply::Slow(Duration::from_secs(3)),
+        ),
+        ("drops mid-body", Reply::Truncated),
+        (
+            "a 10 MB body",
+            Reply::Bytes(200, "application/json", vec![b' '; 10 * 1024 * 1024]),
+        ),
+        (
+            "malformed JSON",
+            Reply::Raw(200, "application/json", "{\"code\":200,\"result\":"),
+        ),
+        (
+            "JSON nested 100 000 deep",
+            Reply::Bytes(200, "application/json", deep.into_bytes()),
+        ),
+        ("wrong types in every field", Reply::Json(200, wrong_types)),
+        (
+            "a 500 with an HTML body",
+            Reply::Raw(500, "text/html", "<h1>Internal Server Error</h1>"),
+        ),
+        ("a redirect", Reply::Redirect("/cms/elsewhere")),
+        (
+            "a 200 with an error envelope",
+            Reply::Json(200, json!({"code": 500, "msg": "数据库异常"})),
+        ),
+    ];
+    for (what, reply) in hostile {
+        fake.set(reply);
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        let started = std::time::Instant::now();
+        let response = app.get("/portal/api/category/list").await;
+        assert_eq!(response.status(), 200, "{what}");
+        assert_eq!(response.headers()["x-cache"], "STALE", "{what}");
+        let body: serde_json::Value = response.json().await.unwrap();
+        assert_eq!(body["result"]["content"][0]["name"], "甲", "{what}");
+        let (status, body) = app.get_json("/portal/api/article/list?categoryId=3").await;
+        assert!(
+            matches!(status.as_u16(), 500 | 502 | 503 | 504),
+            "{what}: {status} {body}"
+        );
+        assert!(
+            body["msg"].as_str().is_some_and(|m| !m.is_empty()),
+            "{what}: {body}"
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "{what}: no hang"
+        );
+        assert_eq!(app.get("/healthz").await.status(), 200, "{what}");
+    }
+    assert!(
+        fake.seen().iter().all(|s| !s.path.contains("elsewhere")),
+        "the redirect was not followed"
+    );
+}
