@@ -160,6 +160,7 @@ async fn environment_overrides_the_file_and_the_secret_never_reaches_a_log() {
             ("PORTAL__UPSTREAM__CLIENT_SECRET", CLIENT_SECRET.to_owned()),
             ("PORTAL__SERVER__LISTEN", format!("127.0.0.1:{port}")),
             ("PORTAL__SERVER__LOG_FORMAT", "json".to_owned()),
+            ("PORTAL__ADMIN__TOKEN", ADMIN_TOKEN.to_owned()),
             ("RUST_LOG", "trace".to_owned()),
         ],
     );
@@ -170,13 +171,38 @@ async fn environment_overrides_the_file_and_the_secret_never_reaches_a_log() {
         Some(reqwest::StatusCode::OK),
         "the environment's upstream and secret were used"
     );
-    client
-        .get(format!(
-            "http://127.0.0.1:{port}/portal/api/article/detail?id=2101"
-        ))
-        .send()
-        .await
-        .unwrap();
+    // Every kind of answer, kept to look for secrets in: content, errors, metrics, health,
+    // the site settings, the admin endpoint with a wrong and a right token, a visitor token.
+    let base = format!("http://127.0.0.1:{port}");
+    let mut answers = String::new();
+    let bearer = |token: &str| Some(format!("Bearer {token}"));
+    for (method, path, token) in [
+        ("GET", "/portal/api/article/detail?id=2101", None),
+        ("GET", "/portal/api/article/detail?id=0", None),
+        ("GET", "/portal/api/nothing", None),
+        ("GET", "/portal/api/site", None),
+        ("GET", "/readyz?upstream=1", None),
+        ("GET", "/metrics", None),
+        (
+            "POST",
+            "/portal/admin/cache/purge",
+            bearer("wrong-token-of-some-length"),
+        ),
+        ("POST", "/portal/admin/cache/purge", bearer(ADMIN_TOKEN)),
+        (
+            "GET",
+            "/portal/api/category/list",
+            bearer("not-a-visitor-token"),
+        ),
+    ] {
+        let mut request = client.request(method.parse().unwrap(), format!("{base}{path}"));
+        if let Some(token) = token {
+            request = request.header("authorization", token);
+        }
+        let response = request.send().await.unwrap();
+        answers.push_str(&format!("{:?}", response.headers()));
+        answers.push_str(&response.text().await.unwrap());
+    }
     // SIGTERM: graceful shutdown, exit 0.
     let pid = child.id().unwrap().to_string();
     Command::new("kill")
@@ -204,7 +230,20 @@ async fn environment_overrides_the_file_and_the_secret_never_reaches_a_log() {
     );
     assert!(!logs.contains(CLIENT_SECRET), "secret in logs");
     assert!(!logs.contains(&encoded), "encoded credential in logs");
+    assert!(!logs.contains(ADMIN_TOKEN), "admin token in logs");
+    assert!(
+        answers.contains("portal_requests_total"),
+        "the metrics were read"
+    );
+    for secret in [CLIENT_SECRET, encoded.as_str(), ADMIN_TOKEN] {
+        assert!(
+            !answers.contains(secret),
+            "{secret} in an answer or /metrics"
+        );
+    }
 }
+
+const ADMIN_TOKEN: &str = "admin-t0ken-never-printed-42";
 
 #[tokio::test]
 async fn sighup_reloads_the_config_file() {
