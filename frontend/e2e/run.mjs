@@ -4,13 +4,14 @@
 // E2E_DIALECT=mybatis|rest runs reference-cms in that dialect behind the gateway with
 // config/examples/<dialect>.toml: the browser must not see a difference.
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { chromium } from 'playwright-core';
 
 import { contentTests } from './content.mjs';
+import { HOSTILE_ARTICLE } from './support.mjs';
 import { tests as shellTests } from './tests.mjs';
 
 const tests = [...shellTests, ...contentTests];
@@ -36,13 +37,34 @@ async function waitReady(stack) {
   throw new Error('the stack did not become ready in 30 s');
 }
 
+// The demo content plus one hostile article the XSS test opens (kept out of the demo itself): a
+// copy of reference-cms/content under reports/, its files linked.
+const CONTENT = join(root, 'frontend', 'reports', 'e2e-content');
+rmSync(CONTENT, { recursive: true, force: true });
+mkdirSync(CONTENT, { recursive: true });
+const demo = join(root, 'reference-cms', 'content');
+cpSync(join(demo, 'categories.json'), join(CONTENT, 'categories.json'));
+cpSync(join(demo, 'articles'), join(CONTENT, 'articles'), { recursive: true });
+symlinkSync(join(demo, 'files'), join(CONTENT, 'files'));
+writeFileSync(
+  join(CONTENT, 'articles', 'zz-e2e-hostile.json'),
+  JSON.stringify([HOSTILE_ARTICLE]),
+);
+
 const DIALECT = process.env.E2E_DIALECT ?? 'native';
 const dialectEnv =
   DIALECT === 'native' ? {} : { CMS_DIALECT: DIALECT, GATEWAY_CONFIG: `config/examples/${DIALECT}.toml` };
 console.log(`e2e against reference-cms speaking ${DIALECT}`);
 const stack = spawn('scripts/run-stack.sh', {
   cwd: root,
-  env: { ...process.env, ...dialectEnv, GATEWAY_LISTEN: GATEWAY, CMS_LISTEN: CMS, RUST_LOG: 'warn' },
+  env: {
+    ...process.env,
+    ...dialectEnv,
+    REFERENCE_CMS_CONTENT_DIR: CONTENT,
+    GATEWAY_LISTEN: GATEWAY,
+    CMS_LISTEN: CMS,
+    RUST_LOG: 'warn',
+  },
   stdio: ['ignore', 'inherit', 'inherit'],
   detached: true,
 });

@@ -59,3 +59,27 @@ export async function heading(page, expected) {
   return (await h1.textContent()).trim();
 }
 
+// One hostile article, added to the e2e stack's copy of the demo content (run.mjs) and opened by
+// the XSS test: every way an HTML body could try to run script or cover the page.
+const payloads = [
+  '<p>正文之前</p>',
+  '<script>window.__xss = "script"</script>',
+  '<img src="covers/none.png" onerror="window.__xss = \'onerror\'" alt="图">',
+  '<a href="javascript:window.__xss = \'javascript-url\'" id="xss-link">点这里</a>',
+  '<a href="data:text/html,<script>parent.__xss = 1</script>" id="xss-data">数据链接</a>',
+  '<iframe src="data:text/html,<script>parent.__xss = \'iframe\'</script>"></iframe>',
+  '<object data="data:text/html,<script>parent.__xss = \'object\'</script>"></object>',
+  '<svg onload="window.__xss = \'svg-onload\'"><script>window.__xss = "svg-script"</script></svg>',
+  '<style>body { display: none }</style>',
+  '<div style="position: fixed; inset: 0; z-index: 9999; background: red" id="xss-overlay">覆盖层</div>',
+  '<form action="javascript:window.__xss = \'form\'"><button>提交</button></form>',
+  '<p>正文之后</p>',
+];
+export const HOSTILE_ARTICLE = {
+  id: 9901,
+  categoryId: 9,
+  title: '<script>window.__xss = "title"</script>标题里的脚本',
+  publishTime: '2020-01-01 08:00:00',
+  summary: '<img src=x onerror="window.__xss = \'summary\'">摘要',
+  content: payloads.join(''),
+};

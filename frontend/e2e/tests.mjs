@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 
-import { SPEC_ROUTES, api, heading, open } from './support.mjs';
+import { HOSTILE_ARTICLE, SPEC_ROUTES, api, heading, open } from './support.mjs';
 
 export const tests = [
   {
@@ -185,6 +185,36 @@ export const tests = [
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `no horizontal scrolling (${overflow}px)`);
       await page.screenshot({ path: join(artifacts, 'phone-business.png') });
+    },
+  },
+  {
+    name: 'an article full of script, handlers, javascript: and data: links, SVG and overlays renders inert',
+    async run({ page, base, consoleErrors }) {
+      await page.addInitScript(() => {
+        window.__violations = [];
+        document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective));
+      });
+      await open(page, base, `/article/${HOSTILE_ARTICLE.id}`);
+      const title = await heading(page);
+      assert.ok(title.includes('<script>'), `the title is text: ${title}`);
+      await page.getByText('正文之后').waitFor();
+      // Click what a visitor could click; nothing runs.
+      for (const id of ['#xss-link', '#xss-data']) {
+        if (await page.locator(id).count()) await page.locator(id).click({ timeout: 2000 }).catch(() => {});
+      }
+      await page.waitForTimeout(500);
+      assert.equal(await page.evaluate(() => window.__xss), undefined, 'a payload ran');
+      const body = page.locator('.article__body');
+      assert.equal(await body.locator('script, iframe, object, style, form, svg').count(), 0);
+      assert.equal(await body.locator('[onerror], [onload], [style]').count(), 0);
+      const hrefs = await body.locator('a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+      assert.ok(hrefs.every((h) => !h || !/^(javascript|data):/i.test(h)), hrefs.join(' '));
+      // Nothing covers the page: the header is what sits at its top.
+      const onTop = await page.evaluate(() => document.elementFromPoint(window.innerWidth / 2, 10)?.closest('.site-header') != null);
+      assert.ok(onTop, 'the header is on top, not an overlay');
+      assert.ok(await page.locator('.site-header').isVisible(), 'the page is not hidden');
+      assert.deepEqual(await page.evaluate(() => window.__violations), []);
+      assert.deepEqual(consoleErrors.filter((e) => !/Failed to load resource/.test(e)), []);
     },
   },
 ];
