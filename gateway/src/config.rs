@@ -202,6 +202,9 @@ pub struct ServerConfig {
     pub hsts_max_age: Option<Duration>,
     /// Serve the app's source maps (`*.map`); off, visitors get 404 for them.
     pub source_maps: bool,
+    /// How long a client may take to send a request's head; slower ones are dropped.
+    #[serde(with = "humantime_serde")]
+    pub header_read_timeout: Duration,
 }
 
 impl Default for ServerConfig {
@@ -214,6 +217,7 @@ impl Default for ServerConfig {
             watch_config: true,
             hsts_max_age: None,
             source_maps: false,
+            header_read_timeout: Duration::from_secs(15),
         }
     }
 }
@@ -375,6 +379,9 @@ impl Config {
                 "upstream.timeout",
                 "must be more than 0 and at most 300 s",
             ));
+        }
+        if self.server.header_read_timeout.is_zero() {
+            return Err(invalid("server.header_read_timeout", "must be more than 0"));
         }
         if self.upstream.connect_timeout.is_zero() {
             return Err(invalid("upstream.connect_timeout", "must be more than 0"));

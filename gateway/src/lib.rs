@@ -16,6 +16,7 @@ pub mod observe;
 pub mod portal_routes;
 pub mod reload;
 pub mod security;
+pub mod serve;
 pub mod startup;
 pub mod state;
 pub mod static_files;

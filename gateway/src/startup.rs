@@ -19,9 +19,7 @@ use axum::{
     http::{HeaderValue, Request as HttpRequest},
     response::{Redirect, Response},
     routing::get,
-    serve::IncomingStream,
 };
-use futures_util::future::{Ready, ready};
 use tokio::net::TcpListener;
 use tower::{Service, ServiceBuilder};
 use tower_http::{
@@ -156,34 +154,6 @@ pub fn app(state: AppState) -> App {
     layers(router, state.client_limits.clone(), state.hsts.clone())
 }
 
-/// Makes each connection's copy of the app and tells its client limit the peer address, once
-/// per connection (axum's `ConnectInfo` inserts it into every request's extensions instead, a
-/// visible share of a cache hit: docs/performance.md).
-#[derive(Clone)]
-pub struct PerConnection(App);
-
-impl PerConnection {
-    pub fn new(app: App) -> Self {
-        Self(app)
-    }
-}
-
-impl Service<IncomingStream<'_, TcpListener>> for PerConnection {
-    type Response = App;
-    type Error = Infallible;
-    type Future = Ready<Result<App, Infallible>>;
-
-    fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
-        Poll::Ready(Ok(()))
-    }
-
-    fn call(&mut self, stream: IncomingStream<'_, TcpListener>) -> Self::Future {
-        let mut app = self.0.clone();
-        app.set_peer(stream.remote_addr().ip());
-        ready(Ok(app))
-    }
-}
-
 pub struct Application {
     listener: TcpListener,
     app: App,
@@ -241,9 +211,8 @@ impl Application {
                 idle.client_limits.forget_idle_clients();
             }
         });
-        axum::serve(self.listener, PerConnection(self.app))
-            .with_graceful_shutdown(shutdown)
-            .await
+        let header_read_timeout = self.state.runtime().config.server.header_read_timeout;
+        crate::serve::serve(self.listener, self.app, header_read_timeout, shutdown).await
     }
 }
 

@@ -124,3 +124,41 @@ async fn encoded_traversal_in_static_and_file_paths_finds_nothing() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_client_sending_its_headers_slowly_is_dropped() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let cms = spawn_reference_cms().await;
+    let toml = config_toml(&format!("http://{cms}/"), &static_dir(), "").replacen(
+        "[server]\n",
+        "[server]\nheader_read_timeout = \"1s\"\n",
+        1,
+    );
+    let app = spawn_app(portal_gateway::Config::from_toml_str(&toml).unwrap()).await;
+    let mut slow = tokio::net::TcpStream::connect(app.addr).await.unwrap();
+    slow.write_all(b"GET /healthz HTTP/1.1\r\nHost: portal\r\n").await.unwrap();
+    let started = std::time::Instant::now();
+    // A byte of header every 200 ms: it never finishes the head.
+    let dropped = async {
+        let mut buf = [0u8; 256];
+        loop {
+            tokio::select! {
+                read = slow.read(&mut buf) => match read {
+                    Ok(0) | Err(_) => return,
+                    Ok(_) => {}
+                },
+                () = tokio::time::sleep(std::time::Duration::from_millis(200)) => {
+                    if slow.write_all(b"X").await.is_err() {
+                        return;
+                    }
+                }
+            }
+        }
+    };
+    tokio::time::timeout(std::time::Duration::from_secs(5), dropped)
+        .await
+        .expect("the slow client was dropped");
+    assert!(started.elapsed() >= std::time::Duration::from_millis(800), "not before the deadline");
+    // Others are served meanwhile and after.
+    assert_eq!(app.get("/healthz").await.status(), 200);
+}

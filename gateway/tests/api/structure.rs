@@ -182,7 +182,12 @@ async fn a_panicking_handler_answers_a_500_envelope_and_serving_goes_on() {
     );
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, startup::PerConnection::new(app)).await });
+    tokio::spawn(portal_gateway::serve::serve(
+        listener,
+        app,
+        std::time::Duration::from_secs(5),
+        std::future::pending(),
+    ));
     let client = reqwest::Client::new();
     for _ in 0..2 {
         let boom = client
