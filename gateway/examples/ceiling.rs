@@ -1,5 +1,5 @@
 //! The benchmark's ceiling: a bare axum route answering fixed bytes (the gateway's own answer,
-//! and its gzip encoding when asked), with nothing else in the way.
+//! and its gzip encoding when asked, with the same policy headers), with nothing else in the way.
 //! Usage: ceiling ADDR BODY_FILE GZIP_FILE
 
 use axum::{
@@ -44,6 +44,10 @@ async fn main() {
                 );
                 if let Some(e) = encoding {
                     h.insert(header::CONTENT_ENCODING, HeaderValue::from_static(e));
+                }
+                // The browser's policy the gateway sends with every answer: the same bytes out.
+                for (name, value) in portal_gateway::security::HEADERS {
+                    h.insert(name, value);
                 }
                 response
             }
