@@ -10,21 +10,7 @@ use crate::helpers::*;
 
 /// The mybatis example pointed at `cms`, edited by `edit` (line replacements).
 fn mybatis(cms: std::net::SocketAddr, edits: &[(&str, &str)]) -> String {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../config/examples/mybatis.toml"
-    );
-    let mut text = std::fs::read_to_string(path)
-        .unwrap()
-        .replace("http://127.0.0.1:8091/", &format!("http://{cms}/"))
-        .replace(
-            "client_id = \"portal-web\"",
-            &format!("client_id = \"{CLIENT_ID}\""),
-        )
-        .replace(
-            "client_secret = \"demo-secret-change-me\"",
-            &format!("client_secret = \"{CLIENT_SECRET}\""),
-        );
+    let mut text = example_toml("mybatis", cms);
     for (from, to) in edits {
         assert!(text.contains(from), "{from}");
         text = text.replacen(from, to, 1);
@@ -161,18 +147,7 @@ async fn each_broken_setting_is_named_with_its_key() {
 #[tokio::test]
 async fn routes_without_a_category_and_broken_parents_are_found() {
     let cms = spawn_reference_cms_speaking(Dialect::Rest, CategoryShape::Flat).await;
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../config/examples/rest.toml");
-    let toml = std::fs::read_to_string(path)
-        .unwrap()
-        .replace("http://127.0.0.1:8092/", &format!("http://{cms}/"))
-        .replace(
-            "client_id = \"portal-web\"",
-            &format!("client_id = \"{CLIENT_ID}\""),
-        )
-        .replace(
-            "client_secret = \"demo-secret-change-me\"",
-            &format!("client_secret = \"{CLIENT_SECRET}\""),
-        );
+    let toml = example_toml("rest", cms);
     // Forget one route of the table.
     let forgetful = toml.replace("\"news_center-notice\" = \"/news_center/notice\"\n", "");
     let report = report(&forgetful).await;

@@ -8,26 +8,8 @@ use crate::helpers::*;
 
 /// An example config pointed at `cms`, with the test credential and a free port.
 fn example(name: &str, cms: std::net::SocketAddr, extra: &str) -> portal_gateway::Config {
-    let path = format!(
-        "{}/../config/examples/{name}.toml",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap();
-    let mut out = String::new();
-    for line in text.lines() {
-        let line = match line.split('=').next().map(str::trim) {
-            Some("base_url") => format!("base_url = \"http://{cms}/\""),
-            Some("client_id") => format!("client_id = \"{CLIENT_ID}\""),
-            Some("client_secret") => format!("client_secret = \"{CLIENT_SECRET}\""),
-            Some("listen") => "listen = \"127.0.0.1:0\"".to_owned(),
-            Some("static_dir") => format!("static_dir = \"{}\"", static_dir().display()),
-            _ => line.to_owned(),
-        };
-        out.push_str(&line);
-        out.push('\n');
-    }
-    out.push_str(extra);
-    portal_gateway::Config::from_toml_str(&out).unwrap_or_else(|e| panic!("{name}: {e}"))
+    let toml = example_toml(name, cms) + extra;
+    portal_gateway::Config::from_toml_str(&toml).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
 async fn gateway(name: &str, dialect: Dialect, shape: CategoryShape) -> TestApp {

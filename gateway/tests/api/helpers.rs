@@ -303,3 +303,27 @@ pub fn static_dir() -> PathBuf {
     })
     .clone()
 }
+
+/// The TOML of `config/examples/{name}.toml` pointed at `cms`, with the test credential, a free
+/// port and the test static dir.
+pub fn example_toml(name: &str, cms: SocketAddr) -> String {
+    let path = format!(
+        "{}/../config/examples/{name}.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut out = String::new();
+    for line in text.lines() {
+        let line = match line.split('=').next().map(str::trim) {
+            Some("base_url") => format!("base_url = \"http://{cms}/\""),
+            Some("client_id") => format!("client_id = \"{CLIENT_ID}\""),
+            Some("client_secret") => format!("client_secret = \"{CLIENT_SECRET}\""),
+            Some("listen") => "listen = \"127.0.0.1:0\"".to_owned(),
+            Some("static_dir") => format!("static_dir = \"{}\"", static_dir().display()),
+            _ => line.to_owned(),
+        };
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}

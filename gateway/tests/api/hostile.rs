@@ -136,7 +136,9 @@ async fn a_client_sending_its_headers_slowly_is_dropped() {
     );
     let app = spawn_app(portal_gateway::Config::from_toml_str(&toml).unwrap()).await;
     let mut slow = tokio::net::TcpStream::connect(app.addr).await.unwrap();
-    slow.write_all(b"GET /healthz HTTP/1.1\r\nHost: portal\r\n").await.unwrap();
+    slow.write_all(b"GET /healthz HTTP/1.1\r\nHost: portal\r\n")
+        .await
+        .unwrap();
     let started = std::time::Instant::now();
     // A byte of header every 200 ms: it never finishes the head.
     let dropped = async {
@@ -158,7 +160,10 @@ async fn a_client_sending_its_headers_slowly_is_dropped() {
     tokio::time::timeout(std::time::Duration::from_secs(5), dropped)
         .await
         .expect("the slow client was dropped");
-    assert!(started.elapsed() >= std::time::Duration::from_millis(800), "not before the deadline");
+    assert!(
+        started.elapsed() >= std::time::Duration::from_millis(800),
+        "not before the deadline"
+    );
     // Others are served meanwhile and after.
     assert_eq!(app.get("/healthz").await.status(), 200);
 }
