@@ -277,12 +277,8 @@ async fn not_found_is_cached_briefly_and_tokens_bypass_the_cache() {
     fake.set(Reply::Json(200, page("私人")));
     for _ in 0..2 {
         let response = app
-            .client
-            .get(app.url("/portal/api/article/list?categoryId=9"))
-            .header("authorization", "Bearer visitor-token")
-            .send()
-            .await
-            .unwrap();
+            .get_as("/portal/api/article/list?categoryId=9", "visitor-token")
+            .await;
         assert_eq!(response.headers()["x-cache"], "BYPASS");
         assert_eq!(response.headers()["cache-control"], "private, no-store");
     }

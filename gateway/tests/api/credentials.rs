@@ -29,12 +29,8 @@ async fn every_call_carries_the_client_credential() {
 #[tokio::test]
 async fn a_visitor_bearer_token_replaces_the_client_credential() {
     let (app, fake) = spawn_with_fake(ok_page(), "").await;
-    app.client
-        .get(app.url("/portal/api/article/list?categoryId=1"))
-        .header("authorization", "Bearer visitor.token-42")
-        .send()
-        .await
-        .unwrap();
+    app.get_as("/portal/api/article/list?categoryId=1", "visitor.token-42")
+        .await;
     assert_eq!(
         fake.last().authorization.as_deref(),
         Some("Bearer visitor.token-42")
@@ -56,20 +52,12 @@ async fn a_visitor_bearer_token_replaces_the_client_credential() {
 async fn reference_cms_accepts_a_passed_through_token() {
     let app = spawn_with_reference_cms().await;
     let response = app
-        .client
-        .get(app.url("/portal/api/category/list"))
-        .header("authorization", "Bearer visitor-token-1")
-        .send()
-        .await
-        .unwrap();
+        .get_as("/portal/api/category/list", "visitor-token-1")
+        .await;
     assert_eq!(response.status(), 200);
     let response = app
-        .client
-        .get(app.url("/portal/api/category/list"))
-        .header("authorization", "Bearer expired-token")
-        .send()
-        .await
-        .unwrap();
+        .get_as("/portal/api/category/list", "expired-token")
+        .await;
     assert_eq!(response.status(), 401);
 }
 

@@ -48,6 +48,16 @@ impl TestApp {
             .expect("gateway answers")
     }
 
+    /// GET as a visitor holding a system token (`Authorization: Bearer <token>`).
+    pub async fn get_as(&self, path: &str, token: &str) -> reqwest::Response {
+        self.client
+            .get(self.url(path))
+            .header("authorization", format!("Bearer {token}"))
+            .send()
+            .await
+            .expect("gateway answers")
+    }
+
     /// GET and parse the envelope, returning the HTTP status too.
     pub async fn get_json(&self, path: &str) -> (StatusCode, serde_json::Value) {
         let response = self.get(path).await;

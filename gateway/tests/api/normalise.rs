@@ -98,12 +98,8 @@ async fn the_gateways_own_credential_refused_is_a_502_not_the_visitors_401() {
 
     // A visitor's own token refused is theirs: 401, and the app sends them to sign in.
     let response = app
-        .client
-        .get(app.url("/portal/api/category/list"))
-        .header("authorization", "Bearer expired-token")
-        .send()
-        .await
-        .unwrap();
+        .get_as("/portal/api/category/list", "expired-token")
+        .await;
     assert_eq!(response.status(), 401);
     let body: serde_json::Value = response.json().await.unwrap();
     assert_eq!(body["code"], 401);
