@@ -13,7 +13,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::{
-    api::content::{Category, finish_article},
+    api::content::{ArticlePage, Category, finish_article},
     config::{Config, LimitsConfig},
     dialect::{CategorySource, CmsCall, Dialect, ShapeProblem},
     portal_routes::PORTAL_ROUTES,
@@ -292,6 +292,34 @@ impl Checker {
         Some(tree)
     }
 
+    /// One page of a category's articles, asked for and mapped; its check records the summary or
+    /// the problem. `None` when the page could not be read.
+    async fn page(&mut self, category: u64, page: u32, size: u32) -> Option<ArticlePage> {
+        let endpoint = format!("article/list categoryId={category} page={page}");
+        let call = CmsCall::Articles {
+            category: Some(category),
+            page,
+            size,
+        };
+        let payload = self
+            .call(&endpoint, call, "dialect.endpoints.article_list.path")
+            .await?;
+        match self.dialect().article_page(&payload, page, size) {
+            Ok(found) => {
+                self.last().summary = format!(
+                    "{} items, total {}",
+                    found.content.len(),
+                    found.total_elements
+                );
+                Some(found)
+            }
+            Err(problem) => {
+                self.last().problems.push(from_shape(problem));
+                None
+            }
+        }
+    }
+
     /// Page 1 and page 2 of a list with enough articles; returns an article id and a file.
     async fn lists(&mut self, tree: &[Category]) -> Option<(u64, Option<String>)> {
         let mut lists = Vec::new();
@@ -303,24 +331,7 @@ impl Checker {
         const SIZE: u32 = 2;
         let mut first_article = None;
         for category in lists.into_iter().take(12) {
-            let call = |page| CmsCall::Articles {
-                category: Some(category),
-                page,
-                size: SIZE,
-            };
-            let endpoint = format!("article/list categoryId={category} page=1");
-            let payload = self
-                .call(&endpoint, call(1), "dialect.endpoints.article_list.path")
-                .await?;
-            let one = match self.dialect().article_page(&payload, 1, SIZE) {
-                Ok(page) => page,
-                Err(problem) => {
-                    self.last().problems.push(from_shape(problem));
-                    return None;
-                }
-            };
-            self.last().summary =
-                format!("{} items, total {}", one.content.len(), one.total_elements);
+            let one = self.page(category, 1, SIZE).await?;
             if first_article.is_none() {
                 first_article = one.content.first().map(|a| (a.id, a.cover.clone()));
             }
@@ -345,22 +356,8 @@ impl Checker {
             if one.total_elements <= u64::from(SIZE) {
                 continue;
             }
-            let endpoint = format!("article/list categoryId={category} page=2");
-            let payload = self
-                .call(&endpoint, call(2), "dialect.endpoints.article_list.path")
-                .await?;
-            let two = match self.dialect().article_page(&payload, 2, SIZE) {
-                Ok(page) => page,
-                Err(problem) => {
-                    self.last().problems.push(from_shape(problem));
-                    return None;
-                }
-            };
-            self.last().summary =
-                format!("{} items, total {}", two.content.len(), two.total_elements);
-            let ids = |p: &crate::api::content::ArticlePage| {
-                p.content.iter().map(|a| a.id).collect::<Vec<_>>()
-            };
+            let two = self.page(category, 2, SIZE).await?;
+            let ids = |p: &ArticlePage| p.content.iter().map(|a| a.id).collect::<Vec<_>>();
             if !two.content.is_empty() && ids(&two) == ids(&one) {
                 self.last().problems.push(Problem {
                     what: "page 2 is the same as page 1: the CMS did not see the page number"
