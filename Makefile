@@ -7,13 +7,14 @@ NODE_STAMP := $(FRONTEND)/node_modules/.package-lock.json
 FRONTEND_SRC := $(shell find $(FRONTEND)/src $(FRONTEND)/public -type f 2>/dev/null) $(FRONTEND)/webpack.config.js $(FRONTEND)/package-lock.json
 DIST_STAMP := $(FRONTEND)/dist/index.html
 
-.PHONY: help run test build frontend node-deps system-deps test-rust test-frontend test-e2e test-contract lint fmt bench bench-instructions bench-mapping audit clean
+.PHONY: help run test build frontend node-deps system-deps test-rust test-frontend test-e2e test-contract test-soak soak lint fmt bench bench-instructions bench-mapping audit clean
 
 help:
 	@echo "make run    build everything and serve the portal at http://127.0.0.1:8080/portal/"
 	@echo "make test   install what is missing and run every test (Rust, frontend unit, end-to-end)"
 	@echo "make lint   rustfmt check, clippy -D warnings, TypeScript type check, ESLint (structure, hooks, a11y)"
 	@echo "make audit  Lighthouse (desktop) on home, a news list and an article; reports in frontend/reports/lighthouse"
+	@echo "make soak   5 minutes of mixed load while the CMS flaps down/up/slow (see docs/operations.md)"
 	@echo "make bench  load benchmarks (see docs/performance.md)"
 	@echo "make bench-instructions  instructions per cached hit under callgrind (steady; see docs/performance.md)"
 	@echo "make bench-mapping  what decoding and mapping a CMS answer costs per dialect (a cache miss)"
@@ -59,7 +60,17 @@ test-e2e: system-deps build
 test-contract: build
 	@scripts/contract.sh
 
-test: lint test-rust test-frontend test-e2e test-contract
+# The gateway binary under mixed load while the CMS flaps (down, up, slow), checked: 30 s in
+# `make test`, 5 minutes in `make soak` (docs/operations.md).
+SOAK := cargo run --release --locked -q -p portal-gateway --example soak --
+
+test-soak: build
+	$(SOAK) --seconds 30 --phase-seconds 5
+
+soak: build
+	$(SOAK) --seconds 300 --phase-seconds 20
+
+test: lint test-rust test-frontend test-e2e test-contract test-soak
 
 audit: system-deps build
 	@scripts/audit.sh

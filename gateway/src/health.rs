@@ -31,8 +31,7 @@ pub async fn readyz(State(state): State<AppState>, query: RawQuery) -> Response 
             Err(err) => ApiError::Upstream(err).into_response(),
         };
     }
-    let index = runtime.config.server.static_dir.join("index.html");
-    if !index.is_file() {
+    if !runtime.app_files.has_index() {
         return ApiError::NotReady("the app's files are missing: run `make frontend`")
             .into_response();
     }

@@ -15,17 +15,13 @@ use std::{
 use axum::{
     Router,
     extract::Request,
-    handler::Handler,
     http::{HeaderValue, Request as HttpRequest},
     response::{Redirect, Response},
     routing::get,
 };
 use tokio::net::TcpListener;
 use tower::{Service, ServiceBuilder};
-use tower_http::{
-    compression::CompressionLayer,
-    request_id::{MakeRequestId, RequestId, SetRequestId, SetRequestIdLayer},
-};
+use tower_http::request_id::{MakeRequestId, RequestId, SetRequestId, SetRequestIdLayer};
 
 use crate::{
     admin, api,
@@ -36,9 +32,7 @@ use crate::{
     observe::{Observe, ObserveLayer, REQUEST_ID},
     reload,
     security::Hsts,
-    state::AppState,
-    static_files::StaticFiles,
-    upstream::ClientError,
+    state::{AppState, RuntimeError},
 };
 
 /// Request ids: a random per-process prefix and a counter. Unique enough to join log lines and
@@ -85,7 +79,7 @@ pub enum StartupError {
     #[error("cannot listen on {addr}: {source}")]
     Bind { addr: SocketAddr, source: io::Error },
     #[error(transparent)]
-    Client(#[from] ClientError),
+    Runtime(#[from] RuntimeError),
 }
 
 /// The middleware stack, outermost first: request id, observe (span, log line, count, panic to
@@ -130,10 +124,17 @@ pub fn layers(router: Router, client_limits: ClientLimits, hsts: Hsts) -> App {
         .service(router))
 }
 
+/// Anything outside the API: the app's files, from the runtime's copy in memory.
+async fn app_file(
+    axum::extract::State(state): axum::extract::State<AppState>,
+    request: Request,
+) -> Response {
+    let (parts, _body) = request.into_parts();
+    state.runtime().app_files.serve(&parts)
+}
+
 /// The app for a given state.
 pub fn app(state: AppState) -> App {
-    let server = &state.runtime().config.server;
-    let static_files = StaticFiles::new(&server.static_dir, server.source_maps);
     // Installed before the first request so every counter lands in it.
     let _ = metrics::handle();
     let router = Router::new()
@@ -145,11 +146,8 @@ pub fn app(state: AppState) -> App {
         .merge(api::router())
         .merge(admin::router())
         .method_not_allowed_fallback(api::method_not_allowed)
-        // Static files are compressed on the way out; API answers come encoded from the cache.
-        .fallback(
-            (move |request: Request| static_files.clone().serve(request))
-                .layer(CompressionLayer::new()),
-        )
+        // The app's files, from memory, as the build encoded them.
+        .fallback(app_file)
         .with_state(state.clone());
     layers(router, state.client_limits.clone(), state.hsts.clone())
 }
@@ -174,19 +172,17 @@ impl Application {
         let listener = TcpListener::bind(addr)
             .await
             .map_err(|source| StartupError::Bind { addr, source })?;
-        let index = config.server.static_dir.join("index.html");
-        if !index.is_file() {
-            tracing::warn!(
-                path = %index.display(),
-                "no built app found: /portal/ will answer 404 until `make frontend` has run"
-            );
-        }
         let state = AppState::new(config, file)?;
         Ok(Self {
             listener,
             app: app(state.clone()),
             state,
         })
+    }
+
+    /// The state the app serves from (tests reload it directly).
+    pub fn state(&self) -> AppState {
+        self.state.clone()
     }
 
     pub fn local_addr(&self) -> SocketAddr {

@@ -8,11 +8,15 @@ use std::{
 
 use arc_swap::ArcSwap;
 
+use axum::http::StatusCode;
+
 use crate::{
-    cache::ResponseCache,
+    cache::{Entry, ResponseCache},
     config::{Config, ConfigError},
+    envelope::success_bytes,
     limits::ClientLimits,
     security::Hsts,
+    static_files::{AppFiles, LoadError},
     upstream::{ClientError, Upstream, UpstreamHealth},
 };
 
@@ -21,19 +25,47 @@ use crate::{
 pub struct Runtime {
     pub config: Arc<Config>,
     pub upstream: Upstream,
+    /// The app's files, read again on each reload (a new build needs no restart).
+    pub app_files: AppFiles,
+    /// `/portal/api/site`'s answer, encoded once per config rather than per request.
+    pub site: Entry,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum RuntimeError {
+    #[error(transparent)]
+    Client(#[from] ClientError),
+    #[error("the app's files (server.static_dir): {0}")]
+    AppFiles(#[from] LoadError),
 }
 
 impl Runtime {
-    pub fn new(config: Config, health: Arc<UpstreamHealth>) -> Result<Self, ClientError> {
+    pub fn new(config: Config, health: Arc<UpstreamHealth>) -> Result<Self, RuntimeError> {
         let upstream = Upstream::new(
             &config.upstream,
             &config.limits,
             config.compiled_dialect(),
             health,
         )?;
+        let app_files = AppFiles::load(&config.server.static_dir, config.server.source_maps)?;
+        if app_files.has_index() {
+            tracing::info!(
+                files = app_files.len(),
+                bytes = app_files.bytes(),
+                "the app's files are in memory"
+            );
+        } else {
+            tracing::warn!(
+                dir = %config.server.static_dir.display(),
+                "no built app found: /portal/ answers 404 until `make frontend` has run and the config is reloaded"
+            );
+        }
+        let site = Entry::new(StatusCode::OK, success_bytes(&config.site));
         Ok(Self {
             config: Arc::new(config),
             upstream,
+            app_files,
+            site,
         })
     }
 }
@@ -69,11 +101,11 @@ pub enum ReloadError {
     #[error(transparent)]
     Config(#[from] ConfigError),
     #[error(transparent)]
-    Client(#[from] ClientError),
+    Runtime(#[from] RuntimeError),
 }
 
 impl AppState {
-    pub fn new(config: Config, config_path: Option<PathBuf>) -> Result<Self, ClientError> {
+    pub fn new(config: Config, config_path: Option<PathBuf>) -> Result<Self, RuntimeError> {
         let cache = ResponseCache::new(config.cache.max_bytes);
         let hsts = Hsts::default();
         hsts.configure(&config.server);
@@ -101,15 +133,10 @@ impl Shared {
     }
 
     /// Swaps in a new config. Requests in flight finish with the old one.
-    pub fn apply(&self, config: Config) -> Result<(), ClientError> {
+    pub fn apply(&self, config: Config) -> Result<(), RuntimeError> {
         let old = self.runtime();
-        if old.config.server.listen != config.server.listen
-            || old.config.server.static_dir != config.server.static_dir
-            || old.config.server.source_maps != config.server.source_maps
-        {
-            tracing::warn!(
-                "server.listen, server.static_dir and server.source_maps take effect at the next restart"
-            );
+        if old.config.server.listen != config.server.listen {
+            tracing::warn!("server.listen takes effect at the next restart");
         }
         if old.config.cache.max_bytes != config.cache.max_bytes {
             tracing::warn!("cache.max_bytes takes effect at the next restart");

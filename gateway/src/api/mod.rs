@@ -24,14 +24,12 @@ use axum::{
 };
 use serde::Serialize;
 use serde_json::Value;
-use tower_http::compression::CompressionLayer;
 
 use crate::{
     cache::{Entry, Outcome, Policy, Wants, X_CACHE, respond},
-    config::SiteConfig,
     dialect::{CategorySource, CmsCall, Dialect},
     endpoint::{CacheKey, Endpoint},
-    envelope::{ApiError, Success, success_bytes},
+    envelope::{ApiError, success_bytes},
     observe::REQUEST_ID,
     state::{AppState, Runtime},
     upstream::{Credential, UpstreamError},
@@ -60,25 +58,25 @@ fn handler(endpoint: Endpoint) -> MethodRouter<AppState> {
         Endpoint::ParentCategory => get(parent_category),
         Endpoint::ArticleList => get(article_list),
         Endpoint::ArticleDetail => get(article_detail),
-        // The only uncached JSON answer; everything else arrives encoded from `cache::respond`.
-        Endpoint::Site => get(site).layer(CompressionLayer::new()),
+        // Encoded once (per config, per binary), answered like a cache hit.
+        Endpoint::Site => get(site),
         Endpoint::Files => get(files::file),
-        Endpoint::OpenApi => get(openapi).layer(CompressionLayer::new()),
+        Endpoint::OpenApi => get(openapi),
     }
 }
 
 /// The public API's OpenAPI document (`docs/openapi.json`), built into the binary.
 const OPENAPI: &str = include_str!("../../../docs/openapi.json");
 
-async fn openapi() -> Response {
-    (
-        [
-            (header::CONTENT_TYPE, "application/json"),
-            (header::CACHE_CONTROL, "public, max-age=300"),
-        ],
-        OPENAPI,
-    )
-        .into_response()
+async fn openapi(info: RequestInfo) -> Response {
+    static ENTRY: std::sync::OnceLock<Entry> = std::sync::OnceLock::new();
+    let entry = ENTRY.get_or_init(|| {
+        Entry::new(
+            axum::http::StatusCode::OK,
+            bytes::Bytes::from_static(OPENAPI.as_bytes()),
+        )
+    });
+    respond(entry, Outcome::Hit, &info.wants, Duration::from_secs(300))
 }
 
 /// The answer for an unknown path under an API prefix (the admin routes use it too).
@@ -391,8 +389,14 @@ async fn article_detail(
     .await)
 }
 
-async fn site(State(state): State<AppState>) -> Success<SiteConfig> {
-    Success(state.runtime().config.site.clone())
+async fn site(State(state): State<AppState>, info: RequestInfo) -> Response {
+    // Revalidated on every use (its ETag makes that a 304): a reload changes it at once.
+    respond(
+        &state.runtime().site,
+        Outcome::Hit,
+        &info.wants,
+        Duration::ZERO,
+    )
 }
 
 #[cfg(test)]

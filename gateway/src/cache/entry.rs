@@ -168,7 +168,7 @@ impl Wants {
     }
 }
 
-enum Encoding {
+pub(crate) enum Encoding {
     Brotli,
     Gzip,
     Identity,
@@ -176,7 +176,7 @@ enum Encoding {
 
 /// The best encoding the request accepts: brotli, then gzip (a `q=0` refuses one). One pass over
 /// the list; parameters are read only for the two codings we have.
-fn negotiate(wants: &Wants) -> Encoding {
+pub(crate) fn negotiate(wants: &Wants) -> Encoding {
     let Some(accept) = wants.accept_encoding.as_ref().and_then(|v| v.to_str().ok()) else {
         return Encoding::Identity;
     };
@@ -205,7 +205,7 @@ fn negotiate(wants: &Wants) -> Encoding {
     }
 }
 
-fn matches_etag(wants: &Wants, etag: &HeaderValue) -> bool {
+pub(crate) fn matches_etag(wants: &Wants, etag: &HeaderValue) -> bool {
     let Some(value) = wants.if_none_match.as_ref().and_then(|v| v.to_str().ok()) else {
         return false;
     };

@@ -14,6 +14,7 @@ use std::{
 use tokio::sync::OnceCell;
 
 use crate::{config::CacheConfig, endpoint::CacheKey, envelope::ApiError};
+pub(crate) use entry::{Encoding, matches_etag, negotiate};
 pub use entry::{Entry, Outcome, Wants, X_CACHE, respond};
 
 type Loaded = Result<Arc<Entry>, ApiError>;

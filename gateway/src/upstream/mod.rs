@@ -90,8 +90,11 @@ impl Upstream {
         dialect: Dialect,
         health: Arc<UpstreamHealth>,
     ) -> Result<Self, ClientError> {
+        // `timeout` bounds a whole API call (per request, in `call_json`); for a file it bounds the
+        // wait for its headers and each pause in its body, never the whole download, which a
+        // video on a slow phone may take minutes over (the soak found it cut at 12 s).
         let http = reqwest::Client::builder()
-            .timeout(config.timeout)
+            .read_timeout(config.timeout)
             .connect_timeout(config.connect_timeout)
             .pool_max_idle_per_host(config.pool_max_idle_per_host)
             .pool_idle_timeout(Duration::from_secs(60))
@@ -227,6 +230,7 @@ impl Upstream {
         let mut request = self
             .http
             .get(self.url(&wanted.path))
+            .timeout(self.timeout)
             .query(&wanted.query)
             .header(header::AUTHORIZATION, self.authorization(credential))
             .header(header::ACCEPT, "application/json");
@@ -301,9 +305,9 @@ impl Upstream {
                 request = request.header(name, value.clone());
             }
         }
-        let response = request
-            .send()
+        let response = tokio::time::timeout(self.timeout, request.send())
             .await
+            .map_err(|_| UpstreamError::Timeout)?
             .map_err(|e| UpstreamError::from_reqwest(&e))?;
         let status = response.status();
         if status == StatusCode::UNAUTHORIZED {

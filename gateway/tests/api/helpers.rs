@@ -171,6 +171,12 @@ pub enum Reply {
     Redirect(&'static str),
     /// A JSON answer whose connection drops halfway through the body.
     Truncated,
+    /// A file sent in `chunks` pieces of 1 KiB, `gap` apart: a long download that keeps moving
+    /// when the gap is short, a CMS stalled mid-body when it is long.
+    Trickle {
+        chunks: usize,
+        gap: Duration,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -279,6 +285,23 @@ async fn answer(
                 ])))
                 .unwrap()
         }
+        Reply::Trickle { chunks, gap } => {
+            let pieces = futures_util::stream::unfold(0, move |sent| async move {
+                if sent == chunks {
+                    return None;
+                }
+                if sent > 0 {
+                    tokio::time::sleep(gap).await;
+                }
+                let piece: Result<bytes::Bytes, std::io::Error> = Ok(vec![b'x'; 1024].into());
+                Some((piece, sent + 1))
+            });
+            Response::builder()
+                .header(header::CONTENT_TYPE, "video/webm")
+                .header(header::CONTENT_LENGTH, (chunks * 1024).to_string())
+                .body(Body::from_stream(pieces))
+                .unwrap()
+        }
         Reply::Slow(delay) => {
             tokio::time::sleep(delay).await;
             axum::Json(serde_json::json!({"code": 200, "result": "late"})).into_response()
@@ -293,6 +316,10 @@ pub async fn spawn_with_fake(reply: Reply, extra: &str) -> (TestApp, FakeUpstrea
     (app, fake)
 }
 
+/// The fixture's `main.*.js.br`: not real brotli, so that serving it proves the file was sent as
+/// the build wrote it.
+pub const BUILT_BR: &[u8] = b"prebuilt-brotli-bytes";
+
 /// A built app stand-in under `target/`, shared by the static tests.
 pub fn static_dir() -> PathBuf {
     static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
@@ -303,6 +330,21 @@ pub fn static_dir() -> PathBuf {
         std::fs::write(dir.join("index.html"), index).unwrap();
         let js = "console.log('门户');".repeat(200);
         std::fs::write(dir.join("assets/main.0123456789abcdef.js"), &js).unwrap();
+        // What the build writes beside it (compression-webpack-plugin), marked so a test can tell
+        // these bytes from a compression made on the fly.
+        std::fs::write(dir.join("assets/main.0123456789abcdef.js.br"), BUILT_BR).unwrap();
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(9));
+        std::io::Write::write_all(&mut gz, js.as_bytes()).unwrap();
+        std::fs::write(dir.join("assets/main.0123456789abcdef.js.gz"), gz.finish().unwrap())
+            .unwrap();
+        std::fs::write(dir.join("index.html.gz"), {
+            let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(9));
+            std::io::Write::write_all(&mut gz, index.as_bytes()).unwrap();
+            gz.finish().unwrap()
+        })
+        .unwrap();
+        // Large and compressible, with no encodings beside it: served as it is.
+        std::fs::write(dir.join("assets/plain.txt"), "没有预压缩的文件。".repeat(500)).unwrap();
         std::fs::write(
             dir.join("assets/main.0123456789abcdef.js.map"),
             r#"{"version":3,"sources":["src/index.tsx"]}"#,

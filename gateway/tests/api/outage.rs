@@ -187,3 +187,43 @@ async fn after_each_hostile_cms_answer_the_gateway_is_healthy_and_serves_the_goo
         "the redirect was not followed"
     );
 }
+
+/// The upstream time-out bounds the wait for a file's headers and any pause in its body, not the
+/// whole download: a video that takes longer than the time-out to stream, but keeps moving,
+/// arrives whole.
+#[tokio::test]
+async fn a_long_download_that_keeps_moving_outlives_the_time_out() {
+    // 800 ms time-out (helpers); 8 pieces 250 ms apart: 1.75 s in all.
+    let (app, _fake) = spawn_with_fake(
+        Reply::Trickle {
+            chunks: 8,
+            gap: Duration::from_millis(250),
+        },
+        "",
+    )
+    .await;
+    let response = app.get("/portal/api/files/videos/long.webm").await;
+    assert_eq!(response.status(), 200);
+    let body = response.bytes().await.expect("the whole file");
+    assert_eq!(body.len(), 8 * 1024);
+}
+
+#[tokio::test]
+async fn a_download_stalled_past_the_time_out_is_cut_not_left_hanging() {
+    let (app, _fake) = spawn_with_fake(
+        Reply::Trickle {
+            chunks: 2,
+            gap: Duration::from_secs(3),
+        },
+        "",
+    )
+    .await;
+    let response = app.get("/portal/api/files/videos/stalled.webm").await;
+    assert_eq!(response.status(), 200, "the headers came in time");
+    let body = tokio::time::timeout(Duration::from_secs(2), response.bytes())
+        .await
+        .expect("cut within the time-out, not after the CMS's 3 s stall");
+    assert!(body.is_err(), "a cut body is an error, never a short file");
+    // Serving goes on.
+    assert_eq!(app.get_json("/readyz").await.0, 200);
+}

@@ -1,4 +1,4 @@
-//! The app under /portal/: caching rules, SPA fallback, compression, traversal.
+//! The app under /portal/: caching rules, SPA fallback, the build's encodings, traversal.
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -66,24 +66,120 @@ async fn root_redirects_to_the_portal() {
 }
 
 #[tokio::test]
-async fn gzip_and_brotli_are_offered() {
+async fn the_builds_encodings_are_served_as_written_and_nothing_is_compressed_per_request() {
     let app = spawn_with_reference_cms().await;
-    for encoding in ["gzip", "br"] {
-        for path in [
-            "/portal/assets/main.0123456789abcdef.js",
-            "/portal/api/category/list",
-        ] {
-            let response = app
-                .client
-                .get(app.url(path))
-                .header("accept-encoding", encoding)
-                .send()
-                .await
-                .unwrap();
-            assert_eq!(response.status(), 200);
-            assert_eq!(response.headers()["content-encoding"], encoding, "{path}");
-        }
+    let get = |path: &'static str, encoding: &'static str| {
+        app.client
+            .get(app.url(path))
+            .header("accept-encoding", encoding)
+            .send()
+    };
+    let js = "/portal/assets/main.0123456789abcdef.js";
+    let br = get(js, "gzip, deflate, br").await.unwrap();
+    assert_eq!(br.headers()["content-encoding"], "br");
+    assert_eq!(br.headers()["vary"], "accept-encoding");
+    assert_eq!(br.bytes().await.unwrap(), BUILT_BR, "the build's own .br");
+    let gzip = get(js, "gzip").await.unwrap();
+    assert_eq!(gzip.headers()["content-encoding"], "gzip");
+    let index = get("/portal/", "gzip, br").await.unwrap();
+    assert_eq!(index.headers()["content-encoding"], "gzip", "index.html.gz");
+    let plain = get(js, "identity").await.unwrap();
+    assert!(plain.headers().get("content-encoding").is_none());
+    assert!(plain.text().await.unwrap().starts_with("console.log"));
+
+    // A file the build wrote no encodings for is sent as it is, even to a client asking for gzip.
+    let raw = get("/portal/assets/plain.txt", "gzip, br").await.unwrap();
+    assert_eq!(raw.status(), 200);
+    assert!(raw.headers().get("content-encoding").is_none());
+    assert!(
+        raw.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/plain")
+    );
+    // The encodings themselves are not files of the app.
+    assert_eq!(
+        app.get("/portal/assets/main.0123456789abcdef.js.br")
+            .await
+            .status(),
+        404
+    );
+
+    // The API's answers come encoded from the cache, `/site` and the OpenAPI document encoded once.
+    for path in [
+        "/portal/api/category/list",
+        "/portal/api/site",
+        "/portal/api/openapi.json",
+    ] {
+        let response = get(path, "br").await.unwrap();
+        assert_eq!(response.headers()["content-encoding"], "br", "{path}");
     }
+}
+
+#[tokio::test]
+async fn app_files_revalidate_with_their_etag_and_answer_head() {
+    let app = spawn_with_reference_cms().await;
+    let first = app.get("/portal/favicon.svg").await;
+    let etag = first.headers()["etag"].clone();
+    assert!(first.headers().contains_key("last-modified"));
+    let again = app
+        .client
+        .get(app.url("/portal/favicon.svg"))
+        .header("if-none-match", etag.clone())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), 304);
+    assert_eq!(again.headers()["etag"], etag);
+    assert_eq!(again.headers()["cache-control"], "no-cache");
+
+    let head = app
+        .client
+        .head(app.url("/portal/assets/main.0123456789abcdef.js"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(head.status(), 200);
+    assert!(head.headers().contains_key("content-length"));
+    let post = app
+        .client
+        .post(app.url("/portal/favicon.svg"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(post.status(), 405);
+}
+
+#[tokio::test]
+async fn a_new_build_is_served_after_a_reload_without_a_restart() {
+    let dist = tempfile::tempdir().unwrap();
+    let config_dir = tempfile::tempdir().unwrap();
+    let file = config_dir.path().join("gateway.toml");
+    std::fs::write(&file, config_toml("http://127.0.0.1:9/", dist.path(), "")).unwrap();
+    let config = portal_gateway::config::Config::load(&file).unwrap();
+    let application = portal_gateway::startup::Application::build_with_file(config, Some(file))
+        .await
+        .unwrap();
+    let addr = application.local_addr();
+    let state = application.state();
+    let (_stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(application.run_until(async {
+        let _ = stopped.await;
+    }));
+    let get = |path: &'static str| async move {
+        reqwest::get(format!("http://{addr}{path}")).await.unwrap()
+    };
+    assert_eq!(get("/readyz").await.status(), 503, "no build yet");
+    assert_eq!(get("/portal/").await.status(), 404);
+
+    std::fs::write(
+        dist.path().join("index.html"),
+        "<div id=\"root\">新版</div>",
+    )
+    .unwrap();
+    state.reload().unwrap();
+    assert_eq!(get("/readyz").await.status(), 200);
+    assert!(get("/portal/").await.text().await.unwrap().contains("新版"));
 }
 
 #[tokio::test]
