@@ -205,6 +205,8 @@ pub struct ServerConfig {
     /// How long a client may take to send a request's head; slower ones are dropped.
     #[serde(with = "humantime_serde")]
     pub header_read_timeout: Duration,
+    /// One line per request (at info, target `portal_gateway::access`); errors are logged either way.
+    pub access_log: bool,
 }
 
 impl Default for ServerConfig {
@@ -218,6 +220,7 @@ impl Default for ServerConfig {
             hsts_max_age: None,
             source_maps: false,
             header_read_timeout: Duration::from_secs(15),
+            access_log: true,
         }
     }
 }

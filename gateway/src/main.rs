@@ -102,7 +102,8 @@ async fn check_upstream(config: &Config, json: bool) -> ExitCode {
 }
 
 async fn serve(config: Config, path: PathBuf) -> ExitCode {
-    telemetry::init(&config.server);
+    // Held to the end: dropping it writes out the lines still queued.
+    let _log_writer = telemetry::init(&config.server);
     let app = match Application::build_with_file(config, Some(path)).await {
         Ok(app) => app,
         Err(err) => {

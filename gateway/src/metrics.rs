@@ -86,6 +86,7 @@ pub fn cache_outcome(outcome: &'static str) -> &'static Counter {
 }
 
 pub async fn render() -> String {
+    metrics::counter!("portal_log_lines_dropped_total").absolute(crate::telemetry::dropped_lines());
     handle().render()
 }
 

@@ -1,49 +1,89 @@
-//! What every request leaves behind: a `request` span (method, path, request id) around its
-//! handling, its request id echoed on the answer, one log line with its status and latency (and
-//! the error, when the answer is an `ApiError`: the one place errors are logged), and a
-//! `portal_requests_total` count. A panic in the service it wraps becomes a 500 envelope here
-//! (`envelope::panic_response`) and the process serves on.
+//! What every request leaves behind: its request id echoed on the answer, one access line
+//! (method, path, query, status, bytes, latency, cache outcome, client address, user agent,
+//! request id, and the error when the answer is an `ApiError`: the one place errors are logged),
+//! and a `portal_requests_total` count. A panic in the service it wraps becomes a 500 envelope
+//! here (`envelope::panic_response`) and the process serves on.
 //!
 //! Written here rather than taken from tower-http's `TraceLayer`, which reads the clock about
 //! seven times per request and wraps every response body even when nothing is logged: on a
 //! cache hit that was a tenth of the gateway's own work (docs/performance.md). This layer reads
-//! the clock only when the log line is wanted and leaves bodies alone. Panics are caught here
+//! the clock only when the line is wanted and leaves bodies alone. Panics are caught here
 //! rather than by tower-http's `CatchPanicLayer` for the same reason: it boxes every response
 //! body (and axum's server then boxes it again into its own `Body`), which made a cached hit
 //! 5 % dearer (21.2k against 20.2k instructions, `make bench-instructions`); `catch_unwind`
 //! costs nothing until something panics.
+//!
+//! Nothing else on the way formats for the log: the `request` span (method, path, request id),
+//! whose fields the subscriber would format into a string for every request, is made only when
+//! debug lines are on, which are the only ones written inside a request's handling. The line
+//! itself goes to a non-blocking writer (`telemetry`), so no request waits on the terminal or
+//! the log collector.
 
 use std::{
     future::Future,
+    net::{IpAddr, Ipv4Addr},
     panic::{AssertUnwindSafe, catch_unwind},
     pin::Pin,
+    sync::{
+        Arc,
+        atomic::{AtomicBool, Ordering},
+    },
     task::{Context, Poll},
     time::Instant,
 };
 
 use axum::{
     extract::Request,
-    http::{self, HeaderName, HeaderValue},
+    http::{self, HeaderName, HeaderValue, Method, Uri, header},
     response::Response,
 };
 use tower::{Layer, Service};
 use tracing::{Level, Span};
 
 use crate::{
+    cache::X_CACHE,
+    config::ServerConfig,
     envelope::{ApiError, panic_response},
     metrics,
     security::{self, Hsts},
 };
 
+/// Whether access lines are written (`server.access_log`); shared with the reload path.
+#[derive(Clone, Debug)]
+pub struct AccessLog(Arc<AtomicBool>);
+
+impl Default for AccessLog {
+    fn default() -> Self {
+        Self(Arc::new(AtomicBool::new(true)))
+    }
+}
+
+impl AccessLog {
+    /// Takes the setting of a (re)loaded config.
+    pub fn configure(&self, server: &ServerConfig) {
+        self.0.store(server.access_log, Ordering::Relaxed);
+    }
+
+    /// On in the config, and info lines let through by the log filter.
+    fn wanted(&self) -> bool {
+        self.0.load(Ordering::Relaxed) && tracing::enabled!(target: ACCESS, Level::INFO)
+    }
+}
+
+/// The target of access lines, so a filter can treat them apart (`portal_gateway::access=off`).
+const ACCESS: &str = "portal_gateway::access";
+
 #[derive(Clone, Default)]
 pub struct ObserveLayer {
     hsts: Hsts,
+    access_log: AccessLog,
 }
 
 impl ObserveLayer {
-    /// `hsts` is the HSTS setting the layer adds to every response (see `security`).
-    pub fn new(hsts: Hsts) -> Self {
-        Self { hsts }
+    /// `hsts` is the HSTS setting the layer adds to every response (see `security`);
+    /// `access_log` whether it writes a line per request.
+    pub fn new(hsts: Hsts, access_log: AccessLog) -> Self {
+        Self { hsts, access_log }
     }
 }
 
@@ -54,6 +94,8 @@ impl<S> Layer<S> for ObserveLayer {
         Observe {
             inner,
             hsts: self.hsts.clone(),
+            access_log: self.access_log.clone(),
+            peer: IpAddr::V4(Ipv4Addr::LOCALHOST),
         }
     }
 }
@@ -62,12 +104,31 @@ impl<S> Layer<S> for ObserveLayer {
 pub struct Observe<S> {
     inner: S,
     hsts: Hsts,
+    access_log: AccessLog,
+    /// The connection's peer, for the access line.
+    peer: IpAddr,
 }
 
 impl<S> Observe<S> {
     pub fn get_mut(&mut self) -> &mut S {
         &mut self.inner
     }
+
+    /// This copy serves one connection from `peer`.
+    pub fn set_peer(&mut self, peer: IpAddr) {
+        self.peer = peer;
+    }
+}
+
+/// What the access line needs of the request, copied out before the request moves on (reference
+/// counted copies, no formatting).
+struct Access {
+    started: Instant,
+    method: Method,
+    uri: Uri,
+    user_agent: Option<HeaderValue>,
+    forwarded_for: Option<HeaderValue>,
+    peer: IpAddr,
 }
 
 /// The request id header: set (or kept) on the way in, echoed on the way out, sent to the CMS.
@@ -89,16 +150,28 @@ where
         let route = metrics::route_label(request.uri().path());
         // Set by tower-http's `SetRequestId` outside this layer (kept when the client sent one).
         let request_id = request.headers().get(REQUEST_ID).cloned();
-        let span = tracing::info_span!(
-            "request",
-            method = %request.method(),
-            path = %request.uri().path(),
-            request_id = request_id
-                .as_ref()
-                .and_then(|v| v.to_str().ok())
-                .unwrap_or("-"),
-        );
-        let started = tracing::enabled!(Level::INFO).then(Instant::now);
+        let span = if tracing::enabled!(Level::DEBUG) {
+            tracing::info_span!(
+                "request",
+                method = %request.method(),
+                path = %request.uri().path(),
+                request_id = request_id
+                    .as_ref()
+                    .and_then(|v| v.to_str().ok())
+                    .unwrap_or("-"),
+            )
+        } else {
+            Span::none()
+        };
+        let access = self.access_log.wanted().then(|| Access {
+            started: Instant::now(),
+            method: request.method().clone(),
+            uri: request.uri().clone(),
+            user_agent: request.headers().get(header::USER_AGENT).cloned(),
+            forwarded_for: request.headers().get("x-forwarded-for").cloned(),
+            peer: self.peer,
+        });
+        let failure_path = access.is_none().then(|| request.uri().clone());
         let called = {
             let _entered = span.enter();
             catch_unwind(AssertUnwindSafe(|| self.inner.call(request)))
@@ -114,7 +187,8 @@ where
             span,
             route,
             request_id,
-            started,
+            access,
+            failure_path,
         }
     }
 }
@@ -129,7 +203,10 @@ pin_project_lite::pin_project! {
         span: Span,
         route: &'static str,
         request_id: Option<HeaderValue>,
-        started: Option<Instant>,
+        // Set when access lines are wanted.
+        access: Option<Access>,
+        // The target, kept for the warning of a server error when no access line is written.
+        failure_path: Option<Uri>,
     }
 }
 
@@ -157,30 +234,76 @@ where
         if let Ok(response) = &mut result {
             // Echoed here rather than by tower-http's `PropagateRequestId`, which also stores it
             // in every response's extensions: a visible share of a cache hit (performance.md).
-            if let Some(id) = this.request_id.take() {
-                response.headers_mut().entry(REQUEST_ID).or_insert(id);
+            let request_id = this.request_id.take();
+            if let Some(id) = &request_id {
+                response
+                    .headers_mut()
+                    .entry(REQUEST_ID)
+                    .or_insert(id.clone());
             }
             security::complete(response.headers_mut(), this.hsts);
             let status = response.status();
             metrics::requests_counter(this.route, status.as_u16()).increment(1);
-            let latency_ms = this.started.map(|t| t.elapsed().as_secs_f64() * 1000.0);
             let error = response.extensions().get::<ApiError>();
-            if status.is_server_error() || status == http::StatusCode::REQUEST_TIMEOUT {
+            let failed = status.is_server_error() || status == http::StatusCode::REQUEST_TIMEOUT;
+            if let Some(access) = this.access.take() {
+                log_access(&access, response, request_id.as_ref(), error, failed);
+            } else if failed {
                 tracing::warn!(
+                    target: ACCESS,
                     status = status.as_u16(),
-                    latency_ms,
+                    path = this.failure_path.as_ref().map(Uri::path),
+                    request_id = request_id.as_ref().and_then(|v| v.to_str().ok()),
                     error = error.map(tracing::field::display),
                     "answered with a server error"
-                );
-            } else if let Some(latency_ms) = latency_ms {
-                tracing::info!(
-                    status = status.as_u16(),
-                    latency_ms,
-                    error = error.map(tracing::field::display),
-                    "answered"
                 );
             }
         }
         Poll::Ready(result)
+    }
+}
+
+fn text(value: Option<&HeaderValue>) -> Option<&str> {
+    value.and_then(|v| v.to_str().ok())
+}
+
+/// The access line: INFO, or WARN for a server error (and a time-out), which monitors alert on.
+fn log_access(
+    access: &Access,
+    response: &Response,
+    request_id: Option<&HeaderValue>,
+    error: Option<&ApiError>,
+    failed: bool,
+) {
+    let headers = response.headers();
+    let status = response.status().as_u16();
+    let bytes = text(headers.get(header::CONTENT_LENGTH));
+    let cache = text(headers.get(X_CACHE));
+    let latency_ms = access.started.elapsed().as_secs_f64() * 1000.0;
+    let error = error.map(tracing::field::display);
+    macro_rules! line {
+        ($level:ident, $message:literal) => {
+            tracing::$level!(
+                target: ACCESS,
+                method = access.method.as_str(),
+                path = access.uri.path(),
+                query = access.uri.query(),
+                status,
+                bytes,
+                latency_ms,
+                cache,
+                client = %access.peer,
+                forwarded_for = text(access.forwarded_for.as_ref()),
+                user_agent = text(access.user_agent.as_ref()),
+                request_id = text(request_id),
+                error,
+                $message
+            )
+        };
+    }
+    if failed {
+        line!(warn, "answered with a server error");
+    } else {
+        line!(info, "answered");
     }
 }

@@ -29,7 +29,7 @@ use crate::{
     health,
     limits::{ClientLimit, ClientLimitLayer, ClientLimits},
     metrics,
-    observe::{Observe, ObserveLayer, REQUEST_ID},
+    observe::{AccessLog, Observe, ObserveLayer, REQUEST_ID},
     reload,
     security::Hsts,
     state::{AppState, RuntimeError},
@@ -86,14 +86,17 @@ pub enum StartupError {
 /// 500 envelope), per-client limit, then the router. Named once, here.
 type Stack = SetRequestId<Observe<ClientLimit<Router>>, SequentialRequestId>;
 
-/// The whole app as one service; `set_peer` tells its client limit whom a connection is from.
+/// The whole app as one service; `set_peer` tells its client limit and its access line whom a
+/// connection is from.
 #[derive(Clone)]
 pub struct App(Stack);
 
 impl App {
     /// This copy serves one connection from `peer`.
     pub fn set_peer(&mut self, peer: std::net::IpAddr) {
-        self.0.get_mut().get_mut().set_peer(peer);
+        let observe = self.0.get_mut();
+        observe.set_peer(peer);
+        observe.get_mut().set_peer(peer);
     }
 }
 
@@ -113,13 +116,18 @@ impl Service<Request> for App {
 
 /// Wraps `router` in the stack. The layers wrap the router once rather than being added with
 /// `Router::layer`, which would wrap (and box, and clone on every request) each route.
-pub fn layers(router: Router, client_limits: ClientLimits, hsts: Hsts) -> App {
+pub fn layers(
+    router: Router,
+    client_limits: ClientLimits,
+    hsts: Hsts,
+    access_log: AccessLog,
+) -> App {
     App(ServiceBuilder::new()
         .layer(SetRequestIdLayer::new(
             REQUEST_ID,
             SequentialRequestId::new(),
         ))
-        .layer(ObserveLayer::new(hsts))
+        .layer(ObserveLayer::new(hsts, access_log))
         .layer(ClientLimitLayer::new(client_limits))
         .service(router))
 }
@@ -149,7 +157,12 @@ pub fn app(state: AppState) -> App {
         // The app's files, from memory, as the build encoded them.
         .fallback(app_file)
         .with_state(state.clone());
-    layers(router, state.client_limits.clone(), state.hsts.clone())
+    layers(
+        router,
+        state.client_limits.clone(),
+        state.hsts.clone(),
+        state.access_log.clone(),
+    )
 }
 
 pub struct Application {

@@ -15,6 +15,7 @@ use crate::{
     config::{Config, ConfigError},
     envelope::success_bytes,
     limits::ClientLimits,
+    observe::AccessLog,
     security::Hsts,
     static_files::{AppFiles, LoadError},
     upstream::{ClientError, Upstream, UpstreamHealth},
@@ -83,6 +84,7 @@ pub struct Shared {
     pub upstream_health: Arc<UpstreamHealth>,
     /// Shared with the observe layer.
     pub hsts: Hsts,
+    pub access_log: AccessLog,
     config_path: Option<PathBuf>,
 }
 
@@ -109,6 +111,8 @@ impl AppState {
         let cache = ResponseCache::new(config.cache.max_bytes);
         let hsts = Hsts::default();
         hsts.configure(&config.server);
+        let access_log = AccessLog::default();
+        access_log.configure(&config.server);
         let client_limits = ClientLimits::new(&config.limits);
         let upstream_health = Arc::new(UpstreamHealth::default());
         Ok(Self(Arc::new(Shared {
@@ -117,6 +121,7 @@ impl AppState {
             client_limits,
             upstream_health,
             hsts,
+            access_log,
             config_path,
         })))
     }
@@ -143,6 +148,7 @@ impl Shared {
         }
         let runtime = Runtime::new(config, self.upstream_health.clone())?;
         self.hsts.configure(&runtime.config.server);
+        self.access_log.configure(&runtime.config.server);
         self.client_limits.apply(&runtime.config.limits);
         self.runtime.store(Arc::new(runtime));
         Ok(())

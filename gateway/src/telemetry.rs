@@ -1,21 +1,44 @@
-//! The tracing subscriber: human-readable by default, JSON lines when configured.
+//! The tracing subscriber: human-readable by default, JSON lines when configured, written through
+//! a non-blocking writer (tracing-appender): a request's access line is handed to a writer thread
+//! rather than written to stdout by the request's own thread, so a slow terminal or log collector
+//! never holds a request up. When the writer's queue is full lines are dropped, not waited for,
+//! and counted (`portal_log_lines_dropped_total`).
 
-use std::io::IsTerminal;
+use std::{io::IsTerminal, sync::OnceLock};
 
+use tracing_appender::non_blocking::{ErrorCounter, NonBlockingBuilder, WorkerGuard};
 use tracing_subscriber::{EnvFilter, fmt, prelude::*};
 
 use crate::config::{LogFormat, ServerConfig};
 
-/// Installs the global subscriber; a second call (tests) is a no-op.
-pub fn init(server: &ServerConfig) {
+/// Lines queued for the writer thread before new ones are dropped.
+const QUEUED_LINES: usize = 128_000;
+
+static DROPPED: OnceLock<ErrorCounter> = OnceLock::new();
+
+/// Log lines dropped because the writer fell behind, since start.
+pub fn dropped_lines() -> u64 {
+    DROPPED.get().map_or(0, |c| c.dropped_lines() as u64)
+}
+
+/// Installs the global subscriber. Keep the guard until the process ends: dropping it writes out
+/// what is queued. A second call (tests) is a no-op and gives no guard.
+pub fn init(server: &ServerConfig) -> Option<WorkerGuard> {
     let filter = EnvFilter::try_from_default_env()
         .or_else(|_| EnvFilter::try_new(&server.log_level))
         .unwrap_or_else(|_| EnvFilter::new("info"));
+    let (writer, guard) = NonBlockingBuilder::default()
+        .buffered_lines_limit(QUEUED_LINES)
+        .lossy(true)
+        .thread_name("portal-log")
+        .finish(std::io::stdout());
+    let dropped = writer.error_counter();
     let registry = tracing_subscriber::registry().with(filter);
-    let _ = match server.log_format {
+    let installed = match server.log_format {
         LogFormat::Human => registry
             .with(
                 fmt::layer()
+                    .with_writer(writer)
                     .with_target(false)
                     .with_ansi(std::io::stdout().is_terminal()),
             )
@@ -24,9 +47,13 @@ pub fn init(server: &ServerConfig) {
             .with(
                 fmt::layer()
                     .json()
+                    .with_writer(writer)
                     .flatten_event(true)
                     .with_current_span(true),
             )
             .try_init(),
     };
+    installed.ok()?;
+    let _ = DROPPED.set(dropped);
+    Some(guard)
 }

@@ -195,7 +195,9 @@ async fn environment_overrides_the_file_and_the_secret_never_reaches_a_log() {
             bearer("not-a-visitor-token"),
         ),
     ] {
-        let mut request = client.request(method.parse().unwrap(), format!("{base}{path}"));
+        let mut request = client
+            .request(method.parse().unwrap(), format!("{base}{path}"))
+            .header("user-agent", "portal-test/1.0");
         if let Some(token) = token {
             request = request.header("authorization", token);
         }
@@ -218,11 +220,35 @@ async fn environment_overrides_the_file_and_the_secret_never_reaches_a_log() {
     let out = read_all(child.stdout.take()).await;
     let err = read_all(child.stderr.take()).await;
     let logs = out + &err;
+    // One JSON access line per request, written out before exit (the non-blocking writer's queue
+    // is flushed), with everything an operator's access log holds.
+    let access: Vec<serde_json::Value> = logs
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .filter(|l: &serde_json::Value| l["target"] == "portal_gateway::access")
+        .collect();
+    let detail = access
+        .iter()
+        .find(|l| l["path"] == "/portal/api/article/detail" && l["query"] == "id=2101")
+        .unwrap_or_else(|| panic!("an access line for the detail: {logs}"));
+    assert_eq!(detail["method"], "GET");
+    assert_eq!(detail["status"], 200);
+    assert_eq!(detail["cache"], "MISS");
+    assert_eq!(detail["client"], "127.0.0.1");
+    assert_eq!(detail["user_agent"], "portal-test/1.0");
     assert!(
-        logs.lines().any(|l| l.contains("\"answered\"")
-            && l.contains("request_id")
-            && l.contains("latency_ms")),
-        "one json log line per request, with its request id and latency: {logs}"
+        detail["bytes"]
+            .as_str()
+            .is_some_and(|b| b.parse::<u64>().unwrap() > 100),
+        "{detail}"
+    );
+    assert!(detail["latency_ms"].as_f64().is_some(), "{detail}");
+    assert!(detail["request_id"].as_str().is_some(), "{detail}");
+    assert!(
+        access
+            .iter()
+            .any(|l| l["status"] == 404 && l["path"] == "/portal/api/nothing"),
+        "{logs}"
     );
     let encoded = base64::Engine::encode(
         &base64::engine::general_purpose::STANDARD,
@@ -295,4 +321,54 @@ async fn sighup_reloads_the_config_file() {
         child.try_wait().unwrap().is_none(),
         "SIGHUP does not stop the gateway"
     );
+}
+
+#[tokio::test]
+async fn with_access_lines_off_only_server_errors_are_logged() {
+    let port = free_port();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("gateway.toml");
+    // An upstream nobody listens on: the category list is a 502.
+    std::fs::write(&file, GOOD.replace("8081", "9")).unwrap();
+    let mut child = spawn_gateway(
+        &file,
+        &[
+            ("PORTAL__SERVER__LISTEN", format!("127.0.0.1:{port}")),
+            ("PORTAL__SERVER__LOG_FORMAT", "json".to_owned()),
+            ("PORTAL__SERVER__ACCESS_LOG", "false".to_owned()),
+            ("RUST_LOG", "info".to_owned()),
+        ],
+    );
+    let client = reqwest::Client::new();
+    let base = format!("http://127.0.0.1:{port}");
+    assert_eq!(
+        first_answer(&client, &format!("{base}/healthz")).await,
+        Some(reqwest::StatusCode::OK)
+    );
+    let failed = client
+        .get(format!("{base}/portal/api/category/list"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(failed.status(), 502);
+    let pid = child.id().unwrap().to_string();
+    Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .await
+        .unwrap();
+    tokio::time::timeout(Duration::from_secs(10), child.wait())
+        .await
+        .unwrap()
+        .unwrap();
+    let logs = read_all(child.stdout.take()).await;
+    let access: Vec<serde_json::Value> = logs
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .filter(|l: &serde_json::Value| l["target"] == "portal_gateway::access")
+        .collect();
+    assert_eq!(access.len(), 1, "only the server error: {logs}");
+    assert_eq!(access[0]["level"], "WARN");
+    assert_eq!(access[0]["status"], 502);
+    assert_eq!(access[0]["path"], "/portal/api/category/list");
 }
