@@ -1,6 +1,7 @@
 //! portal-gateway: the backend-for-frontend of the rail-freight portal. See docs/ARCHITECTURE.md.
 #![forbid(unsafe_code)]
 
+pub mod access_log;
 mod admin;
 pub mod api;
 pub mod cache;

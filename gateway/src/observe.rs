@@ -41,6 +41,7 @@ use tower::{Layer, Service};
 use tracing::{Level, Span};
 
 use crate::{
+    access_log,
     cache::X_CACHE,
     config::ServerConfig,
     envelope::{ApiError, panic_response},
@@ -64,9 +65,11 @@ impl AccessLog {
         self.0.store(server.access_log, Ordering::Relaxed);
     }
 
-    /// On in the config, and info lines let through by the log filter.
+    /// On in the config, the writer installed, and info lines let through by the log filter.
     fn wanted(&self) -> bool {
-        self.0.load(Ordering::Relaxed) && tracing::enabled!(target: ACCESS, Level::INFO)
+        self.0.load(Ordering::Relaxed)
+            && access_log::installed()
+            && tracing::enabled!(target: ACCESS, Level::INFO)
     }
 }
 
@@ -267,7 +270,8 @@ fn text(value: Option<&HeaderValue>) -> Option<&str> {
     value.and_then(|v| v.to_str().ok())
 }
 
-/// The access line: INFO, or WARN for a server error (and a time-out), which monitors alert on.
+/// The access line: to the access log, or for a server error (and a time-out), which monitors
+/// alert on, a WARN event with the same fields.
 fn log_access(
     access: &Access,
     response: &Response,
@@ -276,34 +280,37 @@ fn log_access(
     failed: bool,
 ) {
     let headers = response.headers();
-    let status = response.status().as_u16();
-    let bytes = text(headers.get(header::CONTENT_LENGTH));
-    let cache = text(headers.get(X_CACHE));
-    let latency_ms = access.started.elapsed().as_secs_f64() * 1000.0;
-    let error = error.map(tracing::field::display);
-    macro_rules! line {
-        ($level:ident, $message:literal) => {
-            tracing::$level!(
-                target: ACCESS,
-                method = access.method.as_str(),
-                path = access.uri.path(),
-                query = access.uri.query(),
-                status,
-                bytes,
-                latency_ms,
-                cache,
-                client = %access.peer,
-                forwarded_for = text(access.forwarded_for.as_ref()),
-                user_agent = text(access.user_agent.as_ref()),
-                request_id = text(request_id),
-                error,
-                $message
-            )
-        };
+    let line = access_log::Line {
+        method: access.method.as_str(),
+        path: access.uri.path(),
+        query: access.uri.query(),
+        status: response.status().as_u16(),
+        bytes: text(headers.get(header::CONTENT_LENGTH)).and_then(|v| v.parse().ok()),
+        latency: access.started.elapsed(),
+        cache: text(headers.get(X_CACHE)),
+        client: access.peer,
+        forwarded_for: text(access.forwarded_for.as_ref()),
+        user_agent: text(access.user_agent.as_ref()),
+        request_id: text(request_id),
+    };
+    if !failed {
+        access_log::write(&line);
+        return;
     }
-    if failed {
-        line!(warn, "answered with a server error");
-    } else {
-        line!(info, "answered");
-    }
+    tracing::warn!(
+        target: ACCESS,
+        method = line.method,
+        path = line.path,
+        query = line.query,
+        status = line.status,
+        bytes = line.bytes,
+        latency_ms = line.latency.as_secs_f64() * 1000.0,
+        cache = line.cache,
+        client = %line.client,
+        forwarded_for = line.forwarded_for,
+        user_agent = line.user_agent,
+        request_id = line.request_id,
+        error = error.map(tracing::field::display),
+        "answered with a server error"
+    );
 }

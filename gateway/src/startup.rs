@@ -24,7 +24,7 @@ use tower::{Service, ServiceBuilder};
 use tower_http::request_id::{MakeRequestId, RequestId, SetRequestId, SetRequestIdLayer};
 
 use crate::{
-    admin, api,
+    access_log, admin, api,
     config::Config,
     health,
     limits::{ClientLimit, ClientLimitLayer, ClientLimits},
@@ -220,8 +220,19 @@ impl Application {
                 idle.client_limits.forget_idle_clients();
             }
         });
+        tokio::spawn(async {
+            let mut every = tokio::time::interval(access_log::FLUSH_EVERY);
+            loop {
+                every.tick().await;
+                access_log::flush();
+            }
+        });
         let header_read_timeout = self.state.runtime().config.server.header_read_timeout;
-        crate::serve::serve(self.listener, self.app, header_read_timeout, shutdown).await
+        let served =
+            crate::serve::serve(self.listener, self.app, header_read_timeout, shutdown).await;
+        // The last requests' lines, before the process ends.
+        access_log::flush();
+        served
     }
 }
 

@@ -1,6 +1,6 @@
 //! The tracing subscriber: human-readable by default, JSON lines when configured, written through
-//! a non-blocking writer (tracing-appender): a request's access line is handed to a writer thread
-//! rather than written to stdout by the request's own thread, so a slow terminal or log collector
+//! a non-blocking writer (tracing-appender), which the access log (`access_log`) shares: lines are
+//! handed to a writer thread rather than written to stdout by a request's own thread, so a slow terminal or log collector
 //! never holds a request up. When the writer's queue is full lines are dropped, not waited for,
 //! and counted (`portal_log_lines_dropped_total`).
 
@@ -31,8 +31,14 @@ pub fn init(server: &ServerConfig) -> Option<WorkerGuard> {
         .buffered_lines_limit(QUEUED_LINES)
         .lossy(true)
         .thread_name("portal-log")
-        .finish(std::io::stdout());
+        // Whole blocks rather than a write per line (stdout alone flushes at every newline): the
+        // writer thread drains the queue into this buffer and flushes when the queue runs dry.
+        .finish(std::io::BufWriter::with_capacity(
+            64 * 1024,
+            std::io::stdout(),
+        ));
     let dropped = writer.error_counter();
+    let access_lines = writer.clone();
     let registry = tracing_subscriber::registry().with(filter);
     let installed = match server.log_format {
         LogFormat::Human => registry
@@ -55,5 +61,6 @@ pub fn init(server: &ServerConfig) -> Option<WorkerGuard> {
     };
     installed.ok()?;
     let _ = DROPPED.set(dropped);
+    crate::access_log::install(server.log_format, access_lines);
     Some(guard)
 }

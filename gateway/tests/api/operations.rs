@@ -237,9 +237,7 @@ async fn environment_overrides_the_file_and_the_secret_never_reaches_a_log() {
     assert_eq!(detail["client"], "127.0.0.1");
     assert_eq!(detail["user_agent"], "portal-test/1.0");
     assert!(
-        detail["bytes"]
-            .as_str()
-            .is_some_and(|b| b.parse::<u64>().unwrap() > 100),
+        detail["bytes"].as_u64().is_some_and(|b| b > 100),
         "{detail}"
     );
     assert!(detail["latency_ms"].as_f64().is_some(), "{detail}");
