@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
-# Load benchmark on loopback (not a test): the gateway's cached /portal/api/category/list against
-# nginx proxy_cache in front of the same upstream, and against a bare axum route returning the same
-# bytes (the ceiling); each plain and with Accept-Encoding: gzip. Servers are pinned to core 0,
-# wrk to core 1. The six runs are repeated in interleaved rounds (a shared machine drifts; a server
-# measured always first or always last would carry the drift) and the median round is reported.
-# Prints requests/s, p50, p99, peak RSS and the ratios. See docs/performance.md.
+# Load benchmark on loopback (not a test), three scenes against nginx in front of the same CMS:
+#  1. the cached /portal/api/category/list: logs off (gateway at warn, nginx access_log off; also
+#     against a bare axum route returning the same bytes, the ceiling), plain and gzip; and logs on
+#     in both (the gateway at its production defaults, nginx a JSON access_log with buffer=64k),
+#     with the encodings a browser asks for;
+#  2. the app's bundle (main.*.js) with Accept-Encoding: br, gzip, against nginx gzip_static on the
+#     same frontend/dist, logs on;
+#  3. a first visit to the home page: the twelve requests Chromium makes (index.html, CSS, JS, the
+#     home chunk, favicon and images, the home page's API calls), cycled by a wrk Lua script, logs on.
+# Servers are pinned to core 0, wrk to core 1. The runs are repeated in interleaved rounds (a
+# shared machine drifts; a server measured always first or always last would carry the drift) and
+# the median round is reported, with every round's figure beside it. Prints requests/s, p50, p99,
+# server CPU per request, peak RSS and the ratios. See docs/performance.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${BENCH_DURATION:-5s}
@@ -14,6 +21,10 @@ CMS=127.0.0.1:18181
 NGINX=127.0.0.1:18182
 GATEWAY=127.0.0.1:18183
 CEILING=127.0.0.1:18184
+NGINX_LOG=127.0.0.1:18185
+GATEWAY_LOG=127.0.0.1:18186
+BROWSER='Accept-Encoding: gzip, deflate, br, zstd'
+DIST=$PWD/frontend/dist
 PATH_=/portal/api/category/list
 work=$(mktemp -d)
 
@@ -22,6 +33,7 @@ NGINX_BIN=$(command -v nginx || echo /usr/sbin/nginx)
 [ "$(nproc)" -ge 2 ] || { echo "needs 2 cores (server on one, wrk on the other)"; exit 1; }
 
 cargo build --release --locked -q -p portal-gateway -p reference-cms --bins --example ceiling
+[ -f "$DIST/index.html" ] || { echo "no built app in $DIST: run make build"; exit 1; }
 
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
@@ -35,8 +47,10 @@ pids+=($!)
 for _ in $(seq 1 100); do curl -sS -o /dev/null "http://$CMS/" 2>/dev/null && break; sleep 0.1; done
 
 basic=$(printf 'portal-web:demo-secret-change-me' | base64)
-mkdir -p "$work/nginx-cache" "$work/nginx-temp"
-# nginx workers drop to an unprivileged user: let them write their cache.
+mkdir -p "$work/nginx-cache" "$work/nginx-temp" "$work/www"
+# nginx serves the same build under the same path.
+ln -s "$DIST" "$work/www/portal"
+# nginx workers drop to an unprivileged user: let them write their cache and logs.
 chmod 755 "$work"; chmod 777 "$work/nginx-cache" "$work/nginx-temp"
 cat > "$work/nginx.conf" <<CONF
 worker_processes 1;
@@ -45,14 +59,21 @@ pid $work/nginx.pid;
 error_log $work/nginx-error.log warn;
 events { worker_connections 4096; }
 http {
+  include /etc/nginx/mime.types;
   access_log off;
   proxy_temp_path $work/nginx-temp;
   client_body_temp_path $work/nginx-temp;
   proxy_cache_path $work/nginx-cache levels=1:2 keys_zone=portal:10m max_size=100m inactive=60m;
   upstream cms { server $CMS; keepalive 32; }
+  # The fields of the gateway's access line.
+  log_format portal escape=json '{"time":"\$time_iso8601","method":"\$request_method","path":"\$uri",'
+    '"query":"\$args","status":\$status,"bytes":\$body_bytes_sent,"latency":\$request_time,'
+    '"cache":"\$upstream_cache_status","client":"\$remote_addr","forwarded_for":"\$http_x_forwarded_for",'
+    '"user_agent":"\$http_user_agent","request_id":"\$request_id"}';
+  gzip on; gzip_types application/json; gzip_comp_level 6; gzip_min_length 256;
+  # Scene 1, logs off.
   server {
     listen $NGINX;
-    gzip on; gzip_types application/json; gzip_comp_level 6; gzip_min_length 256;
     location /portal/api/ {
       proxy_pass http://cms/;
       proxy_http_version 1.1;
@@ -63,6 +84,33 @@ http {
       proxy_cache_use_stale error timeout updating http_500 http_502 http_503 http_504;
       proxy_cache_lock on;
       add_header X-Cache \$upstream_cache_status;
+    }
+  }
+  # Scenes 1 to 3, logs on: the API as above and the app's files, precompressed.
+  server {
+    listen $NGINX_LOG;
+    access_log $work/nginx-access.log portal buffer=64k;
+    location /portal/api/ {
+      proxy_pass http://cms/;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Authorization "Basic $basic";
+      proxy_cache portal;
+      proxy_cache_valid 200 10m;
+      proxy_cache_use_stale error timeout updating http_500 http_502 http_503 http_504;
+      proxy_cache_lock on;
+      add_header X-Cache \$upstream_cache_status;
+    }
+    # The gateway answers /site from its config; nginx gets the same bytes as a file.
+    location = /portal/api/site {
+      default_type application/json;
+      gzip_static on;
+      alias $work/site.json;
+    }
+    location /portal/ {
+      root $work/www;
+      gzip_static on;
+      try_files \$uri /portal/index.html;
     }
   }
 }
@@ -76,8 +124,44 @@ PORTAL__LIMITS__PER_CLIENT_PER_SECOND=100000000 PORTAL__LIMITS__PER_CLIENT_BURST
   taskset -c 0 target/release/portal-gateway --config config/gateway.toml >/dev/null 2>&1 &
 pids+=($!)
 gateway_pid=$!
+# Production defaults: access lines at info, to a file, as nginx's.
+PORTAL__SERVER__LISTEN=$GATEWAY_LOG PORTAL__UPSTREAM__BASE_URL="http://$CMS/" PORTAL__SERVER__STATIC_DIR="$DIST" \
+PORTAL__LIMITS__PER_CLIENT_PER_SECOND=100000000 PORTAL__LIMITS__PER_CLIENT_BURST=100000000 \
+  taskset -c 0 target/release/portal-gateway --config config/gateway.toml >"$work/gateway-access.log" 2>&1 &
+pids+=($!)
+gateway_log_pid=$!
 wait_for "http://$GATEWAY$PATH_"
 wait_for "http://$NGINX$PATH_"
+wait_for "http://$GATEWAY_LOG$PATH_"
+wait_for "http://$NGINX_LOG$PATH_"
+curl -fsS "http://$GATEWAY_LOG/portal/api/site" -o "$work/site.json"
+gzip -9 -k "$work/site.json"; chmod 644 "$work"/site.json*
+
+# Scene 2's file and scene 3's visit, as the build named them; the API calls as Chromium made
+# them on the home page (2026-11-22).
+bundle=/portal/assets/$(cd "$DIST/assets" && ls main.*.js | grep -v '\.map$' | head -1)
+visit=(/portal/)
+for pattern in 'runtime.*.js' 'main.*.js' 'main.*.css'; do
+  visit+=("/portal/assets/$(cd "$DIST/assets" && ls $pattern | head -1)")
+done
+visit+=(/portal/favicon.svg "/portal/assets/$(cd "$DIST/assets" && ls page-home.*.chunk.js | head -1)"
+  /portal/api/category/list /portal/api/site)
+for image in eurasia port park; do visit+=("/portal/assets/$(cd "$DIST/assets" && ls $image.*.svg | head -1)"); done
+visit+=('/portal/api/article/list?categoryId=21&page=1&size=6')
+{
+  echo 'local paths = {'
+  for p in "${visit[@]}"; do echo "  \"$p\","; done
+  echo '}'
+  cat <<'LUA'
+-- Each connection walks the visit in order, as one browser after another would.
+local i = 0
+local headers = { ["Accept-Encoding"] = "gzip, deflate, br, zstd", ["User-Agent"] = "Mozilla/5.0 (bench) Chrome/120" }
+request = function()
+  i = i % #paths + 1
+  return wrk.format("GET", paths[i], headers)
+end
+LUA
+} > "$work/visit.lua"
 
 curl -fsS "http://$GATEWAY$PATH_" -o "$work/body.json"
 curl -fsS -H 'Accept-Encoding: gzip' "http://$GATEWAY$PATH_" -o "$work/body.json.gz"
@@ -87,9 +171,15 @@ ceiling_pid=$!
 wait_for "http://$CEILING$PATH_"
 
 # Warm every cache, then measure.
-for url in "http://$GATEWAY$PATH_" "http://$NGINX$PATH_"; do
+for url in "http://$GATEWAY$PATH_" "http://$NGINX$PATH_" "http://$GATEWAY_LOG$PATH_" "http://$NGINX_LOG$PATH_"; do
   for _ in 1 2 3; do curl -fsS -o /dev/null "$url"; curl -fsS -o /dev/null -H 'Accept-Encoding: gzip' "$url"; done
 done
+for server in "$GATEWAY_LOG" "$NGINX_LOG"; do
+  for p in "${visit[@]}"; do
+    for _ in 1 2; do curl -fsS -o /dev/null -H "$BROWSER" "http://$server$p"; done
+  done
+done
+echo "bundle $bundle: gateway sends $(curl -fsS -D - -o /dev/null -H "$BROWSER" "http://$GATEWAY_LOG$bundle" | tr -d '\r' | awk -F': ' 'tolower($1)=="content-encoding"{print $2}'), nginx sends $(curl -fsS -D - -o /dev/null -H "$BROWSER" "http://$NGINX_LOG$bundle" | tr -d '\r' | awk -F': ' 'tolower($1)=="content-encoding"{print $2}')"
 echo "gateway X-Cache: $(curl -fsS -D - -o /dev/null "http://$GATEWAY$PATH_" | tr -d '\r' | awk -F': ' 'tolower($1)=="x-cache"{print $2}')," \
      "nginx X-Cache: $(curl -fsS -D - -o /dev/null "http://$NGINX$PATH_" | tr -d '\r' | awk -F': ' 'tolower($1)=="x-cache"{print $2}')"
 
@@ -116,41 +206,65 @@ median() { tr ' ' '\n' <<<"$1" | grep -v '^$' | sort -g | awk '{v[NR]=$1} END {p
 rss() { awk '/VmHWM/ {printf "%.1f", $2 / 1024}' "/proc/$1/status"; }
 
 nginx_worker=$(pgrep -P "$nginx_pid" | head -1 || echo "$nginx_pid")
+# name url pid header... for every run; a round runs them all, each round from a different place.
+RUNS=(
+  "gateway-plain|http://$GATEWAY$PATH_|$gateway_pid|"
+  "nginx-plain|http://$NGINX$PATH_|$nginx_worker|"
+  "ceiling-plain|http://$CEILING$PATH_|$ceiling_pid|"
+  "gateway-gzip|http://$GATEWAY$PATH_|$gateway_pid|Accept-Encoding: gzip"
+  "nginx-gzip|http://$NGINX$PATH_|$nginx_worker|Accept-Encoding: gzip"
+  "ceiling-gzip|http://$CEILING$PATH_|$ceiling_pid|Accept-Encoding: gzip"
+  "gateway-browser|http://$GATEWAY$PATH_|$gateway_pid|$BROWSER"
+  "gateway-logs|http://$GATEWAY_LOG$PATH_|$gateway_log_pid|$BROWSER"
+  "gateway-logs-plain|http://$GATEWAY_LOG$PATH_|$gateway_log_pid|"
+  "nginx-logs|http://$NGINX_LOG$PATH_|$nginx_worker|$BROWSER"
+  "nginx-logs-plain|http://$NGINX_LOG$PATH_|$nginx_worker|"
+  "gateway-bundle|http://$GATEWAY_LOG$bundle|$gateway_log_pid|Accept-Encoding: br, gzip"
+  "nginx-bundle|http://$NGINX_LOG$bundle|$nginx_worker|Accept-Encoding: br, gzip"
+  "gateway-visit|http://$GATEWAY_LOG|$gateway_log_pid|script"
+  "nginx-visit|http://$NGINX_LOG|$nginx_worker|script"
+)
 for round in $(seq 1 "$ROUNDS"); do
-  for enc in plain gzip; do
-    hdr=(); [ $enc = gzip ] && hdr=(-H 'Accept-Encoding: gzip')
-    # Each round starts with a different server, so none is always measured first.
-    servers=(gateway nginx ceiling)
-    shift_by=$(( (round - 1) % 3 ))
-    for s in "${servers[@]:shift_by}" "${servers[@]:0:shift_by}"; do
-      case $s in
-        gateway) run "gateway-$enc" "http://$GATEWAY$PATH_" "$gateway_pid" "${hdr[@]}" ;;
-        nginx) run "nginx-$enc" "http://$NGINX$PATH_" "$nginx_worker" "${hdr[@]}" ;;
-        ceiling) run "ceiling-$enc" "http://$CEILING$PATH_" "$ceiling_pid" "${hdr[@]}" ;;
-      esac
-    done
+  shift_by=$(( (round - 1) * 5 % ${#RUNS[@]} ))
+  for spec in "${RUNS[@]:shift_by}" "${RUNS[@]:0:shift_by}"; do
+    IFS='|' read -r name url pid header <<<"$spec"
+    case $header in
+      '') run "$name" "$url" "$pid" ;;
+      script) run "$name" "$url" "$pid" -s "$work/visit.lua" ;;
+      *) run "$name" "$url" "$pid" -H "$header" ;;
+    esac
   done
 done
 
 echo
 echo "wrk: 1 thread, $CONNECTIONS connections, $DURATION a run, $ROUNDS interleaved rounds (median shown); servers on core 0, wrk on core 1"
-echo "body: $(wc -c <"$work/body.json") bytes plain, $(wc -c <"$work/body.json.gz") bytes gzip"
-printf '%-16s %10s %8s %8s %12s   %s\n' run 'req/s' 'p50 ms' 'p99 ms' 'CPU µs/req' 'req/s by round'
+echo "scene 1 body: $(wc -c <"$work/body.json") bytes plain, $(wc -c <"$work/body.json.gz") bytes gzip; scene 3: ${#visit[@]} requests a visit"
+printf '%-18s %10s %8s %8s %12s   %s\n' run 'req/s' 'p50 ms' 'p99 ms' 'CPU µs/req' 'req/s by round'
 declare -A MED MCPU
-for enc in plain gzip; do
-  for s in gateway nginx ceiling; do
-    k=$s-$enc
-    MED[$k]=$(median "${RPS[$k]}")
-    MCPU[$k]=$(median "${CPU[$k]}")
-    printf '%-16s %10.0f %8.2f %8.2f %12.2f   %s\n' "$k" "${MED[$k]}" "$(median "${P50[$k]}")" "$(median "${P99[$k]}")" \
-      "${MCPU[$k]}" "$(for v in ${RPS[$k]}; do printf '%.0f ' "$v"; done)"
-  done
+for spec in "${RUNS[@]}"; do
+  k=${spec%%|*}
+  MED[$k]=$(median "${RPS[$k]}")
+  MCPU[$k]=$(median "${CPU[$k]}")
+  printf '%-18s %10.0f %8.2f %8.2f %12.2f   %s\n' "$k" "${MED[$k]}" "$(median "${P50[$k]}")" "$(median "${P99[$k]}")" \
+    "${MCPU[$k]}" "$(for v in ${RPS[$k]}; do printf '%.0f ' "$v"; done)"
 done
 echo
-printf 'peak RSS MB: gateway %s, nginx worker %s, ceiling %s\n' "$(rss $gateway_pid)" "$(rss "$nginx_worker")" "$(rss $ceiling_pid)"
+printf 'peak RSS MB: gateway %s, gateway with logs and the app %s, nginx worker %s, ceiling %s\n' \
+  "$(rss $gateway_pid)" "$(rss $gateway_log_pid)" "$(rss "$nginx_worker")" "$(rss $ceiling_pid)"
+echo "access lines written: gateway $(wc -l <"$work/gateway-access.log"), nginx $(wc -l <"$work/nginx-access.log") (nginx's last 64k may be unflushed)"
 echo "ratios by requests/s (and, in brackets, by server CPU time per request):"
-for enc in plain gzip; do
-  awk -v g="${MED[gateway-$enc]}" -v n="${MED[nginx-$enc]}" -v c="${MED[ceiling-$enc]}" \
-      -v gc="${MCPU[gateway-$enc]}" -v nc="${MCPU[nginx-$enc]}" -v cc="${MCPU[ceiling-$enc]}" -v e="$enc" \
-    'BEGIN { printf "%-6s gateway/nginx = %.2f (%.2f)   gateway/ceiling = %.2f (%.2f)\n", e, g / n, nc / gc, g / c, cc / gc }'
-done
+ratio() { # label a b
+  awk -v a="${MED[$2]}" -v b="${MED[$3]}" -v ac="${MCPU[$2]}" -v bc="${MCPU[$3]}" -v l="$1" \
+    'BEGIN { printf "  %-44s %.2f (%.2f)\n", l, a / b, bc / ac }'
+}
+ratio "scene 1, plain: gateway/nginx" gateway-plain nginx-plain
+ratio "scene 1, plain: gateway/ceiling" gateway-plain ceiling-plain
+ratio "scene 1, gzip: gateway/nginx" gateway-gzip nginx-gzip
+ratio "scene 1, gzip: gateway/ceiling" gateway-gzip ceiling-gzip
+ratio "scene 1, logs on, browser: gateway/nginx" gateway-logs nginx-logs
+ratio "scene 1, logs on, plain: gateway/nginx" gateway-logs-plain nginx-logs-plain
+ratio "scene 1: gateway logs on / gateway logs off" gateway-logs gateway-browser
+ratio "scene 2, bundle: gateway/nginx gzip_static" gateway-bundle nginx-bundle
+ratio "scene 3, first visit: gateway/nginx" gateway-visit nginx-visit
+awk -v g="${MED[gateway-visit]}" -v n="${MED[nginx-visit]}" -v r="${#visit[@]}" \
+  'BEGIN { printf "  first visits a second: gateway %.0f, nginx %.0f\n", g / r, n / r }'
