@@ -8,6 +8,30 @@ const zlib = require('node:zlib');
 
 const GATEWAY = process.env.GATEWAY_URL || 'http://127.0.0.1:8080';
 
+/**
+ * Preloads the home carousel's first image, the largest paint of the home page on a phone: without
+ * it the browser learns of the image only after the app's script has run (Lighthouse mobile,
+ * "prioritize the LCP image", ~170 ms). Tiny (0.5 KB brotli), so the other routes lose nothing.
+ */
+class PreloadLcpImage {
+  apply(compiler) {
+    compiler.hooks.compilation.tap('PreloadLcpImage', (compilation) => {
+      HtmlWebpackPlugin.getHooks(compilation).alterAssetTagGroups.tap('PreloadLcpImage', (data) => {
+        const image = Object.keys(compilation.assets).find((name) => /^assets\/eurasia\.[0-9a-f]+\.svg$/.test(name));
+        if (image) {
+          data.headTags.unshift({
+            tagName: 'link',
+            voidTag: true,
+            attributes: { rel: 'preload', as: 'image', href: `/portal/${image}`, fetchpriority: 'high' },
+            meta: { plugin: 'PreloadLcpImage' },
+          });
+        }
+        return data;
+      });
+    });
+  }
+}
+
 /** Writes the bundle report (assets, chunks, modules by size) to reports/bundle-stats.json. */
 class BundleReport {
   apply(compiler) {
@@ -69,6 +93,7 @@ module.exports = (_env, argv) => {
     },
     plugins: [
       new HtmlWebpackPlugin({ template: './public/index.html', favicon: './public/favicon.svg' }),
+      ...(production ? [new PreloadLcpImage()] : []),
       ...(production ? [new BundleReport()] : []),
       new MiniCssExtractPlugin({
         filename: production ? 'assets/[name].[contenthash:12].css' : 'assets/[name].css',
