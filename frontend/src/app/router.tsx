@@ -1,8 +1,8 @@
 import { useCallback, useLayoutEffect, type ComponentType } from 'react';
-import { Route, Switch } from 'wouter';
+import { Route, Switch, useParams } from 'wouter';
 
 import type { Crumb } from '../components/breadcrumb';
-import type { ContentPageProps } from '../features/articles';
+import { usePrefetchArticle, type ContentPageProps } from '../features/articles';
 import { accessFor, allowedRoutes, useInitialState } from '../features/access';
 import { findById, findByUrl, selectMenu, useGetCategoriesQuery, type Category } from '../features/categories';
 import { useGetSiteQuery } from '../features/site';
@@ -89,6 +89,8 @@ function RoutePage({ route }: { route: RouteDef }) {
 
 function ArticleRoute() {
   const [path] = useHashPath();
+  const { id } = useParams<{ id: string }>();
+  usePrefetchArticle(/^\d+$/.test(id ?? '') ? Number(id) : null);
   const context = usePageContext(path, '文章详情');
   return (
     <Layout>

@@ -1,3 +1,5 @@
+import { useEffect } from 'react';
+
 import { api } from '../../app/api';
 
 export interface ArticleSummary {
@@ -62,3 +64,15 @@ export const articlesApi = api.injectEndpoints({
 });
 
 export const { useGetArticlesQuery, useGetArticleQuery } = articlesApi;
+
+/**
+ * Asks for an article as soon as its route is known, while the article page's own script is still
+ * loading; the page's query then finds it on its way (Lighthouse mobile: the detail call used to
+ * start only after that script, ~300 ms later on slow 4G).
+ */
+export function usePrefetchArticle(id: number | null) {
+  const prefetch = articlesApi.usePrefetch('getArticle');
+  useEffect(() => {
+    if (id !== null) prefetch(id);
+  }, [id, prefetch]);
+}

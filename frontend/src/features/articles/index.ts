@@ -1,2 +1,2 @@
 export type { ContentPageProps, CategoryRef } from './types';
-export { useGetArticlesQuery, type ArticleSummary } from './api';
+export { useGetArticlesQuery, usePrefetchArticle, type ArticleSummary } from './api';
