@@ -40,6 +40,8 @@ pub struct Line<'a> {
     pub forwarded_for: Option<&'a str>,
     pub user_agent: Option<&'a str>,
     pub request_id: Option<&'a str>,
+    /// What went wrong, for an answer that is an error (written as its message).
+    pub error: Option<&'a dyn std::fmt::Display>,
 }
 
 struct Writer {
@@ -154,6 +156,10 @@ fn json_line(out: &mut Vec<u8>, time: &[&[u8]; 4], line: &Line<'_>) {
             string(out, value);
         }
     }
+    if let Some(error) = line.error {
+        out.extend_from_slice(b",\"error\":");
+        string(out, &error.to_string());
+    }
     out.extend_from_slice(b"}\n");
 }
 
@@ -191,6 +197,10 @@ fn human_line(out: &mut Vec<u8>, time: &[&[u8]; 4], line: &Line<'_>) {
             out.push(b'=');
             string(out, value);
         }
+    }
+    if let Some(error) = line.error {
+        out.extend_from_slice(b" error=");
+        string(out, &error.to_string());
     }
     out.push(b'\n');
 }
@@ -242,6 +252,7 @@ mod tests {
             forwarded_for: None,
             user_agent,
             request_id: Some("abc-1"),
+            error: None,
         }
     }
 
@@ -261,6 +272,19 @@ mod tests {
         assert_eq!(value["client"], "10.0.0.7");
         assert_eq!(value["user_agent"], "Mozilla/5.0 \"x\"\n{forged}");
         assert!(value.get("forwarded_for").is_none());
+
+        let mut out = Vec::new();
+        let error = "参数 id 无效";
+        json_line(
+            &mut out,
+            &TIME,
+            &Line {
+                error: Some(&error),
+                ..line(None)
+            },
+        );
+        let value: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(value["error"], "参数 id 无效");
     }
 
     #[test]

@@ -16,8 +16,8 @@
 //! Nothing else on the way formats for the log: the `request` span (method, path, request id),
 //! whose fields the subscriber would format into a string for every request, is made only when
 //! debug lines are on, which are the only ones written inside a request's handling. The line
-//! itself goes to a non-blocking writer (`telemetry`), so no request waits on the terminal or
-//! the log collector.
+//! itself is added to the access log's block (`access_log`), which goes to a non-blocking
+//! writer (`telemetry`), so no request waits on the terminal or the log collector.
 
 use std::{
     future::Future,
@@ -292,6 +292,7 @@ fn log_access(
         forwarded_for: text(access.forwarded_for.as_ref()),
         user_agent: text(access.user_agent.as_ref()),
         request_id: text(request_id),
+        error: error.map(|e| e as &dyn std::fmt::Display),
     };
     if !failed {
         access_log::write(&line);
@@ -310,7 +311,7 @@ fn log_access(
         forwarded_for = line.forwarded_for,
         user_agent = line.user_agent,
         request_id = line.request_id,
-        error = error.map(tracing::field::display),
+        error = line.error.map(tracing::field::display),
         "answered with a server error"
     );
 }

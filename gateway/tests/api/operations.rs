@@ -243,10 +243,10 @@ async fn environment_overrides_the_file_and_the_secret_never_reaches_a_log() {
     assert!(detail["latency_ms"].as_f64().is_some(), "{detail}");
     assert!(detail["request_id"].as_str().is_some(), "{detail}");
     assert!(
-        access
-            .iter()
-            .any(|l| l["status"] == 404 && l["path"] == "/portal/api/nothing"),
-        "{logs}"
+        access.iter().any(|l| l["status"] == 404
+            && l["path"] == "/portal/api/nothing"
+            && l["error"].as_str().is_some_and(|e| !e.is_empty())),
+        "a refused request's line says why: {logs}"
     );
     let encoded = base64::Engine::encode(
         &base64::engine::general_purpose::STANDARD,
