@@ -292,3 +292,77 @@ async fn the_command_line_exits_as_documented_and_prints_no_secret() {
         .unwrap();
     assert_eq!(by_env.status.code(), Some(0), "{}", text(&by_env));
 }
+
+/// A native CMS with one list category, whose two list pages `pages` answers by page index
+/// (page_base 0): (items, total).
+fn paging_cms(path: &str, query: &str, pages: fn(u32) -> (Vec<u64>, u64)) -> Reply {
+    if path.ends_with("category/list") {
+        return Reply::Json(
+            200,
+            serde_json::json!({"code": 200, "result": {"content": [
+                {"id": 21, "parentId": 0, "name": "公司新闻", "url": "/news_center/company_news", "sort": 1}
+            ]}}),
+        );
+    }
+    if path.ends_with("article/list") {
+        let page = query
+            .split('&')
+            .find_map(|p| p.strip_prefix("page="))
+            .and_then(|p| p.parse().ok())
+            .unwrap_or(0);
+        let (ids, total) = pages(page);
+        let content: Vec<_> = ids
+            .iter()
+            .map(|id| serde_json::json!({"id": id, "categoryId": 21, "title": "标题", "publishTime": "2026-11-01 09:00:00"}))
+            .collect();
+        return Reply::Json(
+            200,
+            serde_json::json!({"code": 200, "result": {"content": content, "totalElements": total}}),
+        );
+    }
+    Reply::Json(
+        200,
+        serde_json::json!({"code": 200, "result": {"id": 1, "categoryId": 21, "title": "标题", "publishTime": "2026-11-01 09:00:00", "content": "<p>正文</p>"}}),
+    )
+}
+
+#[tokio::test]
+async fn inconsistent_paging_is_found_and_named() {
+    let cases: [(Reply, &str); 3] = [
+        (
+            Reply::Route(|path, query| paging_cms(path, query, |_| (vec![1, 2], 1))),
+            "the total (1) is less than the items on the page (2)",
+        ),
+        (
+            Reply::Route(|path, query| {
+                paging_cms(path, query, |page| match page {
+                    0 => (vec![1, 2], 5),
+                    _ => (vec![], 5),
+                })
+            }),
+            "page 2 is empty although the total is 5",
+        ),
+        (
+            Reply::Route(|path, query| {
+                paging_cms(path, query, |page| match page {
+                    0 => (vec![1, 2], 5),
+                    _ => (vec![3, 4], 7),
+                })
+            }),
+            "the total changed between pages (5 then 7)",
+        ),
+    ];
+    for (reply, says) in cases {
+        let fake = FakeUpstream::start(reply).await;
+        let report = report(&config_toml(&fake.base_url(), &static_dir(), "")).await;
+        let rendered = check::render(&report);
+        assert!(!report.ok, "{says}: {rendered}");
+        let found: Vec<_> = report.problems().map(|(_, p)| p).collect();
+        assert!(
+            found
+                .iter()
+                .any(|p| p.what == says && p.key.contains("dialect.lists.total")),
+            "{says}: {rendered}"
+        );
+    }
+}

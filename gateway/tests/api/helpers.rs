@@ -177,6 +177,8 @@ pub enum Reply {
         chunks: usize,
         gap: Duration,
     },
+    /// The reply for each request's path and query: a CMS whose answers differ by call.
+    Route(fn(&str, &str) -> Reply),
 }
 
 #[derive(Debug, Clone)]
@@ -244,7 +246,12 @@ async fn answer(
         request_id: text(header::HeaderName::from_static("x-request-id")),
     });
     let reply = fake.reply.lock().unwrap().clone();
+    let reply = match reply {
+        Reply::Route(route) => route(request.uri().path(), request.uri().query().unwrap_or("")),
+        reply => reply,
+    };
     match reply {
+        Reply::Route(_) => panic!("a route answers with a reply, not another route"),
         Reply::Json(status, body) => (
             StatusCode::from_u16(status).unwrap(),
             [(header::CONTENT_TYPE, "application/json;charset=UTF-8")],
