@@ -52,6 +52,20 @@ mkdir -p "$work/nginx-cache" "$work/nginx-temp" "$work/www"
 ln -s "$DIST" "$work/www/portal"
 # nginx workers drop to an unprivileged user: let them write their cache and logs.
 chmod 755 "$work"; chmod 777 "$work/nginx-cache" "$work/nginx-temp"
+# The API as both nginx servers proxy and cache it.
+cat > "$work/nginx-api.conf" <<CONF
+location /portal/api/ {
+  proxy_pass http://cms/;
+  proxy_http_version 1.1;
+  proxy_set_header Connection "";
+  proxy_set_header Authorization "Basic $basic";
+  proxy_cache portal;
+  proxy_cache_valid 200 10m;
+  proxy_cache_use_stale error timeout updating http_500 http_502 http_503 http_504;
+  proxy_cache_lock on;
+  add_header X-Cache \$upstream_cache_status;
+}
+CONF
 cat > "$work/nginx.conf" <<CONF
 worker_processes 1;
 daemon off;
@@ -74,33 +88,13 @@ http {
   # Scene 1, logs off.
   server {
     listen $NGINX;
-    location /portal/api/ {
-      proxy_pass http://cms/;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Authorization "Basic $basic";
-      proxy_cache portal;
-      proxy_cache_valid 200 10m;
-      proxy_cache_use_stale error timeout updating http_500 http_502 http_503 http_504;
-      proxy_cache_lock on;
-      add_header X-Cache \$upstream_cache_status;
-    }
+    include $work/nginx-api.conf;
   }
   # Scenes 1 to 3, logs on: the API as above and the app's files, precompressed.
   server {
     listen $NGINX_LOG;
     access_log $work/nginx-access.log portal buffer=64k;
-    location /portal/api/ {
-      proxy_pass http://cms/;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Authorization "Basic $basic";
-      proxy_cache portal;
-      proxy_cache_valid 200 10m;
-      proxy_cache_use_stale error timeout updating http_500 http_502 http_503 http_504;
-      proxy_cache_lock on;
-      add_header X-Cache \$upstream_cache_status;
-    }
+    include $work/nginx-api.conf;
     # The gateway answers /site from its config; nginx gets the same bytes as a file.
     location = /portal/api/site {
       default_type application/json;

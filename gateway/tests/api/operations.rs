@@ -222,11 +222,7 @@ async fn environment_overrides_the_file_and_the_secret_never_reaches_a_log() {
     let logs = out + &err;
     // One JSON access line per request, written out before exit (the non-blocking writer's queue
     // is flushed), with everything an operator's access log holds.
-    let access: Vec<serde_json::Value> = logs
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .filter(|l: &serde_json::Value| l["target"] == "portal_gateway::access")
-        .collect();
+    let access = access_lines(&logs);
     let detail = access
         .iter()
         .find(|l| l["path"] == "/portal/api/article/detail" && l["query"] == "id=2101")
@@ -268,6 +264,14 @@ async fn environment_overrides_the_file_and_the_secret_never_reaches_a_log() {
 }
 
 const ADMIN_TOKEN: &str = "admin-t0ken-never-printed-42";
+
+/// The JSON access lines (and server-error warnings) among a process's log lines.
+fn access_lines(logs: &str) -> Vec<serde_json::Value> {
+    logs.lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .filter(|l: &serde_json::Value| l["target"] == "portal_gateway::access")
+        .collect()
+}
 
 #[tokio::test]
 async fn sighup_reloads_the_config_file() {
@@ -360,11 +364,7 @@ async fn with_access_lines_off_only_server_errors_are_logged() {
         .unwrap()
         .unwrap();
     let logs = read_all(child.stdout.take()).await;
-    let access: Vec<serde_json::Value> = logs
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .filter(|l: &serde_json::Value| l["target"] == "portal_gateway::access")
-        .collect();
+    let access = access_lines(&logs);
     assert_eq!(access.len(), 1, "only the server error: {logs}");
     assert_eq!(access[0]["level"], "WARN");
     assert_eq!(access[0]["status"], 502);
