@@ -343,38 +343,27 @@ fn report(stats: &[PhaseStats], phase_len: Duration) {
     );
 }
 
+/// One of a phase's counts.
+type Count = fn(&PhaseStats) -> u64;
+
 fn judge(stats: &[PhaseStats], recovered: Option<u16>, alive: bool, log: &str) -> Vec<String> {
     let mut failures = Vec::new();
-    let sum = |f: fn(&PhaseStats) -> u64| stats.iter().map(f).sum::<u64>();
-    if sum(|s| s.cached_5xx) > 0 {
-        failures.push(format!(
-            "{} 5xx answers on keys cached before the outage",
-            sum(|s| s.cached_5xx)
-        ));
-    }
-    if sum(|s| s.transport_errors) > 0 {
-        failures.push(format!(
-            "{} requests without an HTTP answer",
-            sum(|s| s.transport_errors)
-        ));
-    }
-    if sum(|s| s.shed) > 0 {
-        failures.push(format!(
-            "{} arrivals shed: answers fell behind the load",
-            sum(|s| s.shed)
-        ));
-    }
-    if sum(|s| s.invalid_other) > 0 {
-        failures.push(format!(
-            "{} bad requests answered other than 4xx",
-            sum(|s| s.invalid_other)
-        ));
-    }
-    if sum(|s| s.not_ready) > 0 {
-        failures.push(format!(
-            "/readyz failed {} of its samples",
-            sum(|s| s.not_ready)
-        ));
+    // Each count that must stay 0 over the whole soak, and what it means when it does not.
+    let zero: [(Count, &str); 5] = [
+        (
+            |s| s.cached_5xx,
+            "5xx answers on keys cached before the outage",
+        ),
+        (|s| s.transport_errors, "requests without an HTTP answer"),
+        (|s| s.shed, "arrivals shed: answers fell behind the load"),
+        (|s| s.invalid_other, "bad requests answered other than 4xx"),
+        (|s| s.not_ready, "samples of /readyz that were not 200"),
+    ];
+    for (count, meaning) in zero {
+        let n: u64 = stats.iter().map(count).sum();
+        if n > 0 {
+            failures.push(format!("{n} {meaning}"));
+        }
     }
     // Halves of whole down-up-slow cycles, so that each holds every state of the CMS.
     let cycles = stats.len() / 3;

@@ -89,6 +89,20 @@ fn spawn_gateway(file: &std::path::Path, env: &[(&str, String)]) -> tokio::proce
         .unwrap()
 }
 
+/// Sends SIGTERM and waits (at most 10 s) for the child to exit.
+async fn terminate(child: &mut tokio::process::Child) -> std::process::ExitStatus {
+    let pid = child.id().unwrap().to_string();
+    Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .await
+        .unwrap();
+    tokio::time::timeout(Duration::from_secs(10), child.wait())
+        .await
+        .expect("the gateway exits within 10 s of SIGTERM")
+        .unwrap()
+}
+
 /// Everything a finished child wrote to one of its pipes.
 async fn read_all(pipe: Option<impl tokio::io::AsyncRead + Unpin>) -> String {
     let mut text = String::new();
@@ -206,17 +220,10 @@ async fn environment_overrides_the_file_and_the_secret_never_reaches_a_log() {
         answers.push_str(&response.text().await.unwrap());
     }
     // SIGTERM: graceful shutdown, exit 0.
-    let pid = child.id().unwrap().to_string();
-    Command::new("kill")
-        .args(["-TERM", &pid])
-        .status()
-        .await
-        .unwrap();
-    let status = tokio::time::timeout(Duration::from_secs(10), child.wait())
-        .await
-        .unwrap()
-        .unwrap();
-    assert!(status.success(), "graceful shutdown exits 0");
+    assert!(
+        terminate(&mut child).await.success(),
+        "graceful shutdown exits 0"
+    );
     let out = read_all(child.stdout.take()).await;
     let err = read_all(child.stderr.take()).await;
     let logs = out + &err;
@@ -353,16 +360,7 @@ async fn with_access_lines_off_only_server_errors_are_logged() {
         .await
         .unwrap();
     assert_eq!(failed.status(), 502);
-    let pid = child.id().unwrap().to_string();
-    Command::new("kill")
-        .args(["-TERM", &pid])
-        .status()
-        .await
-        .unwrap();
-    tokio::time::timeout(Duration::from_secs(10), child.wait())
-        .await
-        .unwrap()
-        .unwrap();
+    terminate(&mut child).await;
     let logs = read_all(child.stdout.take()).await;
     let access = access_lines(&logs);
     assert_eq!(access.len(), 1, "only the server error: {logs}");
