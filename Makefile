@@ -60,12 +60,12 @@ test-e2e: system-deps build
 test-contract: build
 	@scripts/contract.sh
 
-# The gateway binary under mixed load while the CMS flaps (down, up, slow), checked: 30 s in
+# The gateway binary under mixed load while the CMS flaps (down, up, slow), checked: 36 s in
 # `make test`, 5 minutes in `make soak` (docs/operations.md).
 SOAK := cargo run --release --locked -q -p portal-gateway --example soak --
 
 test-soak: build
-	$(SOAK) --seconds 30 --phase-seconds 5
+	$(SOAK) --seconds 36 --phase-seconds 4
 
 soak: build
 	$(SOAK) --seconds 300 --phase-seconds 20
