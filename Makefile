@@ -46,7 +46,9 @@ lint: node-deps
 	cargo clippy --workspace --all-targets --locked -- -D warnings
 	cd $(FRONTEND) && npm run --silent typecheck && npm run --silent lint
 
+# The replica tests run a real redis-server (Debian's package) on loopback.
 test-rust:
+	@scripts/ensure-system-deps.sh redis-server:redis-server
 	cargo test --workspace --locked
 
 test-frontend: node-deps

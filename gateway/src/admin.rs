@@ -1,4 +1,5 @@
-//! `/portal/admin`: the operator's cache purge, behind the admin token from config.
+//! `/portal/admin`: the operator's cache purge, behind the admin token from config, and the CMS's
+//! webhook (`webhook.rs`), behind its HMAC signature.
 
 use axum::{
     Router,
@@ -12,6 +13,7 @@ use subtle::ConstantTimeEq;
 
 use crate::{
     api::query::RawQuery,
+    cache::{Purge, tags},
     envelope::{ApiError, Success},
     limits::ADMIN_PREFIX,
     state::AppState,
@@ -22,6 +24,10 @@ pub fn router() -> Router<AppState> {
     use crate::api::not_found;
     Router::new()
         .route(&format!("{ADMIN_PREFIX}/cache/purge"), post(purge))
+        .route(
+            &format!("{ADMIN_PREFIX}/webhook"),
+            post(crate::webhook::receive),
+        )
         .route(ADMIN_PREFIX, any(not_found))
         .route(&format!("{ADMIN_PREFIX}/"), any(not_found))
         .route(&format!("{ADMIN_PREFIX}/{{*rest}}"), any(not_found))
@@ -36,8 +42,10 @@ fn presented(headers: &HeaderMap) -> Option<&str> {
         .or_else(|| headers.get("x-admin-token").and_then(|v| v.to_str().ok()))
 }
 
-/// `POST /portal/admin/cache/purge[?prefix=article/list]`: drops all entries, or those whose key
-/// starts with the prefix. Off (404) while no admin token is configured.
+/// `POST /portal/admin/cache/purge[?prefix=article/list][&tag=article:2101…][&hard=true]`: the
+/// entries whose key starts with a prefix or that carry a tag, or every entry when neither is
+/// given, on every replica. Soft by default: they are served stale while one refresh runs (and
+/// while the CMS fails); `hard=true` deletes them. Off (404) while no admin token is configured.
 async fn purge(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -52,13 +60,51 @@ async fn purge(
     if !allowed {
         return Err(ApiError::AdminRefused);
     }
-    let prefix = query.text("prefix").unwrap_or_default();
-    state
-        .cache
-        .purge(&prefix)
-        .map_err(|_| ApiError::Internal("cache purge failed"))?;
-    tracing::info!(prefix = %prefix, "cache purged");
-    Ok(Success(
-        json!({ "purged": if prefix.is_empty() { "all".to_owned() } else { prefix } }),
-    ))
+    let mut purge = Purge {
+        prefixes: query.all("prefix").map(str::to_owned).collect(),
+        tags: Vec::new(),
+        hard: match query.text("hard").as_deref() {
+            None | Some("false" | "0") => false,
+            Some("true" | "1") => true,
+            Some(_) => {
+                return Err(ApiError::bad_query(
+                    "hard",
+                    "参数 hard 只能是 true 或 false。",
+                ));
+            }
+        },
+        evict: Vec::new(),
+    };
+    for tag in query.all("tag") {
+        if !tags::is_valid(tag) {
+            return Err(ApiError::bad_query(
+                "tag",
+                "参数 tag 应为 article:<编号>、category:<编号>、categories 或 articles。",
+            ));
+        }
+        purge.tags.push(tag.to_owned());
+    }
+    let everything = purge.tags.is_empty() && purge.prefixes.iter().all(String::is_empty);
+    if everything {
+        purge.prefixes = vec![String::new()];
+    }
+    let reached = state.cache.purge(&purge).await;
+    tracing::info!(
+        prefixes = ?purge.prefixes,
+        tags = ?purge.tags,
+        hard = purge.hard,
+        entries = reached.len(),
+        "cache purged"
+    );
+    let purged = if everything {
+        "all".to_owned()
+    } else {
+        purge.prefixes.join(",")
+    };
+    Ok(Success(json!({
+        "purged": purged,
+        "tags": purge.tags,
+        "hard": purge.hard,
+        "entries": reached.len(),
+    })))
 }

@@ -74,6 +74,31 @@ pub struct CacheConfig {
     /// Past its TTL, an entry is served for this long when the CMS fails.
     #[serde(with = "humantime_serde")]
     pub stale_if_error: Duration,
+    /// The tier shared by every replica (Redis or Valkey); off unless `url` is set.
+    pub shared: SharedCacheConfig,
+}
+
+/// `[cache.shared]`: a second tier behind each replica's memory, one for all replicas.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SharedCacheConfig {
+    /// `redis://[:password@]host:port/db` (or `rediss://`); a secret, as it may hold a password.
+    pub url: Option<SecretString>,
+    /// Longest wait for one Redis command; past it the gateway goes on with its memory alone.
+    #[serde(with = "humantime_serde")]
+    pub timeout: Duration,
+    /// Prefix of every key and channel, so several portals can share one Redis.
+    pub prefix: String,
+}
+
+impl Default for SharedCacheConfig {
+    fn default() -> Self {
+        Self {
+            url: None,
+            timeout: Duration::from_millis(50),
+            prefix: "portal:".to_owned(),
+        }
+    }
 }
 
 impl Default for CacheConfig {
@@ -87,6 +112,7 @@ impl Default for CacheConfig {
             not_found_ttl: Duration::from_secs(10),
             stale_while_revalidate: Duration::from_secs(30),
             stale_if_error: Duration::from_secs(600),
+            shared: SharedCacheConfig::default(),
         }
     }
 }
@@ -179,10 +205,30 @@ impl Default for LimitsConfig {
 }
 
 /// The operator's endpoints (`/portal/admin/*`); off while no token is set.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct AdminConfig {
     pub token: Option<SecretString>,
+    /// Shared with the CMS: the HMAC-SHA256 key of `POST /portal/admin/webhook`. Unset: the
+    /// webhook answers 404.
+    pub webhook_secret: Option<SecretString>,
+    /// After a webhook's purge, load the changed article and the first pages of its lists again
+    /// at once, rather than on the next visitor's request.
+    pub webhook_refresh: bool,
+    /// Notices signed longer ago than this are refused (a replayed notice).
+    #[serde(with = "humantime_serde")]
+    pub webhook_max_age: Duration,
+}
+
+impl Default for AdminConfig {
+    fn default() -> Self {
+        Self {
+            token: None,
+            webhook_secret: None,
+            webhook_refresh: true,
+            webhook_max_age: Duration::from_secs(300),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -441,6 +487,36 @@ impl Config {
             .is_some_and(|t| t.expose_secret().len() < 16)
         {
             return Err(invalid("admin.token", "must be at least 16 characters"));
+        }
+        if self
+            .admin
+            .webhook_secret
+            .as_ref()
+            .is_some_and(|t| t.expose_secret().len() < 16)
+        {
+            return Err(invalid(
+                "admin.webhook_secret",
+                "must be at least 16 characters",
+            ));
+        }
+        let shared = &self.cache.shared;
+        if let Some(url) = &shared.url {
+            let ok = Url::parse(url.expose_secret())
+                .map(|u| matches!(u.scheme(), "redis" | "rediss" | "valkey" | "valkeys"))
+                .unwrap_or(false);
+            if !ok {
+                // The value is not repeated: it may hold a password.
+                return Err(invalid(
+                    "cache.shared.url",
+                    "must be a redis:// or rediss:// URL",
+                ));
+            }
+        }
+        if shared.timeout.is_zero() || shared.timeout > Duration::from_secs(5) {
+            return Err(invalid(
+                "cache.shared.timeout",
+                "must be more than 0 and at most 5 s",
+            ));
         }
         if self.site.company_name.trim().is_empty() {
             return Err(invalid("site.company_name", "must not be empty"));

@@ -98,6 +98,9 @@ pub enum ApiError {
     RateLimited { retry_after: Duration },
     #[error("admin token missing or wrong")]
     AdminRefused,
+    /// A webhook notice without a valid signature, or signed too long ago.
+    #[error("webhook refused: {0}")]
+    WebhookRefused(&'static str),
     #[error("internal error: {0}")]
     Internal(&'static str),
     #[error("request headers over limits.max_header_bytes")]
@@ -186,6 +189,11 @@ impl ApiError {
                 401,
                 StatusCode::UNAUTHORIZED,
                 "管理令牌缺失或不正确。".to_owned(),
+            ),
+            Self::WebhookRefused(_) => (
+                401,
+                StatusCode::UNAUTHORIZED,
+                "通知的签名无效或已过期。".to_owned(),
             ),
             Self::Internal(_) => plain(StatusCode::INTERNAL_SERVER_ERROR),
             Self::HeadersTooLarge => (

@@ -40,6 +40,12 @@ pub async fn readyz(State(state): State<AppState>, query: RawQuery) -> Response 
         "status": "ready",
         "upstream": health.state(),
         "upstreamSinceSeconds": health.for_how_long().as_secs(),
+        // Readiness never waits for it: a replica serves from its memory while Redis is down.
+        "sharedCache": match state.cache.shared() {
+            None => "off",
+            Some(tier) if tier.is_up() => "up",
+            Some(_) => "down",
+        },
     }))
     .into_response()
 }

@@ -23,6 +23,7 @@ pub mod state;
 pub mod static_files;
 pub mod telemetry;
 pub mod upstream;
+pub mod webhook;
 
 pub use config::Config;
 pub use startup::Application;

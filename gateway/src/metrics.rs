@@ -85,6 +85,26 @@ pub fn cache_outcome(outcome: &'static str) -> &'static Counter {
         .1
 }
 
+/// `portal_shared_cache_up`: 1 while the shared tier (Redis) answers, 0 while the replica goes on
+/// alone.
+pub fn shared_cache_up(up: bool) {
+    metrics::gauge!("portal_shared_cache_up").set(if up { 1.0 } else { 0.0 });
+}
+
+/// `portal_shared_cache_errors_total`: failed or timed-out commands to the shared tier.
+pub fn shared_cache_error() {
+    metrics::counter!("portal_shared_cache_errors_total").increment(1);
+}
+
+/// `portal_shared_cache_lookups_total{result}`: memory misses looked up in the shared tier.
+pub fn shared_cache_lookup(found: bool) {
+    static COUNTERS: LazyLock<[Counter; 2]> = LazyLock::new(|| {
+        ["found", "absent"]
+            .map(|r| metrics::counter!("portal_shared_cache_lookups_total", "result" => r))
+    });
+    COUNTERS[usize::from(!found)].increment(1);
+}
+
 pub async fn render() -> String {
     metrics::counter!("portal_log_lines_dropped_total").absolute(crate::telemetry::dropped_lines());
     handle().render()

@@ -7,11 +7,12 @@ use std::{
 };
 
 use arc_swap::ArcSwap;
+use secrecy::ExposeSecret;
 
 use axum::http::StatusCode;
 
 use crate::{
-    cache::{Entry, ResponseCache},
+    cache::{Entry, ResponseCache, SharedTier},
     config::{Config, ConfigError},
     envelope::success_bytes,
     limits::ClientLimits,
@@ -38,6 +39,9 @@ pub enum RuntimeError {
     Client(#[from] ClientError),
     #[error("the app's files (server.static_dir): {0}")]
     AppFiles(#[from] LoadError),
+    /// The URL itself is not repeated: it may hold a password.
+    #[error("cache.shared.url is not a URL the Redis client accepts ({0})")]
+    SharedCache(String),
 }
 
 impl Runtime {
@@ -108,7 +112,9 @@ pub enum ReloadError {
 
 impl AppState {
     pub fn new(config: Config, config_path: Option<PathBuf>) -> Result<Self, RuntimeError> {
-        let cache = ResponseCache::new(config.cache.max_bytes);
+        let shared = SharedTier::new(&config.cache.shared)
+            .map_err(|err| RuntimeError::SharedCache(format!("{:?}", err.kind())))?;
+        let cache = ResponseCache::new(config.cache.max_bytes, shared);
         let hsts = Hsts::default();
         hsts.configure(&config.server);
         let access_log = AccessLog::default();
@@ -145,6 +151,13 @@ impl Shared {
         }
         if old.config.cache.max_bytes != config.cache.max_bytes {
             tracing::warn!("cache.max_bytes takes effect at the next restart");
+        }
+        let (was, is) = (&old.config.cache.shared, &config.cache.shared);
+        let url = |c: &crate::config::SharedCacheConfig| {
+            c.url.as_ref().map(|u| u.expose_secret().to_owned())
+        };
+        if url(was) != url(is) || was.prefix != is.prefix || was.timeout != is.timeout {
+            tracing::warn!("[cache.shared] takes effect at the next restart");
         }
         let runtime = Runtime::new(config, self.upstream_health.clone())?;
         self.hsts.configure(&runtime.config.server);

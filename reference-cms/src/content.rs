@@ -54,6 +54,15 @@ pub struct Article {
     pub extra: Map<String, Value>,
 }
 
+/// An editor's change to an article: the fields given replace the article's.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArticleEdit {
+    pub title: Option<String>,
+    pub summary: Option<String>,
+    pub content: Option<String>,
+}
+
 impl Article {
     /// The list form: everything but the body.
     pub fn summary(&self) -> Value {
@@ -65,6 +74,7 @@ impl Article {
     }
 }
 
+#[derive(Clone)]
 pub struct Content {
     categories: Vec<Category>,
     by_id: HashMap<u64, usize>,
@@ -137,6 +147,52 @@ impl Content {
     }
 
     /// Every category, in the file's order.
+    /// Applies an editor's change to an article (the fields given), returning its category.
+    pub fn update_article(&mut self, id: u64, edit: &ArticleEdit) -> Option<u64> {
+        let article = self.articles.iter_mut().find(|a| a.id == id)?;
+        if let Some(title) = &edit.title {
+            article.title.clone_from(title);
+        }
+        if let Some(content) = &edit.content {
+            article.content.clone_from(content);
+        }
+        if let Some(summary) = &edit.summary {
+            article.extra.insert("summary".to_owned(), json!(summary));
+        }
+        Some(article.category_id)
+    }
+
+    /// Publishes a new article (newest first, as loaded ones), refusing an unknown category.
+    pub fn add_article(&mut self, article: Article) -> Result<(), ContentError> {
+        if self.category(article.category_id).is_none() {
+            return Err(ContentError::Invalid(format!(
+                "unknown category {}",
+                article.category_id
+            )));
+        }
+        if self.article(article.id).is_some() {
+            return Err(ContentError::Invalid(format!(
+                "article id {} taken",
+                article.id
+            )));
+        }
+        self.articles.push(article);
+        self.articles
+            .sort_by(|a, b| b.publish_time.cmp(&a.publish_time).then(b.id.cmp(&a.id)));
+        Ok(())
+    }
+
+    /// Takes an article down, returning its category.
+    pub fn remove_article(&mut self, id: u64) -> Option<u64> {
+        let at = self.articles.iter().position(|a| a.id == id)?;
+        Some(self.articles.remove(at).category_id)
+    }
+
+    /// The next free article id.
+    pub fn next_article_id(&self) -> u64 {
+        self.articles.iter().map(|a| a.id).max().unwrap_or(0) + 1
+    }
+
     pub fn categories(&self) -> &[Category] {
         &self.categories
     }

@@ -6,10 +6,17 @@
 #![forbid(unsafe_code)]
 
 mod content;
+mod editing;
 mod mybatis;
 mod rest;
 
-use std::{collections::HashSet, net::SocketAddr, path::PathBuf, sync::Arc, time::Duration};
+use std::{
+    collections::HashSet,
+    net::SocketAddr,
+    path::PathBuf,
+    sync::{Arc, RwLock},
+    time::Duration,
+};
 
 use axum::{
     Json, Router,
@@ -25,6 +32,7 @@ use serde_json::{Value, json};
 use tower_http::services::ServeDir;
 
 pub use content::{Content, ContentError};
+pub use editing::Webhook;
 
 /// Which way the CMS speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,6 +80,8 @@ pub struct Settings {
     pub tokens: HashSet<String>,
     /// Artificial latency per API call, to stand in for a slow production CMS.
     pub delay: Duration,
+    /// Where edits made through `/admin/articles` are announced (the gateway's webhook).
+    pub webhook: Option<Webhook>,
 }
 
 impl Settings {
@@ -105,6 +115,10 @@ impl Settings {
                 })
                 .unwrap_or_default(),
             delay: Duration::from_millis(var("DELAY_MS").and_then(|v| v.parse().ok()).unwrap_or(0)),
+            webhook: var("WEBHOOK_URL").map(|url| Webhook {
+                url,
+                secret: var("WEBHOOK_SECRET").unwrap_or_default(),
+            }),
         }
     }
 }
@@ -116,11 +130,28 @@ pub fn default_content_dir() -> PathBuf {
 
 #[derive(Clone)]
 pub(crate) struct AppState {
-    pub(crate) content: Arc<Content>,
+    /// Replaced whole by an edit; readers hold the version they started with.
+    content: Arc<RwLock<Arc<Content>>>,
+    webhook: Option<Webhook>,
     pub(crate) categories: CategoryShape,
     basic: String,
     tokens: Arc<HashSet<String>>,
     delay: Duration,
+}
+
+impl AppState {
+    pub(crate) fn content(&self) -> Arc<Content> {
+        Arc::clone(&self.content.read().expect("content lock"))
+    }
+
+    /// Applies an edit to a copy of the content and puts the copy in place.
+    pub(crate) fn edit<T>(&self, change: impl FnOnce(&mut Content) -> T) -> T {
+        let mut slot = self.content.write().expect("content lock");
+        let mut next = Content::clone(&slot);
+        let result = change(&mut next);
+        *slot = Arc::new(next);
+        result
+    }
 }
 
 /// The CMS's router; `settings.listen` is not used here.
@@ -132,7 +163,8 @@ pub fn router(settings: &Settings, content: Content) -> Router {
     );
     let files_dir = settings.content_dir.join("files");
     let state = AppState {
-        content: Arc::new(content),
+        content: Arc::new(RwLock::new(Arc::new(content))),
+        webhook: settings.webhook.clone(),
         categories: settings.categories,
         basic,
         tokens: Arc::new(settings.tokens.clone()),
@@ -153,7 +185,8 @@ pub fn router(settings: &Settings, content: Content) -> Router {
         Dialect::Mybatis => mybatis::refused,
         Dialect::Rest => rest::refused,
     };
-    api.nest_service("/files", ServeDir::new(files_dir))
+    api.merge(editing::router())
+        .nest_service("/files", ServeDir::new(files_dir))
         .layer(middleware::from_fn_with_state(
             (state.clone(), refused),
             require_credential,
@@ -208,7 +241,8 @@ async fn require_credential(
 }
 
 async fn category_list(State(state): State<AppState>) -> Response {
-    ok(json!({ "content": state.content.tree() }))
+    let cms = state.content();
+    ok(json!({ "content": cms.tree() }))
 }
 
 #[derive(Deserialize)]
@@ -221,13 +255,13 @@ pub(crate) fn parse_id(raw: Option<&str>) -> Option<u64> {
 }
 
 async fn parent_category(State(state): State<AppState>, Query(q): Query<IdQuery>) -> Response {
+    let cms = state.content();
     let Some(id) = parse_id(q.id.as_deref()) else {
         return envelope_error(StatusCode::BAD_REQUEST, "参数 id 无效");
     };
-    match state.content.category(id) {
+    match cms.category(id) {
         None => envelope_error(StatusCode::NOT_FOUND, "栏目不存在"),
-        Some(c) => ok(state
-            .content
+        Some(c) => ok(cms
             .category(c.parent_id)
             .map(|p| p.summary())
             .unwrap_or(Value::Null)),
@@ -243,6 +277,7 @@ struct ListQuery {
 }
 
 async fn article_list(State(state): State<AppState>, Query(q): Query<ListQuery>) -> Response {
+    let cms = state.content();
     let category = match q.category_id.as_deref() {
         None => None,
         Some(raw) => match parse_id(Some(raw)) {
@@ -257,9 +292,7 @@ async fn article_list(State(state): State<AppState>, Query(q): Query<ListQuery>)
         .and_then(|s| s.parse().ok())
         .filter(|s| (1..=200).contains(s))
         .unwrap_or(10);
-    let (total, articles) = state
-        .content
-        .page(category, page.saturating_mul(size), size);
+    let (total, articles) = cms.page(category, page.saturating_mul(size), size);
     let content: Vec<Value> = articles.into_iter().map(|a| a.summary()).collect();
     ok(json!({
         "content": content,
@@ -278,10 +311,11 @@ async fn article_detail(
     Query(q): Query<IdQuery>,
     _headers: HeaderMap,
 ) -> Response {
+    let cms = state.content();
     let Some(id) = parse_id(q.id.as_deref()) else {
         return envelope_error(StatusCode::BAD_REQUEST, "参数 id 无效");
     };
-    match state.content.detail(id) {
+    match cms.detail(id) {
         Some(detail) => ok(detail),
         None => envelope_error(StatusCode::NOT_FOUND, "文章不存在"),
     }

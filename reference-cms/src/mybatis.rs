@@ -56,7 +56,8 @@ fn column(all: &[Category], c: &Category) -> Value {
 }
 
 async fn columns(State(state): State<AppState>) -> Response {
-    let all = state.content.categories();
+    let cms = state.content();
+    let all = cms.categories();
     let mut top: Vec<&Category> = all.iter().filter(|c| c.parent_id == 0).collect();
     top.sort_by_key(|c| (c.sort, c.id));
     ok(Value::Array(
@@ -95,6 +96,7 @@ struct PageQuery {
 }
 
 async fn page(State(state): State<AppState>, Query(q): Query<PageQuery>) -> Response {
+    let cms = state.content();
     let column = match q.column_id.as_deref() {
         None | Some("") => None,
         Some(raw) => match parse_id(Some(raw)) {
@@ -116,9 +118,7 @@ async fn page(State(state): State<AppState>, Query(q): Query<PageQuery>) -> Resp
     if !(1..=MAX_PAGE_SIZE).contains(&size) {
         return fail("500", "每页条数超出范围");
     }
-    let (total, articles) = state
-        .content
-        .page(column, (current - 1).saturating_mul(size), size);
+    let (total, articles) = cms.page(column, (current - 1).saturating_mul(size), size);
     let records: Vec<Value> = articles.into_iter().map(|a| row(a, false)).collect();
     ok(json!({
         "records": records,
@@ -130,13 +130,14 @@ async fn page(State(state): State<AppState>, Query(q): Query<PageQuery>) -> Resp
 }
 
 async fn detail(State(state): State<AppState>, Path(id): Path<String>) -> Response {
+    let cms = state.content();
     let Some(id) = parse_id(Some(&id)) else {
         return fail("500", "文章编号格式不正确");
     };
-    let Some(article) = state.content.article(id) else {
+    let Some(article) = cms.article(id) else {
         return fail("404", "文章不存在或已下线");
     };
     let mut value = row(article, true);
-    state.content.link_neighbours(id, &mut value);
+    cms.link_neighbours(id, &mut value);
     ok(value)
 }

@@ -58,28 +58,24 @@ fn category(c: &Category, with_parent: bool) -> Value {
 }
 
 async fn categories(State(state): State<AppState>) -> Response {
+    let cms = state.content();
     if state.categories == CategoryShape::Children {
         return error(StatusCode::NOT_FOUND, "Not found");
     }
-    let list: Vec<Value> = state
-        .content
-        .categories()
-        .iter()
-        .map(|c| category(c, true))
-        .collect();
+    let list: Vec<Value> = cms.categories().iter().map(|c| category(c, true)).collect();
     Json(list).into_response()
 }
 
 /// The children of category `id` (0: the top level), without a parent field: the caller knows.
 async fn children(State(state): State<AppState>, Path(id): Path<String>) -> Response {
+    let cms = state.content();
     let Some(id) = parse_id(Some(&id)) else {
         return error(StatusCode::BAD_REQUEST, "id must be a number");
     };
-    if id != 0 && state.content.category(id).is_none() {
+    if id != 0 && cms.category(id).is_none() {
         return error(StatusCode::NOT_FOUND, "Category not found");
     }
-    let mut list: Vec<&Category> = state
-        .content
+    let mut list: Vec<&Category> = cms
         .categories()
         .iter()
         .filter(|c| c.parent_id == id)
@@ -132,6 +128,7 @@ struct ListQuery {
 }
 
 async fn articles(State(state): State<AppState>, Query(q): Query<ListQuery>) -> Response {
+    let cms = state.content();
     let category = match q.category.as_deref() {
         None | Some("") => None,
         Some(raw) => match parse_id(Some(raw)) {
@@ -152,7 +149,7 @@ async fn articles(State(state): State<AppState>, Query(q): Query<ListQuery>) -> 
     if !(1..=MAX_LIMIT).contains(&limit) {
         return error(StatusCode::BAD_REQUEST, "limit must be between 1 and 20");
     }
-    let (total, articles) = state.content.page(category, offset, limit);
+    let (total, articles) = cms.page(category, offset, limit);
     let items: Vec<Value> = articles.into_iter().map(|a| item(a, false)).collect();
     Json(json!({
         "meta": { "total_count": total, "offset": offset, "limit": limit },
@@ -162,13 +159,14 @@ async fn articles(State(state): State<AppState>, Query(q): Query<ListQuery>) -> 
 }
 
 async fn article(State(state): State<AppState>, Path(id): Path<String>) -> Response {
+    let cms = state.content();
     let Some(id) = parse_id(Some(&id)) else {
         return error(StatusCode::BAD_REQUEST, "id must be a number");
     };
-    let Some(found) = state.content.article(id) else {
+    let Some(found) = cms.article(id) else {
         return error(StatusCode::NOT_FOUND, "Article not found");
     };
     let mut value = item(found, true);
-    state.content.link_neighbours(id, &mut value);
+    cms.link_neighbours(id, &mut value);
     Json(value).into_response()
 }

@@ -90,6 +90,14 @@ pub struct ArticlePage {
     pub size: u32,
 }
 
+/// The ids of the articles an article's previous/next links name (`prev`/`next` in what the CMS
+/// sent, when it sends them).
+pub fn neighbour_ids(article: &Article) -> impl Iterator<Item = u64> + '_ {
+    ["prev", "next"]
+        .into_iter()
+        .filter_map(|side| article.extra.get(side)?.get("id")?.as_u64())
+}
+
 /// Finds `id` in the tree, with its parent when it has one.
 pub fn find_with_parent(tree: &[Category], id: u64) -> Option<(&Category, Option<&Category>)> {
     fn walk<'a>(

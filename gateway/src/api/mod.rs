@@ -26,7 +26,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::{
-    cache::{Entry, Outcome, Policy, Wants, X_CACHE, respond},
+    cache::{Entry, Outcome, Policy, Timing, Wants, X_CACHE, respond, tags},
     dialect::{CategorySource, CmsCall, Dialect},
     endpoint::{CacheKey, Endpoint},
     envelope::{ApiError, success_bytes},
@@ -76,7 +76,12 @@ async fn openapi(info: RequestInfo) -> Response {
             bytes::Bytes::from_static(OPENAPI.as_bytes()),
         )
     });
-    respond(entry, Outcome::Hit, &info.wants, Duration::from_secs(300))
+    respond(
+        entry,
+        Outcome::Hit,
+        &info.wants,
+        Timing::fresh(Duration::from_secs(300)),
+    )
 }
 
 /// The answer for an unknown path under an API prefix (the admin routes use it too).
@@ -127,6 +132,44 @@ impl<S: Send + Sync> FromRequestParts<S> for RequestInfo {
                 if_none_match: if_none_match.cloned(),
             },
         })
+    }
+}
+
+/// Who an answer is for: a visitor's request, or a refresh the gateway makes itself (after a
+/// webhook's purge), which loads the key again whatever the cache holds.
+pub enum Mode {
+    Serve(RequestInfo),
+    Refresh,
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Mode {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        Ok(Self::Serve(
+            RequestInfo::from_request_parts(parts, state).await?,
+        ))
+    }
+}
+
+/// Loads a cache key again now, as its endpoint's handler would (a webhook's refresh). `key` is
+/// a `CacheKey`'s text; a key of no cached endpoint, or one whose load fails, is an error.
+pub async fn refresh(state: &AppState, key: &str) -> Result<(), ApiError> {
+    let (name, query) = key.split_once('?').unwrap_or((key, ""));
+    let endpoint = Endpoint::of_cache_name(name)
+        .ok_or_else(|| ApiError::NotFound(format!("{name} 不是缓存的接口。")))?;
+    let query = RawQuery::of_key(query);
+    let state = State(state.clone());
+    let response = match endpoint {
+        Endpoint::CategoryList => category_list(state, Mode::Refresh).await,
+        Endpoint::ParentCategory => parent_category(state, Mode::Refresh, query).await?,
+        Endpoint::ArticleList => article_list(state, Mode::Refresh, query).await?,
+        Endpoint::ArticleDetail => article_detail(state, Mode::Refresh, query).await?,
+        Endpoint::Site | Endpoint::Files | Endpoint::OpenApi => return Ok(()),
+    };
+    match response.extensions().get::<ApiError>() {
+        Some(err) if !err.is_not_found() => Err(err.clone()),
+        _ => Ok(()),
     }
 }
 
@@ -221,23 +264,29 @@ impl Call {
 }
 
 /// Answers a cacheable endpoint: from the cache for the gateway's own credential, straight from
-/// the CMS (`X-Cache: BYPASS`) for a visitor's token or when the cache is off.
-async fn answer<T, F, Fut>(
+/// the CMS (`X-Cache: BYPASS`) for a visitor's token or when the cache is off. `tag` names what
+/// an answer shows (`None`: the endpoint's "not found"), for purges by tag.
+async fn answer<T, F, Fut, G>(
     state: &AppState,
-    request: RequestInfo,
+    mode: Mode,
     key: CacheKey,
+    tag: G,
     produce: F,
 ) -> Response
 where
     T: Serialize + Send + 'static,
     F: Fn(Call) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = Result<T, ApiError>> + Send + 'static,
+    G: Fn(Option<&T>) -> Vec<String> + Send + Sync + 'static,
 {
-    let RequestInfo {
-        bearer,
-        request_id,
-        wants,
-    } = request;
+    let (bearer, request_id, wants) = match mode {
+        Mode::Serve(RequestInfo {
+            bearer,
+            request_id,
+            wants,
+        }) => (bearer, request_id, Some(wants)),
+        Mode::Refresh => (None, None, None),
+    };
     let call = Call {
         runtime: state.runtime(),
         bearer,
@@ -250,13 +299,22 @@ where
         let mut response = match Box::pin(produce(call)).await {
             Ok(result) => {
                 let entry = Entry::new(StatusCode::OK, success_bytes(&result));
-                respond(&entry, Outcome::Bypass, &wants, Duration::ZERO)
+                respond(
+                    &entry,
+                    Outcome::Bypass,
+                    &wants.unwrap_or_default(),
+                    Timing::default(),
+                )
             }
             Err(err) => err.into_response(),
         };
         // Set here too so error answers carry them.
         let out = response.headers_mut();
         out.insert(X_CACHE, HeaderValue::from_static(Outcome::Bypass.as_str()));
+        out.insert(
+            crate::cache::CACHE_STATUS,
+            crate::cache::cache_status(Outcome::Bypass, &Timing::default()),
+        );
         out.insert(
             header::CACHE_CONTROL,
             HeaderValue::from_static("private, no-store"),
@@ -270,16 +328,20 @@ where
         call.runtime.upstream.timeout(),
     );
     let keep_not_found = !policy.not_found_ttl.is_zero();
+    let tag = Arc::new(tag);
     // Only called on a miss or a refresh: a hit costs no upstream call and no serialisation.
     let load = move || {
         let call = call.fresh();
         let empty = call.empty.clone().expect("a fresh call has its mark");
         let produced = produce(call);
+        let tag = Arc::clone(&tag);
         async move {
             let entry = match produced.await {
-                Ok(result) => Entry::new(StatusCode::OK, success_bytes(&result)),
+                Ok(result) => {
+                    Entry::new(StatusCode::OK, success_bytes(&result)).tagged(tag(Some(&result)))
+                }
                 Err(err) if keep_not_found && err.is_not_found() => {
-                    Entry::new(StatusCode::NOT_FOUND, err.envelope_bytes())
+                    Entry::new(StatusCode::NOT_FOUND, err.envelope_bytes()).tagged(tag(None))
                 }
                 Err(err) => return Err(err),
             };
@@ -290,23 +352,35 @@ where
             }))
         }
     };
+    let Some(wants) = wants else {
+        // A refresh: the answer goes to the cache (and the shared tier), not to a visitor.
+        return match state.cache.refresh(key.as_str(), &policy, load).await {
+            Ok(entry) => entry.status.into_response(),
+            Err(err) => err.into_response(),
+        };
+    };
     let lookup = state.cache.get_or_load(key.as_str(), &policy, load).await;
     crate::metrics::cache_outcome(lookup.outcome.as_str()).increment(1);
     match lookup.result {
-        Ok(entry) => respond(&entry, lookup.outcome, &wants, lookup.fresh_for),
+        Ok(entry) => respond(&entry, lookup.outcome, &wants, lookup.timing),
         Err(err) => {
             let mut response = err.into_response();
             response
                 .headers_mut()
                 .insert(X_CACHE, HeaderValue::from_static(lookup.outcome.as_str()));
+            response.headers_mut().insert(
+                crate::cache::CACHE_STATUS,
+                crate::cache::cache_status(lookup.outcome, &lookup.timing),
+            );
             response
         }
     }
 }
 
-async fn category_list(State(state): State<AppState>, request: RequestInfo) -> Response {
+async fn category_list(State(state): State<AppState>, mode: Mode) -> Response {
     let key = CacheKey::new(Endpoint::CategoryList, &[]);
-    answer(&state, request, key, |call| async move {
+    let tag = |_: Option<&content::CategoryList>| vec![tags::CATEGORIES.to_owned()];
+    answer(&state, mode, key, tag, |call| async move {
         call.categories().await
     })
     .await
@@ -316,12 +390,13 @@ async fn category_list(State(state): State<AppState>, request: RequestInfo) -> R
 /// portal found broken and many CMSs lack.
 async fn parent_category(
     State(state): State<AppState>,
-    request: RequestInfo,
+    mode: Mode,
     query: RawQuery,
 ) -> Result<Response, ApiError> {
     let id = query.only(Endpoint::ParentCategory).required_id("id")?;
     let key = CacheKey::new(Endpoint::ParentCategory, &[Some(id)]);
-    Ok(answer(&state, request, key, move |call| async move {
+    let tag = |_: Option<&Option<content::Category>>| vec![tags::CATEGORIES.to_owned()];
+    Ok(answer(&state, mode, key, tag, move |call| async move {
         let tree = call.categories().await?;
         content::parent_of(&tree.content, id)
             .ok_or_else(|| ApiError::NotFound(format!("栏目 {id} 不存在。")))
@@ -331,7 +406,7 @@ async fn parent_category(
 
 async fn article_list(
     State(state): State<AppState>,
-    request: RequestInfo,
+    mode: Mode,
     query: RawQuery,
 ) -> Result<Response, ApiError> {
     let max_size = state.runtime().upstream.dialect().max_page_size();
@@ -345,7 +420,16 @@ async fn article_list(
             Some(u64::from(list.size)),
         ],
     );
-    Ok(answer(&state, request, key, move |call| {
+    let category = list.category_id;
+    // The list's own category (or every category), and each article on it.
+    let tag = move |page: Option<&content::ArticlePage>| {
+        let mut tags = vec![category.map_or_else(|| tags::ALL_ARTICLES.to_owned(), tags::category)];
+        if let Some(page) = page {
+            tags.extend(page.content.iter().map(|a| tags::article(a.id)));
+        }
+        tags
+    };
+    Ok(answer(&state, mode, key, tag, move |call| {
         let list = list.clone();
         async move {
             let payload = call
@@ -367,12 +451,21 @@ async fn article_list(
 
 async fn article_detail(
     State(state): State<AppState>,
-    request: RequestInfo,
+    mode: Mode,
     query: RawQuery,
 ) -> Result<Response, ApiError> {
     let id = query.only(Endpoint::ArticleDetail).required_id("id")?;
     let key = CacheKey::new(Endpoint::ArticleDetail, &[Some(id)]);
-    Ok(answer(&state, request, key, move |call| async move {
+    // The article (a "not found" included: publishing it must reach that too) and its
+    // neighbours, whose titles its previous/next links show.
+    let tag = move |article: Option<&content::Article>| {
+        let mut tags = vec![tags::article(id)];
+        if let Some(article) = article {
+            tags.extend(content::neighbour_ids(article).map(tags::article));
+        }
+        tags
+    };
+    Ok(answer(&state, mode, key, tag, move |call| async move {
         let payload = call.get(CmsCall::Article { id }).await?;
         if payload.is_null() {
             return Err(ApiError::NotFound(format!("文章 {id} 不存在。")));
@@ -395,7 +488,7 @@ async fn site(State(state): State<AppState>, info: RequestInfo) -> Response {
         &state.runtime().site,
         Outcome::Hit,
         &info.wants,
-        Duration::ZERO,
+        Timing::default(),
     )
 }
 

@@ -28,6 +28,22 @@ impl RawQuery {
         )
     }
 
+    /// The parameters written in a cache key (`categoryId=&page=1&size=10`): an empty value is
+    /// an absent parameter there.
+    pub fn of_key(query: &str) -> Self {
+        let mut raw = Self::parse(query);
+        raw.0.retain(|(_, value)| !value.is_empty());
+        raw
+    }
+
+    /// Every value of `name`, in order.
+    pub fn all(&self, name: &str) -> impl Iterator<Item = &str> {
+        self.0
+            .iter()
+            .filter(move |(key, _)| key == name)
+            .map(|(_, value)| value.as_str())
+    }
+
     /// The pairs `endpoint` accepts (its `params` in the table), nothing else.
     pub fn only(mut self, endpoint: Endpoint) -> Self {
         let params = endpoint.spec().params;

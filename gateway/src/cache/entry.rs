@@ -3,7 +3,11 @@
 use std::{
     hash::{DefaultHasher, Hash, Hasher},
     io::Write,
-    time::{Duration, Instant},
+    sync::{
+        Arc,
+        atomic::{AtomicBool, Ordering},
+    },
+    time::{Duration, Instant, SystemTime},
 };
 
 use axum::{
@@ -14,6 +18,8 @@ use axum::{
 use bytes::Bytes;
 
 pub const X_CACHE: HeaderName = HeaderName::from_static("x-cache");
+/// RFC 9211: what this cache did with the request, with the answer's time to live left.
+pub const CACHE_STATUS: HeaderName = HeaderName::from_static("cache-status");
 
 /// Bodies smaller than this are not worth compressing.
 const COMPRESS_FROM: usize = 256;
@@ -47,6 +53,13 @@ pub struct Entry {
     /// The headers of a 304 for this entry.
     not_modified: HeaderMap,
     pub stored: Instant,
+    /// `stored` on the wall clock, for the shared tier (another replica's clock reads it).
+    pub stored_at: SystemTime,
+    /// What the answer contains (`article:2101`, `category:21`, `categories`): a purge by tag
+    /// reaches it (see `tags.rs`).
+    pub tags: Arc<[String]>,
+    /// Set by a soft purge: served while one refresh runs (and while the CMS fails), never as fresh.
+    purged: Flag,
     /// How long moka keeps it: its TTL plus the longest stale allowance.
     pub keep_for: Duration,
     /// False for an answer made from an empty CMS answer: passed on to the visitor who asked,
@@ -58,29 +71,23 @@ impl Entry {
     /// Encodes `body` (a JSON envelope) once: gzip, brotli and its ETag.
     pub fn new(status: StatusCode, body: Bytes) -> Self {
         let compress = body.len() >= COMPRESS_FROM;
-        let gzip = compress.then(|| {
-            let mut encoder = flate2::write::GzEncoder::new(
-                Vec::with_capacity(body.len() / 3),
-                flate2::Compression::new(6),
-            );
-            encoder.write_all(&body).expect("writing to memory");
-            Bytes::from(encoder.finish().expect("writing to memory"))
-        });
-        let br = compress.then(|| {
-            let mut out = Vec::with_capacity(body.len() / 3);
-            // A 256 KiB window rather than brotli's default 4 MiB: the same bytes out for any
-            // body under it (almost all of them), and the encoder's tables the allocator keeps
-            // per thread after an encoding shrink from ~10.7 to ~6.5 MiB (brotli 9.1.1 under
-            // mimalloc, q6, 7 KB body; a window under 64 KiB picks a hasher that takes 31 MiB).
-            // The gateway after one miss and under load: 40.2 MiB against 41.7 MiB.
-            let params = brotli::enc::BrotliEncoderParams {
-                quality: 6,
-                lgwin: 18,
-                ..Default::default()
-            };
-            brotli::BrotliCompress(&mut &body[..], &mut out, &params).expect("writing to memory");
-            Bytes::from(out)
-        });
+        let (gzip, br) = if compress {
+            (Some(gzip(&body)), Some(brotli(&body)))
+        } else {
+            (None, None)
+        };
+        Self::from_parts(status, body, gzip, br, SystemTime::now())
+    }
+
+    /// An entry from encodings made elsewhere (the shared tier): nothing is compressed again.
+    /// The ETag is the body's hash, so every replica gives the same one.
+    pub fn from_parts(
+        status: StatusCode,
+        body: Bytes,
+        gzip: Option<Bytes>,
+        br: Option<Bytes>,
+        stored_at: SystemTime,
+    ) -> Self {
         let mut hasher = DefaultHasher::new();
         body.hash(&mut hasher);
         let etag = HeaderValue::from_str(&format!("\"{:016x}-{:x}\"", hasher.finish(), body.len()))
@@ -89,6 +96,12 @@ impl Entry {
             headers: headers_for(&etag, encoding, Some(bytes.len())),
             bytes,
         };
+        // The same moment on the monotonic clock; an entry "from the future" (another replica's
+        // clock runs ahead) counts as stored now.
+        let age = SystemTime::now()
+            .duration_since(stored_at)
+            .unwrap_or_default();
+        let now = Instant::now();
         Self {
             status,
             body: encoded(body, None),
@@ -96,10 +109,28 @@ impl Entry {
             br: br.map(|br| encoded(br, Some("br"))),
             not_modified: headers_for(&etag, None, None),
             etag,
-            stored: Instant::now(),
+            stored: now.checked_sub(age).unwrap_or(now),
+            stored_at,
+            tags: Arc::from(Vec::new()),
+            purged: Flag::default(),
             keep_for: Duration::ZERO,
             cacheable: true,
         }
+    }
+
+    /// This answer, carrying `tags` for purges.
+    pub fn tagged(mut self, tags: Vec<String>) -> Self {
+        self.tags = Arc::from(tags);
+        self
+    }
+
+    /// Marks it stale for every holder (a soft purge); a refresh replaces it.
+    pub fn mark_purged(&self) {
+        self.purged.0.store(true, Ordering::Relaxed);
+    }
+
+    pub fn is_purged(&self) -> bool {
+        self.purged.0.load(Ordering::Relaxed)
     }
 
     /// This answer, not to be stored (see `cacheable`).
@@ -115,6 +146,41 @@ impl Entry {
     pub fn weight(&self) -> usize {
         let len = |e: &Option<Encoded>| e.as_ref().map_or(0, |e| e.bytes.len());
         self.body.bytes.len() + len(&self.gzip) + len(&self.br) + 128
+    }
+}
+
+fn gzip(body: &[u8]) -> Bytes {
+    let mut encoder = flate2::write::GzEncoder::new(
+        Vec::with_capacity(body.len() / 3),
+        flate2::Compression::new(6),
+    );
+    encoder.write_all(body).expect("writing to memory");
+    Bytes::from(encoder.finish().expect("writing to memory"))
+}
+
+fn brotli(body: &[u8]) -> Bytes {
+    let mut out = Vec::with_capacity(body.len() / 3);
+    // A 256 KiB window rather than brotli's default 4 MiB: the same bytes out for any
+    // body under it (almost all of them), and the encoder's tables the allocator keeps
+    // per thread after an encoding shrink from ~10.7 to ~6.5 MiB (brotli 9.1.1 under
+    // mimalloc, q6, 7 KB body; a window under 64 KiB picks a hasher that takes 31 MiB).
+    // The gateway after one miss and under load: 40.2 MiB against 41.7 MiB.
+    let params = brotli::enc::BrotliEncoderParams {
+        quality: 6,
+        lgwin: 18,
+        ..Default::default()
+    };
+    brotli::BrotliCompress(&mut &body[..], &mut out, &params).expect("writing to memory");
+    Bytes::from(out)
+}
+
+/// The soft-purge mark; a copy of an entry (moka's stored copy) starts with the same value.
+#[derive(Debug, Default)]
+struct Flag(AtomicBool);
+
+impl Clone for Flag {
+    fn clone(&self) -> Self {
+        Self(AtomicBool::new(self.0.load(Ordering::Relaxed)))
     }
 }
 
@@ -151,6 +217,11 @@ fn headers_for(
     // map (a clone keeps no spare room, so a new name would reallocate).
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     headers.insert(X_CACHE, HeaderValue::from_static(Outcome::Miss.as_str()));
+    headers.insert(
+        CACHE_STATUS,
+        HeaderValue::from_static("portal-gateway; fwd=uri-miss"),
+    );
+    headers.insert(header::AGE, HeaderValue::from_static("0"));
     headers
 }
 
@@ -222,10 +293,32 @@ pub(crate) fn matches_etag(wants: &Wants, etag: &HeaderValue) -> bool {
         .any(|tag| tag == "*" || tag == ours || tag.strip_prefix("W/") == Some(ours))
 }
 
+/// How old an answer is and how long it stays fresh, as the response reports them.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Timing {
+    /// Time left to live (zero once stale).
+    pub fresh_for: Duration,
+    /// Time since the CMS gave it (`Age`).
+    pub age: Duration,
+    /// How far past its TTL a stale answer is (`Cache-Status: …; ttl=-N`).
+    pub stale_by: Duration,
+}
+
+impl Timing {
+    /// A fresh answer, just made.
+    pub fn fresh(fresh_for: Duration) -> Self {
+        Self {
+            fresh_for,
+            ..Self::default()
+        }
+    }
+}
+
 /// The response for a cached entry: 304 when the browser has it, else the best encoding it
-/// accepts, with `X-Cache`, `ETag` and a browser `Cache-Control` from the time left to live.
-pub fn respond(entry: &Entry, outcome: Outcome, wants: &Wants, fresh_for: Duration) -> Response {
-    let cache_control = max_age(fresh_for);
+/// accepts, with `X-Cache`, `Cache-Status`, `Age`, `ETag` and a browser `Cache-Control` from
+/// the time left to live.
+pub fn respond(entry: &Entry, outcome: Outcome, wants: &Wants, timing: Timing) -> Response {
+    let cache_control = max_age(timing.fresh_for);
     let (status, body, template) = if matches_etag(wants, &entry.etag) {
         (StatusCode::NOT_MODIFIED, Body::empty(), &entry.not_modified)
     } else {
@@ -245,18 +338,39 @@ pub fn respond(entry: &Entry, outcome: Outcome, wants: &Wants, fresh_for: Durati
     let mut headers = template.clone();
     headers.insert(header::CACHE_CONTROL, cache_control);
     headers.insert(X_CACHE, HeaderValue::from_static(outcome.as_str()));
+    headers.insert(CACHE_STATUS, cache_status(outcome, &timing));
+    headers.insert(header::AGE, seconds(b"", timing.age.as_secs()));
     *response.headers_mut() = headers;
     response
 }
 
-/// `public, max-age=N`, written without the formatting machinery (this runs on every hit).
-fn max_age(fresh_for: Duration) -> HeaderValue {
-    const PREFIX: &str = "public, max-age=";
+/// `Cache-Status` (RFC 9211) for an outcome: `portal-gateway; hit; ttl=42`,
+/// `portal-gateway; fwd=stale; ttl=-5`, `portal-gateway; fwd=uri-miss`, `portal-gateway; fwd=bypass`.
+pub fn cache_status(outcome: Outcome, timing: &Timing) -> HeaderValue {
+    match outcome {
+        Outcome::Hit => seconds(b"portal-gateway; hit; ttl=", timing.fresh_for.as_secs()),
+        Outcome::Stale => seconds(
+            b"portal-gateway; fwd=stale; ttl=-",
+            timing.stale_by.as_secs(),
+        ),
+        Outcome::Miss => HeaderValue::from_static("portal-gateway; fwd=uri-miss"),
+        Outcome::Bypass => HeaderValue::from_static("portal-gateway; fwd=bypass"),
+    }
+}
+
+/// `prefix` followed by `n` in decimal, written without the formatting machinery (this runs on
+/// every hit).
+fn seconds(prefix: &[u8], n: u64) -> HeaderValue {
     let mut digits = itoa::Buffer::new();
-    let digits = digits.format(fresh_for.as_secs());
-    let mut value = [0u8; PREFIX.len() + 20];
-    value[..PREFIX.len()].copy_from_slice(PREFIX.as_bytes());
-    value[PREFIX.len()..][..digits.len()].copy_from_slice(digits.as_bytes());
-    HeaderValue::from_bytes(&value[..PREFIX.len() + digits.len()])
+    let digits = digits.format(n);
+    let mut value = [0u8; 64];
+    value[..prefix.len()].copy_from_slice(prefix);
+    value[prefix.len()..][..digits.len()].copy_from_slice(digits.as_bytes());
+    HeaderValue::from_bytes(&value[..prefix.len() + digits.len()])
         .expect("digits are a valid header value")
+}
+
+/// `public, max-age=N`.
+fn max_age(fresh_for: Duration) -> HeaderValue {
+    seconds(b"public, max-age=", fresh_for.as_secs())
 }

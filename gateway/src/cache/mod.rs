@@ -3,6 +3,8 @@
 //! once, stale answers while one refresh runs or while the CMS is down.
 
 mod entry;
+mod shared;
+pub mod tags;
 
 use std::{
     collections::HashMap,
@@ -14,8 +16,10 @@ use std::{
 use tokio::sync::OnceCell;
 
 use crate::{config::CacheConfig, endpoint::CacheKey, envelope::ApiError};
+pub use entry::{CACHE_STATUS, Entry, Outcome, Timing, Wants, X_CACHE, cache_status, respond};
 pub(crate) use entry::{Encoding, matches_etag, negotiate};
-pub use entry::{Entry, Outcome, Wants, X_CACHE, respond};
+use shared::Coordinated;
+pub use shared::{Purge, SharedTier};
 
 type Loaded = Result<Arc<Entry>, ApiError>;
 
@@ -23,8 +27,8 @@ type Loaded = Result<Arc<Entry>, ApiError>;
 pub struct Lookup {
     pub result: Loaded,
     pub outcome: Outcome,
-    /// How long a browser may keep the answer (the entry's time left to live).
-    pub fresh_for: Duration,
+    /// Its age and time left to live (how long a browser may keep it).
+    pub timing: Timing,
 }
 
 /// How long entries live, read from the current config on every lookup so a reload applies at once.
@@ -62,6 +66,8 @@ impl Policy {
 pub struct ResponseCache {
     entries: moka::future::Cache<String, Arc<Entry>>,
     inflight: Mutex<HashMap<String, Arc<OnceCell<Loaded>>>>,
+    /// The tier all replicas share, when `[cache.shared]` names one.
+    shared: Option<SharedTier>,
 }
 
 /// Keeps an entry long enough to be served stale; freshness itself is judged at lookup.
@@ -83,7 +89,9 @@ impl moka::Expiry<String, Arc<Entry>> for KeepForStale {
 }
 
 impl ResponseCache {
-    pub fn new(max_bytes: u64) -> Arc<Self> {
+    /// A cache of at most `max_bytes`; with `shared`, its background tasks start here (so this
+    /// runs inside the runtime).
+    pub fn new(max_bytes: u64, shared: Option<SharedTier>) -> Arc<Self> {
         let entries = moka::future::Cache::builder()
             .max_capacity(max_bytes)
             .weigher(|key: &String, entry: &Arc<Entry>| {
@@ -92,10 +100,19 @@ impl ResponseCache {
             .expire_after(KeepForStale)
             .support_invalidation_closures()
             .build();
-        Arc::new(Self {
+        let cache = Arc::new(Self {
             entries,
             inflight: Mutex::new(HashMap::new()),
-        })
+            shared,
+        });
+        if cache.shared.is_some() {
+            SharedTier::start(&cache);
+        }
+        cache
+    }
+
+    pub fn shared(&self) -> Option<&SharedTier> {
+        self.shared.as_ref()
     }
 
     /// The answer for `key`: fresh from the cache, stale while one refresh runs, or loaded once
@@ -110,30 +127,47 @@ impl ResponseCache {
         F: Fn() -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Loaded> + Send + 'static,
     {
-        let Some(entry) = self.entries.get(key).await else {
-            // Boxed: the cold path's state stays out of every hit's future (docs/performance.md).
-            let result = Box::pin(self.load_once(key.to_owned(), policy, Arc::new(load))).await;
-            let fresh_for = result.as_ref().map_or(Duration::ZERO, |e| policy.ttl_of(e));
-            return Lookup {
-                result,
-                outcome: Outcome::Miss,
-                fresh_for,
-            };
+        let entry = match self.entries.get(key).await {
+            Some(entry) => entry,
+            None => match Box::pin(self.look_in_shared(key, policy)).await {
+                Some(entry) => entry,
+                None => {
+                    // Boxed: the cold path's state stays out of every hit's future
+                    // (docs/performance.md).
+                    let result =
+                        Box::pin(self.load_once(key.to_owned(), policy, Arc::new(load))).await;
+                    let fresh_for = result.as_ref().map_or(Duration::ZERO, |e| policy.ttl_of(e));
+                    return Lookup {
+                        result,
+                        outcome: Outcome::Miss,
+                        timing: Timing::fresh(fresh_for),
+                    };
+                }
+            },
         };
         // The one clock read of a hit.
         let age = entry.stored.elapsed();
         let ttl = policy.ttl_of(&entry);
-        if age < ttl {
+        // A soft-purged entry is stale whatever its age: served while one refresh runs.
+        if age < ttl && !entry.is_purged() {
             return Lookup {
                 result: Ok(entry),
                 outcome: Outcome::Hit,
-                fresh_for: ttl - age,
+                timing: Timing {
+                    fresh_for: ttl - age,
+                    age,
+                    stale_by: Duration::ZERO,
+                },
             };
         }
         let stale = |entry| Lookup {
             result: Ok(entry),
             outcome: Outcome::Stale,
-            fresh_for: Duration::ZERO,
+            timing: Timing {
+                fresh_for: Duration::ZERO,
+                age,
+                stale_by: age.saturating_sub(ttl),
+            },
         };
         let load = Arc::new(load);
         if age < ttl + policy.stale_while_revalidate {
@@ -163,7 +197,7 @@ impl ResponseCache {
                 Lookup {
                     result,
                     outcome: Outcome::Miss,
-                    fresh_for,
+                    timing: Timing::fresh(fresh_for),
                 }
             }
         }
@@ -193,23 +227,45 @@ impl ResponseCache {
             let task_cache = Arc::clone(&cache);
             let task_key = key.clone();
             let result = tokio::spawn(async move {
+                let shared = task_cache.shared.as_ref();
+                // Another replica may be loading it, or have just done so.
+                let locked = match shared {
+                    Some(tier) => match tier.coordinate(&task_key, &policy_for_load).await {
+                        Coordinated::Found(mut found) => {
+                            found.keep_for = (policy_for_load.ttl_of(&found) + stale_budget)
+                                .saturating_sub(found.stored.elapsed());
+                            let found = Arc::new(*found);
+                            task_cache
+                                .entries
+                                .insert(task_key.clone(), Arc::clone(&found))
+                                .await;
+                            task_cache.forget_inflight(&task_key);
+                            return Ok(found);
+                        }
+                        Coordinated::Load => true,
+                        Coordinated::Alone => false,
+                    },
+                    None => false,
+                };
                 let loaded = load().await;
                 if let Ok(entry) = &loaded {
                     let ttl = policy_for_load.ttl_of(entry);
                     if !ttl.is_zero() && entry.cacheable {
                         let mut stored = Entry::clone(entry);
                         stored.keep_for = ttl + stale_budget;
+                        if let Some(tier) = shared {
+                            tier.put(&task_key, &stored, stored.keep_for).await;
+                        }
                         task_cache
                             .entries
                             .insert(task_key.clone(), Arc::new(stored))
                             .await;
                     }
                 }
-                task_cache
-                    .inflight
-                    .lock()
-                    .expect("inflight map lock")
-                    .remove(&task_key);
+                if locked && let Some(tier) = shared {
+                    tier.unlock(&task_key).await;
+                }
+                task_cache.forget_inflight(&task_key);
                 loaded
             })
             .await;
@@ -224,16 +280,66 @@ impl ResponseCache {
         }
     }
 
-    /// Drops every entry whose key starts with `prefix` (all of them for an empty prefix).
-    pub fn purge(&self, prefix: &str) -> Result<(), moka::PredicateError> {
-        if prefix.is_empty() {
-            self.entries.invalidate_all();
-            return Ok(());
-        }
-        let prefix = prefix.to_owned();
+    fn forget_inflight(&self, key: &str) {
+        self.inflight.lock().expect("inflight map lock").remove(key);
+    }
+
+    /// The shared tier's entry for `key`, put in memory, when it may still be served.
+    async fn look_in_shared(&self, key: &str, policy: &Policy) -> Option<Arc<Entry>> {
+        let mut entry = self.shared.as_ref()?.get(key).await?;
+        let keep = policy.ttl_of(&entry) + policy.stale_while_revalidate.max(policy.stale_if_error);
+        entry.keep_for = keep.checked_sub(entry.stored.elapsed())?;
+        let entry = Arc::new(entry);
         self.entries
-            .invalidate_entries_if(move |key, _| key.starts_with(&prefix))
-            .map(|_| ())
+            .insert(key.to_owned(), Arc::clone(&entry))
+            .await;
+        Some(entry)
+    }
+
+    /// Applies `purge` here, in the shared tier and (through its channel) on every other
+    /// replica. Returns the keys it reached, for a refresh.
+    pub async fn purge(&self, purge: &Purge) -> Vec<String> {
+        let mut reached = self.purge_memory(purge).await;
+        if let Some(tier) = &self.shared {
+            reached.extend(tier.purge(purge).await);
+            reached.sort_unstable();
+            reached.dedup();
+        }
+        reached
+    }
+
+    /// Applies `purge` to this replica's memory only: marks the entries it reaches stale (or
+    /// deletes them when hard) and drops its evicted keys.
+    pub async fn purge_memory(&self, purge: &Purge) -> Vec<String> {
+        // Pending inserts become visible to the walk below.
+        self.entries.run_pending_tasks().await;
+        let mut reached = Vec::new();
+        for (key, entry) in &self.entries {
+            if purge.reaches(&key, &entry) {
+                if !purge.hard {
+                    entry.mark_purged();
+                }
+                reached.push(key.as_str().to_owned());
+            }
+        }
+        if purge.hard {
+            for key in &reached {
+                self.entries.invalidate(key).await;
+            }
+        }
+        for key in &purge.evict {
+            self.entries.invalidate(key).await;
+        }
+        reached
+    }
+
+    /// Loads `key` again now (a webhook's refresh), whatever the cache holds.
+    pub async fn refresh<F, Fut>(self: &Arc<Self>, key: &str, policy: &Policy, load: F) -> Loaded
+    where
+        F: Fn() -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Loaded> + Send + 'static,
+    {
+        self.load_once(key.to_owned(), policy, Arc::new(load)).await
     }
 
     pub fn entry_count(&self) -> u64 {

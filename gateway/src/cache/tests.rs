@@ -41,7 +41,12 @@ async fn encodings_follow_accept_encoding_with_their_own_length() {
         } else {
             accept(accept_encoding)
         };
-        let r = respond(&e, Outcome::Hit, &Wants::of(&h), Duration::from_secs(5));
+        let r = respond(
+            &e,
+            Outcome::Hit,
+            &Wants::of(&h),
+            Timing::fresh(Duration::from_secs(5)),
+        );
         let encoding = r.headers().get(header::CONTENT_ENCODING).cloned();
         assert_eq!(
             encoding.as_ref().map(|v| v.to_str().unwrap()),
@@ -84,7 +89,12 @@ fn a_matching_if_none_match_is_304() {
     let e = entry();
     let mut h = HeaderMap::new();
     h.insert(header::IF_NONE_MATCH, e.etag.clone());
-    let r = respond(&e, Outcome::Hit, &Wants::of(&h), Duration::from_secs(5));
+    let r = respond(
+        &e,
+        Outcome::Hit,
+        &Wants::of(&h),
+        Timing::fresh(Duration::from_secs(5)),
+    );
     assert_eq!(r.status(), StatusCode::NOT_MODIFIED);
     assert_eq!(r.headers()["x-cache"], "HIT");
     assert_eq!(r.headers()[header::CACHE_CONTROL], "public, max-age=5");
@@ -103,7 +113,7 @@ fn policy(wait: Duration) -> Policy {
 #[tokio::test(start_paused = true)]
 async fn waiters_give_up_after_their_wait_and_the_call_is_made_once() {
     use std::sync::atomic::{AtomicUsize, Ordering};
-    let cache = ResponseCache::new(1 << 20);
+    let cache = ResponseCache::new(1 << 20, None);
     let calls = Arc::new(AtomicUsize::new(0));
     let hung = |calls: Arc<AtomicUsize>| {
         move || {

@@ -341,10 +341,24 @@ async fn purge_needs_the_admin_token() {
         "HIT",
         "another prefix stays"
     );
+    // Soft by default: served stale while one refresh runs.
     let response = purge(Some(&format!("Bearer {token}")), "").await.unwrap();
     assert_eq!(response.status(), 200);
-    assert_eq!(get(&app, "/portal/api/category/list").await.1, "MISS");
+    assert_eq!(get(&app, "/portal/api/category/list").await.1, "STALE");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(get(&app, "/portal/api/category/list").await.1, "HIT");
     assert_eq!(upstream_calls(&fake, "/cms/category/list"), 2);
+    // Hard: deleted, the next request a miss.
+    let response = purge(Some(&format!("Bearer {token}")), "?hard=true")
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(get(&app, "/portal/api/category/list").await.1, "MISS");
+    assert_eq!(upstream_calls(&fake, "/cms/category/list"), 3);
+    for bad in ["?tag=user:1", "?hard=maybe"] {
+        let response = purge(Some(&format!("Bearer {token}")), bad).await.unwrap();
+        assert_eq!(response.status(), 400, "{bad}");
+    }
     assert_eq!(
         app.client
             .get(app.url("/portal/admin/cache/purge"))
@@ -554,4 +568,52 @@ async fn metrics_are_exposed_for_prometheus() {
     ] {
         assert!(text.contains(needle), "missing {needle} in\n{text}");
     }
+}
+
+#[tokio::test]
+async fn answers_say_what_the_cache_did_in_cache_status_and_age() {
+    let (app, fake) = spawn_with_fake(
+        Reply::Json(200, tree("甲")),
+        &format!("{OPEN_LIMITS}[cache]\nttl = {{ \"category/list\" = \"3s\" }}\nstale_while_revalidate = \"30s\"\n"),
+    )
+    .await;
+    let path = "/portal/api/category/list";
+    let header = |h: &reqwest::header::HeaderMap, name: &str| {
+        h.get(name).map(|v| v.to_str().unwrap().to_owned())
+    };
+    let (_, _, _, miss) = get(&app, path).await;
+    assert_eq!(
+        header(&miss, "cache-status").as_deref(),
+        Some("portal-gateway; fwd=uri-miss")
+    );
+    assert_eq!(header(&miss, "age").as_deref(), Some("0"));
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let (_, _, _, hit) = get(&app, path).await;
+    let status = header(&hit, "cache-status").unwrap();
+    assert!(
+        status == "portal-gateway; hit; ttl=1" || status == "portal-gateway; hit; ttl=2",
+        "{status}"
+    );
+    assert_eq!(header(&hit, "age").as_deref(), Some("1"));
+    tokio::time::sleep(Duration::from_millis(3000)).await;
+    let (_, cache, _, stale) = get(&app, path).await;
+    assert_eq!(cache, "STALE");
+    assert!(
+        header(&stale, "cache-status")
+            .unwrap()
+            .starts_with("portal-gateway; fwd=stale; ttl=-"),
+        "{stale:?}"
+    );
+    let age: u64 = header(&stale, "age").unwrap().parse().unwrap();
+    assert!((4..=5).contains(&age), "{age}");
+    let _ = fake;
+    let (_, _, _, bypass) = {
+        let response = app.get_as(path, "visitor-token-1").await;
+        let headers = response.headers().clone();
+        (0, String::new(), Value::Null, headers)
+    };
+    assert_eq!(
+        header(&bypass, "cache-status").as_deref(),
+        Some("portal-gateway; fwd=bypass")
+    );
 }

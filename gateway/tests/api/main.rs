@@ -12,5 +12,6 @@ mod outage;
 mod policy;
 mod queries;
 mod reference;
+mod replicas;
 mod statics;
 mod structure;

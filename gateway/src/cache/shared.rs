@@ -1,0 +1,573 @@
+//! The tier every replica shares (Redis or Valkey, `[cache.shared]`): finished answers with their
+//! encodings, a short lock per key so replicas that miss together make one CMS call, tag sets for
+//! purges, and a channel that carries purges to every replica's memory.
+//!
+//! Optional and never in a visitor's way: every command is bounded by `cache.shared.timeout`;
+//! the first failure switches the tier off (one log line, `portal_shared_cache_up` 0) and a
+//! background probe switches it on again once Redis answers, so a replica goes on with its own
+//! memory while Redis is down or slow.
+//!
+//! Keys, under the configured prefix `P`: `P e:<cache key>` a hash (`s` status, `t` stored, Unix
+//! ms, `b`/`g`/`r` identity, gzip and brotli bodies, `tags`, `p` when soft-purged) expiring with
+//! the entry's TTL plus its stale allowance; `P t:<tag>` the set of cache keys carrying a tag;
+//! `P l:<cache key>` the lock of the replica loading it; `P purge` the purge channel.
+
+use std::{
+    collections::HashMap,
+    sync::{
+        Arc, Weak,
+        atomic::{AtomicBool, Ordering},
+    },
+    time::{Duration, SystemTime, UNIX_EPOCH},
+};
+
+use arc_swap::ArcSwapOption;
+use axum::http::StatusCode;
+use bytes::Bytes;
+use futures_util::StreamExt;
+use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use secrecy::ExposeSecret;
+use serde::{Deserialize, Serialize};
+
+use super::{Entry, Policy, ResponseCache};
+use crate::config::SharedCacheConfig;
+
+/// How long a tag set outlives its last write, at least: longer than any entry it names.
+const TAG_SET_FLOOR: Duration = Duration::from_secs(24 * 3600);
+/// How often a replica waiting on another's load looks for the entry.
+const POLL: Duration = Duration::from_millis(20);
+/// How often the tier is probed while off, and the pause between two subscriber connections.
+const PROBE: Duration = Duration::from_secs(1);
+
+/// What a purge reaches. Sent to every replica as it is (JSON on the purge channel).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Purge {
+    /// Entries carrying any of these tags.
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// Entries whose key starts with any of these (`""` is every entry).
+    #[serde(default)]
+    pub prefixes: Vec<String>,
+    /// Delete rather than mark stale.
+    #[serde(default)]
+    pub hard: bool,
+    /// Keys to drop from memory only: a replica loaded them again into the shared tier, which
+    /// the next request reads.
+    #[serde(default)]
+    pub evict: Vec<String>,
+}
+
+impl Purge {
+    /// Whether `key` with `entry`'s tags is reached (evictions aside).
+    pub fn reaches(&self, key: &str, entry: &Entry) -> bool {
+        self.prefixes.iter().any(|p| key.starts_with(p.as_str()))
+            || entry.tags.iter().any(|t| self.tags.contains(t))
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct Notice {
+    /// The replica that sent it, which has applied it already.
+    origin: String,
+    #[serde(flatten)]
+    purge: Purge,
+}
+
+/// What a replica about to call the CMS for a key learned from the others.
+pub enum Coordinated {
+    /// Another replica has just stored a fresh answer.
+    Found(Box<Entry>),
+    /// This replica holds the key's lock: it calls the CMS and stores the answer.
+    Load,
+    /// The tier is off: this replica is on its own.
+    Alone,
+}
+
+pub struct SharedTier {
+    client: redis::Client,
+    connection: ArcSwapOption<ConnectionManager>,
+    up: AtomicBool,
+    timeout: Duration,
+    prefix: String,
+    /// This replica's name on the channel and in the locks it holds.
+    id: String,
+    purge_script: redis::Script,
+    unlock_script: redis::Script,
+}
+
+impl SharedTier {
+    /// The tier for `config`, off until the background task connects (`start`). `None` without
+    /// a URL; an error for a URL the client does not accept (its text is not repeated: it may
+    /// hold a password).
+    pub fn new(config: &SharedCacheConfig) -> Result<Option<Self>, redis::RedisError> {
+        let Some(url) = &config.url else {
+            return Ok(None);
+        };
+        let client = redis::Client::open(url.expose_secret())?;
+        let id = format!(
+            "{}-{}",
+            std::process::id(),
+            SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .unwrap_or_default()
+                .as_nanos()
+        );
+        Ok(Some(Self {
+            client,
+            connection: ArcSwapOption::empty(),
+            up: AtomicBool::new(false),
+            timeout: config.timeout,
+            prefix: config.prefix.clone(),
+            id,
+            purge_script: redis::Script::new(PURGE_LUA),
+            unlock_script: redis::Script::new(UNLOCK_LUA),
+        }))
+    }
+
+    /// Connects in the background, probes while off, and applies other replicas' purges to
+    /// `cache`'s memory.
+    pub(super) fn start(cache: &Arc<ResponseCache>) {
+        let weak = Arc::downgrade(cache);
+        tokio::spawn(keep_connected(weak.clone()));
+        tokio::spawn(subscribe(weak));
+        crate::metrics::shared_cache_up(false);
+    }
+
+    pub fn is_up(&self) -> bool {
+        self.up.load(Ordering::Relaxed)
+    }
+
+    fn entry_key(&self, key: &str) -> String {
+        format!("{}e:{key}", self.prefix)
+    }
+
+    fn channel(&self) -> String {
+        format!("{}purge", self.prefix)
+    }
+
+    /// One command or pipeline, bounded by the time-out; a failure switches the tier off.
+    async fn run<T, F>(
+        &self,
+        what: &'static str,
+        command: impl FnOnce(ConnectionManager) -> F,
+    ) -> Option<T>
+    where
+        F: Future<Output = redis::RedisResult<T>>,
+    {
+        if !self.is_up() {
+            return None;
+        }
+        let connection = self.connection.load_full()?;
+        match tokio::time::timeout(self.timeout, command(ConnectionManager::clone(&connection)))
+            .await
+        {
+            Ok(Ok(value)) => Some(value),
+            Ok(Err(err)) => {
+                self.went_down(what, &err.to_string());
+                None
+            }
+            Err(_) => {
+                self.went_down(what, "timed out");
+                None
+            }
+        }
+    }
+
+    fn went_down(&self, what: &str, error: &str) {
+        crate::metrics::shared_cache_error();
+        if self.up.swap(false, Ordering::Relaxed) {
+            crate::metrics::shared_cache_up(false);
+            tracing::warn!(
+                command = what,
+                error,
+                "the shared cache (Redis) failed: going on with this replica's memory alone until it answers again"
+            );
+        }
+    }
+
+    /// The entry stored under `key`, if any (fresh or not: the caller judges).
+    pub async fn get(&self, key: &str) -> Option<Entry> {
+        let redis_key = self.entry_key(key);
+        let fields: HashMap<String, Vec<u8>> = self
+            .run("HGETALL", move |mut c| async move {
+                redis::cmd("HGETALL")
+                    .arg(redis_key)
+                    .query_async(&mut c)
+                    .await
+            })
+            .await?;
+        let found = decode(fields);
+        crate::metrics::shared_cache_lookup(found.is_some());
+        found
+    }
+
+    /// Stores `entry` (its encodings, tags and stored time) for `keep_for`, and names it in its
+    /// tags' sets.
+    pub async fn put(&self, key: &str, entry: &Entry, keep_for: Duration) {
+        let redis_key = self.entry_key(key);
+        let keep_ms = u64::try_from(keep_for.as_millis())
+            .unwrap_or(u64::MAX)
+            .max(1);
+        let stored_ms = entry
+            .stored_at
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_millis()
+            .to_string();
+        let mut pipe = redis::pipe();
+        pipe.atomic().del(&redis_key).ignore();
+        let mut hset = redis::cmd("HSET");
+        hset.arg(&redis_key)
+            .arg("s")
+            .arg(entry.status.as_u16())
+            .arg("t")
+            .arg(stored_ms)
+            .arg("b")
+            .arg(entry.body.bytes.as_ref())
+            .arg("tags")
+            .arg(entry.tags.join("\n"));
+        if let Some(gzip) = &entry.gzip {
+            hset.arg("g").arg(gzip.bytes.as_ref());
+        }
+        if let Some(br) = &entry.br {
+            hset.arg("r").arg(br.bytes.as_ref());
+        }
+        pipe.add_command(hset).ignore();
+        pipe.cmd("PEXPIRE").arg(&redis_key).arg(keep_ms).ignore();
+        let tag_ms = keep_ms.max(TAG_SET_FLOOR.as_millis() as u64);
+        for tag in entry.tags.iter() {
+            let set = format!("{}t:{tag}", self.prefix);
+            pipe.cmd("SADD").arg(&set).arg(key).ignore();
+            pipe.cmd("PEXPIRE").arg(&set).arg(tag_ms).ignore();
+        }
+        let _: Option<()> = self
+            .run("HSET", move |mut c| async move {
+                pipe.query_async(&mut c).await
+            })
+            .await;
+    }
+
+    /// Waits for whichever replica loads `key`, or takes the load: the lock is held at most the
+    /// upstream time-out (`policy.wait`), so a replica that dies holding it delays the others by
+    /// that much, not forever.
+    pub async fn coordinate(&self, key: &str, policy: &Policy) -> Coordinated {
+        let lock_key = format!("{}l:{key}", self.prefix);
+        let lock_ms = u64::try_from(policy.wait.as_millis()).unwrap_or(u64::MAX);
+        let deadline = tokio::time::Instant::now() + policy.wait;
+        loop {
+            if let Some(entry) = self.get(key).await
+                && !entry.is_purged()
+                && entry.stored.elapsed() < policy.ttl_of(&entry)
+            {
+                return Coordinated::Found(Box::new(entry));
+            }
+            let (lock, id) = (lock_key.clone(), self.id.clone());
+            let taken: Option<Option<String>> = self
+                .run("SET NX", move |mut c| async move {
+                    redis::cmd("SET")
+                        .arg(lock)
+                        .arg(id)
+                        .arg("NX")
+                        .arg("PX")
+                        .arg(lock_ms)
+                        .query_async(&mut c)
+                        .await
+                })
+                .await;
+            match taken {
+                None => return Coordinated::Alone,
+                Some(Some(_)) => return Coordinated::Load,
+                Some(None) if tokio::time::Instant::now() >= deadline => {
+                    return Coordinated::Alone;
+                }
+                Some(None) => tokio::time::sleep(POLL).await,
+            }
+        }
+    }
+
+    /// Gives up this replica's lock on `key` (not another's that took it after ours expired).
+    pub async fn unlock(&self, key: &str) {
+        let lock_key = format!("{}l:{key}", self.prefix);
+        let mut invocation = self.unlock_script.key(lock_key);
+        invocation.arg(&self.id);
+        let _: Option<i64> = self
+            .run("unlock", move |mut c| async move {
+                invocation.invoke_async(&mut c).await
+            })
+            .await;
+    }
+
+    /// Applies `purge` to the stored entries and tells every other replica. Returns the keys it
+    /// reached here.
+    pub async fn purge(&self, purge: &Purge) -> Vec<String> {
+        let mut invocation = self.purge_script.prepare_invoke();
+        invocation
+            .arg(&self.prefix)
+            .arg(glob_escape(&self.prefix))
+            .arg(if purge.hard { "1" } else { "0" })
+            .arg(purge.tags.len());
+        for tag in &purge.tags {
+            invocation.arg(tag);
+        }
+        for prefix in &purge.prefixes {
+            invocation.arg(glob_escape(prefix));
+        }
+        let reached: Vec<String> = if purge.tags.is_empty() && purge.prefixes.is_empty() {
+            Vec::new()
+        } else {
+            self.run("purge", move |mut c| async move {
+                invocation.invoke_async(&mut c).await
+            })
+            .await
+            .unwrap_or_default()
+        };
+        self.publish(purge).await;
+        reached
+    }
+
+    /// Tells the other replicas (they apply it to their memory).
+    pub async fn publish(&self, purge: &Purge) {
+        let notice = Notice {
+            origin: self.id.clone(),
+            purge: purge.clone(),
+        };
+        let payload = serde_json::to_string(&notice).expect("a notice serialises");
+        let channel = self.channel();
+        let _: Option<i64> = self
+            .run("PUBLISH", move |mut c| async move {
+                redis::cmd("PUBLISH")
+                    .arg(channel)
+                    .arg(payload)
+                    .query_async(&mut c)
+                    .await
+            })
+            .await;
+    }
+}
+
+/// An entry from its stored fields; `None` for a missing or damaged one.
+fn decode(mut fields: HashMap<String, Vec<u8>>) -> Option<Entry> {
+    let text = |v: Vec<u8>| String::from_utf8(v).ok();
+    let status = text(fields.remove("s")?)?.parse::<u16>().ok()?;
+    let status = StatusCode::from_u16(status).ok()?;
+    let stored_ms: u64 = text(fields.remove("t")?)?.parse().ok()?;
+    let body = Bytes::from(fields.remove("b")?);
+    let gzip = fields.remove("g").map(Bytes::from);
+    let br = fields.remove("r").map(Bytes::from);
+    let tags = text(fields.remove("tags").unwrap_or_default())?;
+    let entry = Entry::from_parts(
+        status,
+        body,
+        gzip,
+        br,
+        UNIX_EPOCH + Duration::from_millis(stored_ms),
+    )
+    .tagged(
+        tags.split('\n')
+            .filter(|t| !t.is_empty())
+            .map(str::to_owned)
+            .collect(),
+    );
+    if fields.contains_key("p") {
+        entry.mark_purged();
+    }
+    Some(entry)
+}
+
+/// `text` matched literally by a Redis glob.
+fn glob_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 4);
+    for c in text.chars() {
+        if matches!(c, '*' | '?' | '[' | ']' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Connects, and while the tier is off probes it every second until it answers.
+async fn keep_connected(cache: Weak<ResponseCache>) {
+    loop {
+        let Some(cache) = cache.upgrade() else { return };
+        let Some(tier) = cache.shared.as_ref() else {
+            return;
+        };
+        if !tier.is_up() {
+            probe(tier).await;
+        }
+        drop(cache);
+        tokio::time::sleep(PROBE).await;
+    }
+}
+
+async fn probe(tier: &SharedTier) {
+    if tier.connection.load().is_none() {
+        let config = ConnectionManagerConfig::new()
+            .set_connection_timeout(PROBE)
+            .set_response_timeout(tier.timeout)
+            .set_number_of_retries(2)
+            .set_max_delay(1000);
+        match tokio::time::timeout(
+            PROBE * 2,
+            ConnectionManager::new_with_config(tier.client.clone(), config),
+        )
+        .await
+        {
+            Ok(Ok(connection)) => tier.connection.store(Some(Arc::new(connection))),
+            _ => return,
+        }
+    }
+    let Some(connection) = tier.connection.load_full() else {
+        return;
+    };
+    let mut connection = ConnectionManager::clone(&connection);
+    let ping = redis::cmd("PING");
+    if let Ok(Ok(_)) =
+        tokio::time::timeout(PROBE, ping.query_async::<String>(&mut connection)).await
+        && !tier.up.swap(true, Ordering::Relaxed)
+    {
+        crate::metrics::shared_cache_up(true);
+        tracing::info!(
+            "the shared cache (Redis) answers: replicas share answers, locks and purges"
+        );
+    }
+}
+
+/// Listens on the purge channel for the life of the cache, reconnecting after a second. After a
+/// reconnection every entry in memory is marked stale: a purge sent meanwhile was not heard.
+async fn subscribe(cache: Weak<ResponseCache>) {
+    let mut heard_before = false;
+    loop {
+        let (client, channel) = {
+            let Some(cache) = cache.upgrade() else { return };
+            let Some(tier) = cache.shared.as_ref() else {
+                return;
+            };
+            (tier.client.clone(), tier.channel())
+        };
+        let connected = tokio::time::timeout(PROBE, async {
+            let mut pubsub = client.get_async_pubsub().await?;
+            pubsub.subscribe(&channel).await?;
+            redis::RedisResult::Ok(pubsub)
+        })
+        .await;
+        if let Ok(Ok(pubsub)) = connected {
+            if heard_before && let Some(cache) = cache.upgrade() {
+                let reached = cache
+                    .purge_memory(&Purge {
+                        prefixes: vec![String::new()],
+                        ..Purge::default()
+                    })
+                    .await;
+                tracing::info!(
+                    entries = reached.len(),
+                    "the purge channel is back: entries in memory marked stale, as purges may have been missed"
+                );
+            }
+            heard_before = true;
+            let mut messages = pubsub.into_on_message();
+            while let Some(message) = messages.next().await {
+                let Ok(notice) = serde_json::from_slice::<Notice>(message.get_payload_bytes())
+                else {
+                    tracing::warn!("a message on the purge channel was not a purge notice");
+                    continue;
+                };
+                let Some(cache) = cache.upgrade() else { return };
+                let ours = cache.shared.as_ref().is_some_and(|t| t.id == notice.origin);
+                if !ours {
+                    cache.purge_memory(&notice.purge).await;
+                }
+            }
+        }
+        tokio::time::sleep(PROBE).await;
+    }
+}
+
+/// Marks (or deletes) the entries a purge reaches, server-side in one step, and returns their
+/// cache keys. ARGV: prefix, prefix escaped for SCAN, hard ("1"), number of tags, the tags, then
+/// the key prefixes escaped for SCAN.
+const PURGE_LUA: &str = r"
+local P, PE, hard, n = ARGV[1], ARGV[2], ARGV[3] == '1', tonumber(ARGV[4])
+local seen, out = {}, {}
+local function reach(k)
+  if seen[k] then return end
+  seen[k] = true
+  local rk = P .. 'e:' .. k
+  if hard then
+    if redis.call('DEL', rk) == 1 then out[#out + 1] = k end
+  elseif redis.call('EXISTS', rk) == 1 then
+    redis.call('HSET', rk, 'p', '1')
+    out[#out + 1] = k
+  end
+end
+for i = 5, 4 + n do
+  local set = P .. 't:' .. ARGV[i]
+  for _, k in ipairs(redis.call('SMEMBERS', set)) do reach(k) end
+  if hard then redis.call('DEL', set) end
+end
+for i = 5 + n, #ARGV do
+  local cursor = '0'
+  repeat
+    local r = redis.call('SCAN', cursor, 'MATCH', PE .. 'e:' .. ARGV[i] .. '*', 'COUNT', 500)
+    cursor = r[1]
+    for _, rk in ipairs(r[2]) do reach(string.sub(rk, #P + 3)) end
+  until cursor == '0'
+end
+return out
+";
+
+const UNLOCK_LUA: &str = r"
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs_match_keys_literally() {
+        assert_eq!(
+            glob_escape("article/list?categoryId=2*"),
+            "article/list\\?categoryId=2\\*"
+        );
+        assert_eq!(glob_escape("a[b]\\"), "a\\[b\\]\\\\");
+    }
+
+    #[test]
+    fn a_stored_entry_comes_back_whole() {
+        let original = Entry::new(StatusCode::OK, Bytes::from("x".repeat(400)))
+            .tagged(vec!["article:1".into(), "category:2".into()]);
+        let mut fields = HashMap::new();
+        fields.insert("s".to_owned(), b"200".to_vec());
+        let ms = original
+            .stored_at
+            .duration_since(UNIX_EPOCH)
+            .unwrap()
+            .as_millis();
+        fields.insert("t".to_owned(), ms.to_string().into_bytes());
+        fields.insert("b".to_owned(), original.body.bytes.to_vec());
+        fields.insert(
+            "g".to_owned(),
+            original.gzip.as_ref().unwrap().bytes.to_vec(),
+        );
+        fields.insert("r".to_owned(), original.br.as_ref().unwrap().bytes.to_vec());
+        fields.insert("tags".to_owned(), b"article:1\ncategory:2".to_vec());
+        let back = decode(fields.clone()).unwrap();
+        assert_eq!(
+            back.etag, original.etag,
+            "every replica gives the same ETag"
+        );
+        assert_eq!(
+            back.br.as_ref().unwrap().bytes,
+            original.br.as_ref().unwrap().bytes
+        );
+        assert_eq!(&*back.tags, &*original.tags);
+        assert!(!back.is_purged());
+        fields.insert("p".to_owned(), b"1".to_vec());
+        assert!(decode(fields.clone()).unwrap().is_purged());
+        fields.remove("b");
+        assert!(decode(fields).is_none(), "a damaged entry is no entry");
+    }
+}

@@ -1,0 +1,52 @@
+//! The tags cached answers carry, named once: the handlers tag what they store, the purge and
+//! the webhook purge by them, so an edit in the CMS reaches every answer that shows it.
+
+/// Answers that show article `id`: its detail, the list pages it is on, its neighbours' details
+/// (their previous/next links carry its title).
+pub fn article(id: u64) -> String {
+    format!("article:{id}")
+}
+
+/// The list pages of category `id`.
+pub fn category(id: u64) -> String {
+    format!("category:{id}")
+}
+
+/// The category tree and the parent look-ups made from it.
+pub const CATEGORIES: &str = "categories";
+
+/// The list pages of every category together (no `categoryId`).
+pub const ALL_ARTICLES: &str = "articles";
+
+/// Whether `tag` is one of the forms above (what the purge endpoint accepts).
+pub fn is_valid(tag: &str) -> bool {
+    let id = |rest: &str| {
+        !rest.is_empty() && rest.len() <= 20 && rest.bytes().all(|b| b.is_ascii_digit())
+    };
+    tag == CATEGORIES
+        || tag == ALL_ARTICLES
+        || tag.strip_prefix("article:").is_some_and(id)
+        || tag.strip_prefix("category:").is_some_and(id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_known_forms_are_tags() {
+        for good in ["article:2101", "category:21", "categories", "articles"] {
+            assert!(is_valid(good), "{good}");
+        }
+        for bad in [
+            "article:",
+            "article:x",
+            "category:-1",
+            "user:1",
+            "",
+            "article:2101 ",
+        ] {
+            assert!(!is_valid(bad), "{bad}");
+        }
+    }
+}

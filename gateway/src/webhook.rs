@@ -1,0 +1,243 @@
+//! `POST /portal/admin/webhook`: the CMS says what changed, the gateway purges the answers that
+//! show it (by tag, on every replica) and loads the changed article and the first pages of its
+//! lists again at once, so an edit is live within a second of publishing rather than a TTL later.
+//!
+//! The notice (JSON) is signed by the CMS with HMAC-SHA256 over the raw body, keyed with
+//! `admin.webhook_secret`, and sent as `X-Portal-Signature: sha256=<hex>`; its `time` (Unix
+//! seconds) must be within `admin.webhook_max_age`, so a captured notice cannot be replayed later.
+//! docs/operations.md has the contract for CMS owners.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use axum::{body::Bytes, extract::State, http::HeaderMap};
+use hmac::{Hmac, KeyInit, Mac};
+use secrecy::ExposeSecret;
+use serde::Deserialize;
+use serde_json::json;
+use sha2::Sha256;
+
+use crate::{
+    cache::{Purge, tags},
+    endpoint::{CacheKey, Endpoint},
+    envelope::{ApiError, Success},
+    state::AppState,
+};
+
+pub const SIGNATURE_HEADER: &str = "x-portal-signature";
+/// Largest notice accepted (a notice is a few dozen bytes).
+const MAX_BODY: usize = 16 * 1024;
+/// Refreshes run together, at most this many (each is one CMS call at most).
+const MAX_REFRESHES: usize = 16;
+
+/// What changed in the CMS.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Notice {
+    pub event: Event,
+    #[serde(rename = "type")]
+    pub kind: Kind,
+    pub id: u64,
+    /// An article's category (its lists change too).
+    #[serde(default)]
+    pub category_id: Option<u64>,
+    /// When the CMS signed it, Unix seconds.
+    pub time: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Event {
+    Publish,
+    Update,
+    Unpublish,
+    Delete,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    Article,
+    Category,
+}
+
+/// `sha256=<hex>` of `body` under `secret`: what the CMS sends (reference-cms signs this way).
+pub fn sign(secret: &[u8], body: &[u8]) -> String {
+    let mut mac = Hmac::<Sha256>::new_from_slice(secret).expect("HMAC takes keys of any length");
+    mac.update(body);
+    format!("sha256={}", hex::encode(mac.finalize().into_bytes()))
+}
+
+/// Whether `presented` is the signature of `body` (compared in constant time).
+fn verify(secret: &[u8], body: &[u8], presented: &str) -> bool {
+    let Some(hex_digest) = presented.trim().strip_prefix("sha256=") else {
+        return false;
+    };
+    let Ok(digest) = hex::decode(hex_digest) else {
+        return false;
+    };
+    let mut mac = Hmac::<Sha256>::new_from_slice(secret).expect("HMAC takes keys of any length");
+    mac.update(body);
+    mac.verify_slice(&digest).is_ok()
+}
+
+impl Notice {
+    /// The tags of the answers that show what changed.
+    fn tags(&self) -> Vec<String> {
+        match self.kind {
+            Kind::Article => {
+                let mut tags = vec![tags::article(self.id), tags::ALL_ARTICLES.to_owned()];
+                tags.extend(self.category_id.map(tags::category));
+                tags
+            }
+            Kind::Category => vec![
+                tags::CATEGORIES.to_owned(),
+                tags::category(self.id),
+                tags::ALL_ARTICLES.to_owned(),
+            ],
+        }
+    }
+
+    /// Gone from the CMS: its answers are deleted, not served stale.
+    fn removes(&self) -> bool {
+        matches!(self.event, Event::Unpublish | Event::Delete)
+    }
+}
+
+pub async fn receive(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Success<serde_json::Value>, ApiError> {
+    let runtime = state.runtime();
+    let admin = &runtime.config.admin;
+    let Some(secret) = admin.webhook_secret.as_ref() else {
+        return Err(ApiError::NotFound("内容通知接口未启用。".to_owned()));
+    };
+    if body.len() > MAX_BODY {
+        return Err(ApiError::bad_query("body", "通知内容过长。"));
+    }
+    let presented = headers
+        .get(SIGNATURE_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    if !verify(secret.expose_secret().as_bytes(), &body, presented) {
+        return Err(ApiError::WebhookRefused("signature missing or wrong"));
+    }
+    let notice: Notice = serde_json::from_slice(&body)
+        .map_err(|err| ApiError::bad_query("body", format!("通知内容无法识别：{err}")))?;
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default()
+        .as_secs();
+    if now.abs_diff(notice.time) > admin.webhook_max_age.as_secs() {
+        return Err(ApiError::WebhookRefused("signed too long ago"));
+    }
+
+    let purge = Purge {
+        tags: notice.tags(),
+        hard: notice.removes(),
+        ..Purge::default()
+    };
+    let reached = state.cache.purge(&purge).await;
+    let refreshed = if admin.webhook_refresh {
+        refresh(&state, &notice, &reached).await
+    } else {
+        Vec::new()
+    };
+    tracing::info!(
+        event = ?notice.event,
+        kind = ?notice.kind,
+        id = notice.id,
+        entries = reached.len(),
+        refreshed = refreshed.len(),
+        "CMS webhook applied"
+    );
+    Ok(Success(json!({
+        "tags": purge.tags,
+        "hard": purge.hard,
+        "entries": reached.len(),
+        "refreshed": refreshed,
+    })))
+}
+
+/// Loads again the changed article (unless it is gone) and the first page of every list the
+/// purge reached, then tells the other replicas to drop their copies of those keys: they read the
+/// new ones from the shared tier. Returns the keys loaded.
+async fn refresh(state: &AppState, notice: &Notice, reached: &[String]) -> Vec<String> {
+    let tree = CacheKey::new(Endpoint::CategoryList, &[]);
+    let mut keys: Vec<String> = reached
+        .iter()
+        .filter(|key| first_list_page(key) || key.as_str() == tree.as_str())
+        .cloned()
+        .collect();
+    if notice.kind == Kind::Article && !notice.removes() {
+        keys.push(CacheKey::new(Endpoint::ArticleDetail, &[Some(notice.id)]).to_string());
+    }
+    keys.sort_unstable();
+    keys.dedup();
+    keys.truncate(MAX_REFRESHES);
+    let loads = keys.iter().map(|key| async move {
+        let result =
+            tokio::time::timeout(Duration::from_secs(30), crate::api::refresh(state, key)).await;
+        match result {
+            Ok(Ok(())) => Some(key.clone()),
+            Ok(Err(err)) => {
+                tracing::warn!(key, error = %err, "webhook refresh failed; the entry stays stale");
+                None
+            }
+            Err(_) => None,
+        }
+    });
+    let refreshed: Vec<String> = futures_util::future::join_all(loads)
+        .await
+        .into_iter()
+        .flatten()
+        .collect();
+    if let Some(tier) = state.cache.shared() {
+        tier.publish(&Purge {
+            evict: refreshed.clone(),
+            ..Purge::default()
+        })
+        .await;
+    }
+    refreshed
+}
+
+/// `article/list?…&page=1&…`: the page a list's visitors see first.
+fn first_list_page(key: &str) -> bool {
+    key.strip_prefix(Endpoint::ArticleList.spec().cache.unwrap_or("-"))
+        .and_then(|rest| rest.strip_prefix('?'))
+        .is_some_and(|query| query.split('&').any(|pair| pair == "page=1"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_signature_is_checked_over_the_exact_body() {
+        let secret = b"webhook-secret-0123456789";
+        let body = br#"{"event":"update","type":"article","id":1,"time":1}"#;
+        let signature = sign(secret, body);
+        assert!(verify(secret, body, &signature));
+        assert!(!verify(b"another-secret-0123456789", body, &signature));
+        assert!(!verify(secret, b"{}", &signature));
+        assert!(!verify(
+            secret,
+            body,
+            signature.trim_start_matches("sha256=")
+        ));
+        assert!(!verify(secret, body, "sha256=zz"));
+        assert!(!verify(secret, body, ""));
+    }
+
+    #[test]
+    fn first_pages_of_lists_are_told_apart() {
+        assert!(first_list_page("article/list?categoryId=21&page=1&size=10"));
+        assert!(first_list_page("article/list?categoryId=&page=1&size=6"));
+        assert!(!first_list_page(
+            "article/list?categoryId=21&page=11&size=10"
+        ));
+        assert!(!first_list_page("article/detail?id=1"));
+    }
+}

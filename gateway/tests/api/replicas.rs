@@ -1,0 +1,434 @@
+//! Several replicas, one cache: three gateways sharing a real `redis-server` on loopback in front
+//! of one counting reference-cms. One CMS call per key across replicas, purges and the CMS's
+//! webhook reaching every replica, a new replica served from the shared tier while the CMS is
+//! down, and every replica going on alone while Redis is down.
+
+use std::{
+    net::SocketAddr,
+    process::{Child, Command, Stdio},
+    sync::{
+        Arc,
+        atomic::{AtomicUsize, Ordering},
+    },
+    time::Duration,
+};
+
+use axum::{extract::Request, middleware::Next, response::Response};
+use futures_util::future::join_all;
+use serde_json::{Value, json};
+use tokio::net::TcpListener;
+
+use crate::helpers::*;
+
+const WEBHOOK_SECRET: &str = "webhook-secret-0123456789";
+const ADMIN_TOKEN: &str = "admin-token-0123456789";
+
+/// A `redis-server` on a free loopback port, without persistence; killed when dropped.
+struct Redis {
+    port: u16,
+    child: Child,
+}
+
+impl Redis {
+    fn start_on(port: u16) -> Self {
+        let child = Command::new("redis-server")
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+            .args(["--save", "", "--appendonly", "no", "--protected-mode", "no"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("redis-server runs (Debian's redis-server package; `make test` installs it)");
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "redis-server did not start"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        Self { port, child }
+    }
+
+    fn start() -> Self {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        Self::start_on(port)
+    }
+
+    fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}/", self.port)
+    }
+
+    fn stop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Redis {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// reference-cms counting the API calls that reach it (files aside).
+struct CountingCms {
+    addr: SocketAddr,
+    calls: Arc<AtomicUsize>,
+}
+
+impl CountingCms {
+    async fn start(webhook_to: Option<SocketAddr>) -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        Self::start_on(listener, webhook_to).await
+    }
+
+    async fn start_on(listener: TcpListener, webhook_to: Option<SocketAddr>) -> Self {
+        let addr = listener.local_addr().unwrap();
+        let mut settings = reference_cms::Settings::from_env();
+        settings.content_dir = reference_cms::default_content_dir();
+        settings.client_id = CLIENT_ID.to_owned();
+        settings.client_secret = CLIENT_SECRET.to_owned();
+        settings.delay = Duration::from_millis(50);
+        settings.webhook = webhook_to.map(|gateway| reference_cms::Webhook {
+            url: format!("http://{gateway}/portal/admin/webhook"),
+            secret: WEBHOOK_SECRET.to_owned(),
+        });
+        let content = reference_cms::Content::load(&settings.content_dir).unwrap();
+        let calls = Arc::new(AtomicUsize::new(0));
+        let counter = Arc::clone(&calls);
+        let app = reference_cms::router(&settings, content).layer(axum::middleware::from_fn(
+            move |request: Request, next: Next| {
+                let counter = Arc::clone(&counter);
+                async move {
+                    if !request.uri().path().starts_with("/admin/") {
+                        counter.fetch_add(1, Ordering::SeqCst);
+                    }
+                    let response: Response = next.run(request).await;
+                    response
+                }
+            },
+        ));
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        Self { addr, calls }
+    }
+
+    fn calls(&self) -> usize {
+        self.calls.load(Ordering::SeqCst)
+    }
+
+    /// An editor changes an article's title through the CMS's admin call.
+    async fn retitle(&self, id: u64, title: &str) -> Value {
+        reqwest::Client::new()
+            .put(format!("http://{}/admin/articles/{id}", self.addr))
+            .basic_auth(CLIENT_ID, Some(CLIENT_SECRET))
+            .json(&json!({ "title": title }))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap()
+    }
+}
+
+/// A gateway sharing `redis` (long TTLs: only purges and webhooks change what it serves).
+async fn replica(cms: SocketAddr, redis: String) -> TestApp {
+    let extra = format!(
+        r#"
+[cache]
+ttl = {{ "article/list" = "10m", "article/detail" = "10m", "category/list" = "10m" }}
+[cache.shared]
+url = "{redis}"
+timeout = "200ms"
+prefix = "test:"
+[limits]
+per_client_per_second = 100000
+per_client_burst = 100000
+upstream_per_second = 100000
+upstream_burst = 100000
+[admin]
+token = "{ADMIN_TOKEN}"
+webhook_secret = "{WEBHOOK_SECRET}"
+"#
+    );
+    let app = spawn_app(config_for(&format!("http://{cms}/"), &static_dir(), &extra)).await;
+    wait_for_shared(&app, "up").await;
+    app
+}
+
+async fn wait_for_shared(app: &TestApp, state: &str) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let (_, body) = app.get_json("/readyz").await;
+        if body["result"]["sharedCache"] == state {
+            return;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "shared cache never {state}: {body}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Status, `X-Cache` and envelope of a GET.
+async fn fetch(app: &TestApp, path: &str) -> (u16, String, Value) {
+    let response = app.get(path).await;
+    let status = response.status().as_u16();
+    let cache = response
+        .headers()
+        .get("x-cache")
+        .map(|v| v.to_str().unwrap().to_owned())
+        .unwrap_or_default();
+    (status, cache, response.json().await.unwrap())
+}
+
+/// The first article of category 21's first page: (id, list path, detail path).
+async fn an_article(app: &TestApp) -> (u64, String, String) {
+    let list = "/portal/api/article/list?categoryId=21&page=1&size=10".to_owned();
+    let (_, _, body) = fetch(app, &list).await;
+    let id = body["result"]["content"][0]["id"].as_u64().unwrap();
+    (id, list, format!("/portal/api/article/detail?id={id}"))
+}
+
+#[tokio::test]
+async fn a_cold_key_costs_one_cms_call_across_three_replicas() {
+    let redis = Redis::start();
+    let cms = CountingCms::start(None).await;
+    let replicas = join_all((0..3).map(|_| replica(cms.addr, redis.url()))).await;
+    let before = cms.calls();
+    let path = "/portal/api/article/list?categoryId=22&page=1&size=10";
+    let requests = replicas
+        .iter()
+        .flat_map(|app| (0..100).map(move |_| fetch(app, path)));
+    let answers = join_all(requests).await;
+    assert!(answers.iter().all(|(status, _, _)| *status == 200));
+    assert_eq!(
+        cms.calls() - before,
+        1,
+        "3 × 100 concurrent cold requests make one CMS call"
+    );
+    // Every replica gives the same bytes (same ETag) for it.
+    let etags: Vec<String> = join_all(replicas.iter().map(|app| app.get(path)))
+        .await
+        .iter()
+        .map(|r| r.headers()["etag"].to_str().unwrap().to_owned())
+        .collect();
+    assert!(etags.windows(2).all(|w| w[0] == w[1]), "{etags:?}");
+}
+
+#[tokio::test]
+async fn a_purge_on_one_replica_reaches_the_others() {
+    let redis = Redis::start();
+    let cms = CountingCms::start(None).await;
+    let replicas = join_all((0..3).map(|_| replica(cms.addr, redis.url()))).await;
+    let (id, _, detail) = an_article(&replicas[0]).await;
+    for app in &replicas {
+        assert_eq!(fetch(app, &detail).await.0, 200);
+    }
+    // Changed in the CMS without a webhook: every replica still serves the old title.
+    cms.retitle(id, "中欧班列开行两万列（更正）").await;
+    for app in &replicas {
+        let (_, cache, body) = fetch(app, &detail).await;
+        assert_eq!(cache, "HIT");
+        assert_ne!(body["result"]["title"], "中欧班列开行两万列（更正）");
+    }
+    let purged = replicas[0]
+        .client
+        .post(replicas[0].url(&format!("/portal/admin/cache/purge?tag=article:{id}")))
+        .bearer_auth(ADMIN_TOKEN)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(purged.status(), 200);
+    // Soft: the others serve the old answer once while one refresh runs, then the new one.
+    for app in &replicas[1..] {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(3);
+        loop {
+            let (status, cache, body) = fetch(app, &detail).await;
+            assert_eq!(status, 200);
+            if body["result"]["title"] == "中欧班列开行两万列（更正）" {
+                break;
+            }
+            assert_eq!(cache, "STALE", "a soft purge serves the old answer stale");
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "purge never reached"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    // Hard: deleted everywhere, the next request a miss.
+    cms.retitle(id, "中欧班列开行两万列（再更正）").await;
+    let hard = replicas[1]
+        .client
+        .post(replicas[1].url(&format!(
+            "/portal/admin/cache/purge?tag=article:{id}&hard=true"
+        )))
+        .bearer_auth(ADMIN_TOKEN)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(hard.status(), 200);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let (_, cache, body) = fetch(&replicas[2], &detail).await;
+    assert_eq!(cache, "MISS");
+    assert_eq!(body["result"]["title"], "中欧班列开行两万列（再更正）");
+}
+
+#[tokio::test]
+async fn a_webhook_refreshes_the_article_and_its_list_on_every_replica() {
+    let redis = Redis::start();
+    // The CMS's address is known (bound) before the replicas start, and the first replica's
+    // before the CMS serves: its webhook reaches that one (as through a Service), which tells
+    // the others.
+    let cms_listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let cms_addr = cms_listener.local_addr().unwrap();
+    let replicas = join_all((0..3).map(|_| replica(cms_addr, redis.url()))).await;
+    let cms = CountingCms::start_on(cms_listener, Some(replicas[0].addr)).await;
+
+    let (id, list, detail) = an_article(&replicas[1]).await;
+    let other_list = "/portal/api/article/list?categoryId=22&page=1&size=10";
+    let (_, _, others) = fetch(&replicas[1], other_list).await;
+    let other_detail = format!(
+        "/portal/api/article/detail?id={}",
+        others["result"]["content"][0]["id"]
+    );
+    for app in &replicas {
+        for path in [&list, &detail, other_list, &other_detail] {
+            assert_eq!(fetch(app, path).await.0, 200);
+        }
+    }
+    let before = cms.calls();
+    let answer = cms
+        .retitle(id, "陆港集团发布年度社会责任报告（修订）")
+        .await;
+    assert_eq!(answer["webhook"], 200, "{answer}");
+    let reloads = cms.calls() - before;
+    assert!(
+        (1..=3).contains(&reloads),
+        "the article and its list loaded again once: {reloads} calls"
+    );
+    for app in &replicas {
+        let (_, cache, body) = fetch(app, &detail).await;
+        assert_eq!(
+            body["result"]["title"],
+            "陆港集团发布年度社会责任报告（修订）"
+        );
+        assert_eq!(cache, "HIT", "refreshed ahead of the visitor");
+        let (_, cache, body) = fetch(app, &list).await;
+        let titles: Vec<&Value> = body["result"]["content"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| &a["title"])
+            .collect();
+        assert!(
+            titles.contains(&&json!("陆港集团发布年度社会责任报告（修订）")),
+            "{titles:?}"
+        );
+        assert_eq!(cache, "HIT");
+        for path in [other_list, &other_detail] {
+            assert_eq!(fetch(app, path).await.1, "HIT", "{path} untouched");
+        }
+    }
+    assert_eq!(
+        cms.calls() - before,
+        reloads,
+        "no replica called the CMS again"
+    );
+
+    // A notice with a wrong signature or an old time is refused.
+    let body = json!({"event": "update", "type": "article", "id": id, "time": 1}).to_string();
+    let refused = replicas[0]
+        .client
+        .post(replicas[0].url("/portal/admin/webhook"))
+        .header(
+            "x-portal-signature",
+            portal_gateway::webhook::sign(WEBHOOK_SECRET.as_bytes(), body.as_bytes()),
+        )
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 401, "signed too long ago");
+    let forged = replicas[0]
+        .client
+        .post(replicas[0].url("/portal/admin/webhook"))
+        .header("x-portal-signature", "sha256=00")
+        .body("{}")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(forged.status(), 401);
+}
+
+#[tokio::test]
+async fn a_new_replica_serves_from_the_shared_tier_while_the_cms_is_down() {
+    let redis = Redis::start();
+    let cms = CountingCms::start(None).await;
+    let first = replica(cms.addr, redis.url()).await;
+    let (_, list, detail) = an_article(&first).await;
+    fetch(&first, &detail).await;
+    // A replica started later, whose CMS does not answer at all.
+    let dead = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let dead_addr = dead.local_addr().unwrap();
+    drop(dead);
+    let late = replica(dead_addr, redis.url()).await;
+    for path in [&list, &detail] {
+        let (status, cache, body) = fetch(&late, path).await;
+        assert_eq!(status, 200, "{path}: {body}");
+        assert_eq!(cache, "HIT", "{path} from the shared tier");
+    }
+    let (status, _, _) = fetch(&late, "/portal/api/article/detail?id=999999").await;
+    assert!(status >= 500, "a key nobody loaded still needs the CMS");
+}
+
+#[tokio::test]
+async fn replicas_go_on_alone_while_redis_is_down_and_share_again_after() {
+    let mut redis = Redis::start();
+    let port = redis.port;
+    let cms = CountingCms::start(None).await;
+    let replicas = join_all((0..3).map(|_| replica(cms.addr, redis.url()))).await;
+    let (_, list, detail) = an_article(&replicas[0]).await;
+    for app in &replicas {
+        fetch(app, &detail).await;
+    }
+    redis.stop();
+    let keys = [
+        list.clone(),
+        detail.clone(),
+        "/portal/api/article/list?categoryId=23&page=1&size=10".to_owned(),
+        "/portal/api/category/list".to_owned(),
+    ];
+    for round in 0..3 {
+        for app in &replicas {
+            for path in &keys {
+                let (status, _, body) = fetch(app, path).await;
+                assert_eq!(status, 200, "round {round}, {path}: {body}");
+            }
+        }
+    }
+    for app in &replicas {
+        wait_for_shared(app, "down").await;
+    }
+    let mut redis = Redis::start_on(port);
+    for app in &replicas {
+        wait_for_shared(app, "up").await;
+    }
+    let before = cms.calls();
+    let path = "/portal/api/article/list?categoryId=24&page=1&size=10";
+    let answers = join_all(
+        replicas
+            .iter()
+            .flat_map(|app| (0..50).map(move |_| fetch(app, path))),
+    )
+    .await;
+    assert!(answers.iter().all(|(status, _, _)| *status == 200));
+    assert_eq!(cms.calls() - before, 1, "shared again after Redis returned");
+    redis.stop();
+}
