@@ -253,6 +253,10 @@ pub struct ServerConfig {
     pub header_read_timeout: Duration,
     /// One line per request (at info, target `portal_gateway::access`); errors are logged either way.
     pub access_log: bool,
+    /// On SIGTERM, how long requests in flight (a long download) may take to finish before their
+    /// connections are cut; an orchestrator's grace period must cover it.
+    #[serde(with = "humantime_serde")]
+    pub shutdown_timeout: Duration,
 }
 
 impl Default for ServerConfig {
@@ -267,6 +271,7 @@ impl Default for ServerConfig {
             source_maps: false,
             header_read_timeout: Duration::from_secs(15),
             access_log: true,
+            shutdown_timeout: Duration::from_secs(25),
         }
     }
 }
@@ -428,6 +433,9 @@ impl Config {
                 "upstream.timeout",
                 "must be more than 0 and at most 300 s",
             ));
+        }
+        if self.server.shutdown_timeout.is_zero() {
+            return Err(invalid("server.shutdown_timeout", "must be more than 0"));
         }
         if self.server.header_read_timeout.is_zero() {
             return Err(invalid("server.header_read_timeout", "must be more than 0"));

@@ -1,7 +1,8 @@
 //! The accept loop: each connection gets its copy of the app (told its peer address once) and is
 //! served by hyper with a deadline for the request head, so a client that sends its headers a
 //! byte at a time (slowloris) is dropped rather than holding a connection for ever. Graceful:
-//! on shutdown it stops accepting, lets requests in flight finish, then returns.
+//! on shutdown it stops accepting, lets requests in flight finish (for `drain` at most: then their
+//! connections are cut), then returns.
 //!
 //! Written here rather than with `axum::serve`, which sets no timer on hyper's connections, so
 //! hyper's header read time-out never applies.
@@ -26,6 +27,7 @@ pub async fn serve(
     listener: TcpListener,
     app: App,
     header_read_timeout: Duration,
+    drain: Duration,
     shutdown: impl Future<Output = ()>,
 ) -> io::Result<()> {
     let mut builder = Builder::new(TokioExecutor::new());
@@ -65,6 +67,14 @@ pub async fn serve(
         });
     }
     drop(listener);
-    graceful.shutdown().await;
+    if tokio::time::timeout(drain, graceful.shutdown())
+        .await
+        .is_err()
+    {
+        tracing::warn!(
+            drain_s = drain.as_secs(),
+            "requests still running at the end of server.shutdown_timeout: their connections are cut"
+        );
+    }
     Ok(())
 }

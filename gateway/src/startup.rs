@@ -227,9 +227,15 @@ impl Application {
                 access_log::flush();
             }
         });
-        let header_read_timeout = self.state.runtime().config.server.header_read_timeout;
-        let served =
-            crate::serve::serve(self.listener, self.app, header_read_timeout, shutdown).await;
+        let server = self.state.runtime().config.server.clone();
+        let served = crate::serve::serve(
+            self.listener,
+            self.app,
+            server.header_read_timeout,
+            server.shutdown_timeout,
+            shutdown,
+        )
+        .await;
         // The last requests' lines, before the process ends.
         access_log::flush();
         served

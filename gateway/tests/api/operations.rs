@@ -368,3 +368,49 @@ async fn with_access_lines_off_only_server_errors_are_logged() {
     assert_eq!(access[0]["status"], 502);
     assert_eq!(access[0]["path"], "/portal/api/category/list");
 }
+
+#[tokio::test]
+async fn sigterm_cuts_a_download_still_running_after_the_shutdown_time_out() {
+    // A 20-s download (80 pieces, 250 ms apart); the gateway may drain for 1 s.
+    let fake = FakeUpstream::start(Reply::Trickle {
+        chunks: 80,
+        gap: Duration::from_millis(250),
+    })
+    .await;
+    let port = free_port();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("gateway.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "[server]\nlisten = \"127.0.0.1:{port}\"\nshutdown_timeout = \"1s\"\n[upstream]\nbase_url = \"{}\"\nclient_id = \"{CLIENT_ID}\"\nclient_secret = \"{CLIENT_SECRET}\"\ntimeout = \"2s\"\n",
+            fake.base_url()
+        ),
+    )
+    .unwrap();
+    let mut child = spawn_gateway(&file, &[]);
+    let client = reqwest::Client::new();
+    let health = format!("http://127.0.0.1:{port}/healthz");
+    assert!(first_answer(&client, &health).await.is_some());
+    let download = client
+        .get(format!(
+            "http://127.0.0.1:{port}/portal/api/files/videos/long.webm"
+        ))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(download.status(), 200);
+    // Within terminate's 10 s, far less than the download's 20 s.
+    let status = terminate(&mut child).await;
+    assert!(status.success(), "{status:?}");
+    assert!(
+        download.bytes().await.is_err(),
+        "the cut download ends in an error, never a short file"
+    );
+    let err = read_all(child.stderr.take()).await;
+    let out = read_all(child.stdout.take()).await;
+    assert!(
+        format!("{out}{err}").contains("server.shutdown_timeout"),
+        "the cut is logged: {out}{err}"
+    );
+}
