@@ -7,13 +7,14 @@ NODE_STAMP := $(FRONTEND)/node_modules/.package-lock.json
 FRONTEND_SRC := $(shell find $(FRONTEND)/src $(FRONTEND)/public -type f 2>/dev/null) $(FRONTEND)/webpack.config.js $(FRONTEND)/package-lock.json
 DIST_STAMP := $(FRONTEND)/dist/index.html
 
-.PHONY: help run test build frontend node-deps system-deps test-rust test-frontend test-e2e test-contract test-soak soak lint fmt bench bench-instructions bench-mapping audit clean
+.PHONY: help run test build frontend node-deps system-deps test-rust test-frontend test-e2e test-contract test-soak test-deploy image soak lint fmt bench bench-instructions bench-mapping audit clean
 
 help:
 	@echo "make run    build everything and serve the portal at http://127.0.0.1:8080/portal/"
 	@echo "make test   install what is missing and run every test (Rust, frontend unit, end-to-end)"
 	@echo "make lint   rustfmt check, clippy -D warnings, TypeScript type check, ESLint (structure, hooks, a11y)"
 	@echo "make audit  Lighthouse (desktop) on home, a news list and an article; reports in frontend/reports/lighthouse"
+	@echo "make image  build the container images with podman or buildah (deploy/README.md)"
 	@echo "make soak   5 minutes of mixed load while the CMS flaps down/up/slow (see docs/operations.md)"
 	@echo "make bench  load benchmarks (see docs/performance.md)"
 	@echo "make bench-instructions  instructions per cached hit under callgrind (steady; see docs/performance.md)"
@@ -72,7 +73,17 @@ test-soak: build
 soak: build
 	$(SOAK) --seconds 300 --phase-seconds 20
 
-test: lint test-rust test-frontend test-e2e test-contract test-soak
+# Kubernetes overlays rendered and validated offline, their configs loaded by the binary, the
+# systemd unit verified (deploy/README.md).
+test-deploy:
+	@scripts/check-deploy.sh
+
+# The container images (deploy/Dockerfile) with podman or buildah, from a Debian root made by
+# debootstrap (no registry is reachable here); see deploy/README.md.
+image: build
+	@scripts/image.sh
+
+test: lint test-rust test-frontend test-e2e test-contract test-soak test-deploy
 
 audit: system-deps build
 	@scripts/audit.sh
