@@ -149,6 +149,9 @@ impl Shared {
         if old.config.server.listen != config.server.listen {
             tracing::warn!("server.listen takes effect at the next restart");
         }
+        if old.config.server.shutdown_timeout != config.server.shutdown_timeout {
+            tracing::warn!("server.shutdown_timeout takes effect at the next restart");
+        }
         if old.config.cache.max_bytes != config.cache.max_bytes {
             tracing::warn!("cache.max_bytes takes effect at the next restart");
         }
