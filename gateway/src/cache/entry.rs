@@ -336,10 +336,29 @@ pub fn respond(entry: &Entry, outcome: Outcome, wants: &Wants, timing: Timing) -
     let mut response = Response::new(body);
     *response.status_mut() = status;
     let mut headers = template.clone();
-    headers.insert(header::CACHE_CONTROL, cache_control);
-    headers.insert(X_CACHE, HeaderValue::from_static(outcome.as_str()));
-    headers.insert(CACHE_STATUS, cache_status(outcome, &timing));
-    headers.insert(header::AGE, seconds(b"", timing.age.as_secs()));
+    // The four per-answer values go into the template's slots in one pass over its few entries:
+    // cheaper than four hashed inserts (callgrind, `make bench-instructions`).
+    let (mut cache_control, mut age) = (
+        Some(cache_control),
+        Some(seconds(b"", timing.age.as_secs())),
+    );
+    let mut status = Some(cache_status(outcome, &timing));
+    for (name, value) in &mut headers {
+        let slot = if name == header::CACHE_CONTROL {
+            cache_control.take()
+        } else if name == header::AGE {
+            age.take()
+        } else if name == X_CACHE {
+            Some(HeaderValue::from_static(outcome.as_str()))
+        } else if name == CACHE_STATUS {
+            status.take()
+        } else {
+            None
+        };
+        if let Some(slot) = slot {
+            *value = slot;
+        }
+    }
     *response.headers_mut() = headers;
     response
 }
