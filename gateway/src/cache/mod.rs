@@ -286,7 +286,9 @@ impl ResponseCache {
 
     /// The shared tier's entry for `key`, put in memory, when it may still be served.
     async fn look_in_shared(&self, key: &str, policy: &Policy) -> Option<Arc<Entry>> {
-        let mut entry = self.shared.as_ref()?.get(key).await?;
+        let found = self.shared.as_ref()?.get(key).await;
+        crate::metrics::shared_cache_lookup(found.is_some());
+        let mut entry = found?;
         let keep = policy.ttl_of(&entry) + policy.stale_while_revalidate.max(policy.stale_if_error);
         entry.keep_for = keep.checked_sub(entry.stored.elapsed())?;
         let entry = Arc::new(entry);

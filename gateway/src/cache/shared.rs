@@ -196,9 +196,7 @@ impl SharedTier {
                     .await
             })
             .await?;
-        let found = decode(fields);
-        crate::metrics::shared_cache_lookup(found.is_some());
-        found
+        decode(fields)
     }
 
     /// Stores `entry` (its encodings, tags and stored time) for `keep_for`, and names it in its
