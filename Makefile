@@ -7,7 +7,7 @@ NODE_STAMP := $(FRONTEND)/node_modules/.package-lock.json
 FRONTEND_SRC := $(shell find $(FRONTEND)/src $(FRONTEND)/public -type f 2>/dev/null) $(FRONTEND)/webpack.config.js $(FRONTEND)/package-lock.json
 DIST_STAMP := $(FRONTEND)/dist/index.html
 
-.PHONY: help run test build frontend node-deps system-deps test-rust test-frontend test-e2e test-contract test-soak test-deploy image soak lint fmt bench bench-instructions bench-mapping audit clean
+.PHONY: help run test build frontend node-deps system-deps test-rust test-frontend test-e2e test-contract test-soak test-deploy image soak lint fmt bench bench-instructions bench-shared bench-mapping audit clean
 
 help:
 	@echo "make run    build everything and serve the portal at http://127.0.0.1:8080/portal/"
@@ -18,6 +18,7 @@ help:
 	@echo "make soak   5 minutes of mixed load while the CMS flaps down/up/slow (see docs/operations.md)"
 	@echo "make bench  load benchmarks (see docs/performance.md)"
 	@echo "make bench-instructions  instructions per cached hit under callgrind (steady; see docs/performance.md)"
+	@echo "make bench-shared  latency from memory, from the shared tier (Redis) and from the CMS"
 	@echo "make bench-mapping  what decoding and mapping a CMS answer costs per dialect (a cache miss)"
 
 # npm packages, exactly as locked.
@@ -93,6 +94,10 @@ bench:
 
 bench-instructions:
 	@scripts/bench-instructions.sh
+
+# What an answer costs from memory, from the shared tier (Redis) and from the CMS (docs/performance.md).
+bench-shared:
+	@scripts/bench-shared.sh
 
 # What decoding and mapping a CMS answer costs on a cache miss, per dialect (docs/performance.md).
 bench-mapping:

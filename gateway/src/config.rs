@@ -95,7 +95,7 @@ impl Default for SharedCacheConfig {
     fn default() -> Self {
         Self {
             url: None,
-            timeout: Duration::from_millis(50),
+            timeout: Duration::from_millis(20),
             prefix: "portal:".to_owned(),
         }
     }

@@ -432,3 +432,43 @@ async fn replicas_go_on_alone_while_redis_is_down_and_share_again_after() {
     assert_eq!(cms.calls() - before, 1, "shared again after Redis returned");
     redis.stop();
 }
+
+#[tokio::test]
+async fn a_stalled_redis_costs_at_most_its_time_out_and_the_tier_returns_when_it_answers() {
+    let redis = Redis::start();
+    let cms = CountingCms::start(None).await;
+    let app = replica(cms.addr, redis.url()).await;
+    let (_, list, _) = an_article(&app).await;
+    // Redis stops answering without closing its connections (a frozen process, a lost route).
+    let pid = redis.child.id().to_string();
+    let signal = |sig: &str| {
+        assert!(
+            Command::new("kill")
+                .args([sig, &pid])
+                .status()
+                .unwrap()
+                .success()
+        );
+    };
+    signal("-STOP");
+    // Bounded here so that a gateway waiting on Redis fails the test rather than hanging it.
+    let visits = async {
+        for id in 1..=5 {
+            let path = format!("/portal/api/article/list?categoryId=2{id}&page=2&size=5");
+            let (status, _, body) = fetch(&app, &path).await;
+            assert_eq!(status, 200, "{path}: {body}");
+        }
+        assert_eq!(fetch(&app, &list).await.0, 200);
+    };
+    tokio::time::timeout(Duration::from_secs(5), visits)
+        .await
+        .expect("visitors are answered while Redis is stalled");
+    wait_for_shared(&app, "down").await;
+    signal("-CONT");
+    wait_for_shared(&app, "up").await;
+    let metrics = app.get("/metrics").await.text().await.unwrap();
+    assert!(
+        metrics.contains("portal_shared_cache_errors_total"),
+        "failures are counted"
+    );
+}
