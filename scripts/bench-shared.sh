@@ -6,7 +6,7 @@
 # with curl; medians and 90th percentiles in ms. Production log settings (access lines on).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-CMS=127.0.0.1:18201; A=127.0.0.1:18202; B=127.0.0.1:18203; REDIS_PORT=18204
+CMS=127.0.0.1:18201; A=127.0.0.1:18202; B=127.0.0.1:18203; REDIS_PORT=18204; ALONE=127.0.0.1:18205
 scripts/ensure-system-deps.sh redis-server:redis-server
 cargo build --release --locked -q -p portal-gateway -p reference-cms
 work=$(mktemp -d)
@@ -19,18 +19,20 @@ redis-server --port $REDIS_PORT --bind 127.0.0.1 --save "" --appendonly no >/dev
 pids+=($!)
 REFERENCE_CMS_LISTEN=$CMS RUST_LOG=warn target/release/reference-cms >/dev/null 2>&1 &
 pids+=($!)
+# gateway ADDRESS [REDIS_URL]
 gateway() {
-  PORTAL__SERVER__LISTEN=$1 PORTAL__UPSTREAM__BASE_URL="http://$CMS/" PORTAL__SERVER__LOG_FORMAT=json \
-  PORTAL__CACHE__SHARED__URL="redis://127.0.0.1:$REDIS_PORT/" \
-  PORTAL__LIMITS__UPSTREAM_PER_SECOND=100000 PORTAL__LIMITS__UPSTREAM_BURST=100000 \
-  PORTAL__LIMITS__PER_CLIENT_PER_SECOND=100000 PORTAL__LIMITS__PER_CLIENT_BURST=100000 \
+  env PORTAL__SERVER__LISTEN="$1" PORTAL__UPSTREAM__BASE_URL="http://$CMS/" PORTAL__SERVER__LOG_FORMAT=json \
+    ${2:+PORTAL__CACHE__SHARED__URL=$2} \
+    PORTAL__LIMITS__UPSTREAM_PER_SECOND=100000 PORTAL__LIMITS__UPSTREAM_BURST=100000 \
+    PORTAL__LIMITS__PER_CLIENT_PER_SECOND=100000 PORTAL__LIMITS__PER_CLIENT_BURST=100000 \
     target/release/portal-gateway --config config/gateway.toml >"$work/$1.log" 2>&1 &
   pids+=($!)
   wait_for "http://$1/readyz"
+  [ -n "${2:-}" ] || return 0
   for _ in $(seq 1 50); do curl -fs "http://$1/readyz" | grep -q '"sharedCache":"up"' && return 0; sleep 0.1; done
   echo "the shared tier did not come up on $1"; exit 1
 }
-gateway $A; gateway $B
+gateway $A "redis://127.0.0.1:$REDIS_PORT/"; gateway $B "redis://127.0.0.1:$REDIS_PORT/"; gateway $ALONE
 ids=$(curl -fs "http://$A/portal/api/article/list?page=1&size=50" | python3 -c '
 import json,sys; print(" ".join(str(a["id"]) for a in json.load(sys.stdin)["result"]["content"]))')
 # 60 list pages (six page sizes, ten pages each) and 50 article details: 110 distinct keys.
@@ -43,6 +45,7 @@ time_all() { for k in "${keys[@]}"; do curl -s -o /dev/null -H 'accept-encoding:
 stats() { sort -n | python3 -c '
 import sys; v=[float(x)*1000 for x in sys.stdin]; v.sort()
 print(f"median {v[len(v)//2]:.2f} ms, p90 {v[int(len(v)*0.9)]:.2f} ms ({len(v)} keys)")'; }
+echo "from the CMS, no shared tier:      $(time_all $ALONE | stats)"
 echo "from the CMS (A, cold everywhere): $(time_all $A | stats)"
 echo "from Redis    (B, memory cold):    $(time_all $B | stats)"
 echo "from memory   (B again):           $(time_all $B | stats)"

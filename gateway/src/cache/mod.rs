@@ -63,6 +63,17 @@ impl Policy {
     }
 }
 
+/// Why a key is loaded, which decides how it meets the shared tier.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Why {
+    /// Nothing in memory, and the shared tier was just asked (its first look is skipped).
+    Miss,
+    /// A stale entry is replaced (another replica may have done it already).
+    Revalidate,
+    /// A webhook's refresh: stored in the shared tier before the call returns.
+    Refresh,
+}
+
 pub struct ResponseCache {
     entries: moka::future::Cache<String, Arc<Entry>>,
     inflight: Mutex<HashMap<String, Arc<OnceCell<Loaded>>>>,
@@ -135,7 +146,8 @@ impl ResponseCache {
                     // Boxed: the cold path's state stays out of every hit's future
                     // (docs/performance.md).
                     let result =
-                        Box::pin(self.load_once(key.to_owned(), policy, Arc::new(load))).await;
+                        Box::pin(self.load_once(key.to_owned(), policy, Arc::new(load), Why::Miss))
+                            .await;
                     let fresh_for = result.as_ref().map_or(Duration::ZERO, |e| policy.ttl_of(e));
                     return Lookup {
                         result,
@@ -175,11 +187,11 @@ impl ResponseCache {
             let policy = policy.clone();
             let key = key.to_owned();
             tokio::spawn(async move {
-                let _ = cache.load_once(key, &policy, load).await;
+                let _ = cache.load_once(key, &policy, load, Why::Revalidate).await;
             });
             return stale(entry);
         }
-        match Box::pin(self.load_once(key.to_owned(), policy, load)).await {
+        match Box::pin(self.load_once(key.to_owned(), policy, load, Why::Revalidate)).await {
             Err(err) if err.is_upstream_failure() && age < ttl + policy.stale_if_error => {
                 tracing::warn!(error = %err, age_s = age.as_secs(), "serving a stale answer while the CMS fails");
                 stale(entry)
@@ -209,6 +221,7 @@ impl ResponseCache {
         key: String,
         policy: &Policy,
         load: Arc<F>,
+        why: Why,
     ) -> Loaded
     where
         F: Fn() -> Fut + Send + Sync + 'static,
@@ -230,42 +243,63 @@ impl ResponseCache {
                 let shared = task_cache.shared.as_ref();
                 // Another replica may be loading it, or have just done so.
                 let locked = match shared {
-                    Some(tier) => match tier.coordinate(&task_key, &policy_for_load).await {
-                        Coordinated::Found(mut found) => {
-                            found.keep_for = (policy_for_load.ttl_of(&found) + stale_budget)
-                                .saturating_sub(found.stored.elapsed());
-                            let found = Arc::new(*found);
-                            task_cache
-                                .entries
-                                .insert(task_key.clone(), Arc::clone(&found))
-                                .await;
-                            task_cache.forget_inflight(&task_key);
-                            return Ok(found);
+                    Some(tier) => {
+                        match tier
+                            .coordinate(&task_key, &policy_for_load, why == Why::Miss)
+                            .await
+                        {
+                            Coordinated::Found(mut found) => {
+                                found.keep_for = (policy_for_load.ttl_of(&found) + stale_budget)
+                                    .saturating_sub(found.stored.elapsed());
+                                let found = Arc::new(*found);
+                                task_cache
+                                    .entries
+                                    .insert(task_key.clone(), Arc::clone(&found))
+                                    .await;
+                                task_cache.forget_inflight(&task_key);
+                                return Ok(found);
+                            }
+                            Coordinated::Load => true,
+                            Coordinated::Alone => false,
                         }
-                        Coordinated::Load => true,
-                        Coordinated::Alone => false,
-                    },
+                    }
                     None => false,
                 };
                 let loaded = load().await;
+                let mut share = None;
                 if let Ok(entry) = &loaded {
                     let ttl = policy_for_load.ttl_of(entry);
                     if !ttl.is_zero() && entry.cacheable {
                         let mut stored = Entry::clone(entry);
                         stored.keep_for = ttl + stale_budget;
-                        if let Some(tier) = shared {
-                            tier.put(&task_key, &stored, stored.keep_for).await;
-                        }
-                        task_cache
-                            .entries
-                            .insert(task_key.clone(), Arc::new(stored))
-                            .await;
+                        let stored = Arc::new(stored);
+                        share = Some(Arc::clone(&stored));
+                        task_cache.entries.insert(task_key.clone(), stored).await;
                     }
                 }
-                if locked && let Some(tier) = shared {
-                    tier.unlock(&task_key).await;
-                }
                 task_cache.forget_inflight(&task_key);
+                // The other replicas' copy, then the lock: after this replica's visitors have
+                // their answer (two round trips off every miss: `make bench-shared`), except for a
+                // refresh, whose caller then tells the other replicas to read it.
+                if shared.is_some() && (share.is_some() || locked) {
+                    let (cache, key) = (Arc::clone(&task_cache), task_key.clone());
+                    let write = async move {
+                        let Some(tier) = cache.shared.as_ref() else {
+                            return;
+                        };
+                        if let Some(entry) = share {
+                            tier.put(&key, &entry, entry.keep_for).await;
+                        }
+                        if locked {
+                            tier.unlock(&key).await;
+                        }
+                    };
+                    if why == Why::Refresh {
+                        write.await;
+                    } else {
+                        tokio::spawn(write);
+                    }
+                }
                 loaded
             })
             .await;
@@ -341,7 +375,8 @@ impl ResponseCache {
         F: Fn() -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Loaded> + Send + 'static,
     {
-        self.load_once(key.to_owned(), policy, Arc::new(load)).await
+        self.load_once(key.to_owned(), policy, Arc::new(load), Why::Refresh)
+            .await
     }
 
     pub fn entry_count(&self) -> u64 {

@@ -247,13 +247,16 @@ impl SharedTier {
 
     /// Waits for whichever replica loads `key`, or takes the load: the lock is held at most the
     /// upstream time-out (`policy.wait`), so a replica that dies holding it delays the others by
-    /// that much, not forever.
-    pub async fn coordinate(&self, key: &str, policy: &Policy) -> Coordinated {
+    /// that much, not forever. `looked`: the caller has just found no entry (one round trip less
+    /// on every miss).
+    pub async fn coordinate(&self, key: &str, policy: &Policy, looked: bool) -> Coordinated {
         let lock_key = format!("{}l:{key}", self.prefix);
         let lock_ms = u64::try_from(policy.wait.as_millis()).unwrap_or(u64::MAX);
         let deadline = tokio::time::Instant::now() + policy.wait;
+        let mut look = !looked;
         loop {
-            if let Some(entry) = self.get(key).await
+            if look
+                && let Some(entry) = self.get(key).await
                 && !entry.is_purged()
                 && entry.stored.elapsed() < policy.ttl_of(&entry)
             {
@@ -278,7 +281,10 @@ impl SharedTier {
                 Some(None) if tokio::time::Instant::now() >= deadline => {
                     return Coordinated::Alone;
                 }
-                Some(None) => tokio::time::sleep(POLL).await,
+                Some(None) => {
+                    look = true;
+                    tokio::time::sleep(POLL).await;
+                }
             }
         }
     }
