@@ -325,6 +325,10 @@ pub struct SiteConfig {
     pub copyright: String,
     /// Language of the pagination labels: `en` (the spec's default) or `zh-CN`.
     pub pagination_locale: String,
+    /// Where visitors reach the portal (`https://www.example.com`): the absolute links of the
+    /// crawlable pages, the sitemap and the feeds. Never taken from a request's `Host`, which a
+    /// client could set and a cached page would keep.
+    pub public_url: String,
 }
 
 impl Default for SiteConfig {
@@ -341,6 +345,7 @@ impl Default for SiteConfig {
             icp_url: "https://beian.miit.gov.cn/".to_owned(),
             copyright: "云川陆港国际物流集团有限公司 版权所有".to_owned(),
             pagination_locale: "en".to_owned(),
+            public_url: "http://127.0.0.1:8080".to_owned(),
         }
     }
 }
@@ -533,6 +538,19 @@ impl Config {
             return Err(invalid(
                 "site.pagination_locale",
                 "must be \"en\" or \"zh-CN\"",
+            ));
+        }
+        let public = Url::parse(&self.site.public_url);
+        let public_ok = public.as_ref().is_ok_and(|u| {
+            matches!(u.scheme(), "http" | "https")
+                && u.host().is_some()
+                && u.path() == "/"
+                && u.query().is_none()
+        });
+        if !public_ok {
+            return Err(invalid(
+                "site.public_url",
+                "must be an http or https address with no path, e.g. https://www.example.com",
             ));
         }
         if !self.site.login_url.is_empty() {

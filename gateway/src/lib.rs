@@ -7,6 +7,7 @@ pub mod api;
 pub mod cache;
 pub mod check;
 pub mod config;
+mod crawl;
 pub mod dialect;
 pub mod endpoint;
 pub mod envelope;

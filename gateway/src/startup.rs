@@ -153,6 +153,7 @@ pub fn app(state: AppState) -> App {
         .route("/metrics", get(metrics::render))
         .merge(api::router())
         .merge(admin::router())
+        .merge(crate::crawl::router())
         .method_not_allowed_fallback(api::method_not_allowed)
         // The app's files, from memory, as the build encoded them.
         .fallback(app_file)

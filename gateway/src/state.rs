@@ -31,6 +31,8 @@ pub struct Runtime {
     pub app_files: AppFiles,
     /// `/portal/api/site`'s answer, encoded once per config rather than per request.
     pub site: Entry,
+    /// `/robots.txt`, which names `site.public_url`.
+    pub robots: Entry,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -66,11 +68,13 @@ impl Runtime {
             );
         }
         let site = Entry::new(StatusCode::OK, success_bytes(&config.site));
+        let robots = crate::crawl::robots_txt(&config.site);
         Ok(Self {
             config: Arc::new(config),
             upstream,
             app_files,
             site,
+            robots,
         })
     }
 }

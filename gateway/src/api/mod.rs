@@ -152,6 +152,49 @@ impl<S: Send + Sync> FromRequestParts<S> for Mode {
     }
 }
 
+/// The `result` of an API answer as a browser would get it (from the cache, loaded on a miss): the
+/// crawlable pages, the sitemap and the feeds show the same data. A "not found" is
+/// `ApiError::NotFound`.
+pub async fn result_of(
+    state: &AppState,
+    endpoint: Endpoint,
+    query: &str,
+) -> Result<Value, ApiError> {
+    let mode = Mode::Serve(RequestInfo {
+        bearer: None,
+        request_id: None,
+        wants: Wants::default(),
+    });
+    let query = RawQuery::parse(query);
+    let state = State(state.clone());
+    let response = match endpoint {
+        Endpoint::CategoryList => category_list(state, mode).await,
+        Endpoint::ParentCategory => parent_category(state, mode, query).await?,
+        Endpoint::ArticleList => article_list(state, mode, query).await?,
+        Endpoint::ArticleDetail => article_detail(state, mode, query).await?,
+        Endpoint::Site | Endpoint::Files | Endpoint::OpenApi => {
+            return Err(ApiError::Internal("not a content endpoint"));
+        }
+    };
+    if let Some(err) = response.extensions().get::<ApiError>() {
+        return Err(err.clone());
+    }
+    let status = response.status();
+    let body = axum::body::to_bytes(response.into_body(), 32 << 20)
+        .await
+        .map_err(|_| ApiError::Internal("reading a cached answer"))?;
+    let mut envelope: Value = serde_json::from_slice(&body)
+        .map_err(|_| ApiError::Internal("a cached answer is not JSON"))?;
+    if status == StatusCode::NOT_FOUND {
+        let msg = envelope["msg"]
+            .as_str()
+            .unwrap_or("内容不存在。")
+            .to_owned();
+        return Err(ApiError::NotFound(msg));
+    }
+    Ok(envelope["result"].take())
+}
+
 /// Loads a cache key again now, as its endpoint's handler would (a webhook's refresh). `key` is
 /// a `CacheKey`'s text; a key of no cached endpoint, or one whose load fails, is an error.
 pub async fn refresh(state: &AppState, key: &str) -> Result<(), ApiError> {
@@ -170,6 +213,13 @@ pub async fn refresh(state: &AppState, key: &str) -> Result<(), ApiError> {
     match response.extensions().get::<ApiError>() {
         Some(err) if !err.is_not_found() => Err(err.clone()),
         _ => Ok(()),
+    }
+}
+
+impl RequestInfo {
+    /// What the browser takes: the encodings and the version it holds.
+    pub fn into_wants(self) -> Wants {
+        self.wants
     }
 }
 

@@ -43,9 +43,52 @@ impl Outcome {
     }
 }
 
+/// What an entry's body is; the API's answers are JSON, the crawlable pages HTML, the sitemap XML,
+/// the feeds RSS, `robots.txt` text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MediaType {
+    Json,
+    Html,
+    Xml,
+    Rss,
+    Text,
+    Css,
+    Js,
+}
+
+impl MediaType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Json => "application/json",
+            Self::Html => "text/html; charset=utf-8",
+            Self::Xml => "application/xml; charset=utf-8",
+            Self::Rss => "application/rss+xml; charset=utf-8",
+            Self::Text => "text/plain; charset=utf-8",
+            Self::Css => "text/css; charset=utf-8",
+            Self::Js => "text/javascript; charset=utf-8",
+        }
+    }
+
+    /// The one of `as_str`'s values `text` is (the shared tier stores it).
+    pub fn parse(text: &str) -> Option<Self> {
+        [
+            Self::Json,
+            Self::Html,
+            Self::Xml,
+            Self::Rss,
+            Self::Text,
+            Self::Css,
+            Self::Js,
+        ]
+        .into_iter()
+        .find(|m| m.as_str() == text)
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Entry {
     pub status: StatusCode,
+    pub media_type: MediaType,
     pub body: Encoded,
     pub gzip: Option<Encoded>,
     pub br: Option<Encoded>,
@@ -70,18 +113,24 @@ pub struct Entry {
 impl Entry {
     /// Encodes `body` (a JSON envelope) once: gzip, brotli and its ETag.
     pub fn new(status: StatusCode, body: Bytes) -> Self {
+        Self::of(MediaType::Json, status, body)
+    }
+
+    /// Encodes `body` of `media_type` once: gzip, brotli and its ETag.
+    pub fn of(media_type: MediaType, status: StatusCode, body: Bytes) -> Self {
         let compress = body.len() >= COMPRESS_FROM;
         let (gzip, br) = if compress {
             (Some(gzip(&body)), Some(brotli(&body)))
         } else {
             (None, None)
         };
-        Self::from_parts(status, body, gzip, br, SystemTime::now())
+        Self::from_parts(media_type, status, body, gzip, br, SystemTime::now())
     }
 
     /// An entry from encodings made elsewhere (the shared tier): nothing is compressed again.
     /// The ETag is the body's hash, so every replica gives the same one.
     pub fn from_parts(
+        media_type: MediaType,
         status: StatusCode,
         body: Bytes,
         gzip: Option<Bytes>,
@@ -93,7 +142,7 @@ impl Entry {
         let etag = HeaderValue::from_str(&format!("\"{:016x}-{:x}\"", hasher.finish(), body.len()))
             .expect("hex is a valid header value");
         let encoded = |bytes: Bytes, encoding| Encoded {
-            headers: headers_for(&etag, encoding, Some(bytes.len())),
+            headers: headers_for(&etag, encoding, Some((media_type, bytes.len()))),
             bytes,
         };
         // The same moment on the monotonic clock; an entry "from the future" (another replica's
@@ -104,6 +153,7 @@ impl Entry {
         let now = Instant::now();
         Self {
             status,
+            media_type,
             body: encoded(body, None),
             gzip: gzip.map(|gz| encoded(gz, Some("gzip"))),
             br: br.map(|br| encoded(br, Some("br"))),
@@ -196,14 +246,14 @@ pub struct Encoded {
 fn headers_for(
     etag: &HeaderValue,
     encoding: Option<&'static str>,
-    length: Option<usize>,
+    body: Option<(MediaType, usize)>,
 ) -> HeaderMap {
     let mut headers = HeaderMap::with_capacity(16);
     crate::security::add_fixed(&mut headers);
-    if let Some(length) = length {
+    if let Some((media_type, length)) = body {
         headers.insert(
             header::CONTENT_TYPE,
-            HeaderValue::from_static("application/json"),
+            HeaderValue::from_static(media_type.as_str()),
         );
         // Known here, so the router need not size the body and insert it on every hit.
         headers.insert(header::CONTENT_LENGTH, HeaderValue::from(length));

@@ -16,7 +16,9 @@ use std::{
 use tokio::sync::OnceCell;
 
 use crate::{config::CacheConfig, endpoint::CacheKey, envelope::ApiError};
-pub use entry::{CACHE_STATUS, Entry, Outcome, Timing, Wants, X_CACHE, cache_status, respond};
+pub use entry::{
+    CACHE_STATUS, Entry, MediaType, Outcome, Timing, Wants, X_CACHE, cache_status, respond,
+};
 pub(crate) use entry::{Encoding, matches_etag, negotiate};
 use shared::Coordinated;
 pub use shared::{Purge, SharedTier};
@@ -44,8 +46,19 @@ pub struct Policy {
 
 impl Policy {
     pub fn new(config: &CacheConfig, key: &CacheKey, upstream_timeout: Duration) -> Self {
+        Self::named(config, key.cache_name(), key.as_str(), upstream_timeout)
+    }
+
+    /// For a key that is not an endpoint's (a crawlable page, the sitemap, a feed): the TTL of
+    /// the endpoint `cache_name` whose data it shows, or an override matching `key`.
+    pub fn named(
+        config: &CacheConfig,
+        cache_name: &str,
+        key: &str,
+        upstream_timeout: Duration,
+    ) -> Self {
         Self {
-            ttl: config.ttl_for(key.cache_name(), key.as_str()),
+            ttl: config.ttl_for(cache_name, key),
             not_found_ttl: config.not_found_ttl,
             stale_while_revalidate: config.stale_while_revalidate,
             stale_if_error: config.stale_if_error,

@@ -8,7 +8,7 @@
 //! memory while Redis is down or slow.
 //!
 //! Keys, under the configured prefix `P`: `P e:<cache key>` a hash (`s` status, `t` stored, Unix
-//! ms, `b`/`g`/`r` identity, gzip and brotli bodies, `tags`, `p` when soft-purged) expiring with
+//! ms, `c` media type, `b`/`g`/`r` identity, gzip and brotli bodies, `tags`, `p` when soft-purged) expiring with
 //! the entry's TTL plus its stale allowance; `P t:<tag>` the set of cache keys carrying a tag;
 //! `P l:<cache key>` the lock of the replica loading it; `P purge` the purge channel.
 
@@ -29,7 +29,7 @@ use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use secrecy::ExposeSecret;
 use serde::{Deserialize, Serialize};
 
-use super::{Entry, Policy, ResponseCache};
+use super::{Entry, MediaType, Policy, ResponseCache};
 use crate::config::SharedCacheConfig;
 
 /// How long a tag set outlives its last write, at least: longer than any entry it names.
@@ -218,6 +218,8 @@ impl SharedTier {
         hset.arg(&redis_key)
             .arg("s")
             .arg(entry.status.as_u16())
+            .arg("c")
+            .arg(entry.media_type.as_str())
             .arg("t")
             .arg(stored_ms)
             .arg("b")
@@ -354,12 +356,14 @@ fn decode(mut fields: HashMap<String, Vec<u8>>) -> Option<Entry> {
     let text = |v: Vec<u8>| String::from_utf8(v).ok();
     let status = text(fields.remove("s")?)?.parse::<u16>().ok()?;
     let status = StatusCode::from_u16(status).ok()?;
+    let media_type = MediaType::parse(&text(fields.remove("c")?)?)?;
     let stored_ms: u64 = text(fields.remove("t")?)?.parse().ok()?;
     let body = Bytes::from(fields.remove("b")?);
     let gzip = fields.remove("g").map(Bytes::from);
     let br = fields.remove("r").map(Bytes::from);
     let tags = text(fields.remove("tags").unwrap_or_default())?;
     let entry = Entry::from_parts(
+        media_type,
         status,
         body,
         gzip,
@@ -545,6 +549,7 @@ mod tests {
             .tagged(vec!["article:1".into(), "category:2".into()]);
         let mut fields = HashMap::new();
         fields.insert("s".to_owned(), b"200".to_vec());
+        fields.insert("c".to_owned(), b"application/json".to_vec());
         let ms = original
             .stored_at
             .duration_since(UNIX_EPOCH)

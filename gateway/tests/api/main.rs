@@ -2,6 +2,7 @@
 
 mod caching;
 mod check;
+mod crawl;
 mod credentials;
 mod dialects;
 mod helpers;

@@ -1,0 +1,741 @@
+//! The portal for search engines and for visitors without JavaScript: every menu page, list page
+//! and article as complete HTML at a real URL (`/portal/site/…`; the app's own links stay hash
+//! routes, per the spec), `/portal/sitemap.xml`, `/robots.txt` and RSS feeds (`/portal/feed/…`).
+//!
+//! Made from the API's own answers (`api::result_of`, through the same cache) with compiled
+//! templates (`pages.rs`), and cached like them: each page is an `Entry` with its encodings and
+//! tags, so a hit costs what an API hit costs and purges and the CMS webhook reach it. Absolute
+//! links use `site.public_url`, never the request's `Host`.
+//!
+//! URLs: `/portal/site/index.html` (home), `/portal/site/<route>.html[?page=N]` for each route of
+//! `portal_routes.rs` (`/portal/site/news_center/notice.html`), `/portal/site/article/<id>.html`,
+//! `/portal/feed/<categoryId>.xml` for each list category and `/portal/feed/news.xml` for all news.
+
+mod data;
+mod pages;
+
+use std::{future::Future, sync::OnceLock, time::Duration};
+
+use askama::Template;
+use axum::{
+    Router,
+    extract::{Path, State},
+    http::StatusCode,
+    response::{Html, IntoResponse, Response},
+    routing::get,
+};
+use bytes::Bytes;
+use serde_json::json;
+
+use crate::{
+    api::{RequestInfo, query::RawQuery},
+    cache::{Entry, MediaType, Outcome, Policy, Timing, respond, tags},
+    config::SiteConfig,
+    envelope::ApiError,
+    portal_routes::PORTAL_ROUTES,
+    state::AppState,
+};
+use data::{Article, Category};
+use pages::{ArticleView, AttachmentView, Child, FeedItem, Item, MenuItem, Pager};
+
+/// The route of the group whose list categories make the all-news feed.
+const NEWS_GROUP: &str = "/news_center";
+/// Articles on a crawlable list page and in a feed.
+const LIST_SIZE: u32 = 20;
+/// Highest list page served (beyond it no portal has content).
+const MAX_PAGE: u32 = 1000;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/portal/site/{*path}", get(site_page))
+        .route("/portal/sitemap.xml", get(sitemap))
+        .route("/portal/feed/{name}", get(feed))
+        .route("/robots.txt", get(robots))
+}
+
+/// What a crawlable answer is made of: its body and type, and the tags purges find it by.
+struct Made {
+    media_type: MediaType,
+    body: String,
+    tags: Vec<String>,
+}
+
+/// Answers `key` from the cache, making it with `make` on a miss (TTL of `cache_name`'s endpoint).
+async fn cached<F, Fut>(
+    state: &AppState,
+    info: RequestInfo,
+    key: String,
+    cache_name: &'static str,
+    make: F,
+) -> Response
+where
+    F: Fn(AppState) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<Made, ApiError>> + Send + 'static,
+{
+    let runtime = state.runtime();
+    let policy = Policy::named(
+        &runtime.config.cache,
+        cache_name,
+        &key,
+        runtime.upstream.timeout(),
+    );
+    let for_load = state.clone();
+    let keep_not_found = !policy.not_found_ttl.is_zero();
+    let load = move || {
+        let made = make(for_load.clone());
+        async move {
+            match made.await {
+                Ok(made) => Ok(std::sync::Arc::new(
+                    Entry::of(made.media_type, StatusCode::OK, Bytes::from(made.body))
+                        .tagged(made.tags),
+                )),
+                Err(err) if keep_not_found && err.is_not_found() => Ok(std::sync::Arc::new(
+                    Entry::of(
+                        MediaType::Html,
+                        StatusCode::NOT_FOUND,
+                        Bytes::from_static(NOT_FOUND.as_bytes()),
+                    )
+                    .tagged(vec![tags::CATEGORIES.to_owned()]),
+                )),
+                Err(err) => Err(err),
+            }
+        }
+    };
+    if !runtime.config.cache.enabled {
+        return match load().await {
+            Ok(entry) => respond(
+                &entry,
+                Outcome::Bypass,
+                &info.into_wants(),
+                Timing::default(),
+            ),
+            Err(err) => unavailable(&err),
+        };
+    }
+    let lookup = state.cache.get_or_load(&key, &policy, load).await;
+    crate::metrics::cache_outcome(lookup.outcome.as_str()).increment(1);
+    match lookup.result {
+        Ok(entry) => respond(&entry, lookup.outcome, &info.into_wants(), lookup.timing),
+        Err(err) => unavailable(&err),
+    }
+}
+
+const NOT_FOUND: &str = "<!doctype html><html lang=\"zh-CN\"><head><meta charset=\"utf-8\"><title>页面不存在</title></head><body><h1>页面不存在</h1><p><a href=\"/portal/site/index.html\">返回首页</a></p></body></html>";
+
+fn not_found() -> Response {
+    (StatusCode::NOT_FOUND, Html(NOT_FOUND)).into_response()
+}
+
+/// A page that could not be made (the CMS failing with nothing cached): its status, in HTML.
+fn unavailable(err: &ApiError) -> Response {
+    if err.is_not_found() {
+        return not_found();
+    }
+    let status = err.clone().into_response().status();
+    let mut response = (
+        status,
+        Html("<!doctype html><html lang=\"zh-CN\"><head><meta charset=\"utf-8\"><title>页面暂不可用</title></head><body><h1>页面暂不可用</h1><p>内容服务暂时无法访问，请稍后再试。</p></body></html>"),
+    )
+        .into_response();
+    response.extensions_mut().insert(err.clone());
+    response
+}
+
+/// `/portal/site/…`: the two files the pages use, the home page, an article, a menu route.
+async fn site_page(
+    State(state): State<AppState>,
+    Path(path): Path<String>,
+    info: RequestInfo,
+    query: RawQuery,
+) -> Response {
+    match path.as_str() {
+        "page.css" => return asset(info, MediaType::Css, include_str!("page.css")),
+        "app-route.js" => return asset(info, MediaType::Js, include_str!("app-route.js")),
+        "index.html" => {
+            return cached(
+                &state,
+                info,
+                "site/index.html".to_owned(),
+                "article/list",
+                home,
+            )
+            .await;
+        }
+        _ => {}
+    }
+    let Some(stem) = path.strip_suffix(".html") else {
+        return not_found();
+    };
+    if let Some(id) = stem.strip_prefix("article/") {
+        let Some(id) = id_of(id) else {
+            return not_found();
+        };
+        let key = format!("site/article/{id}.html");
+        return cached(&state, info, key, "article/detail", move |state| {
+            article_page(state, id)
+        })
+        .await;
+    }
+    let route = format!("/{stem}");
+    if !PORTAL_ROUTES.contains(&route.as_str()) {
+        return not_found();
+    }
+    let page = match query.text("page").as_deref() {
+        None => 1,
+        Some(raw) => match raw.parse::<u32>() {
+            Ok(n) if (1..=MAX_PAGE).contains(&n) => n,
+            _ => return not_found(),
+        },
+    };
+    let key = format!("site{route}.html?page={page}");
+    cached(&state, info, key, "article/list", move |state| {
+        category_page(state, route.clone(), page)
+    })
+    .await
+}
+
+fn id_of(text: &str) -> Option<u64> {
+    (!text.is_empty() && text.len() <= 19 && text.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| text.parse().ok())
+        .flatten()
+        .filter(|&id| id > 0)
+}
+
+/// The stylesheet and the script of the pages: encoded once per process, cached by browsers an hour.
+fn asset(info: RequestInfo, media_type: MediaType, text: &'static str) -> Response {
+    static CSS: OnceLock<Entry> = OnceLock::new();
+    static JS: OnceLock<Entry> = OnceLock::new();
+    let cell = if media_type == MediaType::Css {
+        &CSS
+    } else {
+        &JS
+    };
+    let entry = cell.get_or_init(|| {
+        Entry::of(
+            media_type,
+            StatusCode::OK,
+            Bytes::from_static(text.as_bytes()),
+        )
+    });
+    respond(
+        entry,
+        Outcome::Hit,
+        &info.into_wants(),
+        Timing::fresh(Duration::from_secs(3600)),
+    )
+}
+
+/// Links of the crawlable pages and the hash routes of the app, in one place.
+mod links {
+    pub fn home() -> String {
+        "/portal/site/index.html".to_owned()
+    }
+
+    pub fn route(route: &str) -> String {
+        format!("/portal/site{route}.html")
+    }
+
+    pub fn route_page(path: &str, page: u32) -> String {
+        if page <= 1 {
+            route(path)
+        } else {
+            format!("/portal/site{path}.html?page={page}")
+        }
+    }
+
+    pub fn article(id: u64) -> String {
+        format!("/portal/site/article/{id}.html")
+    }
+
+    pub fn feed(category: u64) -> String {
+        format!("/portal/feed/{category}.xml")
+    }
+
+    pub const NEWS_FEED: &str = "/portal/feed/news.xml";
+}
+
+/// The menu every page carries: each shown top-level category and its shown children.
+fn menu(tree: &[Category]) -> Vec<MenuItem> {
+    tree.iter()
+        .filter(|c| !c.url.is_empty())
+        .map(|c| MenuItem {
+            name: c.name.clone(),
+            href: links::route(&c.url),
+            children: c
+                .sub_category
+                .iter()
+                .filter(|s| !s.url.is_empty())
+                .map(|s| (s.name.clone(), links::route(&s.url)))
+                .collect(),
+        })
+        .collect()
+}
+
+fn item(article: &Article) -> Item {
+    Item {
+        title: article.title.clone(),
+        href: links::article(article.id),
+        date: article.date().to_owned(),
+        summary: article.summary.clone().filter(|s| !s.is_empty()),
+    }
+}
+
+/// The page's description: the text given, or the body's first sentences without markup.
+fn describe(summary: Option<&str>, html: Option<&str>, fallback: &str) -> String {
+    if let Some(summary) = summary.filter(|s| !s.trim().is_empty()) {
+        return summary.trim().to_owned();
+    }
+    let text: String = html
+        .map(|h| ammonia::Builder::empty().clean(h).to_string())
+        .unwrap_or_default();
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let short: String = text.chars().take(120).collect();
+    if short.is_empty() {
+        fallback.to_owned()
+    } else {
+        short
+    }
+}
+
+fn organization(site: &SiteConfig) -> serde_json::Value {
+    json!({
+        "@type": "Organization",
+        "name": site.company_name,
+        "url": format!("{}/portal/", site.public_url.trim_end_matches('/')),
+        "address": site.address,
+        "telephone": site.phone,
+        "email": site.email,
+    })
+}
+
+fn absolute(site: &SiteConfig, path: &str) -> String {
+    format!("{}{path}", site.public_url.trim_end_matches('/'))
+}
+
+fn render<T: Template>(template: &T) -> Result<String, ApiError> {
+    template
+        .render()
+        .map_err(|_| ApiError::Internal("a crawlable page failed to render"))
+}
+
+/// Tags of a page that shows the menu (every page): the tree changes it.
+fn with_tree_tag(mut tags_: Vec<String>) -> Vec<String> {
+    tags_.push(tags::CATEGORIES.to_owned());
+    tags_
+}
+
+async fn home(state: AppState) -> Result<Made, ApiError> {
+    let runtime = state.runtime();
+    let site = &runtime.config.site;
+    let tree = data::tree(&state).await?;
+    let latest = data::list(&state, None, 1, LIST_SIZE).await?;
+    let menu = menu(&tree);
+    let page = pages::Page {
+        site,
+        title: site.company_name.clone(),
+        heading: site.company_name.clone(),
+        description: format!(
+            "{}：公司简介、新闻中心、业务板块、党建工会、联络合作与社会责任。",
+            site.company_name
+        ),
+        canonical: absolute(site, &links::home()),
+        app_route: "/".to_owned(),
+        og_type: "website",
+        og_image: None,
+        json_ld: pages::json_ld(&json!({
+            "@context": "https://schema.org",
+            "@graph": [organization(site), {
+                "@type": "WebSite",
+                "name": site.company_name,
+                "url": absolute(site, &links::home()),
+            }],
+        })),
+        feeds: vec![("新闻中心".to_owned(), links::NEWS_FEED.to_owned())],
+        menu: &menu,
+        breadcrumb: Vec::new(),
+        intro: None,
+        article: None,
+        children: tree
+            .iter()
+            .filter(|c| !c.url.is_empty())
+            .map(|c| Child {
+                name: c.name.clone(),
+                href: links::route(&c.url),
+                description: c.description.clone(),
+            })
+            .collect(),
+        items_heading: Some("最新动态".to_owned()),
+        items: latest.content.iter().map(item).collect(),
+        pager: None,
+    };
+    let mut found_tags: Vec<String> = latest.content.iter().map(|a| tags::article(a.id)).collect();
+    found_tags.push(tags::ALL_ARTICLES.to_owned());
+    Ok(Made {
+        media_type: MediaType::Html,
+        body: render(&page)?,
+        tags: with_tree_tag(found_tags),
+    })
+}
+
+async fn article_page(state: AppState, id: u64) -> Result<Made, ApiError> {
+    let runtime = state.runtime();
+    let site = &runtime.config.site;
+    let tree = data::tree(&state).await?;
+    let article = data::article(&state, id).await?;
+    let trail = data::find_by_id(&tree, article.category_id).unwrap_or_default();
+    let category = trail.last();
+    let menu = menu(&tree);
+    let description = describe(
+        article.summary.as_deref(),
+        article.content.as_deref(),
+        &article.title,
+    );
+    let canonical = absolute(site, &links::article(id));
+    let mut ld = json!({
+        "@context": "https://schema.org",
+        "@type": "NewsArticle",
+        "headline": article.title,
+        "description": description,
+        "mainEntityOfPage": canonical,
+        "inLanguage": "zh-CN",
+        "publisher": organization(site),
+    });
+    if let Some(time) = article.iso_time() {
+        ld["datePublished"] = json!(time);
+    }
+    if let Some(cover) = &article.cover {
+        ld["image"] = json!(absolute(site, cover));
+    }
+    if let Some(author) = &article.author {
+        ld["author"] = json!({ "@type": "Person", "name": author });
+    }
+    let mut found_tags = vec![tags::article(id)];
+    found_tags.extend(
+        [&article.prev, &article.next]
+            .into_iter()
+            .flatten()
+            .map(|l| tags::article(l.id)),
+    );
+    let link = |l: &data::Link| (l.title.clone(), links::article(l.id));
+    let prev = article.prev.as_ref().map(link);
+    let next = article.next.as_ref().map(link);
+    let page = pages::Page {
+        site,
+        title: format!("{} – {}", article.title, site.company_name),
+        heading: article.title.clone(),
+        description,
+        canonical,
+        app_route: format!("/article/{id}"),
+        og_type: "article",
+        og_image: article.cover.as_deref().map(|c| absolute(site, c)),
+        json_ld: pages::json_ld(&ld),
+        feeds: category
+            .filter(|c| c.is_list())
+            .map(|c| vec![(c.name.clone(), links::feed(c.id))])
+            .unwrap_or_default(),
+        menu: &menu,
+        breadcrumb: trail
+            .iter()
+            .map(|c| (c.name.clone(), links::route(&c.url)))
+            .collect(),
+        intro: None,
+        article: Some(ArticleView {
+            date: article.date().to_owned(),
+            source: article.source.clone().filter(|s| !s.is_empty()),
+            author: article.author.clone().filter(|s| !s.is_empty()),
+            html: article.content.clone().unwrap_or_default(),
+            attachments: article
+                .attachments
+                .iter()
+                .map(|a| AttachmentView {
+                    name: a.name.clone(),
+                    url: a.url.clone(),
+                })
+                .collect(),
+            prev,
+            next,
+        }),
+        children: Vec::new(),
+        items_heading: None,
+        items: Vec::new(),
+        pager: None,
+    };
+    Ok(Made {
+        media_type: MediaType::Html,
+        body: render(&page)?,
+        tags: with_tree_tag(found_tags),
+    })
+}
+
+/// A menu route: a group lists its children; a list category pages through its articles; a page
+/// category shows its (first) article, and links to each of its articles.
+async fn category_page(state: AppState, route: String, page_no: u32) -> Result<Made, ApiError> {
+    let runtime = state.runtime();
+    let site = &runtime.config.site;
+    let tree = data::tree(&state).await?;
+    let trail = data::find_by_url(&tree, &route)
+        .ok_or_else(|| ApiError::NotFound(format!("栏目 {route} 不存在。")))?;
+    let category = *trail.last().expect("a trail ends with its category");
+    let menu = menu(&tree);
+    let mut found_tags = vec![tags::category(category.id)];
+    let mut view = pages::Page {
+        site,
+        title: format!("{} – {}", category.name, site.company_name),
+        heading: category.name.clone(),
+        description: category
+            .description
+            .clone()
+            .unwrap_or_else(|| format!("{}：{}", site.company_name, category.name)),
+        canonical: absolute(site, &links::route_page(&route, page_no)),
+        app_route: if page_no > 1 {
+            format!("{route}?page={page_no}")
+        } else {
+            route.clone()
+        },
+        og_type: "website",
+        og_image: None,
+        json_ld: String::new(),
+        feeds: Vec::new(),
+        menu: &menu,
+        breadcrumb: trail
+            .iter()
+            .map(|c| (c.name.clone(), links::route(&c.url)))
+            .collect(),
+        intro: category.description.clone(),
+        article: None,
+        children: Vec::new(),
+        items_heading: None,
+        items: Vec::new(),
+        pager: None,
+    };
+    if category.is_group() {
+        view.children = category
+            .sub_category
+            .iter()
+            .filter(|c| !c.url.is_empty())
+            .map(|c| Child {
+                name: c.name.clone(),
+                href: links::route(&c.url),
+                description: c.description.clone(),
+            })
+            .collect();
+        if route == NEWS_GROUP {
+            view.feeds
+                .push(("新闻中心".to_owned(), links::NEWS_FEED.to_owned()));
+        }
+    } else {
+        let size = if category.is_list() {
+            LIST_SIZE
+        } else {
+            data::PAGE
+        };
+        let list = data::list(&state, Some(category.id), page_no, size).await?;
+        if list.content.is_empty() && page_no > 1 {
+            return Err(ApiError::NotFound(format!("{route} 没有第 {page_no} 页。")));
+        }
+        found_tags.extend(list.content.iter().map(|a| tags::article(a.id)));
+        if category.is_list() {
+            view.items = list.content.iter().map(item).collect();
+            view.feeds
+                .push((category.name.clone(), links::feed(category.id)));
+            let pages = list.total_pages.max(1);
+            view.pager = Some(Pager {
+                total: list.total_elements,
+                page: page_no,
+                pages,
+                prev: (page_no > 1).then(|| links::route_page(&route, page_no - 1)),
+                next: (u64::from(page_no) < pages).then(|| links::route_page(&route, page_no + 1)),
+            });
+        } else if let Some(first) = list.content.first() {
+            let article = data::article(&state, first.id).await?;
+            view.description = describe(
+                article.summary.as_deref(),
+                article.content.as_deref(),
+                &view.description,
+            );
+            view.article = Some(ArticleView {
+                date: String::new(),
+                source: None,
+                author: None,
+                html: article.content.clone().unwrap_or_default(),
+                attachments: article
+                    .attachments
+                    .iter()
+                    .map(|a| AttachmentView {
+                        name: a.name.clone(),
+                        url: a.url.clone(),
+                    })
+                    .collect(),
+                prev: None,
+                next: None,
+            });
+            // Each at its own address too (the sitemap lists them), so a crawl reaches them.
+            view.items_heading = Some("本栏目内容".to_owned());
+            view.items = list.content.iter().map(item).collect();
+        }
+    }
+    view.json_ld = pages::json_ld(&json!({
+        "@context": "https://schema.org",
+        "@type": "BreadcrumbList",
+        "itemListElement": trail.iter().enumerate().map(|(i, c)| json!({
+            "@type": "ListItem",
+            "position": i + 1,
+            "name": c.name,
+            "item": absolute(site, &links::route(&c.url)),
+        })).collect::<Vec<_>>(),
+    }));
+    Ok(Made {
+        media_type: MediaType::Html,
+        body: render(&view)?,
+        tags: with_tree_tag(found_tags),
+    })
+}
+
+async fn sitemap(State(state): State<AppState>, info: RequestInfo) -> Response {
+    cached(
+        &state,
+        info,
+        "sitemap.xml".to_owned(),
+        "article/list",
+        |state| async move {
+            let runtime = state.runtime();
+            let site = &runtime.config.site;
+            let tree = data::tree(&state).await?;
+            let articles = data::all_articles(&state).await?;
+            let mut urls = vec![(absolute(site, &links::home()), None)];
+            urls.extend(
+                data::flatten(&tree)
+                    .into_iter()
+                    .filter(|c| PORTAL_ROUTES.contains(&c.url.as_str()))
+                    .map(|c| (absolute(site, &links::route(&c.url)), None)),
+            );
+            urls.extend(articles.iter().map(|a| {
+                let date = a.date();
+                (
+                    absolute(site, &links::article(a.id)),
+                    (!date.is_empty()).then(|| date.to_owned()),
+                )
+            }));
+            Ok(Made {
+                media_type: MediaType::Xml,
+                body: render(&pages::Sitemap { urls })?,
+                tags: vec![tags::CATEGORIES.to_owned(), tags::ALL_ARTICLES.to_owned()],
+            })
+        },
+    )
+    .await
+}
+
+/// `/portal/feed/<categoryId>.xml` (a list category) or `/portal/feed/news.xml` (every list
+/// category of the news group): the latest 20 articles.
+async fn feed(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+    info: RequestInfo,
+) -> Response {
+    let Some(stem) = name.strip_suffix(".xml") else {
+        return not_found();
+    };
+    let which = if stem == "news" {
+        None
+    } else if let Some(id) = id_of(stem) {
+        Some(id)
+    } else {
+        return not_found();
+    };
+    let key = format!("feed/{stem}.xml");
+    cached(&state, info, key, "article/list", move |state| {
+        make_feed(state, which)
+    })
+    .await
+}
+
+async fn make_feed(state: AppState, which: Option<u64>) -> Result<Made, ApiError> {
+    let runtime = state.runtime();
+    let site = &runtime.config.site;
+    let tree = data::tree(&state).await?;
+    let (title, link, categories): (String, String, Vec<&Category>) = match which {
+        Some(id) => {
+            let trail = data::find_by_id(&tree, id)
+                .filter(|t| t.last().is_some_and(|c| c.is_list()))
+                .ok_or_else(|| ApiError::NotFound(format!("栏目 {id} 没有订阅源。")))?;
+            let category = *trail.last().expect("a trail ends with its category");
+            (
+                format!("{} – {}", category.name, site.company_name),
+                links::route(&category.url),
+                vec![category],
+            )
+        }
+        None => {
+            let trail = data::find_by_url(&tree, NEWS_GROUP)
+                .ok_or_else(|| ApiError::NotFound("新闻中心不存在。".to_owned()))?;
+            let group = *trail.last().expect("a trail ends with its category");
+            (
+                format!("{} – {}", group.name, site.company_name),
+                links::route(NEWS_GROUP),
+                data::flatten(std::slice::from_ref(group))
+                    .into_iter()
+                    .filter(|c| c.is_list())
+                    .collect(),
+            )
+        }
+    };
+    let mut articles = Vec::new();
+    let mut found_tags = Vec::new();
+    for category in &categories {
+        found_tags.push(tags::category(category.id));
+        articles.extend(
+            data::list(&state, Some(category.id), 1, LIST_SIZE)
+                .await?
+                .content,
+        );
+    }
+    articles.sort_by(|a, b| b.publish_time.cmp(&a.publish_time).then(b.id.cmp(&a.id)));
+    articles.truncate(LIST_SIZE as usize);
+    found_tags.extend(articles.iter().map(|a| tags::article(a.id)));
+    let self_href = match which {
+        Some(id) => links::feed(id),
+        None => links::NEWS_FEED.to_owned(),
+    };
+    let feed = pages::Feed {
+        title,
+        link: absolute(site, &link),
+        description: format!("{}发布的最新文章", site.company_name),
+        self_href: absolute(site, &self_href),
+        last_build: articles.first().and_then(Article::rfc2822),
+        items: articles
+            .iter()
+            .map(|a| FeedItem {
+                title: a.title.clone(),
+                link: absolute(site, &links::article(a.id)),
+                pub_date: a.rfc2822(),
+                summary: a.summary.clone().filter(|s| !s.is_empty()),
+            })
+            .collect(),
+    };
+    Ok(Made {
+        media_type: MediaType::Rss,
+        body: render(&feed)?,
+        tags: with_tree_tag(found_tags),
+    })
+}
+
+/// `/robots.txt`: everything but the API and the operators' paths, and where the sitemap is.
+/// Made per config (it names `site.public_url`).
+async fn robots(State(state): State<AppState>, info: RequestInfo) -> Response {
+    respond(
+        &state.runtime().robots,
+        Outcome::Hit,
+        &info.into_wants(),
+        Timing::fresh(Duration::from_secs(3600)),
+    )
+}
+
+/// The text of `/robots.txt` for `site`.
+pub fn robots_txt(site: &SiteConfig) -> Entry {
+    let text = format!(
+        "User-agent: *\nAllow: /portal/\nDisallow: /portal/api/\nDisallow: /portal/admin/\n\nSitemap: {}\n",
+        absolute(site, "/portal/sitemap.xml")
+    );
+    Entry::of(MediaType::Text, StatusCode::OK, Bytes::from(text))
+}

@@ -1,0 +1,264 @@
+//! The crawlable portal: pages at real URLs read without JavaScript, a crawl from the home page
+//! that reaches every article, the sitemap, robots.txt, caching and purges, and escaping.
+
+use std::collections::{BTreeSet, HashSet, VecDeque};
+
+use serde_json::{Value, json};
+
+use crate::helpers::*;
+
+/// Every article id the API lists, all categories together.
+async fn every_article(app: &TestApp) -> BTreeSet<u64> {
+    let mut ids = BTreeSet::new();
+    for page in 1.. {
+        let (_, body) = app
+            .get_json(&format!("/portal/api/article/list?page={page}&size=50"))
+            .await;
+        let content = body["result"]["content"].as_array().unwrap();
+        ids.extend(content.iter().map(|a| a["id"].as_u64().unwrap()));
+        if page >= body["result"]["totalPages"].as_u64().unwrap() {
+            break;
+        }
+    }
+    ids
+}
+
+/// The `href`s of a page, as written.
+fn hrefs(html: &str) -> Vec<String> {
+    html.split("href=\"")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .map(|h| h.replace("&amp;", "&"))
+        .collect()
+}
+
+async fn text(app: &TestApp, path: &str) -> (u16, String, String) {
+    let response = app.get(path).await;
+    let status = response.status().as_u16();
+    let kind = response
+        .headers()
+        .get("content-type")
+        .map(|v| v.to_str().unwrap().to_owned())
+        .unwrap_or_default();
+    (status, kind, response.text().await.unwrap())
+}
+
+#[tokio::test]
+async fn an_article_reads_whole_without_javascript_at_its_real_url() {
+    let app = spawn_with_reference_cms().await;
+    let (_, detail) = app.get_json("/portal/api/article/detail?id=2101").await;
+    let article = &detail["result"];
+    let title = article["title"].as_str().unwrap();
+    let (status, kind, html) = text(&app, "/portal/site/article/2101.html").await;
+    assert_eq!(status, 200);
+    assert_eq!(kind, "text/html; charset=utf-8");
+    assert!(html.contains(&format!(
+        "<title>{title} – 云川陆港国际物流集团有限公司</title>"
+    )));
+    assert!(html.contains(&format!("<h1>{title}</h1>")));
+    // The body as the API gives it (sanitised there), whole.
+    assert!(html.contains(article["content"].as_str().unwrap()));
+    let summary = article["summary"].as_str().unwrap();
+    assert!(html.contains(&format!(
+        "<meta name=\"description\" content=\"{summary}\">"
+    )));
+    for needle in [
+        "<meta name=\"renderer\" content=\"webkit\">",
+        "<link rel=\"canonical\" href=\"http://127.0.0.1:8080/portal/site/article/2101.html\">",
+        "<meta property=\"og:type\" content=\"article\">",
+        "data-app-route=\"/article/2101\"",
+        "<script src=\"/portal/site/app-route.js\" defer></script>",
+        "首页</a> › <a href=\"/portal/site/news_center.html\">新闻中心</a>",
+    ] {
+        assert!(html.contains(needle), "{needle} missing");
+    }
+    let ld = html
+        .split("<script type=\"application/ld+json\">")
+        .nth(1)
+        .and_then(|rest| rest.split("</script>").next())
+        .unwrap();
+    let ld: Value = serde_json::from_str(ld).unwrap();
+    assert_eq!(ld["@type"], "NewsArticle");
+    assert_eq!(ld["headline"], title);
+    assert!(ld["datePublished"].as_str().unwrap().ends_with("+08:00"));
+    assert_eq!(ld["publisher"]["name"], "云川陆港国际物流集团有限公司");
+    // Cached like an API answer.
+    let response = app.get("/portal/site/article/2101.html").await;
+    assert_eq!(response.headers()["x-cache"], "HIT");
+    assert!(response.headers().contains_key("content-security-policy"));
+}
+
+#[tokio::test]
+async fn a_crawl_from_the_home_page_resolves_every_link_and_reaches_every_article() {
+    let app = spawn_with_reference_cms().await;
+    let expected = every_article(&app).await;
+    let mut seen = HashSet::new();
+    let mut queue = VecDeque::from(["/portal/site/index.html".to_owned()]);
+    let mut reached = BTreeSet::new();
+    while let Some(path) = queue.pop_front() {
+        if !seen.insert(path.clone()) {
+            continue;
+        }
+        let (status, _, html) = text(&app, &path).await;
+        assert_eq!(status, 200, "{path}");
+        if let Some(id) = path
+            .strip_prefix("/portal/site/article/")
+            .and_then(|rest| rest.strip_suffix(".html"))
+        {
+            reached.insert(id.parse::<u64>().unwrap());
+        }
+        if !path.starts_with("/portal/site/") || !path.contains(".html") {
+            continue;
+        }
+        for href in hrefs(&html) {
+            if href.starts_with("/portal/") {
+                queue.push_back(href);
+            } else {
+                assert!(
+                    href.starts_with("http"),
+                    "{path} links {href}, neither a page of the portal nor another site"
+                );
+            }
+        }
+    }
+    assert_eq!(reached, expected, "the crawl reaches every article");
+    assert!(seen.len() > 100, "{} pages", seen.len());
+}
+
+#[tokio::test]
+async fn the_sitemap_lists_every_article_once_and_robots_points_at_it() {
+    let app = spawn_with_reference_cms().await;
+    let expected = every_article(&app).await;
+    let (status, kind, xml) = text(&app, "/portal/sitemap.xml").await;
+    assert_eq!(status, 200);
+    assert_eq!(kind, "application/xml; charset=utf-8");
+    let locs: Vec<&str> = xml
+        .split("<loc>")
+        .skip(1)
+        .map(|rest| rest.split("</loc>").next().unwrap())
+        .collect();
+    let articles: Vec<u64> = locs
+        .iter()
+        .filter_map(|l| l.strip_prefix("http://127.0.0.1:8080/portal/site/article/"))
+        .map(|rest| rest.strip_suffix(".html").unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(articles.len(), expected.len(), "each article once");
+    assert_eq!(articles.iter().copied().collect::<BTreeSet<_>>(), expected);
+    assert_eq!(
+        xml.matches("<lastmod>").count(),
+        expected.len(),
+        "every article has its date"
+    );
+    assert!(locs.contains(&"http://127.0.0.1:8080/portal/site/news_center/notice.html"));
+    let (status, kind, robots) = text(&app, "/robots.txt").await;
+    assert_eq!((status, kind.as_str()), (200, "text/plain; charset=utf-8"));
+    assert!(robots.contains("Sitemap: http://127.0.0.1:8080/portal/sitemap.xml"));
+    assert!(robots.contains("Disallow: /portal/api/"));
+}
+
+#[tokio::test]
+async fn list_pages_page_and_link_their_feed() {
+    let app = spawn_with_reference_cms().await;
+    let (status, _, html) =
+        text(&app, "/portal/site/news_center/company_announcement/1.html").await;
+    assert_eq!(status, 200);
+    assert!(html.contains(
+        "<link rel=\"alternate\" type=\"application/rss+xml\" title=\"公司要闻\" href=\"/portal/feed/21.xml\">"
+    ));
+    assert!(html.contains("共 "), "the pager");
+    for path in [
+        "/portal/site/nothing.html",
+        "/portal/site/article/0.html",
+        "/portal/site/article/abc.html",
+        "/portal/site/news_center/notice.html?page=0",
+        "/portal/site/news_center/notice.html?page=999",
+        "/portal/feed/11.xml",
+        "/portal/feed/x.xml",
+    ] {
+        let (status, kind, _) = text(&app, path).await;
+        assert_eq!(status, 404, "{path}");
+        assert!(kind.starts_with("text/html"), "{path}: {kind}");
+    }
+}
+
+#[tokio::test]
+async fn markup_in_the_cms_text_is_escaped_and_cannot_end_the_json_ld() {
+    fn hostile(path: &str, _query: &str) -> Reply {
+        if path.ends_with("category/list") {
+            Reply::Json(
+                200,
+                json!({"code": 200, "result": {"content": [{"id": 21, "parentId": 0,
+                    "name": "公司要闻", "url": "/news_center/company_announcement/1", "sort": 1,
+                    "type": "list", "subCategory": []}]}}),
+            )
+        } else {
+            Reply::Json(
+                200,
+                json!({"code": 200, "result": {"id": 9, "categoryId": 21,
+                    "title": "</script><script>alert(1)</script>\"><b>粗</b>",
+                    "summary": "\"><img src=x onerror=alert(1)>",
+                    "publishTime": "2026-11-01 08:00:00",
+                    "content": "<p>正文</p><script>alert(2)</script>"}}),
+            )
+        }
+    }
+    let (app, _fake) = spawn_with_fake(Reply::Route(hostile), "").await;
+    let (status, _, html) = text(&app, "/portal/site/article/9.html").await;
+    assert_eq!(status, 200);
+    assert!(
+        html.contains(
+            "<h1>&#60;/script&#62;&#60;script&#62;alert(1)&#60;/script&#62;&#34;&#62;&#60;b&#62;粗&#60;/b&#62;</h1>"
+        ),
+        "{html}"
+    );
+    assert_eq!(
+        html.matches("<script").count(),
+        2,
+        "only the JSON-LD block and the app-route script"
+    );
+    assert!(
+        !html.contains("<img src=x"),
+        "markup in the summary stays text: {html}"
+    );
+    assert!(!html.contains("alert(2)"), "the body is sanitised");
+}
+
+#[tokio::test]
+async fn pages_and_the_sitemap_are_purged_by_the_tags_of_what_they_show() {
+    let cms = spawn_reference_cms().await;
+    let app = spawn_app(config_for(
+        &format!("http://{cms}/"),
+        &static_dir(),
+        "[admin]\ntoken = \"crawl-admin-token-0123\"\n",
+    ))
+    .await;
+    for path in [
+        "/portal/site/article/2101.html",
+        "/portal/sitemap.xml",
+        "/portal/site/article/2301.html",
+    ] {
+        assert_eq!(text(&app, path).await.0, 200);
+        assert_eq!(app.get(path).await.headers()["x-cache"], "HIT", "{path}");
+    }
+    let purged = app
+        .client
+        .post(app.url("/portal/admin/cache/purge?tag=article:2101&tag=articles"))
+        .bearer_auth("crawl-admin-token-0123")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(purged.status(), 200);
+    assert_eq!(
+        app.get("/portal/site/article/2101.html").await.headers()["x-cache"],
+        "STALE"
+    );
+    assert_eq!(
+        app.get("/portal/sitemap.xml").await.headers()["x-cache"],
+        "STALE"
+    );
+    assert_eq!(
+        app.get("/portal/site/article/2301.html").await.headers()["x-cache"],
+        "HIT",
+        "another article's page is untouched"
+    );
+}
