@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The API contract: schemathesis (pinned, in a venv under target/) runs every check it has, response
 # schema conformance included, against the gateway in front of reference-cms, generated from the
-# OpenAPI document the gateway serves. Part of `make test`. Ports: CONTRACT_GATEWAY, CONTRACT_CMS.
+# OpenAPI document the gateway serves; then the RSS feeds, read with feedparser (scripts/check_feeds.py).
+# Part of `make test`. Ports: CONTRACT_GATEWAY, CONTRACT_CMS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SCHEMATHESIS=4.32.5
+FEEDPARSER=6.0.14
 gateway=${CONTRACT_GATEWAY:-127.0.0.1:18381}
 cms=${CONTRACT_CMS:-127.0.0.1:18382}
 venv=target/py-venv
@@ -13,6 +15,9 @@ scripts/ensure-system-deps.sh python3-venv
 if [ "$("$venv/bin/st" --version 2>/dev/null | awk '{print $3}')" != "$SCHEMATHESIS" ]; then
   python3 -m venv "$venv"
   "$venv/bin/pip" install -q --disable-pip-version-check "schemathesis==$SCHEMATHESIS"
+fi
+if ! "$venv/bin/pip" show feedparser 2>/dev/null | grep -qx "Version: $FEEDPARSER"; then
+  "$venv/bin/pip" install -q --disable-pip-version-check "feedparser==$FEEDPARSER"
 fi
 
 pids=()
@@ -33,3 +38,4 @@ done
 
 "$venv/bin/st" run "http://$gateway/portal/api/openapi.json" \
   --checks all --max-examples "${CONTRACT_EXAMPLES:-60}" --seed "${CONTRACT_SEED:-20261122}" --no-color
+"$venv/bin/python" scripts/check_feeds.py "http://$gateway"
