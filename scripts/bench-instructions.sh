@@ -9,7 +9,7 @@ DURATION=${BENCH_DURATION:-4s}
 CMS=127.0.0.1:18191
 GATEWAY=127.0.0.1:18193
 CEILING=127.0.0.1:18194
-PATH_=/portal/api/category/list
+PATH_=${BENCH_PATH:-/portal/api/category/list}
 out=target/callgrind
 mkdir -p "$out"
 work=$(mktemp -d)
