@@ -55,6 +55,31 @@ export const tests = [
     },
   },
   {
+    name: 'a crawlable page reads whole without JavaScript and sends a visitor with it into the app',
+    async run({ page, context, base }) {
+      const article = (await api(base, '/article/list?categoryId=21&page=1&size=1')).content[0];
+      const detail = await api(base, `/article/detail?id=${article.id}`);
+      // No JavaScript: the page is the article, at its real URL.
+      const bare = await context.browser().newContext({ javaScriptEnabled: false });
+      try {
+        const reader = await bare.newPage();
+        const answer = await reader.goto(`${base}/portal/site/article/${article.id}.html`);
+        assert.equal(answer.status(), 200);
+        assert.equal((await reader.locator('main h1').textContent()).trim(), detail.title);
+        assert.equal(await reader.title(), `${detail.title} – 云川陆港国际物流集团有限公司`);
+        const first = (await reader.locator('article.content p').first().textContent()).trim();
+        assert.ok(first.length > 20 && detail.content.includes(first.slice(0, 20)), 'the body is on the page');
+        assert.match(reader.url(), /\/portal\/site\/article\//, 'no redirect without JavaScript');
+      } finally {
+        await bare.close();
+      }
+      // JavaScript (its script allowed by the strict policy): the same article in the app.
+      await page.goto(`${base}/portal/site/article/${article.id}.html`);
+      await page.waitForURL(new RegExp(`/portal/#/article/${article.id}$`));
+      assert.equal(await heading(page, detail.title), detail.title);
+    },
+  },
+  {
     name: 'content pages show what the API holds',
     async run({ page, base }) {
       const list = await api(base, '/article/list?categoryId=21&page=1&size=10');
