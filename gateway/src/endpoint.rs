@@ -15,6 +15,7 @@ pub enum Endpoint {
     ParentCategory,
     ArticleList,
     ArticleDetail,
+    ArticleSearch,
     Site,
     Files,
     OpenApi,
@@ -40,11 +41,12 @@ pub struct Spec {
 }
 
 impl Endpoint {
-    pub const ALL: [Self; 7] = [
+    pub const ALL: [Self; 8] = [
         Self::CategoryList,
         Self::ParentCategory,
         Self::ArticleList,
         Self::ArticleDetail,
+        Self::ArticleSearch,
         Self::Site,
         Self::Files,
         Self::OpenApi,
@@ -82,6 +84,14 @@ impl Endpoint {
                 cms: Some(Self::ArticleDetail),
                 metrics: "article/detail",
                 params: &["id"],
+                client_limited: true,
+            },
+            Self::ArticleSearch => &Spec {
+                path: "/portal/api/article/search",
+                cache: Some("article/search"),
+                cms: Some(Self::ArticleSearch),
+                metrics: "article/search",
+                params: &["keyword", "page", "size"],
                 client_limited: true,
             },
             Self::Site => &Spec {
@@ -197,6 +207,19 @@ impl CacheKey {
         Self {
             endpoint,
             text: Cow::Owned(text),
+        }
+    }
+
+    /// The key of a search: the keyword percent-encoded, then the page and size.
+    pub fn search(keyword: &str, page: u32, size: u32) -> Self {
+        let name = Endpoint::ArticleSearch
+            .spec()
+            .cache
+            .expect("search answers are cached");
+        let keyword: String = url::form_urlencoded::byte_serialize(keyword.as_bytes()).collect();
+        Self {
+            endpoint: Endpoint::ArticleSearch,
+            text: Cow::Owned(format!("{name}?keyword={keyword}&page={page}&size={size}")),
         }
     }
 

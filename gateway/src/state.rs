@@ -67,7 +67,13 @@ impl Runtime {
                 "no built app found: /portal/ answers 404 until `make frontend` has run and the config is reloaded"
             );
         }
-        let site = Entry::new(StatusCode::OK, success_bytes(&config.site));
+        let site = Entry::new(
+            StatusCode::OK,
+            success_bytes(&SiteAnswer {
+                site: &config.site,
+                search: upstream.dialect().has_search(),
+            }),
+        );
         let robots = crate::crawl::robots_txt(&config.site);
         Ok(Self {
             config: Arc::new(config),
@@ -77,6 +83,15 @@ impl Runtime {
             robots,
         })
     }
+}
+
+/// `/portal/api/site`: the site settings, and whether the CMS searches (the app shows its search
+/// box only then).
+#[derive(serde::Serialize)]
+struct SiteAnswer<'a> {
+    #[serde(flatten)]
+    site: &'a crate::config::SiteConfig,
+    search: bool,
 }
 
 /// Cloned for every request (extractors, middleware): one reference count, not several.

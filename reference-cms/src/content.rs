@@ -64,6 +64,24 @@ pub struct ArticleEdit {
 }
 
 impl Article {
+    /// Whether the title, the summary or the body's text (markup removed) contains `needle`
+    /// (lower-cased): plain substring matching, which is what Chinese needs (no word breaks;
+    /// two characters such as 班列 are a whole word).
+    pub fn matches(&self, needle: &str) -> bool {
+        if needle.is_empty() {
+            return false;
+        }
+        let summary = self
+            .extra
+            .get("summary")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        [self.title.as_str(), summary]
+            .iter()
+            .any(|text| text.to_lowercase().contains(needle))
+            || text_of(&self.content).to_lowercase().contains(needle)
+    }
+
     /// The list form: everything but the body.
     pub fn summary(&self) -> Value {
         let mut value = serde_json::to_value(self).expect("articles serialise");
@@ -271,13 +289,47 @@ impl Content {
         offset: usize,
         limit: usize,
     ) -> (usize, Vec<&Article>) {
-        let matching = self.articles_in(category);
+        self.page_matching(category, None, offset, limit)
+    }
+
+    /// `page`, keeping only the articles that match `keyword` (see `matches`) when one is given.
+    pub fn page_matching(
+        &self,
+        category: Option<u64>,
+        keyword: Option<&str>,
+        offset: usize,
+        limit: usize,
+    ) -> (usize, Vec<&Article>) {
+        let mut matching = self.articles_in(category);
+        if let Some(keyword) = keyword {
+            let needle = keyword.trim().to_lowercase();
+            matching.retain(|a| a.matches(&needle));
+        }
         let total = matching.len();
         (
             total,
             matching.into_iter().skip(offset).take(limit).collect(),
         )
     }
+}
+
+/// The text of an HTML fragment: tags dropped, the common entities read.
+fn text_of(html: &str) -> String {
+    let mut text = String::with_capacity(html.len());
+    let mut in_tag = false;
+    for c in html.chars() {
+        match (in_tag, c) {
+            (false, '<') => in_tag = true,
+            (true, '>') => in_tag = false,
+            (false, c) => text.push(c),
+            (true, _) => {}
+        }
+    }
+    text.replace("&nbsp;", " ")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&amp;", "&")
 }
 
 impl Article {

@@ -176,6 +176,8 @@ pub fn router(settings: &Settings, content: Content) -> Router {
             .route("/category/getParentCategory", get(parent_category))
             .route("/article/list", get(article_list))
             .route("/article/detail", get(article_detail))
+            // The list's answer, of the articles matching `keyword`.
+            .route("/article/search", get(article_list))
             .fallback(|| async { envelope_error(StatusCode::NOT_FOUND, "接口不存在") }),
         Dialect::Mybatis => mybatis::router(),
         Dialect::Rest => rest::router(),
@@ -274,6 +276,7 @@ struct ListQuery {
     category_id: Option<String>,
     page: Option<String>,
     size: Option<String>,
+    keyword: Option<String>,
 }
 
 async fn article_list(State(state): State<AppState>, Query(q): Query<ListQuery>) -> Response {
@@ -292,7 +295,12 @@ async fn article_list(State(state): State<AppState>, Query(q): Query<ListQuery>)
         .and_then(|s| s.parse().ok())
         .filter(|s| (1..=200).contains(s))
         .unwrap_or(10);
-    let (total, articles) = cms.page(category, page.saturating_mul(size), size);
+    let (total, articles) = cms.page_matching(
+        category,
+        q.keyword.as_deref(),
+        page.saturating_mul(size),
+        size,
+    );
     let content: Vec<Value> = articles.into_iter().map(|a| a.summary()).collect();
     ok(json!({
         "content": content,

@@ -22,6 +22,7 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/cms/column/tree", get(columns))
         .route("/cms/article/page", get(page))
+        .route("/cms/article/search", get(page))
         .route("/cms/article/{id}", get(detail))
         .fallback(|| async { fail("404", "请求地址不存在") })
 }
@@ -93,6 +94,7 @@ struct PageQuery {
     column_id: Option<String>,
     page_num: Option<String>,
     page_size: Option<String>,
+    keyword: Option<String>,
 }
 
 async fn page(State(state): State<AppState>, Query(q): Query<PageQuery>) -> Response {
@@ -118,7 +120,12 @@ async fn page(State(state): State<AppState>, Query(q): Query<PageQuery>) -> Resp
     if !(1..=MAX_PAGE_SIZE).contains(&size) {
         return fail("500", "每页条数超出范围");
     }
-    let (total, articles) = cms.page(column, (current - 1).saturating_mul(size), size);
+    let (total, articles) = cms.page_matching(
+        column,
+        q.keyword.as_deref(),
+        (current - 1).saturating_mul(size),
+        size,
+    );
     let records: Vec<Value> = articles.into_iter().map(|a| row(a, false)).collect();
     ok(json!({
         "records": records,

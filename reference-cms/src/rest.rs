@@ -24,6 +24,7 @@ pub fn router() -> Router<AppState> {
         .route("/v2/categories", get(categories))
         .route("/v2/categories/{id}/children", get(children))
         .route("/v2/articles", get(articles))
+        .route("/v2/search", get(articles))
         .route("/v2/articles/{id}", get(article))
         .fallback(|| async { error(StatusCode::NOT_FOUND, "Not found") })
 }
@@ -125,6 +126,8 @@ struct ListQuery {
     category: Option<String>,
     offset: Option<String>,
     limit: Option<String>,
+    /// A search (`/v2/search?q=`).
+    q: Option<String>,
 }
 
 async fn articles(State(state): State<AppState>, Query(q): Query<ListQuery>) -> Response {
@@ -149,7 +152,7 @@ async fn articles(State(state): State<AppState>, Query(q): Query<ListQuery>) -> 
     if !(1..=MAX_LIMIT).contains(&limit) {
         return error(StatusCode::BAD_REQUEST, "limit must be between 1 and 20");
     }
-    let (total, articles) = cms.page(category, offset, limit);
+    let (total, articles) = cms.page_matching(category, q.q.as_deref(), offset, limit);
     let items: Vec<Value> = articles.into_iter().map(|a| item(a, false)).collect();
     Json(json!({
         "meta": { "total_count": total, "offset": offset, "limit": limit },

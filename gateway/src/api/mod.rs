@@ -58,6 +58,7 @@ fn handler(endpoint: Endpoint) -> MethodRouter<AppState> {
         Endpoint::ParentCategory => get(parent_category),
         Endpoint::ArticleList => get(article_list),
         Endpoint::ArticleDetail => get(article_detail),
+        Endpoint::ArticleSearch => get(article_search),
         // Encoded once (per config, per binary), answered like a cache hit.
         Endpoint::Site => get(site),
         Endpoint::Files => get(files::file),
@@ -172,6 +173,7 @@ pub async fn result_of(
         Endpoint::ParentCategory => parent_category(state, mode, query).await?,
         Endpoint::ArticleList => article_list(state, mode, query).await?,
         Endpoint::ArticleDetail => article_detail(state, mode, query).await?,
+        Endpoint::ArticleSearch => article_search(state, mode, query).await?,
         Endpoint::Site | Endpoint::Files | Endpoint::OpenApi => {
             return Err(ApiError::Internal("not a content endpoint"));
         }
@@ -208,6 +210,7 @@ pub async fn refresh(state: &AppState, key: &str) -> Result<(), ApiError> {
         Endpoint::ParentCategory => parent_category(state, Mode::Refresh, query).await?,
         Endpoint::ArticleList => article_list(state, Mode::Refresh, query).await?,
         Endpoint::ArticleDetail => article_detail(state, Mode::Refresh, query).await?,
+        Endpoint::ArticleSearch => article_search(state, Mode::Refresh, query).await?,
         Endpoint::Site | Endpoint::Files | Endpoint::OpenApi => return Ok(()),
     };
     match response.extensions().get::<ApiError>() {
@@ -528,6 +531,50 @@ async fn article_detail(
             article,
             call.runtime.upstream.links(),
         ))
+    })
+    .await)
+}
+
+/// Articles matching a keyword, through the CMS's own search (`dialect.endpoints.article_search`);
+/// 404 when the CMS has none (`/site` says `search: false` and the app shows no search box).
+async fn article_search(
+    State(state): State<AppState>,
+    mode: Mode,
+    query: RawQuery,
+) -> Result<Response, ApiError> {
+    let runtime = state.runtime();
+    if !runtime.upstream.dialect().has_search() {
+        return Err(ApiError::NotFound("站内搜索未启用。".to_owned()));
+    }
+    let query = query.only(Endpoint::ArticleSearch);
+    let keyword = query.keyword("keyword")?;
+    let list = ListQuery::parse(&query, runtime.upstream.dialect().max_page_size())?;
+    let key = CacheKey::search(&keyword, list.page, list.size);
+    let keyword: Arc<str> = keyword.into();
+    // Any article may start to match: every article event purges searches.
+    let tag = |page: Option<&content::ArticlePage>| {
+        let mut tags = vec![tags::ALL_ARTICLES.to_owned()];
+        if let Some(page) = page {
+            tags.extend(page.content.iter().map(|a| tags::article(a.id)));
+        }
+        tags
+    };
+    Ok(answer(&state, mode, key, tag, move |call| {
+        let (keyword, list) = (Arc::clone(&keyword), list.clone());
+        async move {
+            let payload = call
+                .get(CmsCall::Search {
+                    keyword,
+                    page: list.page,
+                    size: list.size,
+                })
+                .await?;
+            let page = call
+                .dialect()
+                .article_page(&payload, list.page, list.size)
+                .map_err(UpstreamError::from)?;
+            Ok(content::finish_page(page, call.runtime.upstream.links()))
+        }
     })
     .await)
 }

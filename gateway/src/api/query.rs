@@ -7,6 +7,9 @@ use crate::{endpoint::Endpoint, envelope::ApiError};
 /// Highest page number accepted; beyond it no CMS has content and the number is abuse.
 pub const MAX_PAGE: u32 = 100_000;
 
+/// Longest search keyword, in characters.
+pub const MAX_KEYWORD: usize = 50;
+
 /// The raw query pairs of a request, parsed once. `only` keeps the parameters an endpoint of
 /// the table accepts; the rest (cache busters such as `_t`) never reach a handler or the CMS.
 pub struct RawQuery(Vec<(String, String)>);
@@ -96,6 +99,26 @@ impl RawQuery {
             ));
         }
         Ok(Some(value))
+    }
+
+    /// A search keyword: one value, trimmed, 1 to `MAX_KEYWORD` characters, no control
+    /// characters.
+    pub fn keyword(&self, name: &'static str) -> Result<String, ApiError> {
+        let keyword = self.single(name)?.unwrap_or("").trim();
+        let count = keyword.chars().count();
+        if count == 0 || count > MAX_KEYWORD {
+            return Err(ApiError::bad_query(
+                name,
+                format!("参数 {name} 应为 1 到 {MAX_KEYWORD} 个字符（首尾空格不计）。"),
+            ));
+        }
+        if keyword.chars().any(char::is_control) {
+            return Err(ApiError::bad_query(
+                name,
+                format!("参数 {name} 不能含控制字符。"),
+            ));
+        }
+        Ok(keyword.to_owned())
     }
 
     /// A free-text value (the last one given), trimmed; `None` when absent or empty.

@@ -158,6 +158,9 @@ pub struct EndpointsConfig {
     pub category_children: CmsEndpointConfig,
     pub article_list: CmsEndpointConfig,
     pub article_detail: CmsEndpointConfig,
+    /// Search over articles, the keyword in `param`, paged like the list; an empty path when the
+    /// CMS has none (the portal then shows no search box).
+    pub article_search: CmsEndpointConfig,
     /// Prefix under which the CMS serves uploaded files (images, attachments).
     pub files: String,
 }
@@ -169,6 +172,7 @@ impl Default for EndpointsConfig {
             category_children: CmsEndpointConfig::new("", "parentId"),
             article_list: CmsEndpointConfig::new("article/list", "categoryId"),
             article_detail: CmsEndpointConfig::new("article/detail", "id"),
+            article_search: CmsEndpointConfig::new("article/search", "keyword"),
             files: "files".to_owned(),
         }
     }

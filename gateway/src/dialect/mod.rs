@@ -228,7 +228,7 @@ impl CmsEndpoint {
 }
 
 /// A call the gateway makes to the CMS, in its own terms.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CmsCall {
     Categories,
     Children {
@@ -242,17 +242,24 @@ pub enum CmsCall {
     Article {
         id: u64,
     },
+    /// Articles matching a keyword (trimmed, 1–50 characters), newest first.
+    Search {
+        keyword: std::sync::Arc<str>,
+        page: u32,
+        size: u32,
+    },
 }
 
 impl CmsCall {
     /// The endpoint of the table whose CMS call this is (its `cms`): the label it is timed
     /// and logged under.
-    pub fn endpoint(self) -> crate::endpoint::Endpoint {
+    pub fn endpoint(&self) -> crate::endpoint::Endpoint {
         use crate::endpoint::Endpoint;
         match self {
             Self::Categories | Self::Children { .. } => Endpoint::CategoryList,
             Self::Articles { .. } => Endpoint::ArticleList,
             Self::Article { .. } => Endpoint::ArticleDetail,
+            Self::Search { .. } => Endpoint::ArticleSearch,
         }
     }
 }
@@ -290,6 +297,7 @@ pub struct Dialect {
     category_list: CmsEndpoint,
     category_children: CmsEndpoint,
     article_list: CmsEndpoint,
+    article_search: CmsEndpoint,
     article_detail: CmsEndpoint,
     pub files: String,
     pub(crate) lists: map::ListFields,
@@ -381,6 +389,12 @@ impl Dialect {
             "id",
             "id",
         )?;
+        let article_search = CmsEndpoint::compile(
+            &key("endpoints.article_search"),
+            &endpoints.article_search,
+            "keyword",
+            "keyword",
+        )?;
         for (name, endpoint) in [
             ("category_list", &category_list),
             ("article_list", &article_list),
@@ -430,6 +444,7 @@ impl Dialect {
             category_list,
             category_children,
             article_list,
+            article_search,
             article_detail,
             files: files.to_owned(),
             lists: map::ListFields::compile(&config.lists)?,
@@ -457,9 +472,14 @@ impl Dialect {
         self.categories.max_depth
     }
 
+    /// Whether the CMS searches articles (`dialect.endpoints.article_search` has a path).
+    pub fn has_search(&self) -> bool {
+        self.article_search.is_configured()
+    }
+
     /// What to send for `call`.
-    pub fn request(&self, call: CmsCall) -> CmsRequest {
-        let (path, query) = match call {
+    pub fn request(&self, call: &CmsCall) -> CmsRequest {
+        let (path, query) = match *call {
             CmsCall::Categories => self.category_list.build(None),
             CmsCall::Children { parent } => self.category_children.build(Some(parent)),
             CmsCall::Article { id } => self.article_detail.build(Some(id)),
@@ -468,25 +488,45 @@ impl Dialect {
                 page,
                 size,
             } => {
-                let (path, mut query) = self.article_list.build(category);
-                match self.paging.style {
-                    PagingStyle::Page => {
-                        query.push((
-                            self.paging.page.clone(),
-                            (page - 1 + self.paging.page_base).to_string(),
-                        ));
-                        query.push((self.paging.size.clone(), size.to_string()));
-                    }
-                    PagingStyle::Offset => {
-                        let offset = u64::from(page - 1) * u64::from(size);
-                        query.push((self.paging.offset.clone(), offset.to_string()));
-                        query.push((self.paging.size.clone(), size.to_string()));
-                    }
-                }
-                (path, query)
+                let (path, query) = self.article_list.build(category);
+                self.paged(path, query, page, size)
+            }
+            CmsCall::Search {
+                ref keyword,
+                page,
+                size,
+            } => {
+                let (path, mut query) = self.article_search.build(None);
+                query.push((self.article_search.param.clone(), keyword.to_string()));
+                self.paged(path, query, page, size)
             }
         };
         CmsRequest { path, query }
+    }
+
+    /// `path` and `query` with the paging parameters of page `page` (1-based) of `size`.
+    fn paged(
+        &self,
+        path: String,
+        mut query: Vec<(String, String)>,
+        page: u32,
+        size: u32,
+    ) -> (String, Vec<(String, String)>) {
+        match self.paging.style {
+            PagingStyle::Page => {
+                query.push((
+                    self.paging.page.clone(),
+                    (page - 1 + self.paging.page_base).to_string(),
+                ));
+                query.push((self.paging.size.clone(), size.to_string()));
+            }
+            PagingStyle::Offset => {
+                let offset = u64::from(page - 1) * u64::from(size);
+                query.push((self.paging.offset.clone(), offset.to_string()));
+                query.push((self.paging.size.clone(), size.to_string()));
+            }
+        }
+        (path, query)
     }
 
     fn is_success_code(&self, code: &Value) -> bool {

@@ -238,7 +238,7 @@ fn requests_follow_paths_parameters_and_paging_styles() {
         size: 10,
     };
     assert_eq!(
-        native().request(call),
+        native().request(&call),
         CmsRequest {
             path: "article/list".into(),
             query: vec![
@@ -249,14 +249,14 @@ fn requests_follow_paths_parameters_and_paging_styles() {
         }
     );
     assert_eq!(
-        mybatis().request(call).query,
+        mybatis().request(&call).query,
         vec![
             ("columnId".to_owned(), "21".to_owned()),
             ("pageNum".to_owned(), "3".to_owned()),
             ("pageSize".to_owned(), "10".to_owned())
         ]
     );
-    let asked = rest().request(call);
+    let asked = rest().request(&call);
     assert_eq!(asked.path, "v2/articles");
     assert_eq!(
         asked.query,
@@ -268,7 +268,7 @@ fn requests_follow_paths_parameters_and_paging_styles() {
         ]
     );
     assert_eq!(
-        super::Dialect::request(&mybatis(), CmsCall::Article { id: 2101 }),
+        super::Dialect::request(&mybatis(), &CmsCall::Article { id: 2101 }),
         CmsRequest {
             path: "cms/article/2101".into(),
             query: vec![]

@@ -226,7 +226,7 @@ impl Upstream {
         credential: Credential<'_>,
         request_id: Option<&HeaderValue>,
     ) -> Result<Value, UpstreamError> {
-        let wanted = self.dialect.request(call);
+        let wanted = self.dialect.request(&call);
         let mut request = self
             .http
             .get(self.url(&wanted.path))

@@ -14,5 +14,6 @@ mod policy;
 mod queries;
 mod reference;
 mod replicas;
+mod search;
 mod statics;
 mod structure;

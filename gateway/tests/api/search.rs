@@ -1,0 +1,134 @@
+//! Site search: the gateway's `/portal/api/article/search` through each CMS dialect's own search
+//! (reference-cms: substring matching over titles, summaries and bodies without markup).
+
+use reference_cms::{CategoryShape, Dialect};
+use serde_json::Value;
+
+use crate::helpers::*;
+
+const SEARCH: &str = "/portal/api/article/search";
+
+fn ids(body: &Value) -> Vec<u64> {
+    body["result"]["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["id"].as_u64().unwrap())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_two_character_word_finds_the_articles_that_hold_it_newest_first_and_pages() {
+    let app = spawn_with_reference_cms().await;
+    let (status, body) = app
+        .get_json(&format!("{SEARCH}?keyword=班列&size=50"))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let found = body["result"]["content"].as_array().unwrap().clone();
+    let total = body["result"]["totalElements"].as_u64().unwrap();
+    assert!(total >= 5, "{total} articles mention 班列");
+    assert_eq!(found.len() as u64, total);
+    let times: Vec<&str> = found
+        .iter()
+        .map(|a| a["publishTime"].as_str().unwrap_or(""))
+        .collect();
+    assert!(
+        times.windows(2).all(|w| w[0] >= w[1]),
+        "newest first: {times:?}"
+    );
+    for article in &found {
+        let id = article["id"].as_u64().unwrap();
+        let (_, detail) = app
+            .get_json(&format!("/portal/api/article/detail?id={id}"))
+            .await;
+        let text = format!(
+            "{} {} {}",
+            detail["result"]["title"], detail["result"]["summary"], detail["result"]["content"]
+        );
+        assert!(text.contains("班列"), "{id} does not hold 班列");
+    }
+    // Pages of 2 cover the same articles in the same order.
+    let mut paged = Vec::new();
+    for page in 1..=total.div_ceil(2) {
+        let (_, body) = app
+            .get_json(&format!("{SEARCH}?keyword=班列&page={page}&size=2"))
+            .await;
+        paged.extend(ids(&body));
+    }
+    let all: Vec<u64> = found.iter().map(|a| a["id"].as_u64().unwrap()).collect();
+    assert_eq!(paged, all);
+    // A word no article has: an empty page, not an error.
+    let (status, body) = app.get_json(&format!("{SEARCH}?keyword=火星基地")).await;
+    assert_eq!(status, 200);
+    assert_eq!(body["result"]["totalElements"], 0);
+    // Trimmed: the same key, answered from the cache.
+    let again = app
+        .get(&format!("{SEARCH}?keyword=%20班列%20&size=50"))
+        .await;
+    assert_eq!(again.headers()["x-cache"], "HIT");
+}
+
+#[tokio::test]
+async fn a_keyword_out_of_bounds_is_a_400_naming_it() {
+    let app = spawn_with_reference_cms().await;
+    let long = "班".repeat(51);
+    for query in [
+        "".to_owned(),
+        "?keyword=".to_owned(),
+        "?keyword=%20%20".to_owned(),
+        format!("?keyword={long}"),
+        "?keyword=a&keyword=b".to_owned(),
+        "?keyword=%01x".to_owned(),
+        "?keyword=班列&page=0".to_owned(),
+    ] {
+        let (status, body) = app.get_json(&format!("{SEARCH}{query}")).await;
+        assert_eq!(status, 400, "{query}: {body}");
+        assert_eq!(body["code"], 400);
+    }
+    let fifty = "班".repeat(50);
+    assert_eq!(
+        app.get_json(&format!("{SEARCH}?keyword={fifty}")).await.0,
+        200
+    );
+}
+
+#[tokio::test]
+async fn site_says_whether_the_cms_searches_and_a_cms_without_search_answers_404() {
+    let app = spawn_with_reference_cms().await;
+    let (_, site) = app.get_json("/portal/api/site").await;
+    assert_eq!(site["result"]["search"], true);
+    let cms = spawn_reference_cms().await;
+    let app = spawn_app(config_for(
+        &format!("http://{cms}/"),
+        &static_dir(),
+        "[dialect.endpoints]\narticle_search = { path = \"\" }\n",
+    ))
+    .await;
+    let (_, site) = app.get_json("/portal/api/site").await;
+    assert_eq!(site["result"]["search"], false);
+    let (status, body) = app.get_json(&format!("{SEARCH}?keyword=班列")).await;
+    assert_eq!(status, 404);
+    assert_eq!(body["msg"], "站内搜索未启用。");
+}
+
+#[tokio::test]
+async fn every_dialect_searches_alike() {
+    let native = spawn_with_reference_cms().await;
+    let (_, expected) = native
+        .get_json(&format!("{SEARCH}?keyword=班列&page=1&size=10"))
+        .await;
+    for (name, dialect) in [("mybatis", Dialect::Mybatis), ("rest", Dialect::Rest)] {
+        let cms = spawn_reference_cms_speaking(dialect, CategoryShape::Flat).await;
+        let config = portal_gateway::Config::from_toml_str(&example_toml(name, cms)).unwrap();
+        let app = spawn_app(config).await;
+        let (status, body) = app
+            .get_json(&format!("{SEARCH}?keyword=班列&page=1&size=10"))
+            .await;
+        assert_eq!(status, 200, "{name}: {body}");
+        assert_eq!(ids(&body), ids(&expected), "{name}");
+        assert_eq!(
+            body["result"]["totalElements"], expected["result"]["totalElements"],
+            "{name}"
+        );
+    }
+}
