@@ -2,6 +2,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 
+import AxeBuilder from '@axe-core/playwright';
+
 import { HOSTILE_ARTICLE, SPEC_ROUTES, api, heading, open } from './support.mjs';
 
 export const tests = [
@@ -77,6 +79,44 @@ export const tests = [
       await page.goto(`${base}/portal/site/article/${article.id}.html`);
       await page.waitForURL(new RegExp(`/portal/#/article/${article.id}$`));
       assert.equal(await heading(page, detail.title), detail.title);
+    },
+  },
+  {
+    name: 'site search finds an article by a two-character word, pages, keeps the keyword on reload and says when nothing matches',
+    async run({ page, base }) {
+      const expected = await api(base, `/article/search?keyword=${encodeURIComponent('班列')}&page=1&size=10`);
+      assert.ok(expected.totalElements > 10, 'enough results to page');
+      await open(page, base, '/');
+      const box = page.locator('header form[role=search]');
+      await box.getByRole('searchbox', { name: '站内搜索' }).fill('班列');
+      await box.getByRole('button', { name: '搜索' }).click();
+      await page.waitForURL(/#\/search\?q=%E7%8F%AD%E5%88%97$/);
+      await page.getByText(`共 ${expected.totalElements} 条与“班列”相关的结果`).waitFor();
+      const first = page.locator('.search-results li a').first();
+      assert.equal((await first.textContent()).trim(), expected.content[0].title);
+      assert.ok((await page.locator('.search-results mark').count()) > 0, 'matches are marked');
+      assert.ok((await page.locator('.search-results mark').allTextContents()).every((t) => t === '班列'));
+      // axe on the results page.
+      const { violations } = await new AxeBuilder({ page })
+        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+        .analyze();
+      assert.deepEqual(violations.map((v) => `${v.id}: ${v.nodes.length}`), []);
+      // Page 2, then a reload keeps keyword and page.
+      const second = await api(base, `/article/search?keyword=${encodeURIComponent('班列')}&page=2&size=10`);
+      await page.getByRole('button', { name: 'Page 2' }).click();
+      await page.waitForURL(/&page=2$/);
+      await page.locator('.search-results li a', { hasText: second.content[0].title }).first().waitFor();
+      await page.reload();
+      await page.locator('.search-results li a', { hasText: second.content[0].title }).first().waitFor();
+      assert.equal(await page.locator('main form[role=search] input').inputValue(), '班列');
+      // A word no article has.
+      await page.locator('main form[role=search] input').fill('火星基地');
+      await page.locator('main form[role=search]').getByRole('button', { name: '搜索' }).click();
+      await page.getByText('没有找到与“火星基地”相关的内容。').waitFor();
+      // A keyword of spaces is not sent.
+      await page.locator('main form[role=search] input').fill('   ');
+      await page.locator('main form[role=search]').getByRole('button', { name: '搜索' }).click();
+      await page.getByText('请输入 1 到 50 个字的关键词。').waitFor();
     },
   },
   {

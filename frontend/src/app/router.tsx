@@ -5,6 +5,7 @@ import type { Crumb } from '../components/breadcrumb';
 import { usePrefetchArticle, type ContentPageProps } from '../features/articles';
 import { accessFor, allowedRoutes, useInitialState } from '../features/access';
 import { findById, findByUrl, selectMenu, useGetCategoriesQuery, type Category } from '../features/categories';
+import type { SearchPageProps } from '../features/search';
 import { useGetSiteQuery } from '../features/site';
 import { lazyPage } from '../lib/lazy-page';
 import { useHashPath } from './hash-location';
@@ -25,6 +26,7 @@ const PAGES: Record<PageKey, ComponentType<ContentPageProps>> = {
   login: lazyPage(() => import(/* webpackChunkName: "page-login" */ '../features/site/login-page')),
 };
 const ArticlePage = lazyPage(() => import(/* webpackChunkName: "page-article" */ '../features/articles/pages/article-page'));
+const SearchPage = lazyPage<SearchPageProps>(() => import(/* webpackChunkName: "page-search" */ '../features/search/search-page'));
 const NotFoundPage = lazyPage(() => import(/* webpackChunkName: "page-not-found" */ '../components/not-found-page'));
 
 function crumbsOf(tree: readonly Category[], category: Category): Crumb[] {
@@ -100,6 +102,16 @@ function ArticleRoute() {
   );
 }
 
+function SearchRoute() {
+  const { paginationLocale } = usePageContext('/search', '站内搜索');
+  return (
+    <Layout>
+      <ScrollToTop path="/search" />
+      <SearchPage paginationLocale={paginationLocale} />
+    </Layout>
+  );
+}
+
 export function AppRoutes() {
   const initial = useInitialState();
   // The initial state takes a tick; showing nothing (rather than a spinner without the layout)
@@ -115,6 +127,9 @@ export function AppRoutes() {
       ))}
       <Route path="/article/:id">
         <ArticleRoute />
+      </Route>
+      <Route path="/search">
+        <SearchRoute />
       </Route>
       <Route>
         <Layout>

@@ -2,18 +2,29 @@ import { useState } from 'react';
 
 import { Menu } from '../../components/menu/menu';
 import type { MenuItem } from '../../components/menu/types';
+import { SearchBox } from '../../features/search';
 import { Logo } from './logo';
 
 interface HeaderProps {
   companyName: string;
   items: MenuItem[];
   currentPath: string;
+  /** Show the search box: unless the CMS has no search (shown while /site loads, so the menu does not move). */
+  search?: boolean;
 }
 
-export function Header({ companyName, items, currentPath }: HeaderProps) {
+export function Header({ companyName, items, currentPath, search = false }: HeaderProps) {
   const [open, setOpen] = useState(false);
   return (
     <header className="site-header">
+      {search && (
+        // Desktop: a strip above the menu (the menu keeps its room); phones: inside the menu.
+        <div className="site-header__tools">
+          <div className="container">
+            <SearchBox />
+          </div>
+        </div>
+      )}
       <div className="container site-header__inner">
         <a className="brand" href="#/">
           <Logo />
@@ -31,6 +42,11 @@ export function Header({ companyName, items, currentPath }: HeaderProps) {
         </button>
         <div id="site-nav" className={`site-nav${open ? ' is-open' : ''}`}>
           <Menu items={items} currentPath={currentPath} onNavigate={() => setOpen(false)} />
+          {search && (
+            <div className="site-nav__search">
+              <SearchBox onSearch={() => setOpen(false)} />
+            </div>
+          )}
         </div>
       </div>
     </header>

@@ -36,11 +36,12 @@ export function SiteHeader() {
   const [path] = useHashPath();
   const companyName = useCompanyTitle();
   const { data: tree, isError } = useGetCategoriesQuery();
+  const { data: site } = useGetSiteQuery();
   const items = tree && tree.length > 0 && !isError ? categoriesToMenu(tree) : menuFromRoutes(ROUTES);
   return (
     <>
       <SkipLink />
-      <Header companyName={companyName} items={items} currentPath={path} />
+      <Header companyName={companyName} items={items} currentPath={path} search={site?.search !== false} />
     </>
   );
 }

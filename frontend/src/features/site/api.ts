@@ -13,6 +13,10 @@ export interface Site {
   icpUrl: string;
   copyright: string;
   paginationLocale: 'en' | 'zh-CN';
+  /** The portal's public address (the crawlable pages' links). */
+  publicUrl?: string;
+  /** Whether the CMS searches: the search box shows only then. */
+  search?: boolean;
 }
 
 export const siteApi = api.injectEndpoints({

@@ -1,0 +1,2 @@
+export { SearchBox } from './search-box';
+export type { SearchPageProps } from './search-page';

@@ -1,0 +1,25 @@
+/** Longest keyword the gateway takes, in characters (its `MAX_KEYWORD`). */
+export const MAX_KEYWORD = 50;
+
+/** The keyword as the gateway takes it (trimmed, 1–50 characters, no control characters), or null. */
+export function normalizeKeyword(raw: string | null | undefined): string | null {
+  const keyword = (raw ?? '').trim();
+  const length = [...keyword].length;
+  if (length === 0 || length > MAX_KEYWORD || /[\u0000-\u001f\u007f-\u009f]/.test(keyword)) return null;
+  return keyword;
+}
+
+/** The results route of `keyword` at `page` (`/search?q=…&page=N`). */
+export function searchHref(keyword: string, page = 1): string {
+  return `/search?q=${encodeURIComponent(keyword)}${page > 1 ? `&page=${page}` : ''}`;
+}
+
+/** The keyword and page of a results route's query (`q=班列&page=2`). */
+export function parseSearch(search: string): { keyword: string | null; page: number } {
+  const params = new URLSearchParams(search);
+  const page = Number(params.get('page'));
+  return {
+    keyword: normalizeKeyword(params.get('q')),
+    page: Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1,
+  };
+}

@@ -1,0 +1,53 @@
+import { useId, useState, type FormEvent } from 'react';
+import { useLocation } from 'wouter';
+
+import { MAX_KEYWORD, normalizeKeyword, searchHref } from './keyword';
+
+interface SearchBoxProps {
+  /** The keyword shown at first (the results page's own). */
+  initial?: string;
+  /** Called after a search starts (the phone menu closes). */
+  onSearch?: () => void;
+}
+
+/** 站内搜索: a keyword, then the results route. */
+export function SearchBox({ initial = '', onSearch }: SearchBoxProps) {
+  const [, navigate] = useLocation();
+  const [value, setValue] = useState(initial);
+  const [hint, setHint] = useState('');
+  const id = useId();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const keyword = normalizeKeyword(value);
+    if (!keyword) {
+      setHint(`请输入 1 到 ${MAX_KEYWORD} 个字的关键词。`);
+      return;
+    }
+    setHint('');
+    navigate(searchHref(keyword));
+    onSearch?.();
+  };
+  return (
+    <form role="search" className="search-box" onSubmit={submit} noValidate>
+      <label htmlFor={id} className="visually-hidden">
+        站内搜索
+      </label>
+      <input
+        id={id}
+        type="search"
+        name="q"
+        placeholder="站内搜索"
+        maxLength={MAX_KEYWORD + 20}
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+      />
+      <button type="submit">搜索</button>
+      {hint && (
+        <span id={`${id}-hint`} className="search-box__hint" role="alert">
+          {hint}
+        </span>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,75 @@
+import { useLocation, useSearch } from 'wouter';
+
+import { Breadcrumb } from '../../components/breadcrumb';
+import { Loading } from '../../components/loading';
+import { Pagination, type PaginationLocale } from '../../components/pagination';
+import { useSearchArticlesQuery } from './api';
+import { Highlight } from './highlight';
+import { parseSearch, searchHref } from './keyword';
+import { SearchBox } from './search-box';
+
+export const PAGE_SIZE = 10;
+
+export interface SearchPageProps {
+  paginationLocale: PaginationLocale;
+}
+
+/** 站内搜索的结果: `#/search?q=班列&page=2`; the keyword and page live in the URL, so a reload keeps them. */
+export default function SearchPage({ paginationLocale }: SearchPageProps) {
+  const { keyword, page } = parseSearch(useSearch());
+  const [, navigate] = useLocation();
+  const { data, isFetching, isError } = useSearchArticlesQuery(
+    { keyword: keyword ?? '', page, size: PAGE_SIZE },
+    { skip: !keyword },
+  );
+  return (
+    <section className="search-page">
+      <Breadcrumb items={[{ name: '站内搜索' }]} />
+      <h1 className="page-title">站内搜索</h1>
+      {/* Keyed by the keyword: a new search from the header refills it. */}
+      <SearchBox key={keyword ?? ''} initial={keyword ?? ''} />
+      {!keyword ? (
+        <p className="search-page__note">请输入要查找的词语，例如“班列”。</p>
+      ) : isError ? (
+        <p className="search-page__note" role="alert">
+          搜索暂时不可用，请稍后再试。
+        </p>
+      ) : !data || (isFetching && data.page !== page) ? (
+        <Loading />
+      ) : data.totalElements === 0 ? (
+        <div className="search-page__empty">
+          <p>没有找到与“{keyword}”相关的内容。</p>
+          <p>请换一个词语，或从栏目导航浏览。</p>
+        </div>
+      ) : (
+        <>
+          <p className="search-page__count" aria-live="polite">
+            共 {data.totalElements} 条与“{keyword}”相关的结果
+          </p>
+          <ol className="search-results" start={(page - 1) * PAGE_SIZE + 1}>
+            {data.content.map((hit) => (
+              <li key={hit.id}>
+                <a href={`#/article/${hit.id}`}>
+                  <Highlight text={hit.title} keyword={keyword} />
+                </a>
+                {hit.publishTime && <time dateTime={hit.publishTime.slice(0, 10)}>{hit.publishTime.slice(0, 10)}</time>}
+                {hit.summary && (
+                  <p>
+                    <Highlight text={hit.summary} keyword={keyword} />
+                  </p>
+                )}
+              </li>
+            ))}
+          </ol>
+          <Pagination
+            page={page}
+            pageSize={PAGE_SIZE}
+            total={data.totalElements}
+            onChange={(next) => navigate(searchHref(keyword, next))}
+            locale={paginationLocale}
+          />
+        </>
+      )}
+    </section>
+  );
+}
