@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Load benchmark on loopback (not a test), three scenes against nginx in front of the same CMS:
+# Load benchmark on loopback (not a test), scenes against nginx in front of the same CMS:
 #  1. the cached /portal/api/category/list: logs off (gateway at warn, nginx access_log off; also
 #     against a bare axum route returning the same bytes, the ceiling), plain and gzip; and logs on
 #     in both (the gateway at its production defaults, nginx a JSON access_log with buffer=64k),
@@ -7,7 +7,9 @@
 #  2. the app's bundle (main.*.js) with Accept-Encoding: br, gzip, against nginx gzip_static on the
 #     same frontend/dist, logs on;
 #  3. a first visit to the home page: the twelve requests Chromium makes (index.html, CSS, JS, the
-#     home chunk, favicon and images, the home page's API calls), cycled by a wrk Lua script, logs on.
+#     home chunk, favicon and images, the home page's API calls), cycled by a wrk Lua script, logs on;
+#  4. a crawlable article page (/portal/site/article/…) against the API answer it is made from, both
+#     cache hits, logs on, browser encodings (the gateway alone).
 # Servers are pinned to core 0, wrk to core 1. The runs are repeated in interleaved rounds (a
 # shared machine drifts; a server measured always first or always last would carry the drift) and
 # the median round is reported, with every round's figure beside it. Prints requests/s, p50, p99,
@@ -164,6 +166,11 @@ pids+=($!)
 ceiling_pid=$!
 wait_for "http://$CEILING$PATH_"
 
+# Scene 4: a crawlable page against the API answer it is made from (both cache hits, logs on).
+PAGE=/portal/site/article/2101.html
+DETAIL='/portal/api/article/detail?id=2101'
+for p in "$PAGE" "$DETAIL"; do wait_for "http://$GATEWAY_LOG$p"; done
+
 # Warm every cache, then measure.
 for url in "http://$GATEWAY$PATH_" "http://$NGINX$PATH_" "http://$GATEWAY_LOG$PATH_" "http://$NGINX_LOG$PATH_"; do
   for _ in 1 2 3; do curl -fsS -o /dev/null "$url"; curl -fsS -o /dev/null -H 'Accept-Encoding: gzip' "$url"; done
@@ -216,6 +223,8 @@ RUNS=(
   "gateway-bundle|http://$GATEWAY_LOG$bundle|$gateway_log_pid|Accept-Encoding: br, gzip"
   "nginx-bundle|http://$NGINX_LOG$bundle|$nginx_worker|Accept-Encoding: br, gzip"
   "gateway-visit|http://$GATEWAY_LOG|$gateway_log_pid|script"
+  "gateway-page|http://$GATEWAY_LOG$PAGE|$gateway_log_pid|$BROWSER"
+  "gateway-detail|http://$GATEWAY_LOG$DETAIL|$gateway_log_pid|$BROWSER"
   "nginx-visit|http://$NGINX_LOG|$nginx_worker|script"
 )
 for round in $(seq 1 "$ROUNDS"); do
@@ -258,6 +267,7 @@ ratio "scene 1, gzip: gateway/ceiling" gateway-gzip ceiling-gzip
 ratio "scene 1, logs on, browser: gateway/nginx" gateway-logs nginx-logs
 ratio "scene 1, logs on, plain: gateway/nginx" gateway-logs-plain nginx-logs-plain
 ratio "scene 1: gateway logs on / gateway logs off" gateway-logs gateway-browser
+ratio "scene 4, logs on, browser: crawlable page / its API answer" gateway-page gateway-detail
 ratio "scene 2, bundle: gateway/nginx gzip_static" gateway-bundle nginx-bundle
 ratio "scene 3, first visit: gateway/nginx" gateway-visit nginx-visit
 awk -v g="${MED[gateway-visit]}" -v n="${MED[nginx-visit]}" -v r="${#visit[@]}" \
