@@ -125,6 +125,11 @@ export const tests = [
       const list = await api(base, '/article/list?categoryId=21&page=1&size=10');
       await open(page, base, '/news_center/company_announcement/1');
       await page.getByRole('link', { name: list.content[0].title }).waitFor();
+      assert.equal(
+        await page.locator('link[rel=alternate][type="application/rss+xml"]').getAttribute('href'),
+        '/portal/feed/21.xml',
+        'the list announces its feed',
+      );
       const detail = await api(base, `/article/detail?id=${list.content[0].id}`);
       await page.getByRole('link', { name: list.content[0].title }).click();
       assert.equal(await heading(page, detail.title), detail.title);

@@ -14,7 +14,7 @@
 mod data;
 mod pages;
 
-use std::{future::Future, sync::OnceLock, time::Duration};
+use std::{collections::HashMap, future::Future, sync::OnceLock, time::Duration};
 
 use askama::Template;
 use axum::{
@@ -602,12 +602,29 @@ async fn sitemap(State(state): State<AppState>, info: RequestInfo) -> Response {
             let site = &runtime.config.site;
             let tree = data::tree(&state).await?;
             let articles = data::all_articles(&state).await?;
-            let mut urls = vec![(absolute(site, &links::home()), None)];
+            // A page changes when its newest article does: that date is its lastmod (a group's,
+            // its children's newest; the home page's, the newest of all).
+            let mut newest: HashMap<u64, &str> = HashMap::new();
+            for a in &articles {
+                let slot = newest.entry(a.category_id).or_default();
+                if a.date() > *slot {
+                    *slot = a.date();
+                }
+            }
+            let lastmod = |c: &Category| {
+                data::flatten(std::slice::from_ref(c))
+                    .iter()
+                    .filter_map(|c| newest.get(&c.id).copied())
+                    .max()
+                    .map(str::to_owned)
+            };
+            let overall = newest.values().max().map(|d| (*d).to_owned());
+            let mut urls = vec![(absolute(site, &links::home()), overall)];
             urls.extend(
                 data::flatten(&tree)
                     .into_iter()
                     .filter(|c| PORTAL_ROUTES.contains(&c.url.as_str()))
-                    .map(|c| (absolute(site, &links::route(&c.url)), None)),
+                    .map(|c| (absolute(site, &links::route(&c.url)), lastmod(c))),
             );
             urls.extend(articles.iter().map(|a| {
                 let date = a.date();

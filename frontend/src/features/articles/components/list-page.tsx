@@ -71,6 +71,20 @@ export function ListPage(props: ListPageProps) {
     }
   }, [data, page, changePage]);
 
+  // The list's RSS feed, announced in the head for feed readers (the gateway serves it).
+  const feedId = category?.id;
+  const feedName = category?.name;
+  useEffect(() => {
+    if (feedId === undefined) return undefined;
+    const link = document.createElement('link');
+    link.rel = 'alternate';
+    link.type = 'application/rss+xml';
+    link.title = feedName ?? '';
+    link.href = `/portal/feed/${feedId}.xml`;
+    document.head.appendChild(link);
+    return () => link.remove();
+  }, [feedId, feedName]);
+
   const heading = category?.name ?? title;
   return (
     <article className="content-page">

@@ -1,0 +1,19 @@
+import { render, screen } from '@testing-library/react';
+
+import { Header } from './header';
+
+// wouter ships ES modules only; the box needs just its navigate.
+jest.mock('wouter', () => ({ useLocation: () => ['/', jest.fn()] }));
+
+describe('header search box', () => {
+  it('is there while the CMS searches (desktop strip and phone menu)', () => {
+    render(<Header companyName="云川陆港" items={[]} currentPath="/" search />);
+    expect(screen.getAllByRole('search')).toHaveLength(2);
+    expect(screen.getAllByRole('searchbox', { name: '站内搜索' })).toHaveLength(2);
+  });
+
+  it('is gone when /site says the CMS has no search', () => {
+    render(<Header companyName="云川陆港" items={[]} currentPath="/" search={false} />);
+    expect(screen.queryByRole('search')).toBeNull();
+  });
+});
