@@ -293,6 +293,20 @@ impl Call {
         self.runtime.upstream.dialect()
     }
 
+    /// A page of articles (a list or a search), mapped and with its links finished.
+    async fn page(
+        &self,
+        call: CmsCall,
+        list: &ListQuery,
+    ) -> Result<content::ArticlePage, ApiError> {
+        let payload = self.get(call).await?;
+        let page = self
+            .dialect()
+            .article_page(&payload, list.page, list.size)
+            .map_err(UpstreamError::from)?;
+        Ok(content::finish_page(page, self.runtime.upstream.links()))
+    }
+
     /// The category tree, in whichever shape the CMS gives it.
     async fn categories(&self) -> Result<content::CategoryList, ApiError> {
         let source = self
@@ -485,18 +499,15 @@ async fn article_list(
     Ok(answer(&state, mode, key, tag, move |call| {
         let list = list.clone();
         async move {
-            let payload = call
-                .get(CmsCall::Articles {
+            call.page(
+                CmsCall::Articles {
                     category: list.category_id,
                     page: list.page,
                     size: list.size,
-                })
-                .await?;
-            let page = call
-                .dialect()
-                .article_page(&payload, list.page, list.size)
-                .map_err(UpstreamError::from)?;
-            Ok(content::finish_page(page, call.runtime.upstream.links()))
+                },
+                &list,
+            )
+            .await
         }
     })
     .await)
@@ -562,18 +573,12 @@ async fn article_search(
     Ok(answer(&state, mode, key, tag, move |call| {
         let (keyword, list) = (Arc::clone(&keyword), list.clone());
         async move {
-            let payload = call
-                .get(CmsCall::Search {
-                    keyword,
-                    page: list.page,
-                    size: list.size,
-                })
-                .await?;
-            let page = call
-                .dialect()
-                .article_page(&payload, list.page, list.size)
-                .map_err(UpstreamError::from)?;
-            Ok(content::finish_page(page, call.runtime.upstream.links()))
+            let search = CmsCall::Search {
+                keyword,
+                page: list.page,
+                size: list.size,
+            };
+            call.page(search, &list).await
         }
     })
     .await)

@@ -271,6 +271,32 @@ fn menu(tree: &[Category]) -> Vec<MenuItem> {
         .collect()
 }
 
+/// An article's body and attachments, with its date, source and author when `meta` (a page
+/// category shows its text alone); no previous/next links.
+fn article_view(article: &Article, meta: bool) -> ArticleView {
+    let present = |s: &Option<String>| s.clone().filter(|s| meta && !s.is_empty());
+    ArticleView {
+        date: if meta {
+            article.date().to_owned()
+        } else {
+            String::new()
+        },
+        source: present(&article.source),
+        author: present(&article.author),
+        html: article.content.clone().unwrap_or_default(),
+        attachments: article
+            .attachments
+            .iter()
+            .map(|a| AttachmentView {
+                name: a.name.clone(),
+                url: a.url.clone(),
+            })
+            .collect(),
+        prev: None,
+        next: None,
+    }
+}
+
 fn item(article: &Article) -> Item {
     Item {
         title: article.title.clone(),
@@ -440,20 +466,9 @@ async fn article_page(state: AppState, id: u64) -> Result<Made, ApiError> {
             .collect(),
         intro: None,
         article: Some(ArticleView {
-            date: article.date().to_owned(),
-            source: article.source.clone().filter(|s| !s.is_empty()),
-            author: article.author.clone().filter(|s| !s.is_empty()),
-            html: article.content.clone().unwrap_or_default(),
-            attachments: article
-                .attachments
-                .iter()
-                .map(|a| AttachmentView {
-                    name: a.name.clone(),
-                    url: a.url.clone(),
-                })
-                .collect(),
             prev,
             next,
+            ..article_view(&article, true)
         }),
         children: Vec::new(),
         items_heading: None,
@@ -553,22 +568,7 @@ async fn category_page(state: AppState, route: String, page_no: u32) -> Result<M
                 article.content.as_deref(),
                 &view.description,
             );
-            view.article = Some(ArticleView {
-                date: String::new(),
-                source: None,
-                author: None,
-                html: article.content.clone().unwrap_or_default(),
-                attachments: article
-                    .attachments
-                    .iter()
-                    .map(|a| AttachmentView {
-                        name: a.name.clone(),
-                        url: a.url.clone(),
-                    })
-                    .collect(),
-                prev: None,
-                next: None,
-            });
+            view.article = Some(article_view(&article, false));
             // Each at its own address too (the sitemap lists them), so a crawl reaches them.
             view.items_heading = Some("本栏目内容".to_owned());
             view.items = list.content.iter().map(item).collect();
