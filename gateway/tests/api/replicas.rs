@@ -342,6 +342,28 @@ async fn a_webhook_refreshes_the_article_and_its_list_on_every_replica() {
         "no replica called the CMS again"
     );
 
+    // An editor publishes a new article in the same category: first on its list's first page on
+    // every replica, at once.
+    let published: Value = reqwest::Client::new()
+        .post(format!("http://{}/admin/articles", cms.addr))
+        .basic_auth(CLIENT_ID, Some(CLIENT_SECRET))
+        .json(&json!({ "categoryId": 21, "title": "陆港集团开通云川—布达佩斯班列", "summary": "首列于今晨发车。" }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(published["webhook"], 200, "{published}");
+    for app in &replicas {
+        let (_, cache, body) = fetch(app, &list).await;
+        assert_eq!(
+            body["result"]["content"][0]["title"], "陆港集团开通云川—布达佩斯班列",
+            "the new article heads its list"
+        );
+        assert_eq!(cache, "HIT", "refreshed ahead of the visitor");
+    }
+
     // A notice with a wrong signature or an old time is refused.
     let body = json!({"event": "update", "type": "article", "id": id, "time": 1}).to_string();
     let refused = replicas[0]
