@@ -34,7 +34,7 @@ wait_for "http://$GATEWAY$PATH_"
 curl -fsS "http://$GATEWAY$PATH_" -o "$work/body.json"
 curl -fsS -H 'Accept-Encoding: gzip' "http://$GATEWAY$PATH_" -o "$work/body.json.gz"
 valgrind -q --tool=callgrind --callgrind-out-file="$out/ceiling.%p" \
-  target/release/examples/ceiling "$CEILING" "$work/body.json" "$work/body.json.gz" >/dev/null 2>&1 &
+  target/release/examples/ceiling "$CEILING" "$work/body.json" "$work/body.json.gz" "$PATH_" >/dev/null 2>&1 &
 pids+=($!)
 ceiling_pid=$!
 wait_for "http://$CEILING$PATH_"

@@ -388,10 +388,7 @@ pub fn respond(entry: &Entry, outcome: Outcome, wants: &Wants, timing: Timing) -
     let mut headers = template.clone();
     // The four per-answer values go into the template's slots in one pass over its few entries:
     // cheaper than four hashed inserts (callgrind, `make bench-instructions`).
-    let (mut cache_control, mut age) = (
-        Some(cache_control),
-        Some(seconds(b"", timing.age.as_secs())),
-    );
+    let (mut cache_control, mut age) = (Some(cache_control), Some(AGE.value(timing.age.as_secs())));
     let mut status = Some(cache_status(outcome, &timing));
     for (name, value) in &mut headers {
         let slot = if name == header::CACHE_CONTROL {
@@ -417,7 +414,7 @@ pub fn respond(entry: &Entry, outcome: Outcome, wants: &Wants, timing: Timing) -
 /// `portal-gateway; fwd=stale; ttl=-5`, `portal-gateway; fwd=uri-miss`, `portal-gateway; fwd=bypass`.
 pub fn cache_status(outcome: Outcome, timing: &Timing) -> HeaderValue {
     match outcome {
-        Outcome::Hit => seconds(b"portal-gateway; hit; ttl=", timing.fresh_for.as_secs()),
+        Outcome::Hit => HIT_TTL.value(timing.fresh_for.as_secs()),
         Outcome::Stale => seconds(
             b"portal-gateway; fwd=stale; ttl=-",
             timing.stale_by.as_secs(),
@@ -427,8 +424,44 @@ pub fn cache_status(outcome: Outcome, timing: &Timing) -> HeaderValue {
     }
 }
 
-/// `prefix` followed by `n` in decimal, written without the formatting machinery (this runs on
-/// every hit).
+/// Header values of the form `prefix` + a number of seconds, made once for 0 to `TABLE_SECONDS`: a
+/// hit clones one (a reference count) instead of formatting and allocating it, three times per
+/// answer (`Cache-Control`, `Cache-Status`, `Age`). `make bench-instructions`: see
+/// docs/performance.md.
+struct SecondsTable {
+    prefix: &'static [u8],
+    values: std::sync::OnceLock<Vec<HeaderValue>>,
+}
+
+/// Ten minutes: the default TTLs and ages of almost every answer; beyond, values are formatted.
+const TABLE_SECONDS: u64 = 600;
+
+impl SecondsTable {
+    const fn new(prefix: &'static [u8]) -> Self {
+        Self {
+            prefix,
+            values: std::sync::OnceLock::new(),
+        }
+    }
+
+    fn value(&self, n: u64) -> HeaderValue {
+        if n > TABLE_SECONDS {
+            return seconds(self.prefix, n);
+        }
+        let values = self.values.get_or_init(|| {
+            (0..=TABLE_SECONDS)
+                .map(|n| seconds(self.prefix, n))
+                .collect()
+        });
+        values[n as usize].clone()
+    }
+}
+
+static HIT_TTL: SecondsTable = SecondsTable::new(b"portal-gateway; hit; ttl=");
+static AGE: SecondsTable = SecondsTable::new(b"");
+static MAX_AGE: SecondsTable = SecondsTable::new(b"public, max-age=");
+
+/// `prefix` followed by `n` in decimal, written without the formatting machinery.
 fn seconds(prefix: &[u8], n: u64) -> HeaderValue {
     let mut digits = itoa::Buffer::new();
     let digits = digits.format(n);
@@ -441,5 +474,5 @@ fn seconds(prefix: &[u8], n: u64) -> HeaderValue {
 
 /// `public, max-age=N`.
 fn max_age(fresh_for: Duration) -> HeaderValue {
-    seconds(b"public, max-age=", fresh_for.as_secs())
+    MAX_AGE.value(fresh_for.as_secs())
 }
