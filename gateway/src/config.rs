@@ -329,6 +329,41 @@ pub struct SiteConfig {
     /// crawlable pages, the sitemap and the feeds. Never taken from a request's `Host`, which a
     /// client could set and a cached page would keep.
     pub public_url: String,
+    /// 公安备案: the public-security filing number shown in the footer with its emblem (hidden when
+    /// empty), and where it links (the national filing site's record page).
+    pub police_filing_number: String,
+    pub police_filing_url: String,
+    /// 哀悼模式: the whole site in grey, always (`true`) or on listed days.
+    pub mourning: Mourning,
+}
+
+/// `site.mourning`: `true`/`false`, or days: `"MM-DD"` every year, `"YYYY-MM-DD"` once. The app
+/// decides a day in China Standard Time when it loads `/site`, so a listed day begins and ends
+/// without a reload (and the answer stays one entry per config load).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(untagged)]
+pub enum Mourning {
+    Always(bool),
+    Days(Vec<String>),
+}
+
+impl Default for Mourning {
+    fn default() -> Self {
+        Self::Always(false)
+    }
+}
+
+impl Mourning {
+    /// A listed day that is no calendar day (`"02-30"`, `"2026-13-01"`, `"12/13"`).
+    fn bad_day(&self) -> Option<&str> {
+        let Self::Days(days) = self else { return None };
+        days.iter().map(String::as_str).find(|day| {
+            let full = |d: &str| chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d").is_ok();
+            // Month-day: valid in a leap year, so 02-29 is allowed (it comes when it comes).
+            let yearly = day.len() == 5 && full(&format!("2024-{day}"));
+            !(yearly || (day.len() == 10 && full(day)))
+        })
+    }
 }
 
 impl Default for SiteConfig {
@@ -346,6 +381,9 @@ impl Default for SiteConfig {
             copyright: "云川陆港国际物流集团有限公司 版权所有".to_owned(),
             pagination_locale: "en".to_owned(),
             public_url: "http://127.0.0.1:8080".to_owned(),
+            police_filing_number: String::new(),
+            police_filing_url: String::new(),
+            mourning: Mourning::default(),
         }
     }
 }
@@ -552,6 +590,24 @@ impl Config {
                 "site.public_url",
                 "must be an http or https address with no path, e.g. https://www.example.com",
             ));
+        }
+        if let Some(day) = self.site.mourning.bad_day() {
+            return Err(invalid(
+                "site.mourning",
+                &format!(
+                    "\"{day}\" is not a day: write true, false or days as \"MM-DD\" (every year) or \"YYYY-MM-DD\""
+                ),
+            ));
+        }
+        for (key, url) in [
+            ("site.police_filing_url", &self.site.police_filing_url),
+            ("site.icp_url", &self.site.icp_url),
+        ] {
+            let ok = url.is_empty()
+                || Url::parse(url).is_ok_and(|u| matches!(u.scheme(), "http" | "https"));
+            if !ok {
+                return Err(invalid(key, "must be an http or https URL"));
+            }
         }
         if !self.site.login_url.is_empty() {
             let ok = Url::parse(&self.site.login_url)

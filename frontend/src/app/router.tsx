@@ -24,6 +24,8 @@ const PAGES: Record<PageKey, ComponentType<ContentPageProps>> = {
   party: lazyPage(() => import(/* webpackChunkName: "page-party" */ '../features/articles/pages/party-page')),
   partyDetail: lazyPage(() => import(/* webpackChunkName: "page-party-detail" */ '../features/articles/pages/party-detail-page')),
   login: lazyPage(() => import(/* webpackChunkName: "page-login" */ '../features/site/login-page')),
+  sitemap: lazyPage(() => import(/* webpackChunkName: "page-sitemap" */ './pages/sitemap-page')),
+  contact: lazyPage(() => import(/* webpackChunkName: "page-contact" */ './pages/contact-page')),
 };
 const ArticlePage = lazyPage(() => import(/* webpackChunkName: "page-article" */ '../features/articles/pages/article-page'));
 const SearchPage = lazyPage<SearchPageProps>(() => import(/* webpackChunkName: "page-search" */ '../features/search/search-page'));

@@ -9,7 +9,9 @@ export type PageKey =
   | 'partyConstruction'
   | 'party'
   | 'partyDetail'
-  | 'login';
+  | 'login'
+  | 'sitemap'
+  | 'contact';
 
 export interface RouteDef {
   path?: string;
@@ -115,6 +117,9 @@ export const ROUTES: RouteDef[] = [
     ],
   },
   { path: '/login', name: '登录', page: 'login', hideInMenu: true },
+  // The footer's pages (not in spec §2): every page at a glance, and how to reach the company.
+  { path: '/sitemap', name: '网站地图', page: 'sitemap', hideInMenu: true },
+  { path: '/contact', name: '联系我们', page: 'contact', hideInMenu: true },
 ];
 
 /** Every route with a path and a page, parents before children. */

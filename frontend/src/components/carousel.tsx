@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState, type TouchEvent } from 'react';
 
 export interface Slide {
   image: string;
@@ -10,20 +10,33 @@ export interface Slide {
 }
 
 const INTERVAL_MS = 6000;
+/** A horizontal move this long (CSS px), and longer than it is tall, turns the slide. */
+const SWIPE_PX = 40;
 
 function prefersReducedMotion(): boolean {
   return typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 }
 
+interface CarouselProps {
+  slides: Slide[];
+  label: string;
+  /** Start paused (哀悼模式): the visitor may still play it. */
+  stopped?: boolean;
+}
+
 /**
  * The home banner: slides advance every 6 s unless paused, focused or hovered, and never on their
- * own when the visitor prefers reduced motion. Previous/next/pause are real buttons.
+ * own when the visitor prefers reduced motion or the site says stop. Previous/next/pause are real
+ * buttons; on touch screens a swipe turns the slide.
  */
-export function Carousel({ slides, label }: { slides: Slide[]; label: string }) {
+export function Carousel({ slides, label, stopped = false }: CarouselProps) {
   const [index, setIndex] = useState(0);
-  const [paused, setPaused] = useState(prefersReducedMotion);
+  // The visitor's own play/pause wins; until they press it, motion preference and the site decide.
+  const [choice, setChoice] = useState<boolean | null>(null);
+  const paused = choice ?? (stopped || prefersReducedMotion());
   const [held, setHeld] = useState(false);
   const id = useId();
+  const touch = useRef<{ x: number; y: number } | null>(null);
 
   useEffect(() => {
     if (paused || held || slides.length < 2) return undefined;
@@ -32,6 +45,18 @@ export function Carousel({ slides, label }: { slides: Slide[]; label: string }) 
   }, [paused, held, slides.length]);
 
   const go = (step: number) => setIndex((i) => (i + step + slides.length) % slides.length);
+  const onTouchStart = (e: TouchEvent) => {
+    const t = e.touches[0];
+    touch.current = e.touches.length === 1 && t ? { x: t.clientX, y: t.clientY } : null;
+  };
+  const onTouchEnd = (e: TouchEvent) => {
+    const start = touch.current;
+    const t = e.changedTouches[0];
+    touch.current = null;
+    if (!start || !t) return;
+    const dx = t.clientX - start.x;
+    if (Math.abs(dx) >= SWIPE_PX && Math.abs(dx) > Math.abs(t.clientY - start.y)) go(dx < 0 ? 1 : -1);
+  };
 
   return (
     <section
@@ -43,7 +68,13 @@ export function Carousel({ slides, label }: { slides: Slide[]; label: string }) 
       onFocus={() => setHeld(true)}
       onBlur={(e) => !e.currentTarget.contains(e.relatedTarget as Node | null) && setHeld(false)}
     >
-      <div className="carousel__slides" aria-live={paused ? 'polite' : 'off'}>
+      <div
+        className="carousel__slides"
+        aria-live={paused ? 'polite' : 'off'}
+        onTouchStart={onTouchStart}
+        onTouchEnd={onTouchEnd}
+        onTouchCancel={() => (touch.current = null)}
+      >
         {slides.map((slide, i) => (
           <div
             key={slide.href}
@@ -66,7 +97,7 @@ export function Carousel({ slides, label }: { slides: Slide[]; label: string }) 
         ))}
       </div>
       <div className="carousel__controls container">
-        <button type="button" className="carousel__button" onClick={() => setPaused((p) => !p)}>
+        <button type="button" className="carousel__button" onClick={() => setChoice(!paused)}>
           {paused ? '播放' : '暂停'}
           <span className="visually-hidden">轮播</span>
         </button>

@@ -24,4 +24,20 @@ describe('pagination', () => {
     expect(screen.getByRole('button', { name: '下一页' })).toBeDisabled();
     expect(screen.getByRole('button', { name: '第 3 页' })).toHaveAttribute('aria-current', 'page');
   });
+
+  it('offers 跳至 N 页 on long lists only, bringing the number into range', async () => {
+    const onChange = jest.fn();
+    const { rerender } = render(<Pagination page={1} pageSize={10} total={50} onChange={onChange} locale="zh-CN" />);
+    expect(screen.queryByRole('spinbutton', { name: '跳至页码' })).toBeNull();
+    rerender(<Pagination page={1} pageSize={10} total={120} onChange={onChange} locale="zh-CN" />);
+    const field = screen.getByRole('spinbutton', { name: '跳至页码' });
+    await userEvent.type(field, '7');
+    await userEvent.click(screen.getByRole('button', { name: '确定' }));
+    expect(onChange).toHaveBeenLastCalledWith(7);
+    await userEvent.type(field, '99{Enter}');
+    expect(onChange).toHaveBeenLastCalledWith(12);
+    onChange.mockClear();
+    await userEvent.type(field, '1{Enter}');
+    expect(onChange).not.toHaveBeenCalled();
+  });
 });

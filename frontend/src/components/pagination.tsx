@@ -1,3 +1,5 @@
+import { useState, type FormEvent } from 'react';
+
 export type PaginationLocale = 'en' | 'zh-CN';
 
 const LABELS = {
@@ -7,6 +9,10 @@ const LABELS = {
     next: 'Next',
     total: (n: number) => `Total ${n} items`,
     page: (p: number) => `Page ${p}`,
+    jumpBefore: 'Go to',
+    jumpAfter: 'page',
+    jumpField: 'Go to page number',
+    jumpGo: 'Go',
   },
   'zh-CN': {
     nav: '分页',
@@ -14,6 +20,10 @@ const LABELS = {
     next: '下一页',
     total: (n: number) => `共 ${n} 条`,
     page: (p: number) => `第 ${p} 页`,
+    jumpBefore: '跳至',
+    jumpAfter: '页',
+    jumpField: '跳至页码',
+    jumpGo: '确定',
   },
 } as const;
 
@@ -26,6 +36,9 @@ interface PaginationProps {
   locale?: PaginationLocale;
 }
 
+/** From this many pages on, a list also offers a jump to a typed page number. */
+export const JUMP_FROM_PAGES = 6;
+
 /** Page numbers around the current page, with the first and last always shown. */
 export function pageWindow(page: number, pages: number): (number | 'gap')[] {
   const shown = new Set([1, pages, page - 1, page, page + 1].filter((p) => p >= 1 && p <= pages));
@@ -36,6 +49,27 @@ export function pageWindow(page: number, pages: number): (number | 'gap')[] {
     out.push(p);
   });
   return out;
+}
+
+/** 跳至 N 页: a typed number, brought into 1..pages. */
+function PageJump({ page, pages, onChange, labels }: { page: number; pages: number; onChange: (page: number) => void; labels: (typeof LABELS)[PaginationLocale] }) {
+  const [value, setValue] = useState('');
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const typed = Number.parseInt(value, 10);
+    if (!Number.isFinite(typed)) return;
+    const target = Math.min(pages, Math.max(1, typed));
+    setValue('');
+    if (target !== page) onChange(target);
+  };
+  return (
+    <form className="pagination__jump" onSubmit={submit} noValidate>
+      <span aria-hidden="true">{labels.jumpBefore}</span>
+      <input type="number" inputMode="numeric" min={1} max={pages} value={value} onChange={(e) => setValue(e.target.value)} aria-label={labels.jumpField} />
+      <span aria-hidden="true">{labels.jumpAfter}</span>
+      <button type="submit">{labels.jumpGo}</button>
+    </form>
+  );
 }
 
 export function Pagination({ page, pageSize, total, onChange, locale = 'en' }: PaginationProps) {
@@ -71,6 +105,7 @@ export function Pagination({ page, pageSize, total, onChange, locale = 'en' }: P
       <button type="button" onClick={() => onChange(page + 1)} disabled={page >= pages}>
         {labels.next}
       </button>
+      {pages >= JUMP_FROM_PAGES && <PageJump page={page} pages={pages} onChange={onChange} labels={labels} />}
     </nav>
   );
 }

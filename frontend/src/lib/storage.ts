@@ -6,6 +6,8 @@ export const STORAGE_KEYS = {
   userInfo: 'userInfo',
   userResource: 'userResource',
   cacheTimes: 'cacheTimes',
+  /** The visitor's 无障碍 choices; public/index.html reads it before the first paint. */
+  readingPrefs: 'readingPrefs',
 } as const;
 
 type Key = keyof typeof STORAGE_KEYS;
@@ -70,3 +72,6 @@ export const cacheTimes = (): Record<string, number> => readJson<Record<string, 
 export function setCacheTime(name: string, at: number = Date.now()): void {
   write('cacheTimes', JSON.stringify({ ...cacheTimes(), [name]: at }));
 }
+
+export const readingPrefs = (): unknown => readJson('readingPrefs');
+export const saveReadingPrefs = (prefs: unknown): void => write('readingPrefs', JSON.stringify(prefs));

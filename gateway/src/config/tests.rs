@@ -63,6 +63,18 @@ fn bad_values_name_their_key() {
             "site.pagination_locale",
         ),
         (
+            format!("{MINIMAL}[site]\nmourning = [\"12-13\", \"02-30\"]\n"),
+            "site.mourning",
+        ),
+        (
+            format!("{MINIMAL}[site]\nmourning = [\"2026/12/13\"]\n"),
+            "site.mourning",
+        ),
+        (
+            format!("{MINIMAL}[site]\npolice_filing_url = \"javascript:alert(1)\"\n"),
+            "site.police_filing_url",
+        ),
+        (
             format!("{MINIMAL}[server]\nlisten = \"nowhere\"\n"),
             "listen",
         ),
@@ -212,5 +224,33 @@ fn the_demo_secret_is_refused_where_others_can_reach_the_gateway() {
     assert!(
         Config::from_toml_str(&real).is_ok(),
         "a real secret may listen anywhere"
+    );
+}
+
+#[test]
+fn mourning_is_a_switch_or_a_list_of_days() {
+    use crate::config::Mourning;
+    let off = Config::from_toml_str(MINIMAL).unwrap();
+    assert_eq!(off.site.mourning, Mourning::Always(false));
+    let on = Config::from_toml_str(&format!("{MINIMAL}[site]\nmourning = true\n")).unwrap();
+    assert_eq!(on.site.mourning, Mourning::Always(true));
+    let days = Config::from_toml_str(&format!(
+        "{MINIMAL}[site]\nmourning = [\"12-13\", \"02-29\", \"2027-04-04\"]\n"
+    ))
+    .unwrap();
+    assert_eq!(
+        days.site.mourning,
+        Mourning::Days(vec!["12-13".into(), "02-29".into(), "2027-04-04".into()])
+    );
+    // As /site shows it: the switch or the list, as written.
+    let json = serde_json::to_value(&days.site).unwrap();
+    assert_eq!(
+        json["mourning"],
+        serde_json::json!(["12-13", "02-29", "2027-04-04"])
+    );
+    assert_eq!(serde_json::to_value(&on.site).unwrap()["mourning"], true);
+    assert_eq!(
+        serde_json::to_value(&off.site).unwrap()["policeFilingNumber"],
+        ""
     );
 }

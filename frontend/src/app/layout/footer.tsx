@@ -1,5 +1,15 @@
 import type { Site } from '../../features/site';
 
+/** The public-security filing mark beside its number: a drawn shield (the ministry's own image is not ours to ship). */
+function FilingEmblem() {
+  return (
+    <svg className="filing-emblem" viewBox="0 0 20 20" width="18" height="18" aria-hidden="true" focusable="false">
+      <path d="M10 1 3 4v5c0 4.4 3 8.3 7 9.9 4-1.6 7-5.5 7-9.9V4z" fill="#1f5fa8" stroke="#e8c15a" strokeWidth="1.2" />
+      <path d="m10 5.2 1.3 2.7 3 .4-2.2 2.1.5 3-2.6-1.4-2.6 1.4.5-3-2.2-2.1 3-.4z" fill="#e8c15a" />
+    </svg>
+  );
+}
+
 export function Footer({ site }: { site?: Site }) {
   const year = new Date().getFullYear();
   return (
@@ -21,6 +31,11 @@ export function Footer({ site }: { site?: Site }) {
               )}
             </address>
           )}
+          <nav className="site-footer__links" aria-label="页脚导航">
+            <a href="#/sitemap">网站地图</a>
+            <a href="#/contact">联系我们</a>
+            <a href="#/liaison">联络合作</a>
+          </nav>
         </div>
         {site && (
           <p className="site-footer__legal">
@@ -31,6 +46,18 @@ export function Footer({ site }: { site?: Site }) {
               <a href={site.icpUrl} target="_blank" rel="noopener noreferrer">
                 {site.icpNumber}
               </a>
+            )}
+            {site.policeFilingNumber && (
+              <span className="site-footer__filing">
+                <FilingEmblem />
+                {site.policeFilingUrl ? (
+                  <a href={site.policeFilingUrl} target="_blank" rel="noopener noreferrer">
+                    {site.policeFilingNumber}
+                  </a>
+                ) : (
+                  site.policeFilingNumber
+                )}
+              </span>
             )}
           </p>
         )}

@@ -2,6 +2,7 @@ import { useState } from 'react';
 
 import { Menu } from '../../components/menu/menu';
 import type { MenuItem } from '../../components/menu/types';
+import { ReadingToolbar } from '../../features/reading';
 import { SearchBox } from '../../features/search';
 import { Logo } from './logo';
 
@@ -17,14 +18,13 @@ export function Header({ companyName, items, currentPath, search = false }: Head
   const [open, setOpen] = useState(false);
   return (
     <header className="site-header">
-      {search && (
-        // Desktop: a strip above the menu (the menu keeps its room); phones: inside the menu.
-        <div className="site-header__tools">
-          <div className="container">
-            <SearchBox />
-          </div>
+      {/* Desktop: a strip above the menu (the menu keeps its room); phones: inside the menu. */}
+      <div className="site-header__tools">
+        <div className="container">
+          <ReadingToolbar />
+          {search && <SearchBox />}
         </div>
-      )}
+      </div>
       <div className="container site-header__inner">
         <a className="brand" href="#/">
           <Logo />
@@ -42,11 +42,10 @@ export function Header({ companyName, items, currentPath, search = false }: Head
         </button>
         <div id="site-nav" className={`site-nav${open ? ' is-open' : ''}`}>
           <Menu items={items} currentPath={currentPath} onNavigate={() => setOpen(false)} />
-          {search && (
-            <div className="site-nav__search">
-              <SearchBox onSearch={() => setOpen(false)} />
-            </div>
-          )}
+          <div className="site-nav__tools">
+            <ReadingToolbar />
+            {search && <SearchBox onSearch={() => setOpen(false)} />}
+          </div>
         </div>
       </div>
     </header>

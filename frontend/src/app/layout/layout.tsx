@@ -1,7 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
 
 import { categoriesToMenu, useGetCategoriesQuery } from '../../features/categories';
-import { useGetSiteQuery } from '../../features/site';
+import { useGetSiteQuery, useMourning } from '../../features/site';
 import { useHashPath } from '../hash-location';
 import { ROUTES } from '../routes';
 import { Footer } from './footer';
@@ -37,6 +37,8 @@ export function SiteHeader() {
   const companyName = useCompanyTitle();
   const { data: tree, isError } = useGetCategoriesQuery();
   const { data: site } = useGetSiteQuery();
+  // Every page has this header, so the site's grey (哀悼模式) follows `/site` from here.
+  useMourning();
   const items = tree && tree.length > 0 && !isError ? categoriesToMenu(tree) : menuFromRoutes(ROUTES);
   return (
     <>

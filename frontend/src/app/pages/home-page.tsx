@@ -6,6 +6,7 @@ import port from '../../assets/banners/port.svg';
 import { Carousel, type Slide } from '../../components/carousel';
 import { useGetArticlesQuery } from '../../features/articles';
 import { findByUrl, useGetCategoriesQuery } from '../../features/categories';
+import { useMourning } from '../../features/site';
 import { SiteFooter, SiteHeader, useCompanyTitle } from '../layout/layout';
 
 const NEWS_TABS = [
@@ -120,12 +121,13 @@ function NewsBlock() {
 /** The home entry, without the shared layout (spec §2): its own full-width header. */
 export default function HomePage() {
   const companyName = useCompanyTitle();
+  const mourning = useMourning();
   return (
     <div className="home">
       <SiteHeader />
       <main id="main-content" tabIndex={-1}>
         <h1 className="visually-hidden">{companyName}</h1>
-        <Carousel slides={SLIDES} label="集团要闻与业务" />
+        <Carousel slides={SLIDES} label="集团要闻与业务" stopped={mourning} />
         <div className="container home__grid">
           <NewsBlock />
           <section className="home-figures" aria-labelledby="home-figures-title">

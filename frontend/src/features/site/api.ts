@@ -17,6 +17,11 @@ export interface Site {
   publicUrl?: string;
   /** Whether the CMS searches: the search box shows only then. */
   search?: boolean;
+  /** 公安备案 number and its record page (footer; hidden when empty). */
+  policeFilingNumber?: string;
+  policeFilingUrl?: string;
+  /** 哀悼模式: always, or on these days ("MM-DD" yearly, "YYYY-MM-DD" once), in Beijing time. */
+  mourning?: boolean | string[];
 }
 
 export const siteApi = api.injectEndpoints({

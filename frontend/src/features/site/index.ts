@@ -1,1 +1,2 @@
 export { useGetSiteQuery, type Site } from './api';
+export { isMourning, useMourning } from './mourning';

@@ -5,6 +5,7 @@ import { VideoPlayer } from '../../../components/video-player';
 import { download } from '../../../lib/request';
 import type { Article } from '../api';
 import { sizeLabel } from '../format';
+import { ArticleTools, type ArticleSize } from './article-tools';
 
 interface ArticleViewProps {
   article: Article;
@@ -18,6 +19,7 @@ export function ArticleView({ article, withHeader = true, hrefOf = (id) => `#/ar
   const body = useRef<HTMLDivElement>(null);
   const [gallery, setGallery] = useState<LightboxImage[]>([]);
   const [shown, setShown] = useState<number | null>(null);
+  const [size, setSize] = useState<ArticleSize>('medium');
 
   // Wide tables and charts scroll sideways on small screens: keyboard users must reach them too.
   // Tables get a scrolling wrapper, so the table keeps its own semantics.
@@ -88,9 +90,10 @@ export function ArticleView({ article, withHeader = true, hrefOf = (id) => `#/ar
           </p>
         </header>
       )}
+      <ArticleTools size={size} onSize={setSize} />
       {article.video && <VideoPlayer src={article.video} poster={article.cover} title={article.title} />}
       {/* The gateway sanitises article HTML (ammonia) before it reaches the browser. */}
-      <div ref={body} className="article__body" dangerouslySetInnerHTML={{ __html: article.content ?? '' }} />
+      <div ref={body} className={`article__body article__body--${size}`} dangerouslySetInnerHTML={{ __html: article.content ?? '' }} />
       {gallery.length > 0 && <Lightbox images={gallery} index={shown} onIndex={setShown} />}
       {article.attachments && article.attachments.length > 0 && (
         <section className="attachments" aria-labelledby="attachments-title">

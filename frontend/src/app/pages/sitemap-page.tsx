@@ -1,0 +1,54 @@
+import { Breadcrumb } from '../../components/breadcrumb';
+import type { MenuItem } from '../../components/menu/types';
+import type { ContentPageProps } from '../../features/articles';
+import { categoriesToMenu, useGetCategoriesQuery } from '../../features/categories';
+import { menuFromRoutes } from '../layout/menu-items';
+import { ROUTES, flattenRoutes } from '../routes';
+
+/** Pages reached otherwise (a form, a link inside a page): not listed. */
+const UNLISTED = new Set(['/login', '/party/detail', '/sitemap']);
+
+function Tree({ items }: { items: MenuItem[] }) {
+  return (
+    <ul>
+      {items.map((item) => (
+        <li key={item.key}>
+          <a href={`#${item.url}`}>{item.name}</a>
+          {item.children.length > 0 && <Tree items={item.children} />}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** 网站地图: the menu as the header shows it, then every other page of the route table. */
+export default function SitemapPage({ breadcrumb }: ContentPageProps) {
+  const { data: tree, isError } = useGetCategoriesQuery();
+  const menu = tree && tree.length > 0 && !isError ? categoriesToMenu(tree) : menuFromRoutes(ROUTES);
+  const listed = new Set<string>();
+  const walk = (items: MenuItem[]) => items.forEach((i) => (listed.add(i.url), walk(i.children)));
+  walk(menu);
+  const others = flattenRoutes(ROUTES).filter((r) => r.path && !listed.has(r.path) && !UNLISTED.has(r.path));
+  return (
+    <section className="content-page sitemap-page">
+      <Breadcrumb items={breadcrumb} />
+      <h1>网站地图</h1>
+      <div className="sitemap">
+        <section aria-labelledby="sitemap-menu">
+          <h2 id="sitemap-menu">栏目导航</h2>
+          <Tree items={menu} />
+        </section>
+        <section aria-labelledby="sitemap-more">
+          <h2 id="sitemap-more">其他页面</h2>
+          <ul>
+            {others.map((r) => (
+              <li key={r.path}>
+                <a href={`#${r.path}`}>{r.name}</a>
+              </li>
+            ))}
+          </ul>
+        </section>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,91 @@
+import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
+
+export const ARTICLE_SIZES = [
+  { key: 'large', label: '大' },
+  { key: 'medium', label: '中' },
+  { key: 'small', label: '小' },
+] as const;
+export type ArticleSize = (typeof ARTICLE_SIZES)[number]['key'];
+
+const QrCode = lazy(() => import(/* webpackChunkName: "qr-code" */ './qr-code'));
+
+/** Copies text: the Clipboard API where the page may use it, else a selected field and the copy command. */
+async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const field = document.createElement('textarea');
+    field.value = text;
+    field.setAttribute('readonly', '');
+    field.className = 'visually-hidden';
+    document.body.appendChild(field);
+    field.select();
+    const copied = document.execCommand('copy');
+    field.remove();
+    return copied;
+  }
+}
+
+interface ArticleToolsProps {
+  size: ArticleSize;
+  onSize: (size: ArticleSize) => void;
+}
+
+/** 字号 大/中/小, 打印本页, 复制链接 and the page's QR code (分享), above an article. */
+export function ArticleTools({ size, onSize }: ArticleToolsProps) {
+  const [status, setStatus] = useState('');
+  const [qrShown, setQrShown] = useState(false);
+  const id = useId();
+  const qrButton = useRef<HTMLButtonElement>(null);
+  const url = window.location.href;
+
+  useEffect(() => {
+    if (!qrShown) return undefined;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') {
+        setQrShown(false);
+        qrButton.current?.focus();
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [qrShown]);
+
+  const copy = async () => setStatus((await copyText(url)) ? '链接已复制，可粘贴分享。' : '复制失败，请手动复制地址栏中的链接。');
+
+  return (
+    <div className="article__tools">
+      <div className="article__sizes" role="group" aria-label="正文字号">
+        <span aria-hidden="true">字号：</span>
+        {ARTICLE_SIZES.map((s) => (
+          <button key={s.key} type="button" aria-pressed={size === s.key} aria-label={`正文字号${s.label}`} onClick={() => onSize(s.key)}>
+            {s.label}
+          </button>
+        ))}
+      </div>
+      <div className="article__share">
+        <button type="button" onClick={() => window.print()}>
+          打印本页
+        </button>
+        <button type="button" onClick={copy}>
+          复制链接
+        </button>
+        <button ref={qrButton} type="button" aria-expanded={qrShown} aria-controls={`${id}-qr`} onClick={() => setQrShown((s) => !s)}>
+          二维码
+        </button>
+        <span className="article__status" role="status">
+          {status}
+        </span>
+      </div>
+      {qrShown && (
+        <div id={`${id}-qr`} className="article__qr">
+          <Suspense fallback={<span className="muted">二维码生成中…</span>}>
+            <QrCode text={url} label="本文链接的二维码" />
+          </Suspense>
+          <p>手机扫码阅读或分享本文</p>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,1 @@
+export { ReadingToolbar } from './reading-toolbar';
