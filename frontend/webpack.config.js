@@ -86,6 +86,9 @@ module.exports = (_env, argv) => {
     },
     devtool: production ? 'source-map' : 'eval-cheap-module-source-map',
     resolve: { extensions: ['.tsx', '.ts', '.js'] },
+    // index.html is HtmlWebpackPlugin's template, not a webpack HTML module: webpack's own HTML
+    // support ("auto" since 5.11x) would minify its inline script and break the CSP hash.
+    experiments: { html: false },
     module: {
       rules: [
         { test: /\.tsx?$/, exclude: /node_modules/, use: { loader: 'swc-loader' } },

@@ -49,3 +49,14 @@ if (leaks.length > 0) {
   process.exit(1);
 }
 console.log(`no upstream credential in ${dist}`);
+
+// The gateway's Content-Security-Policy allows index.html's inline script by the hash of the text
+// in public/index.html (gateway/src/security.rs tests it): the build must carry it unchanged.
+const template = readFileSync(new URL('../public/index.html', import.meta.url), 'utf8');
+const inline = (text) => [...text.matchAll(/<script>([^<]*)<\/script>/g)].map((m) => m[1]);
+const built = inline(html);
+if (built.length !== inline(template).length || built.some((s) => !inline(template).includes(s))) {
+  console.error('dist/index.html inline script differs from public/index.html: the CSP hash would not match');
+  process.exit(1);
+}
+console.log(`inline scripts as written: ${built.length}`);
