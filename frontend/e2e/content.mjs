@@ -81,7 +81,7 @@ export const contentTests = [
       const second = await api(base, '/article/list?categoryId=21&page=2&size=10');
       await open(page, base, '/news_center/company_announcement/1');
       await heading(page);
-      await page.getByRole('button', { name: 'Page 2' }).click();
+      await page.getByRole('button', { name: '第 2 页' }).click();
       const last = page.getByRole('link', { name: second.content.at(-1).title });
       await last.scrollIntoViewIfNeeded();
       await page.mouse.wheel(0, 200);
@@ -95,7 +95,7 @@ export const contentTests = [
       await page.waitForFunction((y) => Math.abs(window.scrollY - y) < 5, before, { timeout: 5000 }).catch(async (e) => {
         throw new Error(`scroll ${await page.evaluate(() => window.scrollY)} != ${before}: ${e.message}`);
       });
-      assert.equal(await page.getByRole('button', { name: 'Page 2' }).getAttribute('aria-current'), 'page');
+      assert.equal(await page.getByRole('button', { name: '第 2 页' }).getAttribute('aria-current'), 'page');
     },
   },
   {

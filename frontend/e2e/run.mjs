@@ -11,10 +11,11 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 import { contentTests } from './content.mjs';
-import { HOSTILE_ARTICLE } from './support.mjs';
+import { ARCHIVE_ARTICLES, HOSTILE_ARTICLE } from './support.mjs';
+import { visitorTests } from './visitor.mjs';
 import { tests as shellTests } from './tests.mjs';
 
-const tests = [...shellTests, ...contentTests];
+const tests = [...shellTests, ...contentTests, ...visitorTests];
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const GATEWAY = process.env.E2E_GATEWAY_LISTEN ?? '127.0.0.1:18080';
@@ -50,10 +51,14 @@ writeFileSync(
   join(CONTENT, 'articles', 'zz-e2e-hostile.json'),
   JSON.stringify([HOSTILE_ARTICLE]),
 );
+// A long list (工会活动 with 64 more articles: 7 pages), where the pagination offers 跳至 N 页.
+writeFileSync(join(CONTENT, 'articles', 'zz-e2e-archive.json'), JSON.stringify(ARCHIVE_ARTICLES));
 
 const DIALECT = process.env.E2E_DIALECT ?? 'native';
-const dialectEnv =
-  DIALECT === 'native' ? {} : { CMS_DIALECT: DIALECT, GATEWAY_CONFIG: `config/examples/${DIALECT}.toml` };
+// The gateway reads a copy of its config, which a test may edit (the watcher reloads it).
+const CONFIG = join(root, 'frontend', 'reports', 'e2e-gateway.toml');
+cpSync(join(root, DIALECT === 'native' ? 'config/gateway.toml' : `config/examples/${DIALECT}.toml`), CONFIG);
+const dialectEnv = { GATEWAY_CONFIG: CONFIG, ...(DIALECT === 'native' ? {} : { CMS_DIALECT: DIALECT }) };
 console.log(`e2e against reference-cms speaking ${DIALECT}`);
 const stack = spawn('scripts/run-stack.sh', {
   cwd: root,
@@ -94,7 +99,11 @@ try {
   });
   const filter = process.argv[2] ?? '';
   for (const test of tests.filter((t) => t.name.includes(filter))) {
-    const context = await browser.newContext({ viewport: test.viewport ?? { width: 1366, height: 768 }, locale: 'zh-CN' });
+    const context = await browser.newContext({
+      viewport: test.viewport ?? { width: 1366, height: 768 },
+      locale: 'zh-CN',
+      ...(test.context ?? {}),
+    });
     // No request leaves the machine: anything not on loopback is refused.
     await context.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
     const page = await context.newPage();
@@ -103,7 +112,7 @@ try {
     page.on('pageerror', (e) => consoleErrors.push(String(e)));
     const started = Date.now();
     try {
-      await test.run({ page, context, base: BASE, consoleErrors, artifacts: ARTIFACTS });
+      await test.run({ page, context, base: BASE, consoleErrors, artifacts: ARTIFACTS, config: CONFIG, browser });
       passed += 1;
       console.log(`  ok   ${test.name} (${Date.now() - started} ms)`);
     } catch (error) {

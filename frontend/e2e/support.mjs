@@ -83,3 +83,43 @@ export const HOSTILE_ARTICLE = {
   summary: '<img src=x onerror="window.__xss = \'summary\'">摘要',
   content: payloads.join(''),
 };
+
+// 64 short articles in 工会活动 (category 42): with its own, a list of 7 pages.
+export const ARCHIVE_ARTICLES = Array.from({ length: 64 }, (_, i) => ({
+  id: 9700 + i,
+  categoryId: 42,
+  title: `工会活动存档第 ${i + 1} 期`,
+  publishTime: `2019-${String((i % 12) + 1).padStart(2, '0')}-${String((i % 27) + 1).padStart(2, '0')} 09:00:00`,
+  summary: `第 ${i + 1} 期工会活动记录。`,
+  content: `<p>第 ${i + 1} 期工会活动记录。</p>`,
+}));
+
+/** Chinese characters (CJK unified ideographs) in a text. */
+export const hanCount = (text) => (text.match(/[\u4e00-\u9fff]/g) ?? []).length;
+
+/**
+ * Elements sticking out past the viewport's right edge, outside any scrolling or clipping box
+ * (a wide table in its own scroller is allowed by WCAG reflow): empty when the page reflows.
+ */
+export async function overflowing(page) {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const out = [];
+    for (const el of document.body.querySelectorAll('*')) {
+      const box = el.getBoundingClientRect();
+      if (box.width === 0 || box.right <= width + 1) continue;
+      let parent = el.parentElement;
+      let contained = false;
+      while (parent && parent !== document.body) {
+        if (getComputedStyle(parent).overflowX !== 'visible') {
+          contained = true;
+          break;
+        }
+        parent = parent.parentElement;
+      }
+      if (!contained) out.push(`${el.tagName.toLowerCase()}.${String(el.className)} right=${Math.round(box.right)}`);
+    }
+    if (document.documentElement.scrollWidth > width) out.push(`document scrollWidth=${document.documentElement.scrollWidth}`);
+    return out.slice(0, 5);
+  });
+}

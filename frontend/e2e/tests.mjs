@@ -103,7 +103,7 @@ export const tests = [
       assert.deepEqual(violations.map((v) => `${v.id}: ${v.nodes.length}`), []);
       // Page 2, then a reload keeps keyword and page.
       const second = await api(base, `/article/search?keyword=${encodeURIComponent('班列')}&page=2&size=10`);
-      await page.getByRole('button', { name: 'Page 2' }).click();
+      await page.getByRole('button', { name: '第 2 页' }).click();
       await page.waitForURL(/&page=2$/);
       await page.locator('.search-results li a', { hasText: second.content[0].title }).first().waitFor();
       await page.reload();
@@ -144,21 +144,21 @@ export const tests = [
       const second = await api(base, '/article/list?categoryId=22&page=2&size=10');
       await open(page, base, '/news_center/media_coverage/2');
       await heading(page);
-      await page.getByRole('button', { name: 'Page 2' }).click();
+      await page.getByRole('button', { name: '第 2 页' }).click();
       const first = page.getByRole('link', { name: second.content[0].title });
       await first.waitFor();
       await first.click();
       await heading(page);
       await page.goBack();
       await first.waitFor();
-      assert.equal(await page.getByRole('button', { name: 'Page 2' }).getAttribute('aria-current'), 'page');
+      assert.equal(await page.getByRole('button', { name: '第 2 页' }).getAttribute('aria-current'), 'page');
       // The page is in the URL: a reload (or a shared link) opens the same page.
       assert.match(page.url(), /#\/news_center\/media_coverage\/2\?page=2$/);
       await page.reload();
       await first.waitFor();
-      assert.equal(await page.getByRole('button', { name: 'Page 2' }).getAttribute('aria-current'), 'page');
+      assert.equal(await page.getByRole('button', { name: '第 2 页' }).getAttribute('aria-current'), 'page');
       // Page 1 drops the query again.
-      await page.getByRole('button', { name: 'Page 1' }).click();
+      await page.getByRole('button', { name: '第 1 页' }).click();
       await page.waitForURL(/#\/news_center\/media_coverage\/2$/);
     },
   },

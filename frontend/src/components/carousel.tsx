@@ -55,7 +55,11 @@ export function Carousel({ slides, label, stopped = false }: CarouselProps) {
     touch.current = null;
     if (!start || !t) return;
     const dx = t.clientX - start.x;
-    if (Math.abs(dx) >= SWIPE_PX && Math.abs(dx) > Math.abs(t.clientY - start.y)) go(dx < 0 ? 1 : -1);
+    if (Math.abs(dx) >= SWIPE_PX && Math.abs(dx) > Math.abs(t.clientY - start.y)) {
+      // A swipe that ends on the caption's link must not follow it.
+      e.preventDefault();
+      go(dx < 0 ? 1 : -1);
+    }
   };
 
   return (

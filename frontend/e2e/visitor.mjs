@@ -1,0 +1,373 @@
+// Issue 16's cases: what visitors of a Chinese corporate portal expect — 无障碍 reading modes,
+// Chinese paging, footer facts, mourning mode, print, share, per-article text size, swipes, and
+// text pages with real length.
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+
+import AxeBuilder from '@axe-core/playwright';
+import jsQR from 'jsqr';
+
+import { SPEC_ROUTES, api, hanCount, heading, open, overflowing } from './support.mjs';
+
+const ALL_ON = { size: 'xlarge', contrast: true, spacing: true };
+
+/** Opens `route` with the reading choice already stored, as a returning visitor would. */
+async function openWith(page, base, route, prefs) {
+  await open(page, base, '/no/such/page');
+  await page.evaluate((p) => localStorage.setItem('readingPrefs', JSON.stringify(p)), prefs);
+  await open(page, base, route);
+}
+
+async function seriousAxe(page) {
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} ${v.nodes.map((n) => n.target.join(' ')).slice(0, 2).join(', ')}`);
+}
+
+/** Sets one line of the e2e gateway's config copy and waits until `/site` shows the change. */
+async function setSite(config, base, line, ready) {
+  const text = readFileSync(config, 'utf8').replace(/^mourning = .*$/m, line);
+  assert.match(text, new RegExp(`^${line.replace(/[[\]"]/g, '\\$&')}$`, 'm'), 'the config copy has a mourning line');
+  writeFileSync(config, text);
+  for (let i = 0; i < 100; i += 1) {
+    if (ready(await api(base, '/site'))) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the gateway did not reload "${line}" within 10 s`);
+}
+
+/** Beijing's date today, as the app decides mourning days. */
+const chinaDate = () =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+
+export const visitorTests = [
+  {
+    name: '无障碍: text size, contrast and spacing change the page, survive a reload and apply before the first paint',
+    async run({ page, base }) {
+      await open(page, base, '/news_center/company_announcement/1');
+      await heading(page);
+      const style = () =>
+        page.evaluate(() => ({
+          root: getComputedStyle(document.documentElement).fontSize,
+          lead: getComputedStyle(document.querySelector('main .lead')).color,
+          line: getComputedStyle(document.querySelector('main .article-item__summary')).lineHeight,
+          summary: parseFloat(getComputedStyle(document.querySelector('main .article-item__summary')).fontSize),
+        }));
+      const before = await style();
+      assert.equal(before.root, '16px');
+      // By keyboard: the toggle is reachable, opens the panel, every option is a button.
+      const toggle = page.locator('.site-header__tools').getByRole('button', { name: '无障碍' });
+      await toggle.focus();
+      await page.keyboard.press('Enter');
+      const panel = page.locator('.site-header__tools').getByRole('group', { name: '无障碍阅读设置' });
+      await panel.getByRole('button', { name: '大', exact: true }).click();
+      assert.equal((await style()).root, '19px');
+      await panel.getByRole('button', { name: '特大' }).click();
+      const xl = await style();
+      assert.equal(xl.root, '22px');
+      assert.ok(xl.summary > before.summary * 1.3, `text follows the root size: ${before.summary} → ${xl.summary}`);
+      await panel.getByRole('button', { name: '高对比度' }).click();
+      const contrast = await style();
+      assert.notEqual(contrast.lead, before.lead);
+      assert.equal(contrast.lead, 'rgb(26, 26, 26)');
+      await panel.getByRole('button', { name: '加大行距' }).click();
+      const spaced = await style();
+      assert.ok(parseFloat(spaced.line) / spaced.summary >= 2.1, `line height ${spaced.line} at ${spaced.summary}px`);
+      // Visible focus on the options (the focus ring is a box shadow).
+      // Tab from the last option pressed: the next one shows a focus ring (a box shadow).
+      await page.keyboard.press('Tab');
+      assert.equal(await page.evaluate(() => document.activeElement.textContent), '恢复默认');
+      assert.notEqual(await page.evaluate(() => getComputedStyle(document.activeElement).boxShadow), 'none');
+      await page.keyboard.press('Escape');
+      assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+      assert.ok(await toggle.evaluate((el) => el === document.activeElement));
+
+      // A reload keeps every choice, and the first paint already has them: the attributes are set
+      // by index.html before any script of the app has run.
+      await page.addInitScript(() => {
+        document.addEventListener('readystatechange', () => {
+          if (document.readyState === 'interactive') {
+            window.__atParse = ['data-text-size', 'data-contrast', 'data-spacing'].map((a) => document.documentElement.getAttribute(a));
+          }
+        });
+      });
+      await page.reload();
+      await heading(page);
+      assert.deepEqual(await page.evaluate(() => window.__atParse), ['xlarge', 'high', 'wide']);
+      assert.deepEqual(await style(), spaced);
+      const reopened = page.locator('.site-header__tools').getByRole('button', { name: /无障碍/ });
+      await reopened.click();
+      await panel.getByRole('button', { name: '恢复默认' }).click();
+      assert.deepEqual(await style(), before);
+    },
+  },
+  {
+    name: '无障碍: on every route with all modes on, axe is clean and nothing scrolls sideways at 1280 px (特大) or 320 px',
+    async run({ page, base }) {
+      const problems = [];
+      await page.setViewportSize({ width: 1280, height: 800 });
+      const routes = [...SPEC_ROUTES, '/article/2302', '/sitemap', '/contact', '/search?q=班列'];
+      // The choice is stored once; every later load of the context reads it, as a visitor's would.
+      await openWith(page, base, '/', ALL_ON);
+      for (const route of routes) {
+        await open(page, base, route);
+        await heading(page);
+        await page.waitForLoadState('networkidle');
+        for (const v of await seriousAxe(page)) problems.push(`${route} all modes: ${v}`);
+        for (const o of await overflowing(page)) problems.push(`${route} 1280 特大: ${o}`);
+      }
+      await page.setViewportSize({ width: 320, height: 640 });
+      for (const prefs of [{}, ALL_ON]) {
+        await openWith(page, base, '/', prefs);
+        for (const route of routes) {
+          await open(page, base, route);
+          await heading(page);
+          for (const o of await overflowing(page)) problems.push(`${route} 320 ${JSON.stringify(prefs)}: ${o}`);
+        }
+      }
+      assert.deepEqual(problems, []);
+    },
+  },
+  {
+    name: '无障碍: with all modes on, the carousel, the phone menu and the lightbox still work',
+    viewport: { width: 390, height: 844 },
+    async run({ page, base }) {
+      await openWith(page, base, '/', ALL_ON);
+      const slide = page.locator('[aria-roledescription="slide"]:not([hidden]) h2');
+      const first = await slide.textContent();
+      await page.getByRole('button', { name: '下一张' }).click();
+      assert.notEqual(await slide.textContent(), first);
+      await page.getByRole('button', { name: '菜单' }).click();
+      // The phone menu carries the reading options too.
+      await page.locator('#site-nav').getByRole('button', { name: /无障碍/ }).click();
+      await page.locator('#site-nav').getByRole('button', { name: '大', exact: true }).click();
+      assert.equal(await page.evaluate(() => getComputedStyle(document.documentElement).fontSize), '19px');
+      await page.locator('#site-nav').getByRole('button', { name: '业务板块' }).click();
+      await page.getByRole('link', { name: '海外仓', exact: true }).click();
+      await heading(page, '海外仓');
+      await open(page, base, '/about/honor');
+      await page.getByRole('button', { name: /^查看大图/ }).first().click();
+      const dialog = page.getByRole('dialog');
+      await dialog.waitFor();
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+    },
+  },
+  {
+    name: 'paging in Chinese with the shipped config, and 跳至 N 页 on a long list',
+    async run({ page, base }) {
+      const site = await api(base, '/site');
+      assert.equal(site.paginationLocale, 'zh-CN');
+      const media = await api(base, '/article/list?categoryId=22&page=1&size=10');
+      await open(page, base, '/news_center/media_coverage/2');
+      await heading(page);
+      const nav = page.getByRole('navigation', { name: '分页' });
+      await nav.getByText(`共 ${media.totalElements} 条`).waitFor();
+      assert.ok(await nav.getByRole('button', { name: '上一页' }).isDisabled());
+      await nav.getByRole('button', { name: '下一页' }).click();
+      await nav.locator('button[aria-current="page"][aria-label="第 2 页"]').waitFor();
+      // Two pages: no jump. Seven pages (工会活动 with the e2e archive): a jump.
+      assert.equal(await nav.getByRole('spinbutton').count(), 0);
+      const union = await api(base, '/article/list?categoryId=42&page=6&size=10');
+      assert.ok(union.totalPages >= 6);
+      await open(page, base, '/party-construction/trade-union-activities');
+      await heading(page);
+      await page.getByRole('spinbutton', { name: '跳至页码' }).fill('6');
+      await page.getByRole('button', { name: '确定' }).click();
+      await page.getByRole('link', { name: union.content[0].title }).waitFor();
+      await page.locator('button[aria-current="page"][aria-label="第 6 页"]').waitFor();
+    },
+  },
+  {
+    name: 'the footer: 公安备案 with its emblem and link, 网站地图 listing every menu route, 联系我们',
+    async run({ page, base }) {
+      const site = await api(base, '/site');
+      const tree = (await api(base, '/category/list')).content;
+      await open(page, base, '/about/company_profile');
+      await heading(page);
+      const footer = page.locator('footer');
+      const filing = footer.getByRole('link', { name: site.policeFilingNumber });
+      assert.equal(await filing.getAttribute('href'), site.policeFilingUrl);
+      assert.equal(await footer.locator('.site-footer__filing svg').count(), 1);
+      await footer.getByRole('link', { name: '网站地图' }).click();
+      await heading(page, '网站地图');
+      const hrefs = new Set(await page.locator('main .sitemap a').evaluateAll((as) => as.map((a) => a.getAttribute('href'))));
+      const menu = [];
+      const walk = (list) => list.filter((c) => !c.hidden).forEach((c) => (menu.push(c.url), walk(c.subCategory ?? [])));
+      walk(tree);
+      assert.ok(menu.length > 20);
+      for (const url of menu) assert.ok(hrefs.has(`#${url}`), `网站地图 lacks ${url}`);
+      for (const url of ['/', '/development_history', '/contact']) assert.ok(hrefs.has(`#${url}`), `网站地图 lacks ${url}`);
+      await page.locator('main .sitemap').getByRole('link', { name: '中欧班列' }).click();
+      await heading(page, '中欧班列');
+      await page.locator('footer').getByRole('link', { name: '联系我们' }).click();
+      await heading(page, '联系我们');
+      await page.locator('main').getByText(site.address).waitFor();
+      assert.equal(await page.locator('main').getByRole('link', { name: site.phone }).getAttribute('href'), `tel:${site.phone.replace(/[^\d+]/g, '')}`);
+    },
+  },
+  {
+    name: '哀悼模式: a config reload turns every page grey and stops the carousel, for a switch or a listed day',
+    async run({ page, base, config }) {
+      const grey = () => page.evaluate(() => getComputedStyle(document.documentElement).filter);
+      await open(page, base, '/');
+      await page.getByRole('button', { name: /暂停/ }).waitFor();
+      assert.equal(await grey(), 'none');
+      try {
+        await setSite(config, base, 'mourning = true', (s) => s.mourning === true);
+        await page.reload();
+        await page.getByRole('button', { name: /播放/ }).waitFor();
+        assert.equal(await grey(), 'grayscale(1)');
+        const slide = page.locator('[aria-roledescription="slide"]:not([hidden]) h2');
+        const shown = await slide.textContent();
+        await page.waitForTimeout(6500);
+        assert.equal(await slide.textContent(), shown, 'the carousel stays still');
+        await open(page, base, '/news_center/notice');
+        await heading(page);
+        assert.equal(await grey(), 'grayscale(1)');
+        // A yearly day that is today in Beijing, then one that is not.
+        const today = chinaDate().slice(5);
+        await setSite(config, base, `mourning = ["${today}"]`, (s) => Array.isArray(s.mourning) && s.mourning[0] === today);
+        await page.reload();
+        await heading(page);
+        assert.equal(await grey(), 'grayscale(1)');
+        const other = today === '01-01' ? '01-02' : '01-01';
+        await setSite(config, base, `mourning = ["${other}"]`, (s) => Array.isArray(s.mourning) && s.mourning[0] === other);
+        await page.reload();
+        await heading(page);
+        assert.equal(await grey(), 'none');
+      } finally {
+        await setSite(config, base, 'mourning = false', (s) => s.mourning === false);
+      }
+    },
+  },
+  {
+    name: '打印本页 prints the article alone: title, meta, body and attachments, no header, menu or footer',
+    async run({ page, base }) {
+      const detail = await api(base, '/article/detail?id=2302');
+      await open(page, base, '/article/2302');
+      await heading(page, detail.title);
+      await page.emulateMedia({ media: 'print' });
+      for (const gone of ['header.site-header', 'footer', 'nav.breadcrumb, .breadcrumb', '.article__tools', '.article__siblings', '.skip-link']) {
+        for (const el of await page.locator(gone).all()) assert.ok(!(await el.isVisible()), `${gone} is printed`);
+      }
+      for (const kept of ['main h1', '.article__meta', '.article__body', '.attachments']) {
+        assert.ok(await page.locator(kept).first().isVisible(), `${kept} is not printed`);
+      }
+      await page.locator('.attachments').getByText(detail.attachments[0].name).waitFor();
+      // The printed page begins with the article: nothing above its breadcrumb's place.
+      const top = await page.locator('main h1').evaluate((h) => h.getBoundingClientRect().top + window.scrollY);
+      assert.ok(top < 120, `the title starts ${top}px down the printed page`);
+      await page.emulateMedia({ media: 'screen' });
+      assert.ok(await page.locator('header.site-header').isVisible());
+    },
+  },
+  {
+    name: '分享: the link is copied, and the QR code (loaded only when asked for) decodes to the article URL',
+    context: { permissions: ['clipboard-read', 'clipboard-write'] },
+    async run({ page, base, browser }) {
+      const qrChunks = [];
+      page.on('request', (r) => /\/qr-code\.[0-9a-f]+\.chunk\.js$/.test(r.url()) && qrChunks.push(r.url()));
+      await open(page, base, '/article/2101');
+      await heading(page);
+      await page.waitForLoadState('networkidle');
+      assert.deepEqual(qrChunks, [], 'the QR code library is not part of the page until asked for');
+      const url = page.url();
+      await page.getByRole('button', { name: '复制链接' }).click();
+      await page.getByRole('status').getByText('链接已复制').waitFor();
+      assert.equal(await page.evaluate(() => navigator.clipboard.readText()), url);
+      await page.getByRole('button', { name: '二维码' }).click();
+      const qr = page.getByRole('img', { name: '本文链接的二维码' });
+      await qr.waitFor();
+      assert.equal(qrChunks.length, 1);
+      // Decode what is on the screen: the screenshot's pixels, read in a page of its own (the
+      // portal's policy allows no data: image), then jsQR.
+      const png = await qr.screenshot();
+      const scratch = await browser.newPage();
+      const pixels = await scratch.evaluate(async (b64) => {
+        const img = new Image();
+        img.src = `data:image/png;base64,${b64}`;
+        await img.decode();
+        const canvas = Object.assign(document.createElement('canvas'), { width: img.width, height: img.height });
+        const ctx = canvas.getContext('2d');
+        ctx.drawImage(img, 0, 0);
+        return { width: img.width, height: img.height, data: Array.from(ctx.getImageData(0, 0, img.width, img.height).data) };
+      }, png.toString('base64'));
+      await scratch.close();
+      const code = jsQR(Uint8ClampedArray.from(pixels.data), pixels.width, pixels.height);
+      assert.ok(code, 'a QR code is found in the screenshot');
+      assert.equal(code.data, url);
+    },
+  },
+  {
+    name: 'per-article text size 大 中 小 changes the body only',
+    async run({ page, base }) {
+      await open(page, base, '/article/2101');
+      await heading(page);
+      const size = (sel) => page.locator(sel).first().evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+      const medium = await size('.article__body');
+      const title = await size('main h1');
+      const sizes = page.getByRole('group', { name: '正文字号' });
+      assert.equal(await sizes.getByRole('button', { name: '正文字号中' }).getAttribute('aria-pressed'), 'true');
+      await sizes.getByRole('button', { name: '正文字号大' }).click();
+      assert.ok((await size('.article__body')) > medium);
+      await sizes.getByRole('button', { name: '正文字号小' }).click();
+      assert.ok((await size('.article__body')) < medium);
+      assert.equal(await size('main h1'), title);
+    },
+  },
+  {
+    name: 'the carousel turns on a swipe on a touch screen',
+    viewport: { width: 390, height: 844 },
+    context: { hasTouch: true, isMobile: true },
+    async run({ page, base, context }) {
+      await open(page, base, '/');
+      const slide = page.locator('[aria-roledescription="slide"]:not([hidden])');
+      await slide.waitFor();
+      const label = () => slide.getAttribute('aria-label');
+      assert.equal(await label(), '第 1 张，共 3 张');
+      const box = await slide.locator('img').boundingBox();
+      // Across the picture above the caption's text and link.
+      const y = box.y + box.height * 0.1;
+      const cdp = await context.newCDPSession(page);
+      const swipe = async (from, to) => {
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: from, y }] });
+        for (let i = 1; i <= 5; i += 1) {
+          await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: from + ((to - from) * i) / 5, y }] });
+        }
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+      };
+      await swipe(320, 80);
+      assert.equal(await label(), '第 2 张，共 3 张');
+      await swipe(80, 320);
+      await swipe(80, 320);
+      assert.equal(await label(), '第 3 张，共 3 张');
+      // A short or mostly vertical move is a scroll or a tap, not a swipe.
+      await swipe(200, 180);
+      assert.equal(await label(), '第 3 张，共 3 张');
+    },
+  },
+  {
+    name: 'every text page carries 400 Chinese characters of its own and a figure that loads',
+    async run({ page, base }) {
+      const TEXT_SECTIONS = ['/about/', '/business/', '/business_overview/', '/liaison/', '/social_responsibility/'];
+      const EXCEPT = ['/about/promotional-video', '/about/honor', '/about/organizational_structure'];
+      const routes = SPEC_ROUTES.filter((r) => TEXT_SECTIONS.some((s) => r.startsWith(s)) && !EXCEPT.includes(r));
+      routes.push('/development_history');
+      assert.ok(routes.length >= 18, routes.join(' '));
+      const thin = [];
+      for (const route of routes) {
+        await open(page, base, route);
+        await heading(page);
+        const body = page.locator('main .article__body');
+        await body.waitFor();
+        await page.waitForLoadState('networkidle');
+        const count = hanCount(await body.innerText());
+        const figures = await body.locator('img').evaluateAll((imgs) => imgs.filter((i) => i.complete && i.naturalWidth > 0).length);
+        if (count < 400 || figures < 1) thin.push(`${route}: ${count} characters, ${figures} figures`);
+      }
+      assert.deepEqual(thin, []);
+    },
+  },
+];
