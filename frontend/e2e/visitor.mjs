@@ -219,6 +219,15 @@ export const visitorTests = [
         await page.reload();
         await page.getByRole('button', { name: /播放/ }).waitFor();
         assert.equal(await grey(), 'grayscale(1)');
+        // The next visit is grey from its first paint (index.html, from the last /site answer).
+        await page.addInitScript(() => {
+          document.addEventListener('readystatechange', () => {
+            if (document.readyState === 'interactive') window.__greyAtParse = document.documentElement.hasAttribute('data-mourning');
+          });
+        });
+        await page.reload();
+        await page.getByRole('button', { name: /播放/ }).waitFor();
+        assert.equal(await page.evaluate(() => window.__greyAtParse), true);
         const slide = page.locator('[aria-roledescription="slide"]:not([hidden]) h2');
         const shown = await slide.textContent();
         await page.waitForTimeout(6500);
@@ -256,11 +265,13 @@ export const visitorTests = [
         assert.ok(await page.locator(kept).first().isVisible(), `${kept} is not printed`);
       }
       await page.locator('.attachments').getByText(detail.attachments[0].name).waitFor();
+      assert.equal(await page.locator('.article__print-url').textContent(), `本文链接：${page.url()}`);
       // The printed page begins with the article: nothing above its breadcrumb's place.
       const top = await page.locator('main h1').evaluate((h) => h.getBoundingClientRect().top + window.scrollY);
       assert.ok(top < 120, `the title starts ${top}px down the printed page`);
       await page.emulateMedia({ media: 'screen' });
       assert.ok(await page.locator('header.site-header').isVisible());
+      assert.ok(!(await page.locator('.article__print-url').isVisible()));
     },
   },
   {

@@ -14,10 +14,10 @@ use axum::http::{HeaderMap, HeaderName, HeaderValue, header};
 use crate::config::ServerConfig;
 
 /// The one inline script allowed: the app's index.html applies the visitor's stored reading
-/// choices (text size, contrast, spacing) before the first paint, which a file would delay by a
-/// round trip. A test keeps this hash equal to the script in `frontend/public/index.html`.
+/// choices (text size, contrast, spacing) and the site's last known mourning setting before the
+/// first paint, which a file would delay by a round trip. A test keeps this hash equal to the script in `frontend/public/index.html`.
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; \
-    script-src 'self' 'sha256-9BNZgHU2m/amg9R65Y/gxqzrmycGqW9ESGb/I8S84WY='; \
+    script-src 'self' 'sha256-mbVRPFu8vPjmYRD20nFF8tzmxBkn3gjCcl3GDQut+DE='; \
     style-src 'self'; img-src 'self'; media-src 'self'; font-src 'self'; connect-src 'self'; \
     object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 

@@ -8,6 +8,8 @@ export const STORAGE_KEYS = {
   cacheTimes: 'cacheTimes',
   /** The visitor's 无障碍 choices; public/index.html reads it before the first paint. */
   readingPrefs: 'readingPrefs',
+  /** The site's mourning setting as `/site` last said it; public/index.html greys the first paint by it. */
+  siteMourning: 'siteMourning',
 } as const;
 
 type Key = keyof typeof STORAGE_KEYS;
@@ -75,3 +77,4 @@ export function setCacheTime(name: string, at: number = Date.now()): void {
 
 export const readingPrefs = (): unknown => readJson('readingPrefs');
 export const saveReadingPrefs = (prefs: unknown): void => write('readingPrefs', JSON.stringify(prefs));
+export const saveSiteMourning = (setting: unknown): void => write('siteMourning', setting ? JSON.stringify(setting) : null);

@@ -2,6 +2,7 @@
 // days. The days are China Standard Time's, whatever the visitor's own zone.
 import { useEffect } from 'react';
 
+import { saveSiteMourning } from '../../lib/storage';
 import { useGetSiteQuery } from './api';
 
 export type MourningSetting = boolean | string[];
@@ -19,14 +20,21 @@ export function isMourning(setting: MourningSetting | undefined, now: Date = new
   return setting.some((day) => day === today || day === today.slice(5));
 }
 
-/** The site's mourning state, applied to <html> for as long as the caller is mounted. */
+/**
+ * The site's mourning state, applied to <html>. Until `/site` answers, the attribute index.html set
+ * from the last answer stays (no flash of colour on a mourning day); the answer is kept for the
+ * next visit's first paint.
+ */
 export function useMourning(): boolean {
   const { data: site } = useGetSiteQuery();
-  const mourning = isMourning(site?.mourning);
+  const setting = site?.mourning;
+  const mourning = isMourning(setting);
   useEffect(() => {
+    if (!site) return;
+    saveSiteMourning(setting);
     const root = document.documentElement;
     if (mourning) root.setAttribute('data-mourning', '');
     else root.removeAttribute('data-mourning');
-  }, [mourning]);
-  return mourning;
+  }, [site, setting, mourning]);
+  return site ? mourning : document.documentElement.hasAttribute('data-mourning');
 }

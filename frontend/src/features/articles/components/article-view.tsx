@@ -115,6 +115,8 @@ export function ArticleView({ article, withHeader = true, hrefOf = (id) => `#/ar
           </ul>
         </section>
       )}
+      {/* Paper has no address bar: the printout says where the article lives. */}
+      <p className="article__print-url">本文链接：{window.location.href}</p>
       {(article.prev || article.next) && (
         <nav className="article__siblings" aria-label="上一篇与下一篇">
           <p>
