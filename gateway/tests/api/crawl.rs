@@ -262,3 +262,37 @@ async fn pages_and_the_sitemap_are_purged_by_the_tags_of_what_they_show() {
         "another article's page is untouched"
     );
 }
+
+#[tokio::test]
+async fn the_footer_carries_the_filing_numbers_only_when_set() {
+    let plain = spawn_with_reference_cms().await;
+    let (_, _, html) = text(&plain, "/portal/site/index.html").await;
+    assert!(html.contains("云ICP备20260001号-1"));
+    assert!(
+        !html.contains("公网安备"),
+        "no 公安备案 line while the key is unset"
+    );
+    let (_, site) = plain.get_json("/portal/api/site").await;
+    assert_eq!(site["result"]["policeFilingNumber"], "");
+    assert_eq!(site["result"]["mourning"], false);
+
+    let cms = spawn_reference_cms().await;
+    let app = spawn_app(config_for(
+        &format!("http://{cms}/"),
+        &static_dir(),
+        "[site]\npolice_filing_number = \"云公网安备60010002000088号\"\n\
+         police_filing_url = \"https://beian.mps.gov.cn/#/query/webSearch?code=60010002000088\"\n\
+         mourning = [\"12-13\"]\n",
+    ))
+    .await;
+    let (_, _, html) = text(&app, "/portal/site/index.html").await;
+    assert!(html.contains(
+        "<a href=\"https://beian.mps.gov.cn/#/query/webSearch?code=60010002000088\" rel=\"nofollow\">云公网安备60010002000088号</a>"
+    ));
+    let (_, site) = app.get_json("/portal/api/site").await;
+    assert_eq!(
+        site["result"]["policeFilingNumber"],
+        "云公网安备60010002000088号"
+    );
+    assert_eq!(site["result"]["mourning"], json!(["12-13"]));
+}

@@ -26,7 +26,12 @@ export default function SitemapPage({ breadcrumb }: ContentPageProps) {
   const { data: tree, isError } = useGetCategoriesQuery();
   const menu = tree && tree.length > 0 && !isError ? categoriesToMenu(tree) : menuFromRoutes(ROUTES);
   const listed = new Set<string>();
-  const walk = (items: MenuItem[]) => items.forEach((i) => (listed.add(i.url), walk(i.children)));
+  const walk = (items: MenuItem[]) => {
+    for (const item of items) {
+      listed.add(item.url);
+      walk(item.children);
+    }
+  };
   walk(menu);
   const others = flattenRoutes(ROUTES).filter((r) => r.path && !listed.has(r.path) && !UNLISTED.has(r.path));
   return (
