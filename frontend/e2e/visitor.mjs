@@ -309,6 +309,10 @@ export const visitorTests = [
       const code = jsQR(Uint8ClampedArray.from(pixels.data), pixels.width, pixels.height);
       assert.ok(code, 'a QR code is found in the screenshot');
       assert.equal(code.data, url);
+      // Escape puts it away and focus back on its button.
+      await page.keyboard.press('Escape');
+      await qr.waitFor({ state: 'detached' });
+      assert.equal(await page.evaluate(() => document.activeElement.textContent), '二维码');
     },
   },
   {

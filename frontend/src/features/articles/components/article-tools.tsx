@@ -1,4 +1,6 @@
-import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useId, useRef, useState } from 'react';
+
+import { useDismiss } from '../../../lib/dismiss';
 
 export const ARTICLE_SIZES = [
   { key: 'large', label: '大' },
@@ -40,17 +42,8 @@ export function ArticleTools({ size, onSize }: ArticleToolsProps) {
   const qrButton = useRef<HTMLButtonElement>(null);
   const url = window.location.href;
 
-  useEffect(() => {
-    if (!qrShown) return undefined;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') {
-        setQrShown(false);
-        qrButton.current?.focus();
-      }
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [qrShown]);
+  const hideQr = useCallback(() => setQrShown(false), []);
+  useDismiss(qrShown, hideQr, qrButton);
 
   const copy = async () => setStatus((await copyText(url)) ? '链接已复制，可粘贴分享。' : '复制失败，请手动复制地址栏中的链接。');
 
