@@ -31,9 +31,15 @@ for preset in desktop mobile; do
   for page in "home|/" "news-list|/news_center/company_announcement/1" "article|/article/2101"; do
     name=${page%%|*}
     route=${page#*|}
-    "$tool/node_modules/.bin/lighthouse" "http://$gateway/portal/#$route" \
-      "${preset_flag[@]}" --quiet --chrome-flags="$flags" \
-      --output=json --output=html --output-path="$out/$preset/$name" >/dev/null 2>&1
+    # Lighthouse now and then fails to record its own trace (NO_NAVSTART): one more try before failing.
+    for attempt in 1 2; do
+      if "$tool/node_modules/.bin/lighthouse" "http://$gateway/portal/#$route" \
+        "${preset_flag[@]}" --quiet --chrome-flags="$flags" \
+        --output=json --output=html --output-path="$out/$preset/$name" >/dev/null 2>&1; then
+        break
+      fi
+      [ "$attempt" = 2 ] && { echo "  $name: lighthouse failed twice" >&2; status=1; }
+    done
     scores=$(node -e '
       const r = require(process.argv[1]);
       const s = Object.values(r.categories).map((c) => `${c.title}=${Math.round(c.score * 100)}`);
