@@ -103,7 +103,7 @@ export const visitorTests = [
     },
   },
   {
-    name: '无障碍: on every route with all modes on, axe is clean and nothing scrolls sideways at 1280 px (特大) or 320 px',
+    name: '无障碍: with all modes on, axe is clean on each route and nothing scrolls sideways at 1280 px (特大) or 320 px',
     async run({ page, base }) {
       const problems = [];
       await page.setViewportSize({ width: 1280, height: 800 });
