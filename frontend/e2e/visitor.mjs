@@ -46,7 +46,9 @@ export const visitorTests = [
     name: '无障碍: text size, contrast and spacing change the page, survive a reload and apply before the first paint',
     async run({ page, base }) {
       await open(page, base, '/news_center/company_announcement/1');
-      await heading(page);
+      // The list's own lines, which arrive after the heading, carry the measured styles.
+      const listed = () => page.locator('main .article-item__summary').first().waitFor();
+      await listed();
       const style = () =>
         page.evaluate(() => ({
           root: getComputedStyle(document.documentElement).fontSize,
@@ -93,7 +95,7 @@ export const visitorTests = [
         });
       });
       await page.reload();
-      await heading(page);
+      await listed();
       assert.deepEqual(await page.evaluate(() => window.__atParse), ['xlarge', 'high', 'wide']);
       assert.deepEqual(await style(), spaced);
       const reopened = page.locator('.site-header__tools').getByRole('button', { name: /无障碍/ });
@@ -192,6 +194,7 @@ export const visitorTests = [
       assert.equal(await footer.locator('.site-footer__filing svg').count(), 1);
       await footer.getByRole('link', { name: '网站地图' }).click();
       await heading(page, '网站地图');
+      await page.locator('main .sitemap a[href="#/business/China-Europe_train"]').waitFor();
       const hrefs = new Set(await page.locator('main .sitemap a').evaluateAll((as) => as.map((a) => a.getAttribute('href'))));
       const menu = [];
       const walk = (list) => list.filter((c) => !c.hidden).forEach((c) => (menu.push(c.url), walk(c.subCategory ?? [])));
@@ -235,16 +238,19 @@ export const visitorTests = [
         await open(page, base, '/news_center/notice');
         await heading(page);
         assert.equal(await grey(), 'grayscale(1)');
-        // A yearly day that is today in Beijing, then one that is not.
+        // A yearly day that is today in Beijing, then one that is not. Each is judged once the app
+        // has the new `/site` answer (it stores the setting then), not by the first paint's guess.
+        const settled = (days) =>
+          page.waitForFunction((want) => localStorage.getItem('siteMourning') === want, JSON.stringify(days));
         const today = chinaDate().slice(5);
         await setSite(config, base, `mourning = ["${today}"]`, (s) => Array.isArray(s.mourning) && s.mourning[0] === today);
         await page.reload();
-        await heading(page);
+        await settled([today]);
         assert.equal(await grey(), 'grayscale(1)');
         const other = today === '01-01' ? '01-02' : '01-01';
         await setSite(config, base, `mourning = ["${other}"]`, (s) => Array.isArray(s.mourning) && s.mourning[0] === other);
         await page.reload();
-        await heading(page);
+        await settled([other]);
         assert.equal(await grey(), 'none');
       } finally {
         await setSite(config, base, 'mourning = false', (s) => s.mourning === false);
