@@ -404,7 +404,52 @@ impl Checker {
         first_article
     }
 
-    async fn detail(&mut self, id: u64) {
+    /// The CMS's search, when the dialect names one: a piece of an article's title must find it.
+    async fn search(&mut self, id: u64, title: &str) {
+        if !self.dialect().has_search() {
+            return;
+        }
+        // Eight characters of the title: specific enough to list the article on the first page.
+        let keyword: String = title.trim().chars().take(8).collect();
+        let keyword = keyword.trim().to_owned();
+        if keyword.is_empty() {
+            return;
+        }
+        let endpoint = format!("article/search keyword={keyword}");
+        let call = CmsCall::Search {
+            keyword: keyword.as_str().into(),
+            page: 1,
+            size: 20,
+        };
+        let Some(payload) = self
+            .call(&endpoint, call, "dialect.endpoints.article_search.path")
+            .await
+        else {
+            return;
+        };
+        match self.dialect().article_page(&payload, 1, 20) {
+            Err(problem) => self.last().problems.push(from_shape(problem)),
+            Ok(found) => {
+                self.last().summary = format!(
+                    "{} items, total {}",
+                    found.content.len(),
+                    found.total_elements
+                );
+                if !found.content.iter().any(|a| a.id == id) {
+                    self.last().problems.push(Problem {
+                        what: format!(
+                            "searching for “{keyword}”, from the title of article {id}, did not list it"
+                        ),
+                        at: "payload".to_owned(),
+                        key: "dialect.endpoints.article_search (path or param)".to_owned(),
+                    });
+                }
+            }
+        }
+    }
+
+    /// The article's check; its title when it could be read (for the search check).
+    async fn detail(&mut self, id: u64) -> Option<String> {
         let endpoint = format!("article/detail id={id}");
         let Some(payload) = self
             .call(
@@ -414,7 +459,7 @@ impl Checker {
             )
             .await
         else {
-            return;
+            return None;
         };
         if payload.is_null() {
             self.last().problems.push(Problem {
@@ -422,10 +467,13 @@ impl Checker {
                 at: "payload".to_owned(),
                 key: "dialect.endpoints.article_detail".to_owned(),
             });
-            return;
+            return None;
         }
         match self.dialect().article(&payload, "payload") {
-            Err(problem) => self.last().problems.push(from_shape(problem)),
+            Err(problem) => {
+                self.last().problems.push(from_shape(problem));
+                None
+            }
             Ok(article) => {
                 if article.id != id {
                     self.last().problems.push(Problem {
@@ -444,12 +492,14 @@ impl Checker {
                         key: "dialect.fields.article.content".to_owned(),
                     });
                 }
-                let title: String = article.title.chars().take(24).collect();
+                let full_title = article.title.clone();
+                let title: String = full_title.chars().take(24).collect();
                 let article = finish_article(article, self.upstream.links());
                 self.last().summary = format!(
                     "“{title}”, body {} bytes",
                     article.content.map_or(0, |c| c.len())
                 );
+                Some(full_title)
             }
         }
     }
@@ -581,7 +631,9 @@ pub async fn run(config: &Config) -> Result<Report, ClientError> {
     if let Some(tree) = checker.categories().await
         && let Some((id, cover)) = checker.lists(&tree).await
     {
-        checker.detail(id).await;
+        if let Some(title) = checker.detail(id).await {
+            checker.search(id, &title).await;
+        }
         if let Some(cover) = cover {
             checker.file(&cover).await;
         }

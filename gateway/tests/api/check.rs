@@ -42,6 +42,10 @@ async fn a_good_upstream_maps_in_every_dialect() {
         endpoints.iter().any(|e| e.starts_with("files ")),
         "{endpoints:?}"
     );
+    assert!(
+        endpoints.iter().any(|e| e.starts_with("article/search")),
+        "{endpoints:?}"
+    );
 
     let native = spawn_reference_cms().await;
     let toml = config_toml(&format!("http://{native}/"), &static_dir(), "");
@@ -111,6 +115,14 @@ async fn each_broken_setting_is_named_with_its_key() {
             key: "dialect.lists.items",
             at: "payload",
             says: "records",
+        },
+        Broken {
+            from: "path = \"cms/article/search\"",
+            to: "path = \"cms/find/article\"",
+            status: "404",
+            key: "dialect.endpoints.article_search.path",
+            at: "",
+            says: "no such path",
         },
         Broken {
             from: "path = \"cms/article/{id}\"",
