@@ -451,16 +451,13 @@ impl Checker {
     /// The article's check; its title when it could be read (for the search check).
     async fn detail(&mut self, id: u64) -> Option<String> {
         let endpoint = format!("article/detail id={id}");
-        let Some(payload) = self
+        let payload = self
             .call(
                 &endpoint,
                 CmsCall::Article { id },
                 "dialect.endpoints.article_detail.path",
             )
-            .await
-        else {
-            return None;
-        };
+            .await?;
         if payload.is_null() {
             self.last().problems.push(Problem {
                 what: "the CMS answered nothing for an article its list holds".to_owned(),
