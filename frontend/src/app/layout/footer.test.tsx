@@ -1,0 +1,38 @@
+import { render, screen } from '@testing-library/react';
+
+import type { Site } from '../../features/site';
+import { Footer } from './footer';
+
+const SITE: Site = {
+  companyName: '云川陆港国际物流集团有限公司',
+  shortName: '云川陆港',
+  loginUrl: 'https://sso.example.com/login',
+  address: '云川市陆港新区枢纽大道 88 号',
+  phone: '0000-66668888',
+  email: 'service@example.com',
+  postcode: '600000',
+  icpNumber: '云ICP备20260001号-1',
+  icpUrl: 'https://beian.miit.gov.cn/',
+  copyright: '云川陆港国际物流集团有限公司 版权所有',
+  paginationLocale: 'zh-CN',
+};
+
+describe('footer', () => {
+  it('shows no 公安备案 line while the number is unset, and the links to 网站地图 and 联系我们', () => {
+    const { container } = render(<Footer site={{ ...SITE, policeFilingNumber: '' }} />);
+    expect(container.querySelector('.site-footer__filing')).toBeNull();
+    expect(screen.getByRole('link', { name: '网站地图' })).toHaveAttribute('href', '#/sitemap');
+    expect(screen.getByRole('link', { name: '联系我们' })).toHaveAttribute('href', '#/contact');
+  });
+
+  it('shows the number with its emblem, linked when a URL is set and as text when not', () => {
+    const number = '云公网安备60010002000088号';
+    const url = 'https://beian.mps.gov.cn/#/query/webSearch?code=60010002000088';
+    const { container, rerender } = render(<Footer site={{ ...SITE, policeFilingNumber: number, policeFilingUrl: url }} />);
+    expect(screen.getByRole('link', { name: number })).toHaveAttribute('href', url);
+    expect(container.querySelector('.site-footer__filing svg')).not.toBeNull();
+    rerender(<Footer site={{ ...SITE, policeFilingNumber: number, policeFilingUrl: '' }} />);
+    expect(screen.queryByRole('link', { name: number })).toBeNull();
+    expect(screen.getByText(number)).toBeInTheDocument();
+  });
+});
