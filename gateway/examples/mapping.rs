@@ -8,7 +8,7 @@ use std::time::Instant;
 use axum::{body::Body, http::Request};
 use portal_gateway::{
     Config,
-    dialect::{CategorySource, Dialect},
+    cms::dialect::{CategorySource, Dialect},
 };
 use tower::ServiceExt;
 

@@ -12,10 +12,11 @@ use serde_json::json;
 use subtle::ConstantTimeEq;
 
 use crate::{
-    api::query::RawQuery,
-    cache::{Purge, tags},
+    cache::Purge,
     envelope::{ApiError, Success},
     limits::ADMIN_PREFIX,
+    model::tags,
+    request::query::RawQuery,
     state::AppState,
 };
 

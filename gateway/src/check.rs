@@ -13,11 +13,14 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::{
-    api::content::{ArticlePage, Category, finish_article},
+    cms::{
+        ClientError, Credential, Upstream, UpstreamError,
+        dialect::{CategorySource, CmsCall, Dialect, ShapeProblem},
+        finish_article,
+    },
     config::{Config, LimitsConfig},
-    dialect::{CategorySource, CmsCall, Dialect, ShapeProblem},
+    model::{ArticlePage, Category},
     portal_routes::PORTAL_ROUTES,
-    upstream::{ClientError, Credential, Upstream, UpstreamError},
 };
 
 /// One thing that does not fit.
@@ -205,7 +208,7 @@ impl Checker {
             Ok(source) => source,
             Err(err) => {
                 let key = match self.dialect().category_shape() {
-                    crate::dialect::CategoryShape::Children => {
+                    crate::cms::dialect::CategoryShape::Children => {
                         "dialect.endpoints.category_children.path"
                     }
                     _ => "dialect.endpoints.category_list.path",
@@ -505,7 +508,7 @@ impl Checker {
         let Some(rewritten) = self.upstream.links().rewrite(cover) else {
             return;
         };
-        let Some(path) = rewritten.strip_prefix(crate::upstream::FILES_ROUTE) else {
+        let Some(path) = rewritten.strip_prefix(crate::cms::FILES_ROUTE) else {
             return;
         };
         let path = path.split('?').next().unwrap_or(path).to_owned();

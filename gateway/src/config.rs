@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use url::Url;
 
 use crate::{
-    dialect::{Dialect, DialectConfig},
+    cms::dialect::{Dialect, DialectConfig},
     endpoint::Endpoint,
 };
 
@@ -21,9 +21,6 @@ pub const ENV_PREFIX: &str = "PORTAL__";
 
 /// reference-cms's demo client secret, shipped in `config/gateway.toml`.
 pub const DEMO_CLIENT_SECRET: &str = "demo-secret-change-me";
-
-/// Largest page size a visitor may ask for.
-pub const MAX_PAGE_SIZE: u32 = 50;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -395,7 +392,7 @@ pub enum ConfigError {
     #[error("configuration key `{key}`: {reason}")]
     Invalid { key: &'static str, reason: String },
     #[error("configuration key `{}`: {}", .0.key, .0.reason)]
-    Dialect(crate::dialect::DialectError),
+    Dialect(crate::cms::dialect::DialectError),
 }
 
 impl Config {

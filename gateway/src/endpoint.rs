@@ -125,6 +125,14 @@ impl Endpoint {
         self.spec().path
     }
 
+    /// The cache name of an endpoint whose answers are cached (what TTLs and overrides are keyed
+    /// by; the crawlable pages live as long as the endpoint whose data they show).
+    pub fn cache_name(self) -> &'static str {
+        self.spec()
+            .cache
+            .expect("only cached endpoints have a cache name")
+    }
+
     pub const fn metrics_label(self) -> &'static str {
         self.spec().metrics
     }

@@ -14,7 +14,7 @@ use axum::{
 use bytes::Bytes;
 use serde::Serialize;
 
-use crate::upstream::UpstreamError;
+use crate::cms::UpstreamError;
 
 /// Success code of the envelope.
 pub const OK: i64 = 200;

@@ -11,10 +11,10 @@ use axum::{
 use serde_json::json;
 
 use crate::{
-    api::query::RawQuery,
+    cms::UpstreamState,
     envelope::{ApiError, Success},
+    request::query::RawQuery,
     state::AppState,
-    upstream::UpstreamState,
 };
 
 pub async fn healthz() -> impl IntoResponse {

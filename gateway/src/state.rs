@@ -12,14 +12,14 @@ use secrecy::ExposeSecret;
 use axum::http::StatusCode;
 
 use crate::{
-    cache::{Entry, ResponseCache, SharedTier},
+    cache::{Entry, MediaType, ResponseCache, SharedTier},
+    cms::{ClientError, Upstream, UpstreamHealth},
     config::{Config, ConfigError},
     envelope::success_bytes,
     limits::ClientLimits,
     observe::AccessLog,
     security::Hsts,
     static_files::{AppFiles, LoadError},
-    upstream::{ClientError, Upstream, UpstreamHealth},
 };
 
 /// Everything built from one version of the config. A reload builds a new one; requests in
@@ -74,7 +74,7 @@ impl Runtime {
                 search: upstream.dialect().has_search(),
             }),
         );
-        let robots = crate::crawl::robots_txt(&config.site);
+        let robots = robots_txt(&config.site);
         Ok(Self {
             config: Arc::new(config),
             upstream,
@@ -83,6 +83,16 @@ impl Runtime {
             robots,
         })
     }
+}
+
+/// `/robots.txt` for `site`: everything but the API and the operators' paths, and where the
+/// sitemap is (absolute, from `site.public_url`).
+fn robots_txt(site: &crate::config::SiteConfig) -> Entry {
+    let text = format!(
+        "User-agent: *\nAllow: /portal/\nDisallow: /portal/api/\nDisallow: /portal/admin/\n\nSitemap: {}/portal/sitemap.xml\n",
+        site.public_url.trim_end_matches('/')
+    );
+    Entry::of(MediaType::Text, StatusCode::OK, bytes::Bytes::from(text))
 }
 
 /// `/portal/api/site`: the site settings, and whether the CMS searches (the app shows its search

@@ -17,9 +17,10 @@ use serde_json::json;
 use sha2::Sha256;
 
 use crate::{
-    cache::{Purge, tags},
+    cache::Purge,
     endpoint::{CacheKey, Endpoint},
     envelope::{ApiError, Success},
+    model::tags,
     state::AppState,
 };
 
@@ -177,8 +178,11 @@ async fn refresh(state: &AppState, notice: &Notice, reached: &[String]) -> Vec<S
     keys.dedup();
     keys.truncate(MAX_REFRESHES);
     let loads = keys.iter().map(|key| async move {
-        let result =
-            tokio::time::timeout(Duration::from_secs(30), crate::api::refresh(state, key)).await;
+        let result = tokio::time::timeout(
+            Duration::from_secs(30),
+            crate::content::ContentService::new(state).refresh(key),
+        )
+        .await;
         match result {
             Ok(Ok(())) => Some(key.clone()),
             Ok(Err(err)) => {

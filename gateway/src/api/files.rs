@@ -7,7 +7,7 @@ use axum::{
     response::{IntoResponse, Response},
 };
 
-use crate::{envelope::ApiError, state::AppState, upstream::UpstreamError};
+use crate::{content::ContentService, envelope::ApiError, state::AppState};
 
 /// Kinds of file a portal page links to; anything else from the file store is refused.
 const ALLOWED_TYPES: &[&str] = &[
@@ -53,22 +53,13 @@ pub async fn file(
     if segments.len() > 16 || !segments.iter().all(safe) {
         return Err(not_found());
     }
-    let upstream = state
-        .runtime()
-        .upstream
-        .get_file(&segments, &headers)
+    let upstream = ContentService::new(&state)
+        .file(&segments, &headers)
         .await?;
-    match upstream.status {
-        StatusCode::OK | StatusCode::PARTIAL_CONTENT => {}
-        StatusCode::NOT_MODIFIED => {
-            let mut response = StatusCode::NOT_MODIFIED.into_response();
-            copy_headers(&upstream.headers, response.headers_mut());
-            return Ok(response);
-        }
-        StatusCode::NOT_FOUND | StatusCode::GONE => return Err(not_found()),
-        status => {
-            return Err(UpstreamError::BadResponse(format!("file answered HTTP {status}")).into());
-        }
+    if upstream.status == StatusCode::NOT_MODIFIED {
+        let mut response = StatusCode::NOT_MODIFIED.into_response();
+        copy_headers(&upstream.headers, response.headers_mut());
+        return Ok(response);
     }
     let content_type = upstream
         .headers

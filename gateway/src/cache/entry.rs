@@ -17,6 +17,8 @@ use axum::{
 };
 use bytes::Bytes;
 
+use crate::model::Content;
+
 pub const X_CACHE: HeaderName = HeaderName::from_static("x-cache");
 /// RFC 9211: what this cache did with the request, with the answer's time to live left.
 pub const CACHE_STATUS: HeaderName = HeaderName::from_static("cache-status");
@@ -108,6 +110,10 @@ pub struct Entry {
     /// False for an answer made from an empty CMS answer: passed on to the visitor who asked,
     /// never stored, never put in place of a good entry.
     pub cacheable: bool,
+    /// The typed value a content answer was encoded from, for the faces that render it rather
+    /// than send its bytes (the crawlable pages, the sitemap, the feeds). `None` for answers that
+    /// are not content (pages, files, a "not found").
+    pub content: Option<Content>,
 }
 
 impl Entry {
@@ -165,12 +171,19 @@ impl Entry {
             purged: Flag::default(),
             keep_for: Duration::ZERO,
             cacheable: true,
+            content: None,
         }
     }
 
     /// This answer, carrying `tags` for purges.
     pub fn tagged(mut self, tags: Vec<String>) -> Self {
         self.tags = Arc::from(tags);
+        self
+    }
+
+    /// This answer, holding the value it was encoded from.
+    pub fn holding(mut self, content: Content) -> Self {
+        self.content = Some(content);
         self
     }
 
@@ -285,7 +298,7 @@ pub struct Wants {
 
 impl Wants {
     /// For tests: the API reads these in its one pass over a request's headers
-    /// (`api::RequestInfo`).
+    /// (`request::RequestInfo`).
     #[cfg(test)]
     pub fn of(headers: &HeaderMap) -> Self {
         Self {

@@ -4,7 +4,6 @@
 
 mod entry;
 mod shared;
-pub mod tags;
 
 use std::{
     collections::HashMap,
@@ -323,7 +322,7 @@ impl ResponseCache {
         });
         match tokio::time::timeout(wait, work).await {
             Ok(result) => result.clone(),
-            Err(_) => Err(ApiError::Upstream(crate::upstream::UpstreamError::Timeout)),
+            Err(_) => Err(ApiError::Upstream(crate::cms::UpstreamError::Timeout)),
         }
     }
 

@@ -8,7 +8,8 @@
 //! memory while Redis is down or slow.
 //!
 //! Keys, under the configured prefix `P`: `P e:<cache key>` a hash (`s` status, `t` stored, Unix
-//! ms, `c` media type, `b`/`g`/`r` identity, gzip and brotli bodies, `tags`, `p` when soft-purged) expiring with
+//! ms, `c` media type, `b`/`g`/`r` identity, gzip and brotli bodies, `v` the typed content value (JSON of
+//! `model::Content`, content answers only), `tags`, `p` when soft-purged) expiring with
 //! the entry's TTL plus its stale allowance; `P t:<tag>` the set of cache keys carrying a tag;
 //! `P l:<cache key>` the lock of the replica loading it; `P purge` the purge channel.
 
@@ -232,6 +233,15 @@ impl SharedTier {
         if let Some(br) = &entry.br {
             hset.arg("r").arg(br.bytes.as_ref());
         }
+        // The typed value beside its encodings: another replica's crawlable pages read it
+        // without parsing the API's bytes.
+        if let Some(value) = entry
+            .content
+            .as_ref()
+            .and_then(|c| serde_json::to_vec(c).ok())
+        {
+            hset.arg("v").arg(value);
+        }
         pipe.add_command(hset).ignore();
         pipe.cmd("PEXPIRE").arg(&redis_key).arg(keep_ms).ignore();
         let tag_ms = keep_ms.max(TAG_SET_FLOOR.as_millis() as u64);
@@ -376,6 +386,11 @@ fn decode(mut fields: HashMap<String, Vec<u8>>) -> Option<Entry> {
             .map(str::to_owned)
             .collect(),
     );
+    let entry = match fields.remove("v") {
+        // A value that no longer reads (written by another version) is a missing entry.
+        Some(value) => entry.holding(serde_json::from_slice(&value).ok()?),
+        None => entry,
+    };
     if fields.contains_key("p") {
         entry.mark_purged();
     }

@@ -200,7 +200,10 @@ fn the_native_example_spells_out_the_defaults() {
         "/../config/examples/native.toml"
     );
     let config = Config::load(std::path::Path::new(path)).unwrap();
-    assert_eq!(config.dialect, crate::dialect::DialectConfig::default());
+    assert_eq!(
+        config.dialect,
+        crate::cms::dialect::DialectConfig::default()
+    );
 }
 
 #[test]

@@ -2,16 +2,18 @@
 //! and article as complete HTML at a real URL (`/portal/site/…`; the app's own links stay hash
 //! routes, per the spec), `/portal/sitemap.xml`, `/robots.txt` and RSS feeds (`/portal/feed/…`).
 //!
-//! Made from the API's own answers (`api::result_of`, through the same cache) with compiled
-//! templates (`pages.rs`), and cached like them: each page is an `Entry` with its encodings and
-//! tags, so a hit costs what an API hit costs and purges and the CMS webhook reach it. Absolute
-//! links use `site.public_url`, never the request's `Host`.
+//! Made from the content service's typed values (`content`: the same cache entries the API
+//! answers from) with compiled templates (`pages.rs`), and cached like them: each page is an
+//! `Entry` with its encodings and tags, kept as long as the endpoint whose data it shows says
+//! (`Endpoint`'s cache name, so a rename reaches it), so a hit costs what an API hit costs and
+//! purges and the CMS webhook reach it. A page made from an empty CMS answer is shown, never
+//! kept. The CMS is asked in pages of at most `dialect.paging.max_size`. Absolute links use
+//! `site.public_url`, never the request's `Host`.
 //!
 //! URLs: `/portal/site/index.html` (home), `/portal/site/<route>.html[?page=N]` for each route of
 //! `portal_routes.rs` (`/portal/site/news_center/notice.html`), `/portal/site/article/<id>.html`,
 //! `/portal/feed/<categoryId>.xml` for each list category and `/portal/feed/news.xml` for all news.
 
-mod data;
 mod pages;
 
 use std::{collections::HashMap, future::Future, sync::OnceLock, time::Duration};
@@ -28,19 +30,22 @@ use bytes::Bytes;
 use serde_json::json;
 
 use crate::{
-    api::{RequestInfo, query::RawQuery},
-    cache::{Entry, MediaType, Outcome, Policy, Timing, respond, tags},
+    cache::{Entry, MediaType, Outcome, Timing, respond},
     config::SiteConfig,
+    content::ContentService,
+    endpoint::Endpoint,
     envelope::ApiError,
+    model::{Article, Category, CategoryTree, Link, MAX_PAGE_SIZE, flatten, tags},
     portal_routes::PORTAL_ROUTES,
+    request::{RequestInfo, query::RawQuery},
     state::AppState,
 };
-use data::{Article, Category};
 use pages::{ArticleView, AttachmentView, Child, FeedItem, Item, MenuItem, Pager};
 
 /// The route of the group whose list categories make the all-news feed.
 const NEWS_GROUP: &str = "/news_center";
-/// Articles on a crawlable list page and in a feed.
+/// Articles on a crawlable list page and in a feed (fewer on a list page when the CMS's pages
+/// are smaller: one CMS page each).
 const LIST_SIZE: u32 = 20;
 /// Highest list page served (beyond it no portal has content).
 const MAX_PAGE: u32 = 1000;
@@ -53,42 +58,46 @@ pub fn router() -> Router<AppState> {
         .route("/robots.txt", get(robots))
 }
 
-/// What a crawlable answer is made of: its body and type, and the tags purges find it by.
+/// What a crawlable answer is made of: its body and type, the tags purges find it by, and
+/// whether it may be kept (not when any value it shows came from an empty CMS answer).
 struct Made {
     media_type: MediaType,
     body: String,
     tags: Vec<String>,
+    cacheable: bool,
 }
 
-/// Answers `key` from the cache, making it with `make` on a miss (TTL of `cache_name`'s endpoint).
+/// Answers `key` from the cache, making it with `make` on a miss; kept as long as `shows`'s
+/// answers (its TTL, or an override matching `key`).
 async fn cached<F, Fut>(
     state: &AppState,
     info: RequestInfo,
     key: String,
-    cache_name: &'static str,
+    shows: Endpoint,
     make: F,
 ) -> Response
 where
     F: Fn(AppState) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = Result<Made, ApiError>> + Send + 'static,
 {
-    let runtime = state.runtime();
-    let policy = Policy::named(
-        &runtime.config.cache,
-        cache_name,
-        &key,
-        runtime.upstream.timeout(),
-    );
+    let content = ContentService::new(state);
+    let policy = content.policy(shows, &key);
+    let cache_enabled = content.runtime().config.cache.enabled;
     let for_load = state.clone();
     let keep_not_found = !policy.not_found_ttl.is_zero();
     let load = move || {
         let made = make(for_load.clone());
         async move {
             match made.await {
-                Ok(made) => Ok(std::sync::Arc::new(
-                    Entry::of(made.media_type, StatusCode::OK, Bytes::from(made.body))
-                        .tagged(made.tags),
-                )),
+                Ok(made) => {
+                    let entry = Entry::of(made.media_type, StatusCode::OK, Bytes::from(made.body))
+                        .tagged(made.tags);
+                    Ok(std::sync::Arc::new(if made.cacheable {
+                        entry
+                    } else {
+                        entry.not_cacheable()
+                    }))
+                }
                 Err(err) if keep_not_found && err.is_not_found() => Ok(std::sync::Arc::new(
                     Entry::of(
                         MediaType::Html,
@@ -101,7 +110,7 @@ where
             }
         }
     };
-    if !runtime.config.cache.enabled {
+    if !cache_enabled {
         return match load().await {
             Ok(entry) => respond(
                 &entry,
@@ -156,7 +165,7 @@ async fn site_page(
                 &state,
                 info,
                 "site/index.html".to_owned(),
-                "article/list",
+                Endpoint::ArticleList,
                 home,
             )
             .await;
@@ -171,7 +180,7 @@ async fn site_page(
             return not_found();
         };
         let key = format!("site/article/{id}.html");
-        return cached(&state, info, key, "article/detail", move |state| {
+        return cached(&state, info, key, Endpoint::ArticleDetail, move |state| {
             article_page(state, id)
         })
         .await;
@@ -188,7 +197,7 @@ async fn site_page(
         },
     };
     let key = format!("site{route}.html?page={page}");
-    cached(&state, info, key, "article/list", move |state| {
+    cached(&state, info, key, Endpoint::ArticleList, move |state| {
         category_page(state, route.clone(), page)
     })
     .await
@@ -255,16 +264,17 @@ mod links {
 }
 
 /// The menu every page carries: each shown top-level category and its shown children.
-fn menu(tree: &[Category]) -> Vec<MenuItem> {
-    tree.iter()
-        .filter(|c| !c.url.is_empty())
+fn menu(tree: &CategoryTree) -> Vec<MenuItem> {
+    tree.content
+        .iter()
+        .filter(|c| c.is_routed())
         .map(|c| MenuItem {
             name: c.name.clone(),
             href: links::route(&c.url),
             children: c
                 .sub_category
                 .iter()
-                .filter(|s| !s.url.is_empty())
+                .filter(|s| s.is_routed())
                 .map(|s| (s.name.clone(), links::route(&s.url)))
                 .collect(),
         })
@@ -351,11 +361,12 @@ fn with_tree_tag(mut tags_: Vec<String>) -> Vec<String> {
 }
 
 async fn home(state: AppState) -> Result<Made, ApiError> {
-    let runtime = state.runtime();
+    let content = ContentService::new(&state);
+    let runtime = content.runtime();
     let site = &runtime.config.site;
-    let tree = data::tree(&state).await?;
-    let latest = data::list(&state, None, 1, LIST_SIZE).await?;
-    let menu = menu(&tree);
+    let tree = content.tree().await?;
+    let latest = content.first_articles(None, LIST_SIZE as usize).await?;
+    let menu = menu(&tree.value);
     let page = pages::Page {
         site,
         title: site.company_name.clone(),
@@ -382,35 +393,47 @@ async fn home(state: AppState) -> Result<Made, ApiError> {
         intro: None,
         article: None,
         children: tree
+            .value
+            .content
             .iter()
-            .filter(|c| !c.url.is_empty())
-            .map(|c| Child {
-                name: c.name.clone(),
-                href: links::route(&c.url),
-                description: c.description.clone(),
-            })
+            .filter(|c| c.is_routed())
+            .map(child)
             .collect(),
         items_heading: Some("最新动态".to_owned()),
-        items: latest.content.iter().map(item).collect(),
+        items: latest.value.iter().map(item).collect(),
         pager: None,
     };
-    let mut found_tags: Vec<String> = latest.content.iter().map(|a| tags::article(a.id)).collect();
+    let mut found_tags: Vec<String> = latest.value.iter().map(|a| tags::article(a.id)).collect();
     found_tags.push(tags::ALL_ARTICLES.to_owned());
     Ok(Made {
         media_type: MediaType::Html,
         body: render(&page)?,
         tags: with_tree_tag(found_tags),
+        cacheable: tree.cacheable && latest.cacheable,
     })
 }
 
+fn child(c: &Category) -> Child {
+    Child {
+        name: c.name.clone(),
+        href: links::route(&c.url),
+        description: c.description.clone(),
+    }
+}
+
 async fn article_page(state: AppState, id: u64) -> Result<Made, ApiError> {
-    let runtime = state.runtime();
+    let content = ContentService::new(&state);
+    let runtime = content.runtime();
     let site = &runtime.config.site;
-    let tree = data::tree(&state).await?;
-    let article = data::article(&state, id).await?;
-    let trail = data::find_by_id(&tree, article.category_id).unwrap_or_default();
+    let tree = content.tree().await?;
+    let got = content.article(id).await?;
+    let article = &got.value;
+    let trail = tree
+        .value
+        .trail_to_id(article.category_id)
+        .unwrap_or_default();
     let category = trail.last();
-    let menu = menu(&tree);
+    let menu = menu(&tree.value);
     let description = describe(
         article.summary.as_deref(),
         article.content.as_deref(),
@@ -436,15 +459,8 @@ async fn article_page(state: AppState, id: u64) -> Result<Made, ApiError> {
         ld["author"] = json!({ "@type": "Person", "name": author });
     }
     let mut found_tags = vec![tags::article(id)];
-    found_tags.extend(
-        [&article.prev, &article.next]
-            .into_iter()
-            .flatten()
-            .map(|l| tags::article(l.id)),
-    );
-    let link = |l: &data::Link| (l.title.clone(), links::article(l.id));
-    let prev = article.prev.as_ref().map(link);
-    let next = article.next.as_ref().map(link);
+    found_tags.extend(article.neighbour_ids().map(tags::article));
+    let link = |l: &Link| (l.title.clone(), links::article(l.id));
     let page = pages::Page {
         site,
         title: format!("{} – {}", article.title, site.company_name),
@@ -466,9 +482,9 @@ async fn article_page(state: AppState, id: u64) -> Result<Made, ApiError> {
             .collect(),
         intro: None,
         article: Some(ArticleView {
-            prev,
-            next,
-            ..article_view(&article, true)
+            prev: article.prev.as_ref().map(link),
+            next: article.next.as_ref().map(link),
+            ..article_view(article, true)
         }),
         children: Vec::new(),
         items_heading: None,
@@ -479,19 +495,25 @@ async fn article_page(state: AppState, id: u64) -> Result<Made, ApiError> {
         media_type: MediaType::Html,
         body: render(&page)?,
         tags: with_tree_tag(found_tags),
+        cacheable: tree.cacheable && got.cacheable,
     })
 }
 
-/// A menu route: a group lists its children; a list category pages through its articles; a page
-/// category shows its (first) article, and links to each of its articles.
+/// A menu route: a group lists its children; a list category pages through its articles (as
+/// many on a page as one CMS page holds, at most `LIST_SIZE`); a page category shows its (first)
+/// article, and links to each of its articles.
 async fn category_page(state: AppState, route: String, page_no: u32) -> Result<Made, ApiError> {
-    let runtime = state.runtime();
+    let content = ContentService::new(&state);
+    let runtime = content.runtime();
     let site = &runtime.config.site;
-    let tree = data::tree(&state).await?;
-    let trail = data::find_by_url(&tree, &route)
+    let tree = content.tree().await?;
+    let mut cacheable = tree.cacheable;
+    let trail = tree
+        .value
+        .trail_to_url(&route)
         .ok_or_else(|| ApiError::NotFound(format!("栏目 {route} 不存在。")))?;
     let category = *trail.last().expect("a trail ends with its category");
-    let menu = menu(&tree);
+    let menu = menu(&tree.value);
     let mut found_tags = vec![tags::category(category.id)];
     let mut view = pages::Page {
         site,
@@ -527,51 +549,54 @@ async fn category_page(state: AppState, route: String, page_no: u32) -> Result<M
         view.children = category
             .sub_category
             .iter()
-            .filter(|c| !c.url.is_empty())
-            .map(|c| Child {
-                name: c.name.clone(),
-                href: links::route(&c.url),
-                description: c.description.clone(),
-            })
+            .filter(|c| c.is_routed())
+            .map(child)
             .collect();
         if route == NEWS_GROUP {
             view.feeds
                 .push(("新闻中心".to_owned(), links::NEWS_FEED.to_owned()));
         }
-    } else {
-        let size = if category.is_list() {
-            LIST_SIZE
-        } else {
-            data::PAGE
-        };
-        let list = data::list(&state, Some(category.id), page_no, size).await?;
-        if list.content.is_empty() && page_no > 1 {
+    } else if category.is_list() {
+        let size = LIST_SIZE.min(content.max_page_size());
+        let list = content.articles(Some(category.id), page_no, size).await?;
+        cacheable &= list.cacheable;
+        if list.value.content.is_empty() && page_no > 1 {
             return Err(ApiError::NotFound(format!("{route} 没有第 {page_no} 页。")));
         }
-        found_tags.extend(list.content.iter().map(|a| tags::article(a.id)));
-        if category.is_list() {
-            view.items = list.content.iter().map(item).collect();
-            view.feeds
-                .push((category.name.clone(), links::feed(category.id)));
-            let pages = list.total_pages.max(1);
-            view.pager = Some(Pager {
-                total: list.total_elements,
-                page: page_no,
-                pages,
-                prev: (page_no > 1).then(|| links::route_page(&route, page_no - 1)),
-                next: (u64::from(page_no) < pages).then(|| links::route_page(&route, page_no + 1)),
-            });
-        } else if let Some(first) = list.content.first() {
-            let article = data::article(&state, first.id).await?;
+        found_tags.extend(list.value.content.iter().map(|a| tags::article(a.id)));
+        view.items = list.value.content.iter().map(item).collect();
+        view.feeds
+            .push((category.name.clone(), links::feed(category.id)));
+        let pages = list.value.total_pages.max(1);
+        view.pager = Some(Pager {
+            total: list.value.total_elements,
+            page: page_no,
+            pages,
+            prev: (page_no > 1).then(|| links::route_page(&route, page_no - 1)),
+            next: (u64::from(page_no) < pages).then(|| links::route_page(&route, page_no + 1)),
+        });
+    } else {
+        if page_no > 1 {
+            return Err(ApiError::NotFound(format!("{route} 没有第 {page_no} 页。")));
+        }
+        let list = content
+            .first_articles(Some(category.id), MAX_PAGE_SIZE as usize)
+            .await?;
+        cacheable &= list.cacheable;
+        found_tags.extend(list.value.iter().map(|a| tags::article(a.id)));
+        if let Some(first) = list.value.first() {
+            let got = content.article(first.id).await?;
+            cacheable &= got.cacheable;
+            let article = &got.value;
             view.description = describe(
                 article.summary.as_deref(),
                 article.content.as_deref(),
                 &view.description,
             );
-            view.article = Some(article_view(&article, false));
+            view.article = Some(article_view(article, false));
             // Each at its own address too (the sitemap lists them), so a crawl reaches them.
             view.items_heading = Some("本栏目内容".to_owned());
-            view.items = list.content.iter().map(item).collect();
+            view.items = list.value.iter().map(item).collect();
         }
     }
     view.json_ld = pages::json_ld(&json!({
@@ -588,31 +613,35 @@ async fn category_page(state: AppState, route: String, page_no: u32) -> Result<M
         media_type: MediaType::Html,
         body: render(&view)?,
         tags: with_tree_tag(found_tags),
+        cacheable,
     })
 }
 
+/// Every page and article, each once. Asks the CMS for every article in pages of `max_size`:
+/// a sitemap of N articles costs ⌈N / max_size⌉ list calls on a miss (docs/operations.md).
 async fn sitemap(State(state): State<AppState>, info: RequestInfo) -> Response {
     cached(
         &state,
         info,
         "sitemap.xml".to_owned(),
-        "article/list",
+        Endpoint::ArticleList,
         |state| async move {
-            let runtime = state.runtime();
+            let content = ContentService::new(&state);
+            let runtime = content.runtime();
             let site = &runtime.config.site;
-            let tree = data::tree(&state).await?;
-            let articles = data::all_articles(&state).await?;
+            let tree = content.tree().await?;
+            let articles = content.first_articles(None, usize::MAX).await?;
             // A page changes when its newest article does: that date is its lastmod (a group's,
             // its children's newest; the home page's, the newest of all).
             let mut newest: HashMap<u64, &str> = HashMap::new();
-            for a in &articles {
+            for a in articles.value.iter() {
                 let slot = newest.entry(a.category_id).or_default();
                 if a.date() > *slot {
                     *slot = a.date();
                 }
             }
             let lastmod = |c: &Category| {
-                data::flatten(std::slice::from_ref(c))
+                flatten(std::slice::from_ref(c))
                     .iter()
                     .filter_map(|c| newest.get(&c.id).copied())
                     .max()
@@ -621,12 +650,13 @@ async fn sitemap(State(state): State<AppState>, info: RequestInfo) -> Response {
             let overall = newest.values().max().map(|d| (*d).to_owned());
             let mut urls = vec![(absolute(site, &links::home()), overall)];
             urls.extend(
-                data::flatten(&tree)
+                tree.value
+                    .flatten()
                     .into_iter()
                     .filter(|c| PORTAL_ROUTES.contains(&c.url.as_str()))
                     .map(|c| (absolute(site, &links::route(&c.url)), lastmod(c))),
             );
-            urls.extend(articles.iter().map(|a| {
+            urls.extend(articles.value.iter().map(|a| {
                 let date = a.date();
                 (
                     absolute(site, &links::article(a.id)),
@@ -637,6 +667,7 @@ async fn sitemap(State(state): State<AppState>, info: RequestInfo) -> Response {
                 media_type: MediaType::Xml,
                 body: render(&pages::Sitemap { urls })?,
                 tags: vec![tags::CATEGORIES.to_owned(), tags::ALL_ARTICLES.to_owned()],
+                cacheable: tree.cacheable && articles.cacheable,
             })
         },
     )
@@ -661,19 +692,23 @@ async fn feed(
         return not_found();
     };
     let key = format!("feed/{stem}.xml");
-    cached(&state, info, key, "article/list", move |state| {
+    cached(&state, info, key, Endpoint::ArticleList, move |state| {
         make_feed(state, which)
     })
     .await
 }
 
 async fn make_feed(state: AppState, which: Option<u64>) -> Result<Made, ApiError> {
-    let runtime = state.runtime();
+    let content = ContentService::new(&state);
+    let runtime = content.runtime();
     let site = &runtime.config.site;
-    let tree = data::tree(&state).await?;
+    let tree = content.tree().await?;
+    let mut cacheable = tree.cacheable;
     let (title, link, categories): (String, String, Vec<&Category>) = match which {
         Some(id) => {
-            let trail = data::find_by_id(&tree, id)
+            let trail = tree
+                .value
+                .trail_to_id(id)
                 .filter(|t| t.last().is_some_and(|c| c.is_list()))
                 .ok_or_else(|| ApiError::NotFound(format!("栏目 {id} 没有订阅源。")))?;
             let category = *trail.last().expect("a trail ends with its category");
@@ -684,13 +719,15 @@ async fn make_feed(state: AppState, which: Option<u64>) -> Result<Made, ApiError
             )
         }
         None => {
-            let trail = data::find_by_url(&tree, NEWS_GROUP)
+            let trail = tree
+                .value
+                .trail_to_url(NEWS_GROUP)
                 .ok_or_else(|| ApiError::NotFound("新闻中心不存在。".to_owned()))?;
             let group = *trail.last().expect("a trail ends with its category");
             (
                 format!("{} – {}", group.name, site.company_name),
                 links::route(NEWS_GROUP),
-                data::flatten(std::slice::from_ref(group))
+                flatten(std::slice::from_ref(group))
                     .into_iter()
                     .filter(|c| c.is_list())
                     .collect(),
@@ -701,11 +738,11 @@ async fn make_feed(state: AppState, which: Option<u64>) -> Result<Made, ApiError
     let mut found_tags = Vec::new();
     for category in &categories {
         found_tags.push(tags::category(category.id));
-        articles.extend(
-            data::list(&state, Some(category.id), 1, LIST_SIZE)
-                .await?
-                .content,
-        );
+        let latest = content
+            .first_articles(Some(category.id), LIST_SIZE as usize)
+            .await?;
+        cacheable &= latest.cacheable;
+        articles.extend(latest.value.iter().cloned());
     }
     articles.sort_by(|a, b| b.publish_time.cmp(&a.publish_time).then(b.id.cmp(&a.id)));
     articles.truncate(LIST_SIZE as usize);
@@ -734,6 +771,7 @@ async fn make_feed(state: AppState, which: Option<u64>) -> Result<Made, ApiError
         media_type: MediaType::Rss,
         body: render(&feed)?,
         tags: with_tree_tag(found_tags),
+        cacheable,
     })
 }
 
@@ -746,13 +784,4 @@ async fn robots(State(state): State<AppState>, info: RequestInfo) -> Response {
         &info.into_wants(),
         Timing::fresh(Duration::from_secs(3600)),
     )
-}
-
-/// The text of `/robots.txt` for `site`.
-pub fn robots_txt(site: &SiteConfig) -> Entry {
-    let text = format!(
-        "User-agent: *\nAllow: /portal/\nDisallow: /portal/api/\nDisallow: /portal/admin/\n\nSitemap: {}\n",
-        absolute(site, "/portal/sitemap.xml")
-    );
-    Entry::of(MediaType::Text, StatusCode::OK, Bytes::from(text))
 }

@@ -12,7 +12,7 @@ use super::{
     config::{self, CategoryShape, Paths},
     dates::normalise_time,
 };
-use crate::api::content::{Article, ArticlePage, Attachment, Category};
+use crate::model::{Article, ArticlePage, Attachment, Category, Link};
 
 /// What does not fit the dialect: where in the CMS's JSON, which key, what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -31,7 +31,7 @@ fn problem(at: impl Into<String>, key: &str, what: impl Into<String>) -> ShapePr
     }
 }
 
-impl From<ShapeProblem> for crate::upstream::UpstreamError {
+impl From<ShapeProblem> for super::super::error::UpstreamError {
     fn from(problem: ShapeProblem) -> Self {
         Self::BadResponse(problem.to_string())
     }
@@ -144,7 +144,9 @@ fields!(
         views,
         content,
         attachments,
-        video
+        video,
+        prev,
+        next
     ]
 );
 fields!(
@@ -180,6 +182,8 @@ const ARTICLE_NAMES: &[&str] = &[
     "content",
     "attachments",
     "video",
+    "prev",
+    "next",
 ];
 
 fn as_u64(value: &Value) -> Option<u64> {
@@ -511,6 +515,25 @@ impl Dialect {
         })
     }
 
+    /// A neighbour's link (`{id, title}`), or `None` for null or nothing.
+    fn link(&self, object: &Value, field: &Field, at: &str) -> Result<Option<Link>, ShapeProblem> {
+        let Some(value) = field.get(object).filter(|v| !v.is_null()) else {
+            return Ok(None);
+        };
+        let at = format!(
+            "{at}.{}",
+            field
+                .found_at(object)
+                .map(ToString::to_string)
+                .unwrap_or_default()
+        );
+        let f = &self.article;
+        Ok(Some(Link {
+            id: required(value, &f.id, &at, "a whole number", as_u64)?,
+            title: required(value, &f.title, &at, "a title (string)", as_text)?,
+        }))
+    }
+
     /// One article (a summary in a list, or a detail with its body).
     pub fn article(&self, object: &Value, at: &str) -> Result<Article, ShapeProblem> {
         let f = &self.article;
@@ -559,6 +582,8 @@ impl Dialect {
             content: read(object, &f.content, at, "a string (HTML)", as_text)?,
             attachments,
             video: read(object, &f.video, at, "a string", as_text)?,
+            prev: self.link(object, &f.prev, at)?,
+            next: self.link(object, &f.next, at)?,
             extra: extra(object, |k| f.heads.contains(k), ARTICLE_NAMES),
         })
     }

@@ -1,10 +1,14 @@
-//! The only code that talks to the CMS: one pooled reqwest client, the credential, the
-//! endpoint paths, the envelope decoding, and the limits every call passes — a ceiling on calls
-//! a second and a cap on calls in flight — with the CMS latency histogram. Lists, details,
-//! files, the readiness probe and `check-upstream` all go through here. Never builds a response
-//! for the browser.
+//! The CMS adapter, the only code that talks to the CMS: one pooled reqwest client, the
+//! credential, the limits every call passes — a ceiling on calls a second and a cap on calls in
+//! flight — with the CMS latency histogram, and the dialect (`dialect/`) that says what to ask and
+//! how to read the answer. Its content calls return the portal's model (`crate::model`), finished
+//! (`finish.rs`: file links through the gateway, HTML sanitised), and `UpstreamError`: never the
+//! browser's envelope or JSON. Lists, details, files, the readiness probe and `check-upstream`
+//! all go through here.
 
+pub mod dialect;
 mod error;
+mod finish;
 mod health;
 mod links;
 
@@ -29,10 +33,12 @@ use url::Url;
 
 use crate::{
     config::{LimitsConfig, UpstreamConfig},
-    dialect::{CategoryShape, CategorySource, CmsCall, Dialect},
     endpoint::Endpoint,
+    model::{Article, ArticlePage, CategoryTree},
 };
+use dialect::{CategoryShape, CategorySource, CmsCall, Dialect};
 pub use error::UpstreamError;
+pub use finish::{finish_article, sanitize};
 pub use health::{UpstreamHealth, UpstreamState};
 pub use links::{FILES_ROUTE, FileLinks};
 
@@ -44,6 +50,15 @@ const CHILDREN_AT_ONCE: usize = 8;
 
 /// Upper bound on one upstream body; a larger one is refused as a bad answer.
 const MAX_BODY_BYTES: usize = 8 * 1024 * 1024;
+
+/// A content call's value, and whether the CMS answered nothing at all (an empty body or a null
+/// payload): such a value is passed on to whoever asked but never cached, nor put in place of a
+/// good one (a CMS mid-deploy often answers so).
+#[derive(Debug)]
+pub struct Fetched<T> {
+    pub value: T,
+    pub empty: bool,
+}
 
 /// Who the call is made as.
 #[derive(Debug, Clone, Copy)]
@@ -369,6 +384,64 @@ impl Upstream {
             parents = next;
         }
         Ok(CategorySource::Levels(levels))
+    }
+
+    /// The category tree, in whichever shape the CMS gives it.
+    pub async fn category_tree(
+        &self,
+        credential: Credential<'_>,
+        request_id: Option<&HeaderValue>,
+    ) -> Result<Fetched<CategoryTree>, UpstreamError> {
+        let source = self.category_source(credential, request_id).await?;
+        let empty = match &source {
+            CategorySource::List(payload) => payload.is_null(),
+            CategorySource::Levels(levels) => levels.iter().all(|(_, items)| items.is_empty()),
+        };
+        let content = self.dialect.category_tree(&source)?;
+        Ok(Fetched {
+            value: CategoryTree { content },
+            empty,
+        })
+    }
+
+    /// A page of articles (`call` is a list or a search page), summaries only, its links
+    /// through the gateway.
+    pub async fn article_page(
+        &self,
+        call: CmsCall,
+        credential: Credential<'_>,
+        request_id: Option<&HeaderValue>,
+    ) -> Result<Fetched<ArticlePage>, UpstreamError> {
+        let (page, size) = call.page().expect("a page call");
+        let payload = self.get_json(call, credential, request_id).await?;
+        let mapped = self.dialect.article_page(&payload, page, size)?;
+        Ok(Fetched {
+            value: finish::finish_page(mapped, &self.links),
+            empty: payload.is_null(),
+        })
+    }
+
+    /// One article with its body sanitised; `None` when the CMS answered nothing for it.
+    pub async fn article(
+        &self,
+        id: u64,
+        credential: Credential<'_>,
+        request_id: Option<&HeaderValue>,
+    ) -> Result<Fetched<Option<Article>>, UpstreamError> {
+        let payload = self
+            .get_json(CmsCall::Article { id }, credential, request_id)
+            .await?;
+        if payload.is_null() {
+            return Ok(Fetched {
+                value: None,
+                empty: true,
+            });
+        }
+        let article = self.dialect.article(&payload, "payload")?;
+        Ok(Fetched {
+            value: Some(finish::finish_article(article, &self.links)),
+            empty: false,
+        })
     }
 
     /// Whether the CMS answers the category list with the configured credential.

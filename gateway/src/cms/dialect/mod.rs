@@ -16,7 +16,7 @@ use config::{CmsEndpointConfig, Paths, SuccessCode};
 pub use dates::normalise_time;
 pub use map::{ShapeProblem, type_name};
 
-use crate::upstream::UpstreamError;
+use super::error::UpstreamError;
 
 /// A configuration key and what is wrong with it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -262,6 +262,16 @@ impl CmsCall {
             Self::Search { .. } => Endpoint::ArticleSearch,
         }
     }
+
+    /// The page (1-based) and size a list or a search asks for.
+    pub fn page(&self) -> Option<(u32, u32)> {
+        match self {
+            Self::Articles { page, size, .. } | Self::Search { page, size, .. } => {
+                Some((*page, *size))
+            }
+            _ => None,
+        }
+    }
 }
 
 /// The CMS's categories as they came: one list payload (shapes `tree` and `flat`), or the
@@ -346,10 +356,10 @@ impl Dialect {
         if paging.page_base > 1 {
             return Err(invalid(key("paging.page_base"), "must be 0 or 1"));
         }
-        if !(1..=crate::config::MAX_PAGE_SIZE).contains(&paging.max_size) {
+        if !(1..=crate::model::MAX_PAGE_SIZE).contains(&paging.max_size) {
             return Err(invalid(
                 key("paging.max_size"),
-                format!("must be from 1 to {}", crate::config::MAX_PAGE_SIZE),
+                format!("must be from 1 to {}", crate::model::MAX_PAGE_SIZE),
             ));
         }
         for (name, value) in [

@@ -305,6 +305,9 @@ pub struct ArticleFields {
     pub content: Paths,
     pub attachments: Paths,
     pub video: Paths,
+    /// The newer and the older neighbour in its category (`{id, title}` or null; details only).
+    pub prev: Paths,
+    pub next: Paths,
 }
 
 impl Default for ArticleFields {
@@ -322,6 +325,8 @@ impl Default for ArticleFields {
             content: paths(&["content", "body"]),
             attachments: paths(&["attachments"]),
             video: paths(&["video", "videoUrl"]),
+            prev: paths(&["prev"]),
+            next: paths(&["next"]),
         }
     }
 }

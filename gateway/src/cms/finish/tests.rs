@@ -1,5 +1,5 @@
 use super::*;
-use crate::dialect::{CategorySource, Dialect};
+use crate::cms::dialect::{CategorySource, Dialect};
 use serde_json::json;
 use url::Url;
 
@@ -8,44 +8,6 @@ fn links() -> FileLinks {
         &Url::parse("http://cms.internal:8081/api").unwrap(),
         "files",
     )
-}
-
-fn tree() -> Vec<Category> {
-    Dialect::default().category_tree(&CategorySource::List(json!({"content": [
-        {"id": 2, "parentId": 0, "name": "新闻中心", "url": "/news_center", "sort": 2, "subCategory": [
-            {"id": 21, "parentId": 2, "name": "公司要闻", "url": "/news_center/company_announcement/1", "sort": 1},
-        ]},
-        {"id": 1, "parentId": 0, "name": "走进我们", "url": "/about", "sort": 1, "subCategory": null},
-        {"id": 31, "parentId": 1, "name": "公司简介", "url": "/about/company_profile", "sort": 1},
-    ]})))
-    .unwrap()
-}
-
-#[test]
-fn tree_is_sorted_and_keeps_unknown_fields() {
-    let list = Dialect::default()
-        .category_tree(&CategorySource::List(json!([{"id": 5, "name": "a", "sort": 2, "icon": "train", "color": "red"}, {"id": 4, "name": "b", "sort": 1}])))
-        .unwrap();
-    assert_eq!(list[0].id, 4);
-    assert_eq!(list[1].icon.as_deref(), Some("train"));
-    assert_eq!(list[1].extra["color"], "red");
-}
-
-#[test]
-fn parent_is_found_nested_or_flat() {
-    let tree = tree();
-    assert_eq!(parent_of(&tree, 21).unwrap().unwrap().id, 2);
-    // 31 sits at the top level of the list but names parent 1.
-    assert_eq!(parent_of(&tree, 31).unwrap().unwrap().id, 1);
-    assert!(parent_of(&tree, 2).unwrap().is_none());
-    assert!(parent_of(&tree, 999).is_none());
-    assert!(
-        parent_of(&tree, 21)
-            .unwrap()
-            .unwrap()
-            .sub_category
-            .is_empty()
-    );
 }
 
 #[test]
@@ -85,4 +47,14 @@ fn pages_of_either_dialect() {
         json!({"records": [{"id": 1, "title": "t"}], "total": 21, "current": 3, "size": 10});
     let page = Dialect::default().article_page(&mybatis, 3, 10).unwrap();
     assert_eq!((page.total_elements, page.total_pages), (21, 3));
+}
+
+#[test]
+fn tree_is_sorted_and_keeps_unknown_fields() {
+    let list = Dialect::default()
+        .category_tree(&CategorySource::List(json!([{"id": 5, "name": "a", "sort": 2, "icon": "train", "color": "red"}, {"id": 4, "name": "b", "sort": 1}])))
+        .unwrap();
+    assert_eq!(list[0].id, 4);
+    assert_eq!(list[1].icon.as_deref(), Some("train"));
+    assert_eq!(list[1].extra["color"], "red");
 }

@@ -1,0 +1,351 @@
+//! The content service: each content operation of the portal (the category tree, a category's
+//! parent, a page of a list, an article, a page of a search) declared once as a `Query`, with
+//! its cache key, tags, loader, "not found" and empty-answer rule. Both faces ask it: the JSON API
+//! sends the encoded answer a lookup finds, the crawlable pages, the sitemap and the feeds read
+//! the typed value the same entry holds. Neither face calls the CMS adapter, runs the other's
+//! handlers or parses a body the gateway made.
+//!
+//! An entry holds the value and its API encoding (the envelope, gzip, brotli, made once on a
+//! miss), so an API hit stays a byte copy (docs/performance.md) whichever face missed first.
+
+mod query;
+
+use std::{future::Future, pin::Pin, sync::Arc};
+
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+
+pub use crate::cms::UpstreamFile as File;
+use crate::{
+    cache::{Entry, Lookup, Outcome, Policy, ResponseCache, Timing},
+    cms::{Credential, Fetched, UpstreamError},
+    endpoint::Endpoint,
+    envelope::{ApiError, success_bytes},
+    model::{Article, ArticlePage, CategoryTree, Content},
+    state::{AppState, Runtime},
+};
+pub use query::Query;
+
+/// A load under way, as the cache runs it.
+type Loading = Pin<Box<dyn Future<Output = Result<Arc<Entry>, ApiError>> + Send>>;
+
+/// Who a lookup is for: the gateway itself (cached), or a visitor with their own token (passed
+/// to the CMS, never cached).
+#[derive(Clone, Default)]
+pub struct Caller {
+    pub bearer: Option<HeaderValue>,
+    pub request_id: Option<HeaderValue>,
+}
+
+impl Caller {
+    fn credential(&self) -> Credential<'_> {
+        match &self.bearer {
+            Some(token) => Credential::Bearer(token),
+            None => Credential::Client,
+        }
+    }
+}
+
+/// A typed value a face renders, and whether it may be kept: `false` when it was made from an
+/// empty CMS answer, so nothing built from it is cached either.
+pub struct Got<T> {
+    pub value: Arc<T>,
+    pub cacheable: bool,
+}
+
+/// The service over one runtime (config and CMS client) and the cache, for one request: a
+/// request keeps the runtime it started with.
+pub struct ContentService<'a> {
+    runtime: Arc<Runtime>,
+    cache: &'a Arc<ResponseCache>,
+}
+
+impl<'a> ContentService<'a> {
+    pub fn new(state: &'a AppState) -> Self {
+        Self {
+            runtime: state.runtime(),
+            cache: &state.cache,
+        }
+    }
+
+    pub fn runtime(&self) -> &Arc<Runtime> {
+        &self.runtime
+    }
+
+    /// How long an answer that shows `shows`'s data lives (a crawlable page, the sitemap, a
+    /// feed: the endpoint's TTL, or an override matching `key`).
+    pub fn policy(&self, shows: Endpoint, key: &str) -> Policy {
+        Policy::named(
+            &self.runtime.config.cache,
+            shows.cache_name(),
+            key,
+            self.runtime.upstream.timeout(),
+        )
+    }
+
+    /// Whether the CMS searches (`dialect.endpoints.article_search` set).
+    pub fn has_search(&self) -> bool {
+        self.runtime.upstream.dialect().has_search()
+    }
+
+    /// A file of the CMS's file store (`segments` already checked by the caller), streamed:
+    /// its answer when the store has it (200, 206, or 304 to a conditional request), "not
+    /// found" for 404 and 410, a bad answer otherwise. Never cached here (browsers keep files).
+    pub async fn file(&self, segments: &[&str], forward: &HeaderMap) -> Result<File, ApiError> {
+        let file = self.runtime.upstream.get_file(segments, forward).await?;
+        match file.status {
+            StatusCode::OK | StatusCode::PARTIAL_CONTENT | StatusCode::NOT_MODIFIED => Ok(file),
+            StatusCode::NOT_FOUND | StatusCode::GONE => {
+                Err(ApiError::NotFound("文件不存在。".to_owned()))
+            }
+            status => {
+                Err(UpstreamError::BadResponse(format!("file answered HTTP {status}")).into())
+            }
+        }
+    }
+
+    /// The largest page the CMS gives (`dialect.paging.max_size`).
+    pub fn max_page_size(&self) -> u32 {
+        self.runtime.upstream.dialect().max_page_size()
+    }
+
+    /// The answer to `query`: from the cache (loaded once on a miss) for the gateway's own
+    /// credential, straight from the CMS for a visitor's token or with the cache off
+    /// (`Outcome::Bypass`).
+    pub async fn lookup(&self, query: Query, caller: Caller) -> Lookup {
+        if caller.bearer.is_some() || !self.runtime.config.cache.enabled {
+            crate::metrics::cache_outcome(Outcome::Bypass.as_str()).increment(1);
+            let result = Box::pin(query.entry(&self.runtime, &caller, false))
+                .await
+                .map(|entry| Arc::new(entry.not_cacheable()));
+            return Lookup {
+                result,
+                outcome: Outcome::Bypass,
+                timing: Timing::default(),
+            };
+        }
+        let key = query.key();
+        let policy = Policy::new(
+            &self.runtime.config.cache,
+            &key,
+            self.runtime.upstream.timeout(),
+        );
+        let lookup = self
+            .cache
+            .get_or_load(key.as_str(), &policy, self.loader(query, caller, &policy))
+            .await;
+        crate::metrics::cache_outcome(lookup.outcome.as_str()).increment(1);
+        lookup
+    }
+
+    /// Loads `key` (a `CacheKey`'s text) again now, whatever the cache holds (a webhook's
+    /// refresh). A key of no content query, or whose load fails, is an error; a "not found" is
+    /// not.
+    pub async fn refresh(&self, key: &str) -> Result<(), ApiError> {
+        let query = Query::of_key(key, self.max_page_size())?;
+        let policy = Policy::new(
+            &self.runtime.config.cache,
+            &query.key(),
+            self.runtime.upstream.timeout(),
+        );
+        let load = self.loader(query, Caller::default(), &policy);
+        match self.cache.refresh(key, &policy, load).await {
+            Err(err) if !err.is_not_found() => Err(err),
+            _ => Ok(()),
+        }
+    }
+
+    /// What the cache calls on a miss or a refresh (a hit runs none of it): the CMS call, the
+    /// entry with its value and encodings, or a cached "not found" while `not_found_ttl` allows.
+    fn loader(
+        &self,
+        query: Query,
+        caller: Caller,
+        policy: &Policy,
+    ) -> impl Fn() -> Loading + Send + Sync + 'static {
+        let runtime = Arc::clone(&self.runtime);
+        let keep_not_found = !policy.not_found_ttl.is_zero();
+        move || {
+            let (runtime, caller, query) = (Arc::clone(&runtime), caller.clone(), query.clone());
+            Box::pin(async move {
+                query
+                    .entry(&runtime, &caller, keep_not_found)
+                    .await
+                    .map(Arc::new)
+            })
+        }
+    }
+
+    /// The typed value of `query`, as the cache holds it (or loads it).
+    async fn value(&self, query: Query) -> Result<(Content, bool), ApiError> {
+        let lookup = self.lookup(query.clone(), Caller::default()).await;
+        let entry = lookup.result?;
+        if entry.status == StatusCode::NOT_FOUND {
+            return Err(query.not_found());
+        }
+        match &entry.content {
+            Some(content) => Ok((content.clone(), entry.cacheable)),
+            // An entry without its value (written to the shared tier by an older version):
+            // asked for again rather than read back from its bytes.
+            None => {
+                let loaded = query
+                    .entry(&self.runtime, &Caller::default(), false)
+                    .await?;
+                let content = loaded
+                    .content
+                    .clone()
+                    .ok_or(ApiError::Internal("a content load without its value"))?;
+                Ok((content, loaded.cacheable))
+            }
+        }
+    }
+
+    pub async fn tree(&self) -> Result<Got<CategoryTree>, ApiError> {
+        match self.value(Query::Categories).await? {
+            (Content::Categories(value), cacheable) => Ok(Got { value, cacheable }),
+            _ => Err(ApiError::Internal("the category list held another value")),
+        }
+    }
+
+    /// One page (1-based) of a category's articles, or of every category's (`None`); `size`
+    /// at most the dialect's `max_size`.
+    pub async fn articles(
+        &self,
+        category: Option<u64>,
+        page: u32,
+        size: u32,
+    ) -> Result<Got<ArticlePage>, ApiError> {
+        let query = Query::Articles {
+            category,
+            page,
+            size: size.clamp(1, self.max_page_size()),
+        };
+        match self.value(query).await? {
+            (Content::Articles(value), cacheable) => Ok(Got { value, cacheable }),
+            _ => Err(ApiError::Internal("an article list held another value")),
+        }
+    }
+
+    /// The first `count` articles of a category (or of all), newest first, asked for in pages
+    /// the CMS gives (`max_size`): as many calls as that takes, each cached as the API's own.
+    pub async fn first_articles(
+        &self,
+        category: Option<u64>,
+        count: usize,
+    ) -> Result<Got<Vec<Article>>, ApiError> {
+        let size = self.max_page_size();
+        let mut found = Vec::new();
+        let mut cacheable = true;
+        let mut page = 1;
+        loop {
+            let got = self.articles(category, page, size).await?;
+            cacheable &= got.cacheable;
+            found.extend(got.value.content.iter().take(count - found.len()).cloned());
+            if found.len() >= count || !got.value.has_more() || page >= MAX_PAGES_WALKED {
+                return Ok(Got {
+                    value: Arc::new(found),
+                    cacheable,
+                });
+            }
+            page += 1;
+        }
+    }
+
+    pub async fn article(&self, id: u64) -> Result<Got<Article>, ApiError> {
+        match self.value(Query::Article { id }).await? {
+            (Content::Article(value), cacheable) => Ok(Got { value, cacheable }),
+            _ => Err(ApiError::Internal("an article held another value")),
+        }
+    }
+}
+
+/// Most CMS pages one walk asks for (the sitemap's: 1000 pages of `max_size` articles).
+const MAX_PAGES_WALKED: u32 = 1000;
+
+/// What a load found: an answer, or nothing to show (`empty`: the CMS answered nothing at all,
+/// so not even the "not found" is kept).
+enum Loaded {
+    Found(Box<Entry>),
+    Missing { empty: bool },
+}
+
+impl Query {
+    /// Calls the CMS for this query and builds its entry: the value, its API encoding, its
+    /// tags, and not cacheable when the CMS answered nothing.
+    async fn load(&self, runtime: &Runtime, caller: &Caller) -> Result<Loaded, ApiError> {
+        let cms = &runtime.upstream;
+        let (who, id) = (caller.credential(), caller.request_id.as_ref());
+        let Fetched { value, empty } = match self {
+            Self::Categories => {
+                let tree = cms.category_tree(who, id).await?;
+                fetched(Content::Categories(Arc::new(tree.value)), tree.empty)
+            }
+            Self::Parent { id: child } => {
+                let tree = cms.category_tree(who, id).await?;
+                match tree.value.parent_of(*child) {
+                    Some(parent) => fetched(Content::Parent(parent.map(Arc::new)), tree.empty),
+                    None => return Ok(Loaded::Missing { empty: tree.empty }),
+                }
+            }
+            Self::Articles { .. } | Self::Search { .. } => {
+                let call = self.cms_call().expect("lists and searches call the CMS");
+                let page = cms.article_page(call, who, id).await?;
+                fetched(Content::Articles(Arc::new(page.value)), page.empty)
+            }
+            Self::Article { id: article } => {
+                let found = cms.article(*article, who, id).await?;
+                match found.value {
+                    Some(value) => fetched(Content::Article(Arc::new(value)), found.empty),
+                    None => return Ok(Loaded::Missing { empty: found.empty }),
+                }
+            }
+        };
+        let entry = Entry::new(StatusCode::OK, encode(&value))
+            .tagged(self.tags(Some(&value)))
+            .holding(value);
+        Ok(Loaded::Found(Box::new(if empty {
+            entry.not_cacheable()
+        } else {
+            entry
+        })))
+    }
+
+    /// The entry of a load, or its "not found" as an error; `keep_not_found` makes the latter an
+    /// entry of its own (cached `not_found_ttl`, unless the CMS answered nothing).
+    async fn entry(
+        &self,
+        runtime: &Runtime,
+        caller: &Caller,
+        keep_not_found: bool,
+    ) -> Result<Entry, ApiError> {
+        let missing = |err: ApiError, empty: bool| {
+            let entry =
+                Entry::new(StatusCode::NOT_FOUND, err.envelope_bytes()).tagged(self.tags(None));
+            if empty { entry.not_cacheable() } else { entry }
+        };
+        match self.load(runtime, caller).await {
+            Ok(Loaded::Found(entry)) => Ok(*entry),
+            Ok(Loaded::Missing { empty }) if keep_not_found => Ok(missing(self.not_found(), empty)),
+            Ok(Loaded::Missing { .. }) => Err(self.not_found()),
+            // The CMS's own "not found" (its message kept).
+            Err(err) if keep_not_found && err.is_not_found() => Ok(missing(err, false)),
+            Err(err) => Err(err),
+        }
+    }
+}
+
+fn fetched(value: Content, empty: bool) -> Fetched<Content> {
+    Fetched { value, empty }
+}
+
+/// The API's encoding of a value: the envelope with the value as its `result`.
+fn encode(content: &Content) -> bytes::Bytes {
+    match content {
+        Content::Categories(tree) => success_bytes(tree.as_ref()),
+        Content::Parent(parent) => success_bytes(parent),
+        Content::Articles(page) => success_bytes(page.as_ref()),
+        Content::Article(article) => success_bytes(article.as_ref()),
+    }
+}
+
+#[cfg(test)]
+mod tests;

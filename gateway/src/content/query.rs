@@ -1,0 +1,171 @@
+//! The content queries, each once: the endpoint whose cache name keys it, its key, the CMS call
+//! it makes, the tags of what it shows and its "not found". The one `match` over the content
+//! operations; the endpoint table says the rest (paths, parameters, cache names).
+
+use std::sync::Arc;
+
+use crate::{
+    cms::dialect::CmsCall,
+    endpoint::{CacheKey, Endpoint},
+    envelope::ApiError,
+    model::{Content, tags},
+    request::query::{ListQuery, RawQuery},
+};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Query {
+    Categories,
+    /// The parent of a category, answered from the tree rather than the CMS's own endpoint,
+    /// which the replaced portal found broken and many CMSs lack.
+    Parent {
+        id: u64,
+    },
+    /// A page (1-based) of a category's articles, or of every category's.
+    Articles {
+        category: Option<u64>,
+        page: u32,
+        size: u32,
+    },
+    Article {
+        id: u64,
+    },
+    /// A page of the CMS's own search (`dialect.endpoints.article_search`).
+    Search {
+        keyword: Arc<str>,
+        page: u32,
+        size: u32,
+    },
+}
+
+impl Query {
+    /// The endpoint of the table whose cache name, TTL and parameters this query has.
+    pub fn endpoint(&self) -> Endpoint {
+        match self {
+            Self::Categories => Endpoint::CategoryList,
+            Self::Parent { .. } => Endpoint::ParentCategory,
+            Self::Articles { .. } => Endpoint::ArticleList,
+            Self::Article { .. } => Endpoint::ArticleDetail,
+            Self::Search { .. } => Endpoint::ArticleSearch,
+        }
+    }
+
+    /// Its cache key: defaults filled and a fixed order, so the same query is always one key.
+    pub fn key(&self) -> CacheKey {
+        let endpoint = self.endpoint();
+        match self {
+            Self::Categories => CacheKey::new(endpoint, &[]),
+            Self::Parent { id } | Self::Article { id } => CacheKey::new(endpoint, &[Some(*id)]),
+            Self::Articles {
+                category,
+                page,
+                size,
+            } => CacheKey::new(
+                endpoint,
+                &[*category, Some(u64::from(*page)), Some(u64::from(*size))],
+            ),
+            Self::Search {
+                keyword,
+                page,
+                size,
+            } => CacheKey::search(keyword, *page, *size),
+        }
+    }
+
+    /// The query a cache key was made from (a webhook's refresh); `max_size` bounds its page.
+    pub fn of_key(key: &str, max_size: u32) -> Result<Self, ApiError> {
+        let (name, query) = key.split_once('?').unwrap_or((key, ""));
+        let endpoint = Endpoint::of_cache_name(name)
+            .ok_or_else(|| ApiError::NotFound(format!("{name} 不是缓存的接口。")))?;
+        let raw = RawQuery::of_key(query).only(endpoint);
+        Ok(match endpoint {
+            Endpoint::CategoryList => Self::Categories,
+            Endpoint::ParentCategory => Self::Parent {
+                id: raw.required_id("id")?,
+            },
+            Endpoint::ArticleList => {
+                let list = ListQuery::parse(&raw, max_size)?;
+                Self::Articles {
+                    category: list.category_id,
+                    page: list.page,
+                    size: list.size,
+                }
+            }
+            Endpoint::ArticleDetail => Self::Article {
+                id: raw.required_id("id")?,
+            },
+            Endpoint::ArticleSearch => {
+                let list = ListQuery::parse(&raw, max_size)?;
+                Self::Search {
+                    keyword: raw.keyword("keyword")?.into(),
+                    page: list.page,
+                    size: list.size,
+                }
+            }
+            Endpoint::Site | Endpoint::Files | Endpoint::OpenApi => {
+                return Err(ApiError::NotFound(format!("{name} 不是内容接口。")));
+            }
+        })
+    }
+
+    /// The CMS call of a list or a search.
+    pub fn cms_call(&self) -> Option<CmsCall> {
+        match self {
+            Self::Articles {
+                category,
+                page,
+                size,
+            } => Some(CmsCall::Articles {
+                category: *category,
+                page: *page,
+                size: *size,
+            }),
+            Self::Search {
+                keyword,
+                page,
+                size,
+            } => Some(CmsCall::Search {
+                keyword: Arc::clone(keyword),
+                page: *page,
+                size: *size,
+            }),
+            _ => None,
+        }
+    }
+
+    /// What an answer shows, for purges by tag (`None`: its "not found", which publishing the
+    /// missing item must reach too).
+    pub fn tags(&self, found: Option<&Content>) -> Vec<String> {
+        let mut tags = match self {
+            Self::Categories | Self::Parent { .. } => return vec![tags::CATEGORIES.to_owned()],
+            Self::Articles { category, .. } => {
+                vec![category.map_or_else(|| tags::ALL_ARTICLES.to_owned(), tags::category)]
+            }
+            // Any article may start to match: every article event purges searches.
+            Self::Search { .. } => vec![tags::ALL_ARTICLES.to_owned()],
+            Self::Article { id } => vec![tags::article(*id)],
+        };
+        match found {
+            // Each article on the page.
+            Some(Content::Articles(page)) => {
+                tags.extend(page.content.iter().map(|a| tags::article(a.id)));
+            }
+            // Its neighbours, whose titles its previous/next links show.
+            Some(Content::Article(article)) => {
+                tags.extend(article.neighbour_ids().map(tags::article));
+            }
+            _ => {}
+        }
+        tags
+    }
+
+    /// What a visitor is told when there is nothing to show.
+    pub fn not_found(&self) -> ApiError {
+        ApiError::NotFound(match self {
+            Self::Parent { id } => format!("栏目 {id} 不存在。"),
+            Self::Article { id } => format!("文章 {id} 不存在。"),
+            Self::Categories | Self::Articles { .. } | Self::Search { .. } => {
+                "内容不存在。".to_owned()
+            }
+        })
+    }
+}
