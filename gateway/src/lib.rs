@@ -22,6 +22,7 @@ pub mod reload;
 pub mod request;
 pub mod security;
 pub mod serve;
+mod stack;
 pub mod startup;
 pub mod state;
 pub mod static_files;

@@ -19,7 +19,7 @@ use hyper_util::{
 use tokio::net::TcpListener;
 use tower::ServiceExt;
 
-use crate::startup::App;
+use crate::stack::App;
 
 /// Serves `app` on `listener` until `shutdown` resolves. A request head must arrive within
 /// `header_read_timeout` of its first byte (or of the connection's start).
