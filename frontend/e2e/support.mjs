@@ -1,45 +1,29 @@
 // Shared helpers of the end-to-end cases.
 
-export const SPEC_ROUTES = [
-  '/',
-  '/about',
-  '/about/company_profile',
-  '/about/the_belt_and_road_Initiative',
-  '/about/development_history',
-  '/about/affiliate_enterprises',
-  '/about/promotional-video',
-  '/about/organizational_structure',
-  '/about/corporate_vision',
-  '/about/honor',
-  '/news_center',
-  '/news_center/company_announcement/1',
-  '/news_center/media_coverage/2',
-  '/news_center/notice',
-  '/business',
-  '/business/China-Europe_train',
-  '/business/industrial_park',
-  '/business/cross_border',
-  '/business/oversea_location',
-  '/business/card_platform',
-  '/party-construction',
-  '/party-construction/clean-honest',
-  '/party-construction/trade-union-activities',
-  '/party-construction/party-building-activities',
-  '/liaison',
-  '/liaison/future-outlook',
-  '/liaison/friendly-cooperation',
-  '/business_overview',
-  '/business_overview/operation_mode',
-  '/business_overview/cdb_site',
-  '/business_overview/operating_route',
-  '/business_overview/fuse',
-  '/development_history',
-  '/party',
-  '/party/detail?id=901',
-  '/social_responsibility',
-  '/social_responsibility/social_influence',
-  '/social_responsibility/friend_cooperation',
-];
+import { readFileSync } from 'node:fs';
+
+// The app's route table (src/app/route-table.json), the one place the routes are written.
+const table = JSON.parse(readFileSync(new URL('../src/app/route-table.json', import.meta.url), 'utf8'));
+
+/** The table's routes with a page, parents before children, as the app's flattenRoutes walks them. */
+function flatten(routes, out = []) {
+  for (const route of routes) {
+    if (route.path && route.page) out.push(route);
+    if (route.routes) flatten(route.routes, out);
+  }
+  return out;
+}
+
+/**
+ * The routes every case visits: the home page, each route that shows CMS content (its page kind is
+ * one of the table's contentPages, the gateway's rule too), and the party-style detail opened on a
+ * demo article (it needs an id). Not the footer's sitemap and contact: the cases that want them add them.
+ */
+export const SPEC_ROUTES = flatten(table.routes).flatMap((route) => {
+  if (route.page === 'home') return [route.path];
+  if (route.page === 'partyDetail') return [`${route.path}?id=901`];
+  return table.contentPages.includes(route.page) ? [route.path] : [];
+});
 
 export async function api(base, path) {
   const r = await fetch(`${base}/portal/api${path}`);

@@ -1,71 +1,181 @@
 //! The portal's routes that show CMS content (spec §2): the app finds each one's category by the
-//! category's `url`. The app's own table is `frontend/src/app/routes.ts`; a test keeps the two
-//! in step. `check-upstream` reports a route no category leads to.
+//! category's `url`. `check-upstream` reports a route no category leads to, the crawlable pages
+//! are made for these routes only.
+//!
+//! The routes are not written here: they are read, at build time, from the app's route table
+//! `frontend/src/app/route-table.json`, the one place the portal's routes are declared. A route is
+//! a content route when its `page` kind is one of the table's `contentPages`; the others (the home
+//! entry, login, the party-style detail found by its article id, sitemap, contact) have no
+//! category. Adding a route to the table adds it here; the tests below keep the table in step
+//! with the demo CMS's categories.
 
-pub const PORTAL_ROUTES: &[&str] = &[
-    "/about",
-    "/about/company_profile",
-    "/about/the_belt_and_road_Initiative",
-    "/about/development_history",
-    "/about/affiliate_enterprises",
-    "/about/promotional-video",
-    "/about/organizational_structure",
-    "/about/corporate_vision",
-    "/about/honor",
-    "/news_center",
-    "/news_center/company_announcement/1",
-    "/news_center/media_coverage/2",
-    "/news_center/notice",
-    "/business",
-    "/business/China-Europe_train",
-    "/business/industrial_park",
-    "/business/cross_border",
-    "/business/oversea_location",
-    "/business/card_platform",
-    "/party-construction",
-    "/party-construction/clean-honest",
-    "/party-construction/trade-union-activities",
-    "/party-construction/party-building-activities",
-    "/liaison",
-    "/liaison/future-outlook",
-    "/liaison/friendly-cooperation",
-    "/business_overview",
-    "/business_overview/operation_mode",
-    "/business_overview/cdb_site",
-    "/business_overview/operating_route",
-    "/business_overview/fuse",
-    "/development_history",
-    "/party",
-    "/social_responsibility",
-    "/social_responsibility/social_influence",
-    "/social_responsibility/friend_cooperation",
-];
+use std::ops::Deref;
+use std::sync::LazyLock;
+
+use serde::Deserialize;
+
+/// The app's route table, built into the binary.
+const ROUTE_TABLE: &str = include_str!("../../frontend/src/app/route-table.json");
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Table {
+    content_pages: Vec<String>,
+    routes: Vec<Route>,
+}
+
+/// One route of the table: only what decides whether it shows CMS content.
+#[derive(Deserialize)]
+struct Route {
+    path: Option<String>,
+    page: Option<String>,
+    #[serde(default)]
+    routes: Vec<Route>,
+}
+
+/// The content routes of `table`, parents before children, in table order.
+fn content_routes(table: &str) -> Vec<String> {
+    fn walk(routes: Vec<Route>, content: &[String], out: &mut Vec<String>) {
+        for route in routes {
+            if let (Some(path), Some(page)) = (route.path, route.page)
+                && content.contains(&page)
+            {
+                out.push(path);
+            }
+            walk(route.routes, content, out);
+        }
+    }
+    let table: Table =
+        serde_json::from_str(table).expect("frontend/src/app/route-table.json is a route table");
+    let mut out = Vec::new();
+    walk(table.routes, &table.content_pages, &mut out);
+    out
+}
+
+/// Read once; the strings live as long as the process (a few dozen short paths).
+static ROUTES: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+    content_routes(ROUTE_TABLE)
+        .into_iter()
+        .map(|path| &*path.leak())
+        .collect()
+});
+
+/// The content routes as a slice: `PORTAL_ROUTES.contains(&route)`, `PORTAL_ROUTES.iter()` and
+/// `for route in PORTAL_ROUTES` work as they did on the `&[&str]` this replaces.
+#[derive(Clone, Copy, Debug)]
+pub struct PortalRoutes;
+
+impl Deref for PortalRoutes {
+    type Target = [&'static str];
+
+    fn deref(&self) -> &[&'static str] {
+        &ROUTES
+    }
+}
+
+impl IntoIterator for PortalRoutes {
+    type Item = &'static &'static str;
+    type IntoIter = std::slice::Iter<'static, &'static str>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        ROUTES.iter()
+    }
+}
+
+/// The portal's content routes, read from the app's route table (see the module's comment).
+pub const PORTAL_ROUTES: PortalRoutes = PortalRoutes;
 
 #[cfg(test)]
 mod tests {
-    use super::PORTAL_ROUTES;
+    use std::collections::BTreeSet;
 
-    /// Routes of the app that are not a category's: the home entry, the login redirect and
-    /// the party-style detail (found by its article id).
-    const NOT_CATEGORIES: &[&str] = &["/", "/login", "/party/detail"];
+    use super::{PORTAL_ROUTES, ROUTE_TABLE, content_routes};
 
-    #[test]
-    fn the_list_matches_the_apps_route_table() {
-        let table = std::fs::read_to_string(concat!(
+    /// Category urls of the demo content that are not portal routes, with why. None today.
+    const CATEGORIES_WITHOUT_ROUTE: &[(&str, &str)] = &[];
+    /// Content routes of the table that the demo content has no category for, with why. None today.
+    const ROUTES_WITHOUT_CATEGORY: &[(&str, &str)] = &[];
+
+    /// The `url` of every category of the demo CMS (`reference-cms/content/categories.json`, a
+    /// flat list).
+    fn demo_category_urls() -> BTreeSet<String> {
+        let text = std::fs::read_to_string(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../frontend/src/app/routes.ts"
+            "/../reference-cms/content/categories.json"
         ))
         .unwrap();
-        let mut in_app: Vec<&str> = table
-            .split('\'')
-            .skip(1)
-            .step_by(2)
-            .filter(|s| s.starts_with('/') && !NOT_CATEGORIES.contains(s))
-            .collect();
-        in_app.sort_unstable();
-        in_app.dedup();
-        let mut here = PORTAL_ROUTES.to_vec();
-        here.sort_unstable();
-        assert_eq!(here, in_app);
+        let categories: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap();
+        categories
+            .iter()
+            .map(|c| {
+                c["url"]
+                    .as_str()
+                    .unwrap_or_else(|| panic!("a demo category without a url: {c}"))
+                    .to_owned()
+            })
+            .collect()
+    }
+
+    /// Where a route of the table and a category of the demo CMS disagree, each side named.
+    fn disagreements(routes: &[String], urls: &BTreeSet<String>) -> Vec<String> {
+        let routes: BTreeSet<&str> = routes.iter().map(String::as_str).collect();
+        let mut out = Vec::new();
+        for route in &routes {
+            let excused = ROUTES_WITHOUT_CATEGORY.iter().any(|(r, _)| r == route);
+            if !urls.contains(*route) && !excused {
+                out.push(format!(
+                    "content route {route} of route-table.json has no category in reference-cms/content/categories.json"
+                ));
+            }
+        }
+        for url in urls {
+            let excused = CATEGORIES_WITHOUT_ROUTE.iter().any(|(u, _)| u == url);
+            if !routes.contains(url.as_str()) && !excused {
+                out.push(format!(
+                    "category url {url} of reference-cms/content/categories.json is no content route of route-table.json"
+                ));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_content_routes_are_the_demo_categories_urls() {
+        let routes = content_routes(ROUTE_TABLE);
+        let problems = disagreements(&routes, &demo_category_urls());
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
+
+    #[test]
+    fn the_list_is_the_tables_content_routes_in_order_once_each() {
+        let routes = content_routes(ROUTE_TABLE);
+        assert_eq!(PORTAL_ROUTES.to_vec(), routes);
+        let unique: BTreeSet<&str> = PORTAL_ROUTES.iter().copied().collect();
+        assert_eq!(unique.len(), PORTAL_ROUTES.len(), "a route twice");
+        // Parents before children: a group's path comes before every path below it.
+        for (i, route) in PORTAL_ROUTES.iter().enumerate() {
+            for parent in &PORTAL_ROUTES[i + 1..] {
+                assert!(
+                    !route.starts_with(&format!("{parent}/")),
+                    "{parent} comes after its child {route}"
+                );
+            }
+        }
+        // Through the slice as callers use it.
+        assert!(PORTAL_ROUTES.contains(&"/news_center/notice"));
+        assert!(!PORTAL_ROUTES.contains(&"/login"));
+        assert_eq!((PORTAL_ROUTES).into_iter().count(), PORTAL_ROUTES.len());
+    }
+
+    #[test]
+    fn only_content_page_kinds_count() {
+        let table = r#"{"contentPages": ["single"], "routes": [
+            {"path": "/", "name": "首页", "page": "home"},
+            {"name": "无路径", "routes": [{"path": "/a/b", "name": "乙", "page": "single"}]},
+            {"path": "/a", "name": "甲", "page": "group", "routes": [
+                {"path": "/a/c", "name": "丙", "page": "single", "hideInMenu": true}
+            ]}
+        ]}"#;
+        assert_eq!(content_routes(table), ["/a/b", "/a/c"]);
     }
 }

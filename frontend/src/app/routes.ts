@@ -1,17 +1,39 @@
-// The route table of spec §2. `page` names the lazy page that renders a route; a group without a
-// page shows the placeholder. Display names are the Chinese ones visitors see.
+/**
+ * The route table of spec §2, read from `route-table.json`: the one place the portal's routes are
+ * written. The gateway reads the same file (`gateway/src/portal_routes.rs`, with `include_str!`) for
+ * the routes that show CMS content, and the end-to-end cases read it for the routes they visit, so
+ * adding a route here adds it everywhere. JSON has no comments; the why of its entries is here:
+ *
+ * - `page` names the lazy page that renders a route (`router.tsx`); a group without a page shows the
+ *   placeholder. Display names are the Chinese ones visitors see.
+ * - `contentPages` lists the page kinds that show CMS content: a route of one of those kinds is found
+ *   by the category whose `url` is its path, so the demo CMS (`reference-cms/content/categories.json`)
+ *   has a category for each. The others (home, login, the party-style detail found by its article id,
+ *   the footer's sitemap and contact pages) have none.
+ * - The path-less 客户服务 group is the replaced portal's customer-service group, kept hidden.
+ * - `/sitemap` and `/contact` are the footer's pages (not in spec §2): every page at a glance, and how
+ *   to reach the company.
+ * - `unlisted`: pages reached otherwise (a form, a link inside a page), left out of the sitemap.
+ *
+ * Kept by `routes.test.ts` (page kinds, nesting), `router.test.tsx` (every route renders its page)
+ * and the gateway's `portal_routes::tests` (content routes = the demo CMS's category urls).
+ */
+import table from './route-table.json';
 
-export type PageKey =
-  | 'home'
-  | 'group'
-  | 'single'
-  | 'news'
-  | 'partyConstruction'
-  | 'party'
-  | 'partyDetail'
-  | 'login'
-  | 'sitemap'
-  | 'contact';
+export const PAGE_KEYS = [
+  'home',
+  'group',
+  'single',
+  'news',
+  'partyConstruction',
+  'party',
+  'partyDetail',
+  'login',
+  'sitemap',
+  'contact',
+] as const;
+
+export type PageKey = (typeof PAGE_KEYS)[number];
 
 export interface RouteDef {
   path?: string;
@@ -24,103 +46,12 @@ export interface RouteDef {
   icon?: string;
   /** false: rendered without the shared layout (the home entry). */
   layout?: boolean;
+  /** Not listed on the sitemap: reached otherwise (a form, a link inside a page). */
+  unlisted?: boolean;
 }
 
-const single = (path: string, name: string, hideInMenu = false): RouteDef => ({ path, name, page: 'single', hideInMenu });
-
-export const ROUTES: RouteDef[] = [
-  { path: '/', name: '首页', page: 'home', layout: false, hideInMenu: true, icon: 'home' },
-  {
-    path: '/about',
-    name: '走进云川',
-    page: 'group',
-    hideInMenu: true,
-    icon: 'home',
-    routes: [
-      single('/about/company_profile', '公司简介'),
-      single('/about/the_belt_and_road_Initiative', '一带一路'),
-      single('/about/development_history', '发展历程'),
-      single('/about/affiliate_enterprises', '下属企业'),
-      single('/about/promotional-video', '宣传视频'),
-      single('/about/organizational_structure', '组织架构'),
-      single('/about/corporate_vision', '企业愿景'),
-      single('/about/honor', '荣誉资质'),
-    ],
-  },
-  {
-    path: '/news_center',
-    name: '新闻中心',
-    page: 'group',
-    icon: 'read',
-    routes: [
-      { path: '/news_center/company_announcement/1', name: '公司要闻', page: 'news' },
-      { path: '/news_center/media_coverage/2', name: '媒体报道', page: 'news' },
-      { path: '/news_center/notice', name: '通知公告', page: 'news' },
-    ],
-  },
-  {
-    path: '/business',
-    name: '业务板块',
-    page: 'group',
-    icon: 'appstore',
-    routes: [
-      single('/business/China-Europe_train', '中欧班列'),
-      single('/business/industrial_park', '融合创新产业园'),
-      single('/business/cross_border', '跨境电商集货中心'),
-      single('/business/oversea_location', '海外仓'),
-      single('/business/card_platform', '集卡平台'),
-    ],
-  },
-  {
-    path: '/party-construction',
-    name: '党建工会',
-    page: 'group',
-    icon: 'flag',
-    routes: [
-      { path: '/party-construction/clean-honest', name: '清正廉洁', page: 'partyConstruction' },
-      { path: '/party-construction/trade-union-activities', name: '工会活动', page: 'partyConstruction' },
-      { path: '/party-construction/party-building-activities', name: '党建活动', page: 'partyConstruction' },
-    ],
-  },
-  {
-    path: '/liaison',
-    name: '联络合作',
-    page: 'group',
-    icon: 'team',
-    routes: [single('/liaison/future-outlook', '未来展望'), single('/liaison/friendly-cooperation', '友好合作')],
-  },
-  {
-    path: '/business_overview',
-    name: '业务概览',
-    page: 'group',
-    hideInMenu: true,
-    routes: [
-      single('/business_overview/operation_mode', '运营模式', true),
-      single('/business_overview/cdb_site', '班列站点', true),
-      single('/business_overview/operating_route', '运营线路', true),
-      single('/business_overview/fuse', '创新创业园', true),
-    ],
-  },
-  single('/development_history', '发展历程', true),
-  // The customer-service group of the replaced portal: no path, hidden.
-  { name: '客户服务', hideInMenu: true, routes: [] },
-  { path: '/party', name: '党建风采', page: 'party', hideInMenu: true },
-  { path: '/party/detail', name: '党建风采详情', page: 'partyDetail', hideInMenu: true },
-  {
-    path: '/social_responsibility',
-    name: '社会责任',
-    page: 'group',
-    icon: 'heart',
-    routes: [
-      single('/social_responsibility/social_influence', '社会影响', true),
-      single('/social_responsibility/friend_cooperation', '友好合作伙伴', true),
-    ],
-  },
-  { path: '/login', name: '登录', page: 'login', hideInMenu: true },
-  // The footer's pages (not in spec §2): every page at a glance, and how to reach the company.
-  { path: '/sitemap', name: '网站地图', page: 'sitemap', hideInMenu: true },
-  { path: '/contact', name: '联系我们', page: 'contact', hideInMenu: true },
-];
+/** The table as written; `routes.test.ts` checks every `page` is a `PageKey`. */
+export const ROUTES: RouteDef[] = table.routes as RouteDef[];
 
 /** Every route with a path and a page, parents before children. */
 export function flattenRoutes(routes: readonly RouteDef[], out: RouteDef[] = []): RouteDef[] {
@@ -141,4 +72,10 @@ export function routeTrail(path: string, routes: readonly RouteDef[] = ROUTES, p
     }
   }
   return [];
+}
+
+/** The routes below `path` that the menu shows (the home page's news tabs and business tiles). */
+export function childrenOf(path: string): RouteDef[] {
+  const route = routeTrail(path).at(-1);
+  return (route?.routes ?? []).filter((r) => r.path && !r.hideInMenu);
 }

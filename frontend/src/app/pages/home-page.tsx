@@ -8,20 +8,20 @@ import { useGetArticlesQuery } from '../../features/articles';
 import { findByUrl, useGetCategoriesQuery } from '../../features/categories';
 import { useMourning } from '../../features/site';
 import { SiteFooter, SiteHeader, useCompanyTitle } from '../layout/layout';
+import { childrenOf } from '../routes';
 
-const NEWS_TABS = [
-  { url: '/news_center/company_announcement/1', name: '公司要闻' },
-  { url: '/news_center/media_coverage/2', name: '媒体报道' },
-  { url: '/news_center/notice', name: '通知公告' },
-];
+// The news tabs and business tiles are the route table's children of their groups, as the menu
+// shows them; only the tiles' one-line texts are written here, by route.
+const NEWS_TABS = childrenOf('/news_center').map((r) => ({ url: r.path!, name: r.name }));
 
-const BUSINESS = [
-  { url: '/business/China-Europe_train', name: '中欧班列', text: '常态化开行至欧洲、中亚的国际货运班列' },
-  { url: '/business/industrial_park', name: '融合创新产业园', text: '前港后园，通道经济转化为产业优势' },
-  { url: '/business/cross_border', name: '跨境电商集货中心', text: '集货、分拣、通关、干线一体化' },
-  { url: '/business/oversea_location', name: '海外仓', text: '布局欧洲与中亚的六个海外仓' },
-  { url: '/business/card_platform', name: '集卡平台', text: '运力撮合、进场预约、在线结算' },
-];
+const BUSINESS_TEXT: Record<string, string> = {
+  '/business/China-Europe_train': '常态化开行至欧洲、中亚的国际货运班列',
+  '/business/industrial_park': '前港后园，通道经济转化为产业优势',
+  '/business/cross_border': '集货、分拣、通关、干线一体化',
+  '/business/oversea_location': '布局欧洲与中亚的六个海外仓',
+  '/business/card_platform': '运力撮合、进场预约、在线结算',
+};
+const BUSINESS = childrenOf('/business').map((r) => ({ url: r.path!, name: r.name, text: BUSINESS_TEXT[r.path!] }));
 
 const SLIDES: Slide[] = [
   {
@@ -149,7 +149,7 @@ export default function HomePage() {
               <li key={b.url}>
                 <a className="tile" href={`#${b.url}`}>
                   <strong>{b.name}</strong>
-                  <span>{b.text}</span>
+                  {b.text && <span>{b.text}</span>}
                 </a>
               </li>
             ))}

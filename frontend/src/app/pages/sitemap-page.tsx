@@ -5,9 +5,6 @@ import { categoriesToMenu, useGetCategoriesQuery } from '../../features/categori
 import { menuFromRoutes } from '../layout/menu-items';
 import { ROUTES, flattenRoutes } from '../routes';
 
-/** Pages reached otherwise (a form, a link inside a page): not listed. */
-const UNLISTED = new Set(['/login', '/party/detail', '/sitemap']);
-
 function Tree({ items }: { items: MenuItem[] }) {
   return (
     <ul>
@@ -33,7 +30,7 @@ export default function SitemapPage({ breadcrumb }: ContentPageProps) {
     }
   };
   walk(menu);
-  const others = flattenRoutes(ROUTES).filter((r) => r.path && !listed.has(r.path) && !UNLISTED.has(r.path));
+  const others = flattenRoutes(ROUTES).filter((r) => r.path && !listed.has(r.path) && !r.unlisted);
   return (
     <section className="content-page sitemap-page">
       <Breadcrumb items={breadcrumb} />

@@ -1,0 +1,47 @@
+import { cleanup, render, screen } from '@testing-library/react';
+import { Router } from 'wouter';
+
+import { useHashPath } from './hash-location';
+import { AppRoutes } from './router';
+import { ROUTES, flattenRoutes, type PageKey } from './routes';
+
+// Each page module answers with its kind and the path it was given, so the test sees which page
+// the router chose for a route. The CMS queries answer with nothing (no category: the table's names).
+function mockPage(kind: PageKey) {
+  return { __esModule: true, default: ({ path }: { path: string }) => `${kind}:${path}` };
+}
+jest.mock('./pages/home-page', () => mockPage('home'));
+jest.mock('./pages/group-page', () => mockPage('group'));
+jest.mock('../features/articles/pages/single-page', () => mockPage('single'));
+jest.mock('../features/articles/pages/news-list-page', () => mockPage('news'));
+jest.mock('../features/articles/pages/party-construction-page', () => mockPage('partyConstruction'));
+jest.mock('../features/articles/pages/party-page', () => mockPage('party'));
+jest.mock('../features/articles/pages/party-detail-page', () => mockPage('partyDetail'));
+jest.mock('../features/site/login-page', () => mockPage('login'));
+jest.mock('./pages/sitemap-page', () => mockPage('sitemap'));
+jest.mock('./pages/contact-page', () => mockPage('contact'));
+jest.mock('./layout/layout', () => ({ Layout: ({ children }: { children: unknown }) => children }));
+jest.mock('../features/categories', () => ({
+  ...jest.requireActual('../features/categories'),
+  useGetCategoriesQuery: () => ({ data: [], isLoading: false }),
+}));
+jest.mock('../features/site', () => ({
+  ...jest.requireActual('../features/site'),
+  useGetSiteQuery: () => ({ data: undefined }),
+}));
+
+// jsdom has no scrolling; each route starts at the top (ScrollToTop).
+beforeAll(() => jest.spyOn(window, 'scrollTo').mockImplementation(() => {}));
+afterEach(cleanup);
+
+describe('the router', () => {
+  it.each(flattenRoutes(ROUTES).map((r) => [r.path!, r.page!] as const))('renders %s with its %s page', async (path, page) => {
+    window.location.hash = `#${path}`;
+    render(
+      <Router hook={useHashPath} searchHook={useHashPath.searchHook} hrefs={useHashPath.hrefs}>
+        <AppRoutes />
+      </Router>,
+    );
+    expect(await screen.findByText(`${page}:${path}`)).toBeInTheDocument();
+  });
+});
