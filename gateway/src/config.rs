@@ -8,12 +8,13 @@ use figment::{
     providers::{Env, Format, Toml},
 };
 use secrecy::{ExposeSecret, SecretString};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use url::Url;
 
 use crate::{
     cms::dialect::{Dialect, DialectConfig},
     endpoint::Endpoint,
+    model::site::Site,
 };
 
 /// Environment variables with this prefix override file keys; `__` separates levels.
@@ -29,7 +30,7 @@ pub struct Config {
     pub server: ServerConfig,
     pub upstream: UpstreamConfig,
     #[serde(default)]
-    pub site: SiteConfig,
+    pub site: Site,
     #[serde(default)]
     pub cache: CacheConfig,
     #[serde(default)]
@@ -304,85 +305,6 @@ fn default_connect_timeout() -> Duration {
 }
 fn default_pool_idle() -> usize {
     32
-}
-
-/// Facts the app shows that operators change without a rebuild; served as-is by `/portal/api/site`.
-#[derive(Debug, Clone, Deserialize, Serialize)]
-#[serde(default, deny_unknown_fields, rename_all(serialize = "camelCase"))]
-pub struct SiteConfig {
-    pub company_name: String,
-    pub short_name: String,
-    pub login_url: String,
-    pub address: String,
-    pub phone: String,
-    pub email: String,
-    pub postcode: String,
-    pub icp_number: String,
-    pub icp_url: String,
-    pub copyright: String,
-    /// Language of the pagination labels: `en` (the spec's default) or `zh-CN`.
-    pub pagination_locale: String,
-    /// Where visitors reach the portal (`https://www.example.com`): the absolute links of the
-    /// crawlable pages, the sitemap and the feeds. Never taken from a request's `Host`, which a
-    /// client could set and a cached page would keep.
-    pub public_url: String,
-    /// 公安备案: the public-security filing number shown in the footer with its emblem (hidden when
-    /// empty), and where it links (the national filing site's record page).
-    pub police_filing_number: String,
-    pub police_filing_url: String,
-    /// 哀悼模式: the whole site in grey, always (`true`) or on listed days.
-    pub mourning: Mourning,
-}
-
-/// `site.mourning`: `true`/`false`, or days: `"MM-DD"` every year, `"YYYY-MM-DD"` once. The app
-/// decides a day in China Standard Time when it loads `/site`, so a listed day begins and ends
-/// without a reload (and the answer stays one entry per config load).
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(untagged)]
-pub enum Mourning {
-    Always(bool),
-    Days(Vec<String>),
-}
-
-impl Default for Mourning {
-    fn default() -> Self {
-        Self::Always(false)
-    }
-}
-
-impl Mourning {
-    /// A listed day that is no calendar day (`"02-30"`, `"2026-13-01"`, `"12/13"`).
-    fn bad_day(&self) -> Option<&str> {
-        let Self::Days(days) = self else { return None };
-        days.iter().map(String::as_str).find(|day| {
-            let full = |d: &str| chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d").is_ok();
-            // Month-day: valid in a leap year, so 02-29 is allowed (it comes when it comes).
-            let yearly = day.len() == 5 && full(&format!("2024-{day}"));
-            !(yearly || (day.len() == 10 && full(day)))
-        })
-    }
-}
-
-impl Default for SiteConfig {
-    fn default() -> Self {
-        Self {
-            company_name: "云川陆港国际物流集团有限公司".to_owned(),
-            short_name: "云川陆港".to_owned(),
-            login_url: "https://sso.example.com/login".to_owned(),
-            address: "云川市陆港新区枢纽大道 88 号".to_owned(),
-            phone: "0000-66668888".to_owned(),
-            email: "service@example.com".to_owned(),
-            postcode: "600000".to_owned(),
-            icp_number: "云ICP备20260001号-1".to_owned(),
-            icp_url: "https://beian.miit.gov.cn/".to_owned(),
-            copyright: "云川陆港国际物流集团有限公司 版权所有".to_owned(),
-            pagination_locale: "en".to_owned(),
-            public_url: "http://127.0.0.1:8080".to_owned(),
-            police_filing_number: String::new(),
-            police_filing_url: String::new(),
-            mourning: Mourning::default(),
-        }
-    }
 }
 
 #[derive(Debug, thiserror::Error)]

@@ -17,6 +17,7 @@ use crate::{
     config::{Config, ConfigError},
     envelope::success_bytes,
     limits::ClientLimits,
+    model::site::{Site, SiteAnswer},
     observe::AccessLog,
     security::Hsts,
     static_files::{AppFiles, LoadError},
@@ -87,21 +88,12 @@ impl Runtime {
 
 /// `/robots.txt` for `site`: everything but the API and the operators' paths, and where the
 /// sitemap is (absolute, from `site.public_url`).
-fn robots_txt(site: &crate::config::SiteConfig) -> Entry {
+fn robots_txt(site: &Site) -> Entry {
     let text = format!(
         "User-agent: *\nAllow: /portal/\nDisallow: /portal/api/\nDisallow: /portal/admin/\n\nSitemap: {}/portal/sitemap.xml\n",
         site.public_url.trim_end_matches('/')
     );
     Entry::of(MediaType::Text, StatusCode::OK, bytes::Bytes::from(text))
-}
-
-/// `/portal/api/site`: the site settings, and whether the CMS searches (the app shows its search
-/// box only then).
-#[derive(serde::Serialize)]
-struct SiteAnswer<'a> {
-    #[serde(flatten)]
-    site: &'a crate::config::SiteConfig,
-    search: bool,
 }
 
 /// Cloned for every request (extractors, middleware): one reference count, not several.

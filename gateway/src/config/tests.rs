@@ -232,7 +232,7 @@ fn the_demo_secret_is_refused_where_others_can_reach_the_gateway() {
 
 #[test]
 fn mourning_is_a_switch_or_a_list_of_days() {
-    use crate::config::Mourning;
+    use crate::model::site::Mourning;
     let off = Config::from_toml_str(MINIMAL).unwrap();
     assert_eq!(off.site.mourning, Mourning::Always(false));
     let on = Config::from_toml_str(&format!("{MINIMAL}[site]\nmourning = true\n")).unwrap();

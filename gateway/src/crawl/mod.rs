@@ -31,11 +31,10 @@ use serde_json::json;
 
 use crate::{
     cache::{Entry, MediaType, Outcome, Timing, respond},
-    config::SiteConfig,
     content::ContentService,
     endpoint::Endpoint,
     envelope::ApiError,
-    model::{Article, Category, CategoryTree, Link, MAX_PAGE_SIZE, flatten, tags},
+    model::{Article, Category, CategoryTree, Link, MAX_PAGE_SIZE, flatten, site::Site, tags},
     portal_routes::PORTAL_ROUTES,
     request::{RequestInfo, query::RawQuery},
     state::AppState,
@@ -333,7 +332,7 @@ fn describe(summary: Option<&str>, html: Option<&str>, fallback: &str) -> String
     }
 }
 
-fn organization(site: &SiteConfig) -> serde_json::Value {
+fn organization(site: &Site) -> serde_json::Value {
     json!({
         "@type": "Organization",
         "name": site.company_name,
@@ -344,7 +343,7 @@ fn organization(site: &SiteConfig) -> serde_json::Value {
     })
 }
 
-fn absolute(site: &SiteConfig, path: &str) -> String {
+fn absolute(site: &Site, path: &str) -> String {
     format!("{}{path}", site.public_url.trim_end_matches('/'))
 }
 

@@ -4,7 +4,7 @@
 
 use askama::Template;
 
-use crate::config::SiteConfig;
+use crate::model::site::Site;
 
 pub struct MenuItem {
     pub name: String,
@@ -55,7 +55,7 @@ pub struct Pager {
 #[derive(Template)]
 #[template(path = "crawl/page.html")]
 pub struct Page<'a> {
-    pub site: &'a SiteConfig,
+    pub site: &'a Site,
     /// The `<title>`: `heading – company`.
     pub title: String,
     pub heading: String,

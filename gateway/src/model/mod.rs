@@ -4,6 +4,7 @@
 //! service (`content`) caches them, and each face renders them: their serde form is the API's
 //! `result` (and the shared cache tier's stored value); the crawlable pages read the fields.
 
+pub mod site;
 pub mod tags;
 
 use std::{collections::HashSet, sync::Arc};
@@ -15,6 +16,7 @@ use serde_json::{Map, Value};
 pub const MAX_PAGE_SIZE: u32 = 50;
 
 /// A category of the portal's menu, whatever the CMS called its fields.
+#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Category {
@@ -36,8 +38,9 @@ pub struct Category {
     pub icon: Option<String>,
     #[serde(default)]
     pub sub_category: Vec<Category>,
-    /// Whatever else the CMS says of a category, passed on.
+    /// Whatever else the CMS says of a category, passed on (not part of the declared shape).
     #[serde(flatten)]
+    #[cfg_attr(test, ts(skip))]
     pub extra: Map<String, Value>,
 }
 
@@ -59,6 +62,7 @@ impl Category {
 }
 
 /// The whole category tree, top level first (`result` of `/category/list`).
+#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CategoryTree {
     pub content: Vec<Category>,
@@ -148,6 +152,7 @@ fn find_with_parent(tree: &[Category], id: u64) -> Option<(&Category, Option<&Ca
     walk(tree, None, id, &mut HashSet::new())
 }
 
+#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Attachment {
@@ -158,6 +163,7 @@ pub struct Attachment {
 }
 
 /// An article's previous or next neighbour in its category, as its links show it.
+#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Link {
     pub id: u64,
@@ -165,6 +171,7 @@ pub struct Link {
 }
 
 /// An article: a summary in a list (no body), or a detail with its body and neighbours.
+#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Article {
@@ -188,6 +195,7 @@ pub struct Article {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(test, ts(as = "Option<Vec<Attachment>>"))]
     pub attachments: Vec<Attachment>,
     /// A video the page plays (the promotional video), from the CMS file store.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -198,7 +206,9 @@ pub struct Article {
     /// The older neighbour in its category (a detail only; `null` for the oldest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next: Option<Link>,
+    /// Whatever else the CMS says of an article, passed on (not part of the declared shape).
     #[serde(flatten)]
+    #[cfg_attr(test, ts(skip))]
     pub extra: Map<String, Value>,
 }
 
@@ -235,6 +245,7 @@ impl Article {
 }
 
 /// One page of articles (a list or a search); `page` is 1-based whatever the CMS counts from.
+#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ArticlePage {
@@ -265,5 +276,7 @@ pub enum Content {
     Article(Arc<Article>),
 }
 
+#[cfg(test)]
+mod shapes;
 #[cfg(test)]
 mod tests;

@@ -1,46 +1,16 @@
 import { useEffect } from 'react';
 
 import { api } from '../../app/api';
+import type { Article as ArticleShape, ArticlePage as PageShape, Link } from '../../lib/api-types';
 
-export interface ArticleSummary {
-  id: number;
-  categoryId: number;
-  title: string;
-  summary?: string;
-  cover?: string;
-  author?: string;
-  source?: string;
-  publishTime?: string;
-  views?: number;
-}
-
-export interface Attachment {
-  name: string;
-  url: string;
-  size?: number;
-}
-
-export interface ArticleLink {
-  id: number;
-  title: string;
-}
-
-export interface Article extends ArticleSummary {
-  /** HTML, sanitised by the gateway. */
-  content?: string;
-  attachments?: Attachment[];
-  /** A video to play (the promotional video page). */
-  video?: string;
-  prev?: ArticleLink | null;
-  next?: ArticleLink | null;
-}
-
-export interface ArticlePage {
+// The shapes are the gateway's (generated from its model): an article in a list is one without
+// what only a detail carries.
+export type { Attachment } from '../../lib/api-types';
+export type ArticleLink = Link;
+export type Article = ArticleShape;
+export type ArticleSummary = Omit<ArticleShape, 'content' | 'attachments' | 'video' | 'prev' | 'next'>;
+export interface ArticlePage extends Omit<PageShape, 'content'> {
   content: ArticleSummary[];
-  totalElements: number;
-  totalPages: number;
-  page: number;
-  size: number;
 }
 
 export interface ListArgs {

@@ -1,13 +1,3 @@
-export interface Category {
-  id: number;
-  parentId: number;
-  name: string;
-  url: string;
-  sort: number;
-  subCategory: Category[];
-  /** `group`, `page` (one page article) or `list` (paged articles); set by the CMS. */
-  type?: 'group' | 'page' | 'list';
-  hidden?: boolean;
-  description?: string;
-  icon?: string;
-}
+// The category as the gateway sends it (generated from its model): `type` is `group`, `page`
+// (one page article) or `list` (paged articles), set by the CMS.
+export type { Category } from '../../lib/api-types';

@@ -1,0 +1,71 @@
+// Generated from the gateway's model (gateway/src/model) by the test
+// `model::shapes::the_apps_types_are_generated_from_the_model`; do not edit.
+// Regenerate: UPDATE_API_TYPES=1 cargo test -p portal-gateway --lib model::shapes
+
+export type Category = { id: number, 
+/**
+ * 0 at the top level.
+ */
+parentId: number, name: string, 
+/**
+ * The portal route it belongs to (`/news_center/notice`); empty when it has none.
+ */
+url: string, sort: number, 
+/**
+ * The page the app shows: `group`, `page` or `list`.
+ */
+type?: string, description?: string, hidden?: boolean, icon?: string, subCategory: Array<Category>, };
+
+export type CategoryTree = { content: Array<Category>, };
+
+export type Attachment = { name: string, url: string, size?: number, };
+
+export type Link = { id: number, title: string, };
+
+export type Article = { id: number, categoryId: number, title: string, summary?: string, cover?: string, author?: string, source?: string, 
+/**
+ * `yyyy-MM-dd HH:mm:ss`, China time.
+ */
+publishTime?: string, views?: number, 
+/**
+ * The HTML body; only on a detail, always sanitised (by the CMS adapter).
+ */
+content?: string, attachments?: Array<Attachment>, 
+/**
+ * A video the page plays (the promotional video), from the CMS file store.
+ */
+video?: string, 
+/**
+ * The newer neighbour in its category (a detail only; `null` for the newest).
+ */
+prev?: Link, 
+/**
+ * The older neighbour in its category (a detail only; `null` for the oldest).
+ */
+next?: Link, };
+
+export type ArticlePage = { content: Array<Article>, totalElements: number, totalPages: number, page: number, size: number, };
+
+export type Mourning = boolean | Array<string>;
+
+export type Site = { search: boolean, companyName: string, shortName: string, loginUrl: string, address: string, phone: string, email: string, postcode: string, icpNumber: string, icpUrl: string, copyright: string, 
+/**
+ * Language of the pagination labels: `en` (the spec's default) or `zh-CN` (the config
+ * refuses any other).
+ */
+paginationLocale: 'en' | 'zh-CN', 
+/**
+ * Where visitors reach the portal (`https://www.example.com`): the absolute links of the
+ * crawlable pages, the sitemap and the feeds. Never taken from a request's `Host`, which a
+ * client could set and a cached page would keep.
+ */
+publicUrl: string, 
+/**
+ * 公安备案: the public-security filing number shown in the footer with its emblem (hidden when
+ * empty), and where it links (the national filing site's record page).
+ */
+policeFilingNumber: string, policeFilingUrl: string, 
+/**
+ * 哀悼模式: the whole site in grey, always (`true`) or on listed days.
+ */
+mourning: Mourning, };

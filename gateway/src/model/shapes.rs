@@ -1,0 +1,202 @@
+//! The shapes the browser receives are declared once, here in the model: the app's TypeScript
+//! types are generated from them (`frontend/src/lib/api-types.ts`, written by this test with
+//! `UPDATE_API_TYPES=1`), and the OpenAPI document's schemas must name exactly their fields.
+//! A field added on one side only fails one of these tests.
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+use ts_rs::{Config, TS};
+
+use super::{
+    Article, ArticlePage, Attachment, Category, CategoryTree, Link,
+    site::{Mourning, Site, SiteAnswer},
+};
+
+const TYPES_FILE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../frontend/src/lib/api-types.ts"
+);
+const OPENAPI: &str = include_str!("../../../docs/openapi.json");
+
+/// The TypeScript the app imports: one declaration per shape, ids as plain numbers.
+fn typescript() -> String {
+    let cfg = Config::new().with_large_int("number");
+    let decls = [
+        Category::decl(&cfg),
+        CategoryTree::decl(&cfg),
+        Attachment::decl(&cfg),
+        Link::decl(&cfg),
+        Article::decl(&cfg),
+        ArticlePage::decl(&cfg),
+        Mourning::decl(&cfg),
+        SiteAnswer::decl(&cfg),
+    ];
+    let mut out = String::from(
+        "// Generated from the gateway's model (gateway/src/model) by the test\n\
+         // `model::shapes::the_apps_types_are_generated_from_the_model`; do not edit.\n\
+         // Regenerate: UPDATE_API_TYPES=1 cargo test -p portal-gateway --lib model::shapes\n",
+    );
+    for decl in decls {
+        out.push('\n');
+        out.push_str("export ");
+        out.push_str(decl.trim());
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn the_apps_types_are_generated_from_the_model() {
+    let wanted = typescript();
+    if std::env::var_os("UPDATE_API_TYPES").is_some() {
+        std::fs::write(TYPES_FILE, &wanted).unwrap();
+    }
+    let committed = std::fs::read_to_string(TYPES_FILE).unwrap_or_default();
+    assert!(
+        committed == wanted,
+        "frontend/src/lib/api-types.ts is not what the model declares; run \
+         `UPDATE_API_TYPES=1 cargo test -p portal-gateway --lib model::shapes` and commit it.\n\
+         expected:\n{wanted}"
+    );
+}
+
+/// The names a value serialises under (an object's keys).
+fn keys(value: &impl serde::Serialize) -> BTreeSet<String> {
+    serde_json::to_value(value)
+        .unwrap()
+        .as_object()
+        .unwrap()
+        .keys()
+        .cloned()
+        .collect()
+}
+
+/// The properties an OpenAPI schema names, its `allOf` parts included.
+fn properties(schemas: &Value, name: &str) -> BTreeSet<String> {
+    let schema = &schemas[name];
+    let own = |s: &Value| -> Vec<String> {
+        s["properties"]
+            .as_object()
+            .map(|p| p.keys().cloned().collect())
+            .unwrap_or_default()
+    };
+    let mut out: BTreeSet<String> = own(schema).into_iter().collect();
+    for part in schema["allOf"].as_array().into_iter().flatten() {
+        match part["$ref"].as_str() {
+            Some(reference) => {
+                let inner = reference.rsplit('/').next().unwrap();
+                out.extend(properties(schemas, inner));
+            }
+            None => out.extend(own(part)),
+        }
+    }
+    out
+}
+
+/// Every field filled, so each serialises (a new field must be filled here: the compiler says so).
+fn full_article() -> Article {
+    Article {
+        id: 1,
+        category_id: 2,
+        title: "t".into(),
+        summary: Some("s".into()),
+        cover: Some("c".into()),
+        author: Some("a".into()),
+        source: Some("s".into()),
+        publish_time: Some("2026-01-01 00:00:00".into()),
+        views: Some(3),
+        content: Some("<p>b</p>".into()),
+        attachments: vec![full_attachment()],
+        video: Some("v".into()),
+        prev: Some(Link {
+            id: 4,
+            title: "p".into(),
+        }),
+        next: Some(Link {
+            id: 5,
+            title: "n".into(),
+        }),
+        extra: serde_json::Map::new(),
+    }
+}
+
+fn full_attachment() -> Attachment {
+    Attachment {
+        name: "n".into(),
+        url: "u".into(),
+        size: Some(1),
+    }
+}
+
+fn full_category() -> Category {
+    Category {
+        id: 1,
+        parent_id: 0,
+        name: "n".into(),
+        url: "/u".into(),
+        sort: 1,
+        kind: Some("list".into()),
+        description: Some("d".into()),
+        hidden: Some(false),
+        icon: Some("i".into()),
+        sub_category: Vec::new(),
+        extra: serde_json::Map::new(),
+    }
+}
+
+#[test]
+fn the_openapi_schemas_name_exactly_the_models_fields() {
+    let doc: Value = serde_json::from_str(OPENAPI).unwrap();
+    let schemas = &doc["components"]["schemas"];
+    let page = ArticlePage {
+        content: vec![full_article()],
+        total_elements: 1,
+        total_pages: 1,
+        page: 1,
+        size: 10,
+    };
+    let site = Site {
+        mourning: Mourning::Days(vec!["12-13".into()]),
+        ..Site::default()
+    };
+    let answer = SiteAnswer {
+        site: &site,
+        search: true,
+    };
+    let cases: [(&str, BTreeSet<String>); 6] = [
+        ("Category", keys(&full_category())),
+        ("Article", keys(&full_article())),
+        ("Attachment", keys(&full_attachment())),
+        (
+            "ArticleLink",
+            keys(&Link {
+                id: 1,
+                title: "t".into(),
+            }),
+        ),
+        ("ArticlePage", keys(&page)),
+        ("Site", keys(&answer)),
+    ];
+    for (schema, fields) in cases {
+        assert_eq!(
+            properties(schemas, schema),
+            fields,
+            "docs/openapi.json's {schema} schema and the model's fields differ"
+        );
+    }
+    // A summary is an article without what only a detail carries.
+    let detail_only: BTreeSet<String> = ["content", "attachments", "video", "prev", "next"]
+        .into_iter()
+        .map(String::from)
+        .collect();
+    let summary: BTreeSet<String> = keys(&full_article())
+        .difference(&detail_only)
+        .cloned()
+        .collect();
+    assert_eq!(properties(schemas, "ArticleSummary"), summary);
+    let tree = CategoryTree {
+        content: vec![full_category()],
+    };
+    assert_eq!(keys(&tree), BTreeSet::from(["content".to_owned()]));
+}
