@@ -250,3 +250,76 @@ fn only_upstream_talks_to_the_cms_and_only_envelope_shapes_answers() {
         }
     }
 }
+
+/// The source of each file under `src/` (tests and their fixtures left out: they may build
+/// whatever they check), by its path relative to `src/`.
+fn sources() -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    rust_files(src_dir(), &mut files);
+    files
+        .into_iter()
+        .map(|file| {
+            let relative = file
+                .strip_prefix(src_dir())
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            (relative, std::fs::read_to_string(&file).unwrap())
+        })
+        .filter(|(relative, _)| {
+            !relative.ends_with("tests.rs")
+                && !relative.contains("/tests/")
+                && !relative.ends_with("shapes.rs")
+        })
+        .collect()
+}
+
+/// The layers of content, each kept to what it may know (docs/ARCHITECTURE.md): the model knows
+/// nothing else of the crate; the CMS adapter knows nothing of the envelope, the cache or the
+/// faces; a face never calls the CMS adapter; nothing reads back a body the gateway made.
+#[test]
+fn each_content_layer_knows_only_what_is_below_it() {
+    let faces = ["api/", "crawl/", "admin.rs", "webhook.rs"];
+    let mut checked = 0;
+    for (relative, text) in sources() {
+        if relative.starts_with("model/") {
+            checked += 1;
+            assert!(
+                !text.contains("crate::") && !text.contains("super::super"),
+                "{relative}: the model imports nothing else of the crate"
+            );
+        }
+        if relative.starts_with("cms/") {
+            checked += 1;
+            for word in [
+                "crate::envelope",
+                "ApiError",
+                "success_bytes",
+                "crate::api",
+                "crate::content",
+                "crate::crawl",
+                "crate::cache",
+                "crate::state",
+            ] {
+                assert!(
+                    !text.contains(word),
+                    "{relative} names {word}: the CMS adapter knows nothing of the envelope, the cache or the faces"
+                );
+            }
+        }
+        if faces.iter().any(|f| relative.starts_with(f)) {
+            checked += 1;
+            for word in ["crate::cms", ".upstream", "dialect()", "get_json"] {
+                assert!(
+                    !text.contains(word),
+                    "{relative} names {word}: a face asks the content service, never the CMS adapter"
+                );
+            }
+        }
+        assert!(
+            !text.contains("body::to_bytes") && !text.contains("result_of"),
+            "{relative} reads a response body back: faces render typed values (content::ContentService)"
+        );
+    }
+    assert!(checked > 15, "the layers were found ({checked} files)");
+}
