@@ -1,5 +1,7 @@
 // The app's structure rules (docs/frontend.md): imports flow lib/components → features → app,
-// features never import each other, no import cycles; plus the React hooks rules and jsx-a11y.
+// except that a feature may use app's wiring (the API slice, typed hooks, the root reducer it
+// injects into, the UI slice, and the store in its tests); features never import each other; no
+// import cycles; plus the React hooks rules and jsx-a11y.
 //
 // TypeScript is parsed by Babel: TypeScript 7 has no JavaScript API yet, which the
 // typescript-eslint parser needs. Type checking stays with `tsc --noEmit`.
@@ -20,6 +22,14 @@ const featureZones = features.map((feature) => ({
   except: [`./${feature}`],
   message: 'A feature never imports another feature; compose them in app/.',
 }));
+
+/** What of app/ a feature may use: its wiring, never the router, layout or pages. */
+const appWiringZone = {
+  target: './src/features',
+  from: './src/app',
+  except: ['./api.ts', './hooks.ts', './reducer.ts', './ui-slice.ts', './store.ts'],
+  message: 'A feature uses only app/\'s wiring (api, hooks, reducer, ui-slice, store); app/ composes features.',
+};
 
 const sharedZones = ['components', 'lib'].flatMap((shared) => [
   {
@@ -67,7 +77,7 @@ export default [
       ...jsxA11y.flatConfigs.recommended.rules,
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'error',
-      'import/no-restricted-paths': ['error', { zones: [...featureZones, ...sharedZones] }],
+      'import/no-restricted-paths': ['error', { zones: [...featureZones, appWiringZone, ...sharedZones] }],
       'import/no-cycle': ['error', { ignoreExternal: true }],
       'import/no-self-import': 'error',
     },
