@@ -527,11 +527,11 @@ impl Dialect {
                 .map(ToString::to_string)
                 .unwrap_or_default()
         );
+        // A neighbour without its id or title is left out rather than failing the article.
         let f = &self.article;
-        Ok(Some(Link {
-            id: required(value, &f.id, &at, "a whole number", as_u64)?,
-            title: required(value, &f.title, &at, "a title (string)", as_text)?,
-        }))
+        let id = read(value, &f.id, &at, "a whole number", as_u64)?;
+        let title = read(value, &f.title, &at, "a title (string)", as_text)?;
+        Ok(id.zip(title).map(|(id, title)| Link { id, title }))
     }
 
     /// One article (a summary in a list, or a detail with its body).

@@ -499,3 +499,29 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn neighbours_are_typed_links_and_a_broken_one_is_left_out() {
+    let detail = json!({
+        "id": 7, "categoryId": 21, "title": "本文",
+        "prev": {"id": "8", "title": "较新"},
+        "next": null,
+    });
+    let article = native().article(&detail, "payload").unwrap();
+    assert_eq!(
+        article.prev,
+        Some(crate::model::Link {
+            id: 8,
+            title: "较新".to_owned()
+        })
+    );
+    assert_eq!(article.next, None);
+    // Mapped: not passed on again among the extras.
+    assert!(!article.extra.contains_key("prev") && !article.extra.contains_key("next"));
+    let untitled = json!({"id": 7, "title": "本文", "next": {"id": 6}});
+    assert_eq!(native().article(&untitled, "payload").unwrap().next, None);
+    let wrong = json!({"id": 7, "title": "本文", "next": {"id": "x", "title": "t"}});
+    let problem = native().article(&wrong, "payload").unwrap_err();
+    assert_eq!(problem.key, "dialect.fields.article.id");
+    assert_eq!(problem.at, "payload.next.id");
+}
