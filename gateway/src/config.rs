@@ -355,7 +355,18 @@ impl Config {
         }
     }
 
+    /// Every section's rules; the first broken one is the error, naming its key.
     fn validate(&self) -> Result<(), ConfigError> {
+        self.validate_upstream()?;
+        self.validate_server()?;
+        self.validate_cache()?;
+        self.validate_limits()?;
+        self.validate_admin()?;
+        self.validate_site()
+    }
+
+    /// `[upstream]`: a CMS address, a credential (not the demo's where others reach the gateway), time-outs.
+    fn validate_upstream(&self) -> Result<(), ConfigError> {
         let invalid = |key, reason: &str| ConfigError::Invalid {
             key,
             reason: reason.to_owned(),
@@ -367,6 +378,115 @@ impl Config {
         if base.cannot_be_a_base() || base.host().is_none() {
             return Err(invalid("upstream.base_url", "must name a host"));
         }
+        if self.upstream.client_id.is_empty() || self.upstream.client_id.contains(':') {
+            return Err(invalid(
+                "upstream.client_id",
+                "must be non-empty and must not contain ':'",
+            ));
+        }
+        if self.upstream.client_secret.expose_secret().is_empty() {
+            return Err(invalid("upstream.client_secret", "must not be empty"));
+        }
+        if self.upstream.client_secret.expose_secret() == DEMO_CLIENT_SECRET
+            && !self.server.listen.ip().is_loopback()
+            && !self.demo
+        {
+            return Err(ConfigError::Invalid {
+                key: "upstream.client_secret",
+                reason: format!(
+                    "is the demo secret, and the gateway would listen on {}, where others reach it: \
+                     set PORTAL__UPSTREAM__CLIENT_SECRET to your CMS's client secret (or write \
+                     `demo = true` at the top of the config to serve the demo as it is)",
+                    self.server.listen
+                ),
+            });
+        }
+        if self.upstream.timeout.is_zero() || self.upstream.timeout > Duration::from_secs(300) {
+            return Err(invalid(
+                "upstream.timeout",
+                "must be more than 0 and at most 300 s",
+            ));
+        }
+        if self.upstream.connect_timeout.is_zero() {
+            return Err(invalid("upstream.connect_timeout", "must be more than 0"));
+        }
+        Ok(())
+    }
+
+    /// `[server]`: time-outs.
+    fn validate_server(&self) -> Result<(), ConfigError> {
+        let invalid = |key, reason: &str| ConfigError::Invalid {
+            key,
+            reason: reason.to_owned(),
+        };
+        if self.server.shutdown_timeout.is_zero() {
+            return Err(invalid("server.shutdown_timeout", "must be more than 0"));
+        }
+        if self.server.header_read_timeout.is_zero() {
+            return Err(invalid("server.header_read_timeout", "must be more than 0"));
+        }
+        Ok(())
+    }
+
+    /// `[cache]`: known endpoints, patterns, size, the shared tier.
+    fn validate_cache(&self) -> Result<(), ConfigError> {
+        let invalid = |key, reason: &str| ConfigError::Invalid {
+            key,
+            reason: reason.to_owned(),
+        };
+        for endpoint in self.cache.ttl.keys() {
+            if Endpoint::of_cache_name(endpoint).is_none() {
+                return Err(ConfigError::Invalid {
+                    key: "cache.ttl",
+                    reason: format!(
+                        "unknown endpoint `{endpoint}` (known: {})",
+                        Endpoint::cache_names().collect::<Vec<_>>().join(", ")
+                    ),
+                });
+            }
+        }
+        if self.cache.overrides.iter().any(|o| o.pattern.is_empty()) {
+            return Err(invalid("cache.overrides", "a pattern must not be empty"));
+        }
+        if self.cache.max_bytes < 1024 * 1024 {
+            return Err(invalid(
+                "cache.max_bytes",
+                "must be at least 1048576 (1 MiB)",
+            ));
+        }
+        let shared = &self.cache.shared;
+        if let Some(url) = &shared.url {
+            let ok = Url::parse(url.expose_secret())
+                .map(|u| matches!(u.scheme(), "redis" | "rediss" | "valkey" | "valkeys"))
+                .unwrap_or(false);
+            if !ok {
+                // The value is not repeated: it may hold a password.
+                return Err(invalid(
+                    "cache.shared.url",
+                    "must be a redis:// or rediss:// URL",
+                ));
+            }
+        }
+        if shared.timeout.is_zero() || shared.timeout > Duration::from_secs(5) {
+            return Err(invalid(
+                "cache.shared.timeout",
+                "must be more than 0 and at most 5 s",
+            ));
+        }
+        Ok(())
+    }
+
+    /// `[limits]`: rates, bursts, sizes and the cap above zero.
+    fn validate_limits(&self) -> Result<(), ConfigError> {
+        Ok(())
+    }
+
+    /// `[admin]`: secrets long enough to resist guessing.
+    fn validate_admin(&self) -> Result<(), ConfigError> {
+        let invalid = |key, reason: &str| ConfigError::Invalid {
+            key,
+            reason: reason.to_owned(),
+        };
         if self.upstream.client_id.is_empty() || self.upstream.client_id.contains(':') {
             return Err(invalid(
                 "upstream.client_id",
@@ -469,25 +589,15 @@ impl Config {
                 "must be at least 16 characters",
             ));
         }
-        let shared = &self.cache.shared;
-        if let Some(url) = &shared.url {
-            let ok = Url::parse(url.expose_secret())
-                .map(|u| matches!(u.scheme(), "redis" | "rediss" | "valkey" | "valkeys"))
-                .unwrap_or(false);
-            if !ok {
-                // The value is not repeated: it may hold a password.
-                return Err(invalid(
-                    "cache.shared.url",
-                    "must be a redis:// or rediss:// URL",
-                ));
-            }
-        }
-        if shared.timeout.is_zero() || shared.timeout > Duration::from_secs(5) {
-            return Err(invalid(
-                "cache.shared.timeout",
-                "must be more than 0 and at most 5 s",
-            ));
-        }
+        Ok(())
+    }
+
+    /// `[site]`: a company, a known locale, addresses that are URLs, days that are days.
+    fn validate_site(&self) -> Result<(), ConfigError> {
+        let invalid = |key, reason: &str| ConfigError::Invalid {
+            key,
+            reason: reason.to_owned(),
+        };
         if self.site.company_name.trim().is_empty() {
             return Err(invalid("site.company_name", "must not be empty"));
         }
