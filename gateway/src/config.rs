@@ -478,73 +478,10 @@ impl Config {
 
     /// `[limits]`: rates, bursts, sizes and the cap above zero.
     fn validate_limits(&self) -> Result<(), ConfigError> {
-        Ok(())
-    }
-
-    /// `[admin]`: secrets long enough to resist guessing.
-    fn validate_admin(&self) -> Result<(), ConfigError> {
         let invalid = |key, reason: &str| ConfigError::Invalid {
             key,
             reason: reason.to_owned(),
         };
-        if self.upstream.client_id.is_empty() || self.upstream.client_id.contains(':') {
-            return Err(invalid(
-                "upstream.client_id",
-                "must be non-empty and must not contain ':'",
-            ));
-        }
-        if self.upstream.client_secret.expose_secret().is_empty() {
-            return Err(invalid("upstream.client_secret", "must not be empty"));
-        }
-        if self.upstream.client_secret.expose_secret() == DEMO_CLIENT_SECRET
-            && !self.server.listen.ip().is_loopback()
-            && !self.demo
-        {
-            return Err(ConfigError::Invalid {
-                key: "upstream.client_secret",
-                reason: format!(
-                    "is the demo secret, and the gateway would listen on {}, where others reach it: \
-                     set PORTAL__UPSTREAM__CLIENT_SECRET to your CMS's client secret (or write \
-                     `demo = true` at the top of the config to serve the demo as it is)",
-                    self.server.listen
-                ),
-            });
-        }
-        if self.upstream.timeout.is_zero() || self.upstream.timeout > Duration::from_secs(300) {
-            return Err(invalid(
-                "upstream.timeout",
-                "must be more than 0 and at most 300 s",
-            ));
-        }
-        if self.server.shutdown_timeout.is_zero() {
-            return Err(invalid("server.shutdown_timeout", "must be more than 0"));
-        }
-        if self.server.header_read_timeout.is_zero() {
-            return Err(invalid("server.header_read_timeout", "must be more than 0"));
-        }
-        if self.upstream.connect_timeout.is_zero() {
-            return Err(invalid("upstream.connect_timeout", "must be more than 0"));
-        }
-        for endpoint in self.cache.ttl.keys() {
-            if Endpoint::of_cache_name(endpoint).is_none() {
-                return Err(ConfigError::Invalid {
-                    key: "cache.ttl",
-                    reason: format!(
-                        "unknown endpoint `{endpoint}` (known: {})",
-                        Endpoint::cache_names().collect::<Vec<_>>().join(", ")
-                    ),
-                });
-            }
-        }
-        if self.cache.overrides.iter().any(|o| o.pattern.is_empty()) {
-            return Err(invalid("cache.overrides", "a pattern must not be empty"));
-        }
-        if self.cache.max_bytes < 1024 * 1024 {
-            return Err(invalid(
-                "cache.max_bytes",
-                "must be at least 1048576 (1 MiB)",
-            ));
-        }
         let limits = &self.limits;
         if limits.per_client_per_second == 0 || limits.per_client_burst == 0 {
             return Err(invalid(
@@ -570,6 +507,15 @@ impl Config {
                 "must be from 1 to 100000",
             ));
         }
+        Ok(())
+    }
+
+    /// `[admin]`: secrets long enough to resist guessing.
+    fn validate_admin(&self) -> Result<(), ConfigError> {
+        let invalid = |key, reason: &str| ConfigError::Invalid {
+            key,
+            reason: reason.to_owned(),
+        };
         if self
             .admin
             .token
