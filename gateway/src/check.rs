@@ -638,7 +638,7 @@ pub async fn run(config: &Config) -> Result<Report, ClientError> {
             checker.file(&cover).await;
         }
     }
-    let secret = config.upstream.client_secret.expose_secret().to_owned();
+    let secret = config.upstream.secret().expose_secret().to_owned();
     let mut checks = checker.checks;
     // Whatever a CMS echoes back, the secret is not printed.
     for check in &mut checks {

@@ -286,8 +286,24 @@ pub enum LogFormat {
 pub struct UpstreamConfig {
     /// Base URL of the CMS API; endpoint paths are joined onto it.
     pub base_url: Url,
+    /// How the gateway proves itself to the CMS (`basic` by default).
+    #[serde(default)]
+    pub auth: AuthStyle,
+    /// The user of `basic`; unused by the other styles.
+    #[serde(default)]
     pub client_id: String,
-    pub client_secret: SecretString,
+    /// The secret: `basic`'s password, the `bearer` token, the `header`'s or the `query`
+    /// parameter's value. Best set as `PORTAL__UPSTREAM__CLIENT_SECRET` or read from
+    /// `client_secret_file` (a Kubernetes secret mount); never taken from the command line.
+    #[serde(default)]
+    pub client_secret: Option<SecretString>,
+    /// A file holding the secret (a trailing newline is dropped); read at every (re)load.
+    #[serde(default)]
+    pub client_secret_file: Option<PathBuf>,
+    /// The header (`auth = "header"`, e.g. `X-API-Key`) or the query parameter (`auth =
+    /// "query"`, e.g. `key`) that carries the secret.
+    #[serde(default)]
+    pub auth_name: String,
     /// Whole-request time-out for one upstream call (the spec's 12 s).
     #[serde(default = "default_timeout", with = "humantime_serde")]
     pub timeout: Duration,
@@ -295,6 +311,50 @@ pub struct UpstreamConfig {
     pub connect_timeout: Duration,
     #[serde(default = "default_pool_idle")]
     pub pool_max_idle_per_host: usize,
+}
+
+/// `upstream.auth`: how the secret is sent to the CMS.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AuthStyle {
+    /// `Authorization: Basic base64(client_id:client_secret)`.
+    #[default]
+    Basic,
+    /// `Authorization: Bearer <client_secret>` (Strapi, Directus, Payload API tokens).
+    Bearer,
+    /// `<auth_name>: <client_secret>` (an API key header).
+    Header,
+    /// `?<auth_name>=<client_secret>` on every call (Ghost's `?key=`).
+    Query,
+}
+
+impl UpstreamConfig {
+    /// The secret; a loaded config always has one (validation refuses it missing).
+    pub fn secret(&self) -> &SecretString {
+        self.client_secret
+            .as_ref()
+            .expect("a validated config has its upstream secret")
+    }
+
+    /// Reads `client_secret_file` into `client_secret` when the secret is not given directly.
+    fn read_secret_file(&mut self) -> Result<(), ConfigError> {
+        let Some(path) = &self.client_secret_file else {
+            return Ok(());
+        };
+        if self.client_secret.is_some() {
+            return Err(ConfigError::Invalid {
+                key: "upstream.client_secret_file",
+                reason: "set either upstream.client_secret (PORTAL__UPSTREAM__CLIENT_SECRET) or                          upstream.client_secret_file, not both"
+                    .to_owned(),
+            });
+        }
+        let text = std::fs::read_to_string(path).map_err(|err| ConfigError::Invalid {
+            key: "upstream.client_secret_file",
+            reason: format!("cannot read {}: {}", path.display(), err.kind()),
+        })?;
+        self.client_secret = Some(SecretString::from(text.trim_end_matches(['\r', '\n'])));
+        Ok(())
+    }
 }
 
 fn default_timeout() -> Duration {
@@ -340,6 +400,7 @@ impl Config {
 
     fn from_figment(figment: Figment) -> Result<Self, ConfigError> {
         let mut config: Config = figment.extract().map_err(describe)?;
+        config.upstream.read_secret_file()?;
         config.validate()?;
         let dialect = Dialect::compile(&config.dialect).map_err(ConfigError::Dialect)?;
         config.compiled = Some((config.dialect.clone(), dialect));
@@ -378,19 +439,59 @@ impl Config {
         if base.cannot_be_a_base() || base.host().is_none() {
             return Err(invalid("upstream.base_url", "must name a host"));
         }
-        if self.upstream.client_id.is_empty() || self.upstream.client_id.contains(':') {
+        let up = &self.upstream;
+        if up.auth == AuthStyle::Basic && (up.client_id.is_empty() || up.client_id.contains(':')) {
             return Err(invalid(
                 "upstream.client_id",
-                "must be non-empty and must not contain ':'",
+                "must be non-empty and must not contain ':' (auth = \"basic\")",
             ));
         }
-        if self.upstream.client_secret.expose_secret().is_empty() {
-            return Err(invalid("upstream.client_secret", "must not be empty"));
+        match &up.auth {
+            AuthStyle::Header
+                if axum::http::HeaderName::from_bytes(up.auth_name.as_bytes()).is_err() =>
+            {
+                return Err(invalid(
+                    "upstream.auth_name",
+                    "must name the header that carries the secret (auth = \"header\"), e.g. X-API-Key",
+                ));
+            }
+            AuthStyle::Query if up.auth_name.trim().is_empty() => {
+                return Err(invalid(
+                    "upstream.auth_name",
+                    "must name the query parameter that carries the secret (auth = \"query\"), e.g. key",
+                ));
+            }
+            _ => {}
         }
-        if self.upstream.client_secret.expose_secret() == DEMO_CLIENT_SECRET
-            && !self.server.listen.ip().is_loopback()
-            && !self.demo
+        let secret = up
+            .client_secret
+            .as_ref()
+            .map(|s| s.expose_secret().to_owned())
+            .unwrap_or_default();
+        if secret.is_empty() {
+            return Err(invalid(
+                "upstream.client_secret",
+                "is missing or empty: set PORTAL__UPSTREAM__CLIENT_SECRET in the gateway's \
+                 environment, or upstream.client_secret_file to a file holding it",
+            ));
+        }
+        if up.auth == AuthStyle::Header && axum::http::HeaderValue::from_str(&secret).is_err() {
+            return Err(invalid(
+                "upstream.client_secret",
+                "a header's value must be visible ASCII (auth = \"header\")",
+            ));
+        }
+        if up.auth == AuthStyle::Bearer
+            && !secret
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-._~+/=".contains(&b))
         {
+            return Err(invalid(
+                "upstream.client_secret",
+                "a bearer token must be letters, digits and -._~+/= only",
+            ));
+        }
+        if secret == DEMO_CLIENT_SECRET && !self.server.listen.ip().is_loopback() && !self.demo {
             return Err(ConfigError::Invalid {
                 key: "upstream.client_secret",
                 reason: format!(

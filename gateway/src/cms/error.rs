@@ -30,11 +30,14 @@ pub enum UpstreamError {
 }
 
 impl UpstreamError {
-    pub(crate) fn from_reqwest(err: &reqwest::Error) -> Self {
+    /// What a reqwest failure says, without its URL: a query-string credential
+    /// (`upstream.auth = "query"`) must never reach a log line or `check-upstream`.
+    pub(crate) fn from_reqwest(err: reqwest::Error) -> Self {
         if err.is_timeout() {
             return Self::Timeout;
         }
-        let chain = error_chain(err);
+        let err = err.without_url();
+        let chain = error_chain(&err);
         if err.is_connect() {
             if chain.contains("dns error") || chain.contains("failed to lookup address") {
                 return Self::Unresolved(chain);
@@ -54,4 +57,30 @@ fn error_chain(err: &(dyn std::error::Error + 'static)) -> String {
         source = inner.source();
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A query-string credential sits in the URL reqwest's errors print: it must not reach the
+    /// error's text (which the log and `check-upstream` show).
+    #[tokio::test]
+    async fn an_error_never_carries_the_url_it_was_for() {
+        let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = closed.local_addr().unwrap();
+        drop(closed);
+        let err = reqwest::Client::new()
+            .get(format!("http://{addr}/cms/list?key=s3cret-in-the-url"))
+            .send()
+            .await
+            .unwrap_err();
+        assert!(
+            err.to_string().contains("s3cret-in-the-url"),
+            "reqwest prints it"
+        );
+        let ours = UpstreamError::from_reqwest(err);
+        assert!(matches!(ours, UpstreamError::Unreachable(_)), "{ours}");
+        assert!(!ours.to_string().contains("s3cret"), "{ours}");
+    }
 }

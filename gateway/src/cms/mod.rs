@@ -32,7 +32,7 @@ use tokio::sync::{Semaphore, SemaphorePermit};
 use url::Url;
 
 use crate::{
-    config::{LimitsConfig, UpstreamConfig},
+    config::{AuthStyle, LimitsConfig, UpstreamConfig},
     endpoint::Endpoint,
     model::{Article, ArticlePage, CategoryTree},
 };
@@ -60,6 +60,42 @@ pub struct Fetched<T> {
     pub empty: bool,
 }
 
+/// The gateway's own credential, made once per config: a header (Basic, Bearer or a named
+/// one, marked sensitive so it is never logged) or a query parameter.
+enum Auth {
+    Header(header::HeaderName, HeaderValue),
+    Query(String, secrecy::SecretString),
+}
+
+impl Auth {
+    fn of(config: &UpstreamConfig) -> Self {
+        let secret = config.secret().expose_secret();
+        let sensitive = |text: &str| {
+            let mut value =
+                HeaderValue::from_str(text).expect("validated secrets are valid header values");
+            value.set_sensitive(true);
+            value
+        };
+        match config.auth {
+            AuthStyle::Basic => {
+                let token = base64::engine::general_purpose::STANDARD
+                    .encode(format!("{}:{secret}", config.client_id));
+                Self::Header(header::AUTHORIZATION, sensitive(&format!("Basic {token}")))
+            }
+            AuthStyle::Bearer => Self::Header(
+                header::AUTHORIZATION,
+                sensitive(&format!("Bearer {secret}")),
+            ),
+            AuthStyle::Header => Self::Header(
+                header::HeaderName::from_bytes(config.auth_name.as_bytes())
+                    .expect("validated header names parse"),
+                sensitive(secret),
+            ),
+            AuthStyle::Query => Self::Query(config.auth_name.clone(), secret.into()),
+        }
+    }
+}
+
 /// Who the call is made as.
 #[derive(Debug, Clone, Copy)]
 pub enum Credential<'a> {
@@ -78,7 +114,8 @@ pub struct Upstream {
     http: reqwest::Client,
     base: Url,
     dialect: Dialect,
-    basic: HeaderValue,
+    /// The gateway's own credential, as the config's `upstream.auth` says to send it.
+    auth: Auth,
     timeout: Duration,
     links: FileLinks,
     /// Calls a second to the CMS, all visitors together.
@@ -122,14 +159,7 @@ impl Upstream {
         if !base.path().ends_with('/') {
             base.set_path(&format!("{}/", base.path()));
         }
-        let token = base64::engine::general_purpose::STANDARD.encode(format!(
-            "{}:{}",
-            config.client_id,
-            config.client_secret.expose_secret()
-        ));
-        let mut basic = HeaderValue::from_str(&format!("Basic {token}"))
-            .expect("base64 is always a valid header value");
-        basic.set_sensitive(true);
+        let auth = Auth::of(config);
         let rate = NonZeroU32::new(limits.upstream_per_second).unwrap_or(NonZeroU32::MIN);
         let burst = NonZeroU32::new(limits.upstream_burst).unwrap_or(rate);
         Ok(Self {
@@ -137,7 +167,7 @@ impl Upstream {
             links: FileLinks::new(&base, &dialect.files),
             base,
             dialect,
-            basic,
+            auth,
             timeout: config.timeout,
             ceiling: RateLimiter::direct(Quota::per_second(rate).allow_burst(burst)),
             in_flight: Semaphore::new(limits.upstream_concurrency),
@@ -187,13 +217,24 @@ impl Upstream {
             .expect("configured paths are validated relative paths")
     }
 
-    fn authorization(&self, credential: Credential<'_>) -> HeaderValue {
-        match credential {
-            Credential::Client => self.basic.clone(),
-            Credential::Bearer(token) => {
+    /// Adds who the call is made as: the visitor's own token in place of the gateway's
+    /// credential, or the gateway's credential in its configured place.
+    fn authenticate(
+        &self,
+        request: reqwest::RequestBuilder,
+        credential: Credential<'_>,
+    ) -> reqwest::RequestBuilder {
+        match (credential, &self.auth) {
+            (Credential::Bearer(token), _) => {
                 let mut token = token.clone();
                 token.set_sensitive(true);
-                token
+                request.header(header::AUTHORIZATION, token)
+            }
+            (Credential::Client, Auth::Header(name, value)) => {
+                request.header(name.clone(), value.clone())
+            }
+            (Credential::Client, Auth::Query(name, secret)) => {
+                request.query(&[(name.as_str(), secret.expose_secret())])
             }
         }
     }
@@ -242,21 +283,18 @@ impl Upstream {
         request_id: Option<&HeaderValue>,
     ) -> Result<Value, UpstreamError> {
         let wanted = self.dialect.request(&call);
-        let mut request = self
+        let request = self
             .http
             .get(self.url(&wanted.path))
             .timeout(self.timeout)
             .query(&wanted.query)
-            .header(header::AUTHORIZATION, self.authorization(credential))
             .header(header::ACCEPT, "application/json");
+        let mut request = self.authenticate(request, credential);
         if let Some(id) = request_id {
             request = request.header("x-request-id", id.clone());
         }
         let started = Instant::now();
-        let response = request
-            .send()
-            .await
-            .map_err(|e| UpstreamError::from_reqwest(&e))?;
+        let response = request.send().await.map_err(UpstreamError::from_reqwest)?;
         let status = response.status();
         let content_type = response
             .headers()
@@ -307,10 +345,7 @@ impl Upstream {
             .expect("http URLs have path segments")
             .pop_if_empty()
             .extend(segments);
-        let mut request = self
-            .http
-            .get(url)
-            .header(header::AUTHORIZATION, self.basic.clone());
+        let mut request = self.authenticate(self.http.get(url), Credential::Client);
         for name in [
             header::IF_NONE_MATCH,
             header::IF_MODIFIED_SINCE,
@@ -323,7 +358,7 @@ impl Upstream {
         let response = tokio::time::timeout(self.timeout, request.send())
             .await
             .map_err(|_| UpstreamError::Timeout)?
-            .map_err(|e| UpstreamError::from_reqwest(&e))?;
+            .map_err(UpstreamError::from_reqwest)?;
         let status = response.status();
         if status == StatusCode::UNAUTHORIZED {
             return Err(UpstreamError::CredentialRefused { msg: None });
@@ -469,7 +504,7 @@ async fn read_limited(mut response: reqwest::Response) -> Result<Bytes, Upstream
     while let Some(chunk) = response
         .chunk()
         .await
-        .map_err(|e| UpstreamError::from_reqwest(&e))?
+        .map_err(UpstreamError::from_reqwest)?
     {
         if body.len() + chunk.len() > MAX_BODY_BYTES {
             return Err(UpstreamError::BadResponse("body too large".to_owned()));

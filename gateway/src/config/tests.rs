@@ -257,3 +257,61 @@ fn mourning_is_a_switch_or_a_list_of_days() {
         ""
     );
 }
+
+#[test]
+fn a_missing_secret_names_the_variable_and_the_file_key() {
+    let without = MINIMAL.replace("client_secret = \"s3cret\"\n", "");
+    let err = Config::from_toml_str(&without).unwrap_err().to_string();
+    assert!(err.contains("upstream.client_secret"), "{err}");
+    assert!(err.contains("PORTAL__UPSTREAM__CLIENT_SECRET"), "{err}");
+    assert!(err.contains("client_secret_file"), "{err}");
+}
+
+#[test]
+fn each_credential_style_is_checked_for_what_it_needs() {
+    let with = |lines: &str| MINIMAL.replace("client_secret = \"s3cret\"\n", lines);
+    let header = with("client_secret = \"k3y\"\nauth = \"header\"\n");
+    let err = Config::from_toml_str(&header).unwrap_err().to_string();
+    assert!(err.contains("upstream.auth_name"), "{err}");
+    let header = with("client_secret = \"k3y\"\nauth = \"header\"\nauth_name = \"X-API-Key\"\n");
+    assert!(Config::from_toml_str(&header).is_ok());
+    let query = with("client_secret = \"k3y\"\nauth = \"query\"\n");
+    let err = Config::from_toml_str(&query).unwrap_err().to_string();
+    assert!(err.contains("upstream.auth_name"), "{err}");
+    // Bearer needs no client id.
+    let bearer = with("client_secret = \"tok.en-1\"\nauth = \"bearer\"\n")
+        .replace("client_id = \"portal-web\"\n", "");
+    assert!(Config::from_toml_str(&bearer).is_ok());
+    let bad = with("client_secret = \"a token\"\nauth = \"bearer\"\n");
+    let err = Config::from_toml_str(&bad).unwrap_err().to_string();
+    assert!(
+        err.contains("upstream.client_secret") && !err.contains("a token"),
+        "{err}"
+    );
+    let err = Config::from_toml_str(&with("client_secret = \"x\"\nauth = \"oauth\"\n"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("auth"), "{err}");
+}
+
+#[test]
+fn the_secret_file_is_read_and_never_both() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("secret");
+    std::fs::write(&file, "from-file\r\n").unwrap();
+    let toml = MINIMAL.replace(
+        "client_secret = \"s3cret\"\n",
+        &format!("client_secret_file = \"{}\"\n", file.display()),
+    );
+    let config = Config::from_toml_str(&toml).unwrap();
+    assert_eq!(config.upstream.secret().expose_secret(), "from-file");
+    let both = format!("{}\nclient_secret = \"x\"\n", toml.trim_end());
+    let err = Config::from_toml_str(&both).unwrap_err().to_string();
+    assert!(err.contains("not both"), "{err}");
+    let missing = MINIMAL.replace(
+        "client_secret = \"s3cret\"\n",
+        "client_secret_file = \"/nonexistent/secret\"\n",
+    );
+    let err = Config::from_toml_str(&missing).unwrap_err().to_string();
+    assert!(err.contains("upstream.client_secret_file"), "{err}");
+}

@@ -103,3 +103,104 @@ async fn non_get_methods_never_reach_the_upstream() {
     }
     assert!(fake.seen().is_empty());
 }
+
+/// Each credential style of `upstream.auth` reaches the CMS where it says, and a visitor's own
+/// token still takes the gateway credential's place.
+#[tokio::test]
+async fn each_credential_style_reaches_the_cms_as_configured() {
+    let (app, fake) = spawn_with_fake(ok_page(), "auth = \"bearer\"\n").await;
+    app.get("/portal/api/category/list").await;
+    assert_eq!(
+        fake.last().authorization.as_deref(),
+        Some(format!("Bearer {CLIENT_SECRET}").as_str())
+    );
+    app.get_as("/portal/api/article/list?categoryId=1", "visitor.token-42")
+        .await;
+    assert_eq!(
+        fake.last().authorization.as_deref(),
+        Some("Bearer visitor.token-42")
+    );
+
+    let (app, fake) =
+        spawn_with_fake(ok_page(), "auth = \"header\"\nauth_name = \"X-API-Key\"\n").await;
+    app.get("/portal/api/category/list").await;
+    let seen = fake.last();
+    assert_eq!(seen.headers["x-api-key"], CLIENT_SECRET);
+    assert!(
+        seen.authorization.is_none(),
+        "no Basic credential besides it"
+    );
+
+    let (app, fake) = spawn_with_fake(ok_page(), "auth = \"query\"\nauth_name = \"key\"\n").await;
+    app.get("/portal/api/article/list?categoryId=7&page=2")
+        .await;
+    let seen = fake.last();
+    assert!(
+        seen.query
+            .split('&')
+            .any(|p| p == format!("key={CLIENT_SECRET}")),
+        "{}",
+        seen.query
+    );
+    assert!(seen.query.contains("categoryId=7"), "{}", seen.query);
+    assert!(seen.authorization.is_none());
+    // A visitor's token replaces the key too: the CMS answers for that visitor alone.
+    app.get_as("/portal/api/article/list?categoryId=7", "visitor.token-42")
+        .await;
+    let seen = fake.last();
+    assert!(!seen.query.contains("key="), "{}", seen.query);
+    assert_eq!(
+        seen.authorization.as_deref(),
+        Some("Bearer visitor.token-42")
+    );
+}
+
+/// A secret read from a file (a Kubernetes secret mount), its newline dropped; reloaded with the
+/// file.
+#[tokio::test]
+async fn the_secret_comes_from_a_file() {
+    let fake = FakeUpstream::start(ok_page()).await;
+    let dir = tempfile::tempdir().unwrap();
+    let secret = dir.path().join("cms-token");
+    std::fs::write(&secret, "from-the-file-0123\n").unwrap();
+    let toml = config_toml(&fake.base_url(), &static_dir(), "").replace(
+        &format!("client_secret = \"{CLIENT_SECRET}\""),
+        &format!(
+            "auth = \"bearer\"\nclient_secret_file = \"{}\"",
+            secret.display()
+        ),
+    );
+    let app = spawn_app(portal_gateway::Config::from_toml_str(&toml).unwrap()).await;
+    app.get("/portal/api/category/list").await;
+    assert_eq!(
+        fake.last().authorization.as_deref(),
+        Some("Bearer from-the-file-0123")
+    );
+}
+
+/// With the secret in the query string, an unreachable CMS's error (what visitors get, what the
+/// log and `check-upstream` say) never carries it.
+#[tokio::test]
+async fn a_query_credential_never_reaches_an_answer_or_a_report() {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}/cms/", closed.local_addr().unwrap());
+    drop(closed);
+    let config = config_for(
+        &base,
+        &static_dir(),
+        "auth = \"query\"\nauth_name = \"key\"\n",
+    );
+    let report = portal_gateway::check::run(&config).await.unwrap();
+    let text = portal_gateway::check::render(&report);
+    assert!(!text.contains(CLIENT_SECRET), "{text}");
+    assert!(
+        !serde_json::to_string(&report)
+            .unwrap()
+            .contains(CLIENT_SECRET),
+        "the JSON report"
+    );
+    let app = spawn_app(config).await;
+    let response = app.get("/portal/api/category/list").await;
+    assert_eq!(response.status(), 502);
+    assert!(!response.text().await.unwrap().contains(CLIENT_SECRET));
+}

@@ -197,7 +197,7 @@ async fn the_public_size_bound_follows_the_cms_and_a_refused_credential_is_said(
     for (name, dialect) in [("rest", Dialect::Rest), ("mybatis", Dialect::Mybatis)] {
         let cms = spawn_reference_cms_speaking(dialect, CategoryShape::Flat).await;
         let mut config = example(name, cms, "");
-        config.upstream.client_secret = "wrong".to_owned().into();
+        config.upstream.client_secret = Some("wrong".into());
         let app = spawn_app(config).await;
         let (status, body) = app.get_json("/portal/api/category/list").await;
         // The gateway's own credential refused: a fault of its set-up, not the visitor's.

@@ -187,6 +187,8 @@ pub struct Seen {
     pub query: String,
     pub authorization: Option<String>,
     pub request_id: Option<String>,
+    /// Every header the gateway sent.
+    pub headers: HeaderMap,
 }
 
 #[derive(Clone)]
@@ -244,6 +246,7 @@ async fn answer(
         query: request.uri().query().unwrap_or("").to_owned(),
         authorization: text(header::AUTHORIZATION),
         request_id: text(header::HeaderName::from_static("x-request-id")),
+        headers: headers.clone(),
     });
     let reply = fake.reply.lock().unwrap().clone();
     let reply = match reply {
