@@ -605,6 +605,9 @@ client_secret = "{CLIENT_SECRET}"
 timeout = "{timeout}ms"
 connect_timeout = "500ms"
 
+[site]
+company_name = "云川陆港国际物流集团有限公司"
+
 [cache]
 default_ttl = "2s"
 not_found_ttl = "2s"

@@ -646,7 +646,10 @@ impl Config {
             reason: reason.to_owned(),
         };
         if self.site.company_name.trim().is_empty() {
-            return Err(invalid("site.company_name", "must not be empty"));
+            return Err(invalid(
+                "site.company_name",
+                "must name the company (the page title, the footer, the crawlable pages)",
+            ));
         }
         if !matches!(self.site.pagination_locale.as_str(), "en" | "zh-CN") {
             return Err(invalid(

@@ -1,6 +1,9 @@
 use super::*;
 
 const MINIMAL: &str = r#"
+[site]
+company_name = "测试公司"
+
 [upstream]
 base_url = "http://127.0.0.1:8081/"
 client_id = "portal-web"
@@ -59,19 +62,23 @@ fn bad_values_name_their_key() {
         (MINIMAL.replace("s3cret", ""), "upstream.client_secret"),
         (MINIMAL.replace("portal-web", "a:b"), "upstream.client_id"),
         (
-            format!("{MINIMAL}[site]\npagination_locale = \"fr\"\n"),
+            MINIMAL.replacen("[site]\n", "[site]\npagination_locale = \"fr\"\n", 1),
             "site.pagination_locale",
         ),
         (
-            format!("{MINIMAL}[site]\nmourning = [\"12-13\", \"02-30\"]\n"),
+            MINIMAL.replacen("[site]\n", "[site]\nmourning = [\"12-13\", \"02-30\"]\n", 1),
             "site.mourning",
         ),
         (
-            format!("{MINIMAL}[site]\nmourning = [\"2026/12/13\"]\n"),
+            MINIMAL.replacen("[site]\n", "[site]\nmourning = [\"2026/12/13\"]\n", 1),
             "site.mourning",
         ),
         (
-            format!("{MINIMAL}[site]\npolice_filing_url = \"javascript:alert(1)\"\n"),
+            MINIMAL.replacen(
+                "[site]\n",
+                "[site]\npolice_filing_url = \"javascript:alert(1)\"\n",
+                1,
+            ),
             "site.police_filing_url",
         ),
         (
@@ -235,10 +242,13 @@ fn mourning_is_a_switch_or_a_list_of_days() {
     use crate::model::site::Mourning;
     let off = Config::from_toml_str(MINIMAL).unwrap();
     assert_eq!(off.site.mourning, Mourning::Always(false));
-    let on = Config::from_toml_str(&format!("{MINIMAL}[site]\nmourning = true\n")).unwrap();
+    let on = Config::from_toml_str(&MINIMAL.replacen("[site]\n", "[site]\nmourning = true\n", 1))
+        .unwrap();
     assert_eq!(on.site.mourning, Mourning::Always(true));
-    let days = Config::from_toml_str(&format!(
-        "{MINIMAL}[site]\nmourning = [\"12-13\", \"02-29\", \"2027-04-04\"]\n"
+    let days = Config::from_toml_str(&MINIMAL.replacen(
+        "[site]\n",
+        "[site]\nmourning = [\"12-13\", \"02-29\", \"2027-04-04\"]\n",
+        1,
     ))
     .unwrap();
     assert_eq!(

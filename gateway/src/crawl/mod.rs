@@ -332,15 +332,23 @@ fn describe(summary: Option<&str>, html: Option<&str>, fallback: &str) -> String
     }
 }
 
+/// The company as JSON-LD: what `[site]` gives, nothing it leaves out.
 fn organization(site: &Site) -> serde_json::Value {
-    json!({
+    let mut org = json!({
         "@type": "Organization",
         "name": site.company_name,
         "url": format!("{}/portal/", site.public_url.trim_end_matches('/')),
-        "address": site.address,
-        "telephone": site.phone,
-        "email": site.email,
-    })
+    });
+    for (key, value) in [
+        ("address", &site.address),
+        ("telephone", &site.phone),
+        ("email", &site.email),
+    ] {
+        if !value.trim().is_empty() {
+            org[key] = json!(value);
+        }
+    }
+    org
 }
 
 fn absolute(site: &Site, path: &str) -> String {

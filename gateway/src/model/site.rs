@@ -65,24 +65,38 @@ impl Mourning {
     }
 }
 
+/// Neutral: what a customer leaves out is not shown (the demo company's facts live in the
+/// shipped `config/gateway.toml` only). The company's name has no default: the config must give it.
 impl Default for Site {
     fn default() -> Self {
         Self {
-            company_name: "云川陆港国际物流集团有限公司".to_owned(),
-            short_name: "云川陆港".to_owned(),
-            login_url: "https://sso.example.com/login".to_owned(),
-            address: "云川市陆港新区枢纽大道 88 号".to_owned(),
-            phone: "0000-66668888".to_owned(),
-            email: "service@example.com".to_owned(),
-            postcode: "600000".to_owned(),
-            icp_number: "云ICP备20260001号-1".to_owned(),
+            company_name: String::new(),
+            short_name: String::new(),
+            login_url: String::new(),
+            address: String::new(),
+            phone: String::new(),
+            email: String::new(),
+            postcode: String::new(),
+            icp_number: String::new(),
+            // The national filing site, which every ICP number links to.
             icp_url: "https://beian.miit.gov.cn/".to_owned(),
-            copyright: "云川陆港国际物流集团有限公司 版权所有".to_owned(),
+            copyright: String::new(),
             pagination_locale: "en".to_owned(),
             public_url: "http://127.0.0.1:8080".to_owned(),
             police_filing_number: String::new(),
             police_filing_url: String::new(),
             mourning: Mourning::default(),
+        }
+    }
+}
+
+impl Site {
+    /// The copyright line: as written, or the company's own.
+    pub fn copyright_line(&self) -> String {
+        if self.copyright.trim().is_empty() {
+            format!("{} 版权所有", self.company_name)
+        } else {
+            self.copyright.clone()
         }
     }
 }

@@ -265,7 +265,13 @@ async fn pages_and_the_sitemap_are_purged_by_the_tags_of_what_they_show() {
 
 #[tokio::test]
 async fn the_footer_carries_the_filing_numbers_only_when_set() {
-    let plain = spawn_with_reference_cms().await;
+    let cms = spawn_reference_cms().await;
+    let plain = spawn_app(config_for(
+        &format!("http://{cms}/"),
+        &static_dir(),
+        "[site]\nicp_number = \"云ICP备20260001号-1\"\n",
+    ))
+    .await;
     let (_, _, html) = text(&plain, "/portal/site/index.html").await;
     assert!(html.contains("云ICP备20260001号-1"));
     assert!(
@@ -295,4 +301,78 @@ async fn the_footer_carries_the_filing_numbers_only_when_set() {
         "云公网安备60010002000088号"
     );
     assert_eq!(site["result"]["mourning"], json!(["12-13"]));
+}
+
+/// A customer's config that names only its company shows nothing of the demo company's facts:
+/// not in `/site`, not on the crawlable pages, not in their JSON-LD (the demo's facts live in the
+/// shipped `config/gateway.toml` only).
+#[tokio::test]
+async fn a_site_that_names_only_its_company_shows_no_demo_facts() {
+    const DEMO_FACTS: &[&str] = &[
+        "云川陆港国际物流集团有限公司",
+        "枢纽大道",
+        "0000-66668888",
+        "service@example.com",
+        "600000",
+        "云ICP备",
+        "sso.example.com",
+        "公网安备",
+    ];
+    let cms = spawn_reference_cms().await;
+    let app = spawn_app(config_for(
+        &format!("http://{cms}/"),
+        &static_dir(),
+        "[site]\ncompany_name = \"蓝海联运物流有限公司\"\n",
+    ))
+    .await;
+    let (_, site) = app.get_json("/portal/api/site").await;
+    let site = site["result"].to_string();
+    assert!(site.contains("蓝海联运物流有限公司"), "{site}");
+    for fact in DEMO_FACTS {
+        assert!(!site.contains(fact), "/site shows {fact}: {site}");
+    }
+    for page in [
+        "/portal/site/index.html",
+        "/portal/site/article/2101.html",
+        "/portal/site/news_center/notice.html",
+    ] {
+        let (status, _, html) = text(&app, page).await;
+        assert_eq!(status, 200, "{page}");
+        let footer = &html[html.find("<footer").expect("a footer")..];
+        assert!(
+            footer.contains("蓝海联运物流有限公司 版权所有"),
+            "{page}: {footer}"
+        );
+        assert!(
+            !footer.contains("地址："),
+            "{page}: no address line: {footer}"
+        );
+        for fact in DEMO_FACTS {
+            assert!(!footer.contains(fact), "{page}'s footer shows {fact}");
+        }
+        let title = &html[html.find("<title>").unwrap()..html.find("</title>").unwrap()];
+        assert!(title.ends_with("蓝海联运物流有限公司"), "{page}: {title}");
+        for ld in json_ld(&html) {
+            let text = ld.to_string();
+            for fact in DEMO_FACTS {
+                assert!(
+                    !text.contains(fact),
+                    "{page}'s JSON-LD shows {fact}: {text}"
+                );
+            }
+            if let Some(org) = ld.get("publisher") {
+                assert_eq!(org["name"], "蓝海联运物流有限公司");
+                assert!(org.get("telephone").is_none() && org.get("address").is_none());
+            }
+        }
+    }
+}
+
+/// Every JSON-LD block of a page.
+fn json_ld(html: &str) -> Vec<Value> {
+    html.split("<script type=\"application/ld+json\">")
+        .skip(1)
+        .filter_map(|rest| rest.split("</script>").next())
+        .map(|text| serde_json::from_str(text).unwrap())
+        .collect()
 }

@@ -75,9 +75,28 @@ impl TestApp {
     }
 }
 
-/// The TOML of a test config: the given upstream, a static dir, a short time-out; `extra` is
-/// appended inside `[upstream]`, so it may open further tables.
+/// The company every test site names (the config's one required `[site]` key).
+pub const COMPANY: &str = "云川陆港国际物流集团有限公司";
+
+/// `extra` with the company named in its `[site]` table (one is added when it has none).
+fn with_company(extra: &str) -> String {
+    if extra.contains("company_name") {
+        extra.to_owned()
+    } else if extra.contains("[site]\n") {
+        extra.replacen(
+            "[site]\n",
+            &format!("[site]\ncompany_name = \"{COMPANY}\"\n"),
+            1,
+        )
+    } else {
+        format!("{extra}\n[site]\ncompany_name = \"{COMPANY}\"\n")
+    }
+}
+
+/// The TOML of a test config: the given upstream, a static dir, a short time-out, the company
+/// named; `extra` is appended inside `[upstream]`, so it may open further tables.
 pub fn config_toml(upstream: &str, static_dir: &Path, extra: &str) -> String {
+    let extra = with_company(extra);
     format!(
         r#"
 [server]

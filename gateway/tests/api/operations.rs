@@ -140,6 +140,9 @@ const GOOD: &str = r#"
 base_url = "http://127.0.0.1:8081/"
 client_id = "a"
 client_secret = "b"
+
+[site]
+company_name = "测试公司"
 "#;
 
 #[tokio::test]
@@ -383,7 +386,7 @@ async fn sigterm_cuts_a_download_still_running_after_the_shutdown_time_out() {
     std::fs::write(
         &file,
         format!(
-            "[server]\nlisten = \"127.0.0.1:{port}\"\nshutdown_timeout = \"1s\"\n[upstream]\nbase_url = \"{}\"\nclient_id = \"{CLIENT_ID}\"\nclient_secret = \"{CLIENT_SECRET}\"\ntimeout = \"2s\"\n",
+            "[server]\nlisten = \"127.0.0.1:{port}\"\nshutdown_timeout = \"1s\"\n[upstream]\nbase_url = \"{}\"\nclient_id = \"{CLIENT_ID}\"\nclient_secret = \"{CLIENT_SECRET}\"\ntimeout = \"2s\"\n[site]\ncompany_name = \"{COMPANY}\"\n",
             fake.base_url()
         ),
     )

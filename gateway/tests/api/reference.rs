@@ -116,7 +116,13 @@ async fn parent_category_works() {
 
 #[tokio::test]
 async fn site_settings_come_from_config_without_the_secret() {
-    let app = spawn_with_reference_cms().await;
+    let cms = spawn_reference_cms().await;
+    let app = spawn_app(config_for(
+        &format!("http://{cms}/"),
+        &static_dir(),
+        "[site]\nlogin_url = \"https://sso.example.com/login\"\nicp_number = \"云ICP备20260001号-1\"\n",
+    ))
+    .await;
     let response = app.get("/portal/api/site").await;
     let text = response.text().await.unwrap();
     assert!(!text.contains(CLIENT_SECRET));

@@ -40,4 +40,25 @@ describe('footer', () => {
     expect(screen.queryByRole('link', { name: number })).toBeNull();
     expect(screen.getByText(number)).toBeInTheDocument();
   });
+
+  it('shows only what the config gives: a site that names only its company has no address, phone or numbers', () => {
+    const bare: Site = {
+      ...SITE,
+      companyName: '蓝海联运物流有限公司',
+      shortName: '',
+      address: '',
+      phone: '',
+      email: '',
+      postcode: '',
+      icpNumber: '',
+      copyright: '',
+      loginUrl: '',
+    };
+    const { container } = render(<Footer site={bare} />);
+    expect(container.querySelector('address')).toBeNull();
+    expect(container.textContent).toContain('蓝海联运物流有限公司 版权所有');
+    for (const fact of ['云川', '枢纽大道', '0000-66668888', 'example.com', 'ICP', '邮编', '电话']) {
+      expect(container.textContent).not.toContain(fact);
+    }
+  });
 });

@@ -17,13 +17,15 @@ export function Footer({ site }: { site?: Site }) {
       <div className="container site-footer__inner">
         <div>
           <p className="site-footer__name">{site?.companyName ?? ''}</p>
-          {site && (
+          {site && (site.address || site.phone || site.email) && (
             <address>
-              <span>地址：{site.address}</span>
+              {site.address && <span>地址：{site.address}</span>}
               {site.postcode && <span>邮编：{site.postcode}</span>}
-              <span>
-                电话：<a href={`tel:${site.phone.replace(/[^\d+]/g, '')}`}>{site.phone}</a>
-              </span>
+              {site.phone && (
+                <span>
+                  电话：<a href={`tel:${site.phone.replace(/[^\d+]/g, '')}`}>{site.phone}</a>
+                </span>
+              )}
               {site.email && (
                 <span>
                   邮箱：<a href={`mailto:${site.email}`}>{site.email}</a>
@@ -40,7 +42,7 @@ export function Footer({ site }: { site?: Site }) {
         {site && (
           <p className="site-footer__legal">
             <span>
-              © {year} {site.copyright}
+              © {year} {site.copyright || `${site.companyName} 版权所有`}
             </span>
             {site.icpNumber && (
               <a href={site.icpUrl} target="_blank" rel="noopener noreferrer">

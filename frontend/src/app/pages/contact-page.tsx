@@ -16,18 +16,26 @@ export default function ContactPage({ breadcrumb }: ContentPageProps) {
         <dl className="contact-list">
           <dt>单位名称</dt>
           <dd>{site.companyName}</dd>
-          <dt>通讯地址</dt>
-          <dd>{site.address}</dd>
+          {site.address && (
+            <>
+              <dt>通讯地址</dt>
+              <dd>{site.address}</dd>
+            </>
+          )}
           {site.postcode && (
             <>
               <dt>邮政编码</dt>
               <dd>{site.postcode}</dd>
             </>
           )}
-          <dt>联系电话</dt>
-          <dd>
-            <a href={`tel:${site.phone.replace(/[^\d+]/g, '')}`}>{site.phone}</a>
-          </dd>
+          {site.phone && (
+            <>
+              <dt>联系电话</dt>
+              <dd>
+                <a href={`tel:${site.phone.replace(/[^\d+]/g, '')}`}>{site.phone}</a>
+              </dd>
+            </>
+          )}
           {site.email && (
             <>
               <dt>电子邮箱</dt>
