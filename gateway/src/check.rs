@@ -469,7 +469,15 @@ impl Checker {
             });
             return None;
         }
-        match self.dialect().article(&payload, "payload") {
+        let Some(item) = self.dialect().detail_item(&payload) else {
+            self.last().problems.push(Problem {
+                what: "no article where the detail's item should be".to_owned(),
+                at: "payload".to_owned(),
+                key: "dialect.endpoints.article_detail.item".to_owned(),
+            });
+            return None;
+        };
+        match self.dialect().article(item, "payload") {
             Err(problem) => {
                 self.last().problems.push(from_shape(problem));
                 None

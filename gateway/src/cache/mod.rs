@@ -391,6 +391,11 @@ impl ResponseCache {
             .await
     }
 
+    /// What this replica's memory holds for `key`, fresh or not, without loading anything.
+    pub async fn peek(&self, key: &str) -> Option<Arc<Entry>> {
+        self.entries.get(key).await
+    }
+
     pub fn entry_count(&self) -> u64 {
         self.entries.entry_count()
     }

@@ -30,6 +30,12 @@ pub enum UpstreamError {
 }
 
 impl UpstreamError {
+    /// The CMS refused the call itself (a 4xx code other than a credential refused): a bad id,
+    /// an unknown category, a page past the end.
+    pub fn is_client_error(&self) -> bool {
+        matches!(self, Self::Status { code, .. } if (400..500).contains(code) && *code != 401 && *code != 403)
+    }
+
     /// What a reqwest failure says, without its URL: a query-string credential
     /// (`upstream.auth = "query"`) must never reach a log line or `check-upstream`.
     pub(crate) fn from_reqwest(err: reqwest::Error) -> Self {

@@ -53,6 +53,11 @@ pub fn sanitize(html: &str, links: &FileLinks) -> String {
         .add_generic_attributes(["class"])
         .link_rel(Some("noopener noreferrer"))
         .attribute_filter(move |element, attribute, value| {
+            if (element, attribute) == ("a", "href")
+                && let Some(page) = links.article_page(value)
+            {
+                return Some(page.into());
+            }
             let is_link = matches!(
                 (element, attribute),
                 ("img", "src") | ("a", "href") | ("video", "src" | "poster") | ("source", "src")

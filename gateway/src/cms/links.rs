@@ -14,6 +14,8 @@ pub const FILES_ROUTE: &str = Endpoint::Files.path();
 pub struct FileLinks {
     base: Url,
     files_root: Url,
+    /// The CMS's article page addresses (`dialect.links.article`), as the text around `{id}`.
+    article_pages: Vec<(String, String)>,
 }
 
 impl FileLinks {
@@ -25,7 +27,40 @@ impl FileLinks {
         let files_root = base
             .join(&format!("{}/", files_path.trim_matches('/')))
             .expect("validated relative path");
-        Self { base, files_root }
+        Self {
+            base,
+            files_root,
+            article_pages: Vec::new(),
+        }
+    }
+
+    /// These links, with the CMS's article pages (`before{id}after`) led to the portal's.
+    pub fn with_article_pages(mut self, patterns: Vec<(String, String)>) -> Self {
+        self.article_pages = patterns;
+        self
+    }
+
+    /// A link to one of the CMS's article pages, as the portal's real URL of that article
+    /// (`/portal/site/article/{id}.html`; the app opens it in place), written as the pattern
+    /// says or resolved against the CMS's address.
+    pub fn article_page(&self, raw: &str) -> Option<String> {
+        if self.article_pages.is_empty() {
+            return None;
+        }
+        let resolved = self.base.join(raw.trim()).ok().map(String::from);
+        [Some(raw.trim().to_owned()), resolved]
+            .into_iter()
+            .flatten()
+            .find_map(|text| {
+                self.article_pages.iter().find_map(|(before, after)| {
+                    let id = text
+                        .strip_prefix(before.as_str())?
+                        .strip_suffix(after.as_str())?;
+                    let id = id.strip_suffix('/').unwrap_or(id);
+                    (!id.is_empty() && id.len() <= 19 && id.bytes().all(|b| b.is_ascii_digit()))
+                        .then(|| format!("/portal/site/article/{id}.html"))
+                })
+            })
     }
 
     /// A file on the CMS becomes a gateway path; other http(s) links stay; anything else
@@ -38,7 +73,10 @@ impl FileLinks {
         if raw.starts_with('#') {
             return Some(raw.to_owned());
         }
-        if raw.starts_with(FILES_ROUTE) || raw.starts_with("/portal/#/") {
+        if raw.starts_with(FILES_ROUTE)
+            || raw.starts_with("/portal/#/")
+            || raw.starts_with("/portal/site/")
+        {
             return Some(raw.to_owned());
         }
         // A path relative to the CMS's file store, as many CMSs write them: "news/a.webp".

@@ -164,7 +164,8 @@ impl Upstream {
         let burst = NonZeroU32::new(limits.upstream_burst).unwrap_or(rate);
         Ok(Self {
             http,
-            links: FileLinks::new(&base, &dialect.files),
+            links: FileLinks::new(&base, &dialect.files)
+                .with_article_pages(dialect.article_links.clone()),
             base,
             dialect,
             auth,
@@ -247,6 +248,16 @@ impl Upstream {
         credential: Credential<'_>,
         request_id: Option<&HeaderValue>,
     ) -> Result<Value, UpstreamError> {
+        Ok(self.get_answer(call, credential, request_id).await?.0)
+    }
+
+    /// `get_json`, with the response's headers (a list's totals may be there).
+    async fn get_answer(
+        &self,
+        call: CmsCall,
+        credential: Credential<'_>,
+        request_id: Option<&HeaderValue>,
+    ) -> Result<(Value, HeaderMap), UpstreamError> {
         let endpoint = call.endpoint();
         self.admitted(
             endpoint,
@@ -281,7 +292,7 @@ impl Upstream {
         call: CmsCall,
         credential: Credential<'_>,
         request_id: Option<&HeaderValue>,
-    ) -> Result<Value, UpstreamError> {
+    ) -> Result<(Value, HeaderMap), UpstreamError> {
         let wanted = self.dialect.request(&call);
         let request = self
             .http
@@ -296,8 +307,8 @@ impl Upstream {
         let started = Instant::now();
         let response = request.send().await.map_err(UpstreamError::from_reqwest)?;
         let status = response.status();
-        let content_type = response
-            .headers()
+        let headers = response.headers().clone();
+        let content_type = headers
             .get(header::CONTENT_TYPE)
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned);
@@ -317,7 +328,7 @@ impl Upstream {
             (Err(UpstreamError::Unauthorized { msg }), Credential::Client) => {
                 Err(UpstreamError::CredentialRefused { msg })
             }
-            (result, _) => result,
+            (result, _) => result.map(|payload| (payload, headers)),
         }
     }
 
@@ -448,8 +459,38 @@ impl Upstream {
         request_id: Option<&HeaderValue>,
     ) -> Result<Fetched<ArticlePage>, UpstreamError> {
         let (page, size) = call.page().expect("a page call");
-        let payload = self.get_json(call, credential, request_id).await?;
-        let mapped = self.dialect.article_page(&payload, page, size)?;
+        let category = match &call {
+            CmsCall::Articles { category, .. } => *category,
+            _ => None,
+        };
+        let (payload, headers) = match self.get_answer(call, credential, request_id).await {
+            Ok(answer) => answer,
+            // Past the last page many CMSs answer 400 or 404 (WordPress: "invalid page
+            // number"): that is an empty page, not a failure.
+            Err(UpstreamError::Status {
+                code: 400 | 404, ..
+            }) if page > 1 => {
+                let before = u64::from(page - 1) * u64::from(size);
+                return Ok(Fetched {
+                    value: ArticlePage {
+                        content: Vec::new(),
+                        total_elements: before,
+                        total_pages: u64::from(page - 1),
+                        page,
+                        size,
+                    },
+                    empty: false,
+                });
+            }
+            Err(err) => return Err(err),
+        };
+        let (total, total_pages) = self.dialect.header_totals(&headers);
+        let context = dialect::PageContext {
+            category,
+            total,
+            total_pages,
+        };
+        let mapped = self.dialect.page_of(&payload, page, size, &context)?;
         Ok(Fetched {
             value: finish::finish_page(mapped, &self.links),
             empty: payload.is_null(),
@@ -472,7 +513,14 @@ impl Upstream {
                 empty: true,
             });
         }
-        let article = self.dialect.article(&payload, "payload")?;
+        // Asked as a filtered list, the CMS answers an empty one for an unknown id.
+        let Some(item) = self.dialect.detail_item(&payload) else {
+            return Ok(Fetched {
+                value: None,
+                empty: false,
+            });
+        };
+        let article = self.dialect.article(item, "payload")?;
         Ok(Fetched {
             value: Some(finish::finish_article(article, &self.links)),
             empty: false,

@@ -114,7 +114,7 @@ impl<'a> ContentService<'a> {
     pub async fn lookup(&self, query: Query, caller: Caller) -> Lookup {
         if caller.bearer.is_some() || !self.runtime.config.cache.enabled {
             crate::metrics::cache_outcome(Outcome::Bypass.as_str()).increment(1);
-            let result = Box::pin(query.entry(&self.runtime, &caller, false))
+            let result = Box::pin(query.entry(self, &caller, false))
                 .await
                 .map(|entry| Arc::new(entry.not_cacheable()));
             return Lookup {
@@ -163,12 +163,18 @@ impl<'a> ContentService<'a> {
         policy: &Policy,
     ) -> impl Fn() -> Loading + Send + Sync + 'static {
         let runtime = Arc::clone(&self.runtime);
+        let cache = Arc::clone(self.cache);
         let keep_not_found = !policy.not_found_ttl.is_zero();
         move || {
-            let (runtime, caller, query) = (Arc::clone(&runtime), caller.clone(), query.clone());
+            let (runtime, cache) = (Arc::clone(&runtime), Arc::clone(&cache));
+            let (caller, query) = (caller.clone(), query.clone());
             Box::pin(async move {
+                let service = ContentService {
+                    runtime,
+                    cache: &cache,
+                };
                 query
-                    .entry(&runtime, &caller, keep_not_found)
+                    .entry(&service, &caller, keep_not_found)
                     .await
                     .map(Arc::new)
             })
@@ -187,9 +193,7 @@ impl<'a> ContentService<'a> {
             // An entry without its value (written to the shared tier by an older version):
             // asked for again rather than read back from its bytes.
             None => {
-                let loaded = query
-                    .entry(&self.runtime, &Caller::default(), false)
-                    .await?;
+                let loaded = query.entry(self, &Caller::default(), false).await?;
                 let content = loaded
                     .content
                     .clone()
@@ -197,6 +201,29 @@ impl<'a> ContentService<'a> {
                 Ok((content, loaded.cacheable))
             }
         }
+    }
+
+    /// Whether the category tree is whole and has no category `id`: the tree as this replica
+    /// holds it, or (`load`) as the cache gives it, loading it if need be. A tree that cannot be
+    /// had, or came from an empty answer, decides nothing.
+    async fn lacks_category(&self, id: u64, load: bool) -> bool {
+        let tree = if load {
+            match self.tree().await {
+                Ok(tree) if tree.cacheable => tree.value,
+                _ => return false,
+            }
+        } else {
+            match self
+                .cache
+                .peek(Query::Categories.key().as_str())
+                .await
+                .and_then(|entry| entry.content.clone())
+            {
+                Some(Content::Categories(tree)) => tree,
+                _ => return false,
+            }
+        };
+        !tree.content.is_empty() && tree.trail_to_id(id).is_none()
     }
 
     pub async fn tree(&self) -> Result<Got<CategoryTree>, ApiError> {
@@ -261,6 +288,19 @@ impl<'a> ContentService<'a> {
 /// Most CMS pages one walk asks for (the sitemap's: 1000 pages of `max_size` articles).
 const MAX_PAGES_WALKED: u32 = 1000;
 
+impl Query {
+    /// Whether this is a list of a category the (whole) tree does not have (`load`: the tree
+    /// may be asked for; else only as this replica holds it).
+    async fn unknown_category(&self, service: &ContentService<'_>, load: bool) -> bool {
+        match self {
+            Self::Articles {
+                category: Some(id), ..
+            } => Box::pin(service.lacks_category(*id, load)).await,
+            _ => false,
+        }
+    }
+}
+
 /// What a load found: an answer, or nothing to show (`empty`: the CMS answered nothing at all,
 /// so not even the "not found" is kept).
 enum Loaded {
@@ -271,8 +311,12 @@ enum Loaded {
 impl Query {
     /// Calls the CMS for this query and builds its entry: the value, its API encoding, its
     /// tags, and not cacheable when the CMS answered nothing.
-    async fn load(&self, runtime: &Runtime, caller: &Caller) -> Result<Loaded, ApiError> {
-        let cms = &runtime.upstream;
+    async fn load(
+        &self,
+        service: &ContentService<'_>,
+        caller: &Caller,
+    ) -> Result<Loaded, ApiError> {
+        let cms = &service.runtime.upstream;
         let (who, id) = (caller.credential(), caller.request_id.as_ref());
         let Fetched { value, empty } = match self {
             Self::Categories => {
@@ -288,7 +332,25 @@ impl Query {
             }
             Self::Articles { .. } | Self::Search { .. } => {
                 let call = self.cms_call().expect("lists and searches call the CMS");
-                let page = cms.article_page(call, who, id).await?;
+                let page = match cms.article_page(call, who, id).await {
+                    // The CMS refused the call, or has nothing on a first page: a category the
+                    // tree does not have is "not found", whatever the CMS said of it (many
+                    // answer 400, or an empty page). Only then is the tree consulted.
+                    Err(err)
+                        if err.is_client_error() && self.unknown_category(service, true).await =>
+                    {
+                        return Ok(Loaded::Missing { empty: false });
+                    }
+                    Ok(page)
+                        if !page.empty
+                            && page.value.page == 1
+                            && page.value.content.is_empty()
+                            && self.unknown_category(service, false).await =>
+                    {
+                        return Ok(Loaded::Missing { empty: false });
+                    }
+                    other => other?,
+                };
                 fetched(Content::Articles(Arc::new(page.value)), page.empty)
             }
             Self::Article { id: article } => {
@@ -313,7 +375,7 @@ impl Query {
     /// entry of its own (cached `not_found_ttl`, unless the CMS answered nothing).
     async fn entry(
         &self,
-        runtime: &Runtime,
+        service: &ContentService<'_>,
         caller: &Caller,
         keep_not_found: bool,
     ) -> Result<Entry, ApiError> {
@@ -322,7 +384,7 @@ impl Query {
                 Entry::new(StatusCode::NOT_FOUND, err.envelope_bytes()).tagged(self.tags(None));
             if empty { entry.not_cacheable() } else { entry }
         };
-        match self.load(runtime, caller).await {
+        match self.load(service, caller).await {
             Ok(Loaded::Found(entry)) => Ok(*entry),
             Ok(Loaded::Missing { empty }) if keep_not_found => Ok(missing(self.not_found(), empty)),
             Ok(Loaded::Missing { .. }) => Err(self.not_found()),

@@ -161,7 +161,10 @@ impl Query {
     /// What a visitor is told when there is nothing to show.
     pub fn not_found(&self) -> ApiError {
         ApiError::NotFound(match self {
-            Self::Parent { id } => format!("栏目 {id} 不存在。"),
+            Self::Parent { id }
+            | Self::Articles {
+                category: Some(id), ..
+            } => format!("栏目 {id} 不存在。"),
             Self::Article { id } => format!("文章 {id} 不存在。"),
             Self::Categories | Self::Articles { .. } | Self::Search { .. } => {
                 "内容不存在。".to_owned()

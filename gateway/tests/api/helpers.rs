@@ -198,6 +198,8 @@ pub enum Reply {
     },
     /// The reply for each request's path and query: a CMS whose answers differ by call.
     Route(fn(&str, &str) -> Reply),
+    /// A JSON answer with headers of its own (a list's total in `X-Total-Count`).
+    Headed(u16, Vec<(&'static str, String)>, serde_json::Value),
 }
 
 #[derive(Debug, Clone)]
@@ -301,6 +303,20 @@ async fn answer(
         )
             .into_response(),
         Reply::Redirect(to) => (StatusCode::FOUND, [(header::LOCATION, to)]).into_response(),
+        Reply::Headed(status, headers, body) => {
+            let mut response = (
+                StatusCode::from_u16(status).unwrap(),
+                [(header::CONTENT_TYPE, "application/json")],
+                body.to_string(),
+            )
+                .into_response();
+            for (name, value) in headers {
+                response
+                    .headers_mut()
+                    .insert(name, header::HeaderValue::from_str(&value).unwrap());
+            }
+            response
+        }
         Reply::Truncated => {
             let half: Result<bytes::Bytes, std::io::Error> = Ok(bytes::Bytes::from_static(
                 b"{\"code\":200,\"result\":{\"content\":[{\"id\":1,",

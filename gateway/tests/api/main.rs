@@ -2,6 +2,7 @@
 
 mod caching;
 mod check;
+mod cms_forms;
 mod crawl;
 mod credentials;
 mod dialects;

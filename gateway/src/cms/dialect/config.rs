@@ -27,15 +27,69 @@ fn paths(list: &[&str]) -> Paths {
     Paths::Many(list.iter().map(|p| (*p).to_owned()).collect())
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct DialectConfig {
+    /// The zone of times written without an offset: `Asia/Shanghai` (the default), `UTC`, or a
+    /// fixed offset such as `+08:00`.
+    pub time_zone: String,
+    /// How article bodies are written: `html` (the default), `markdown` or `blocks` (Strapi's
+    /// block tree). Each becomes sanitised HTML.
+    pub content_format: ContentFormat,
+    /// How titles, names and summaries are written: `plain` (the default) or `html` (entities
+    /// such as `&#8220;` decoded, tags dropped). Summaries with tags become text either way.
+    pub text_format: TextFormat,
     pub envelope: EnvelopeConfig,
     pub paging: PagingConfig,
     pub endpoints: EndpointsConfig,
     pub lists: ListsConfig,
     pub categories: CategoriesConfig,
     pub fields: FieldsConfig,
+    pub links: LinksConfig,
+}
+
+impl Default for DialectConfig {
+    fn default() -> Self {
+        Self {
+            time_zone: "Asia/Shanghai".to_owned(),
+            content_format: ContentFormat::default(),
+            text_format: TextFormat::default(),
+            envelope: EnvelopeConfig::default(),
+            paging: PagingConfig::default(),
+            endpoints: EndpointsConfig::default(),
+            lists: ListsConfig::default(),
+            categories: CategoriesConfig::default(),
+            fields: FieldsConfig::default(),
+            links: LinksConfig::default(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ContentFormat {
+    #[default]
+    Html,
+    Markdown,
+    Blocks,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TextFormat {
+    #[default]
+    Plain,
+    Html,
+}
+
+/// `[dialect.links]`: links in bodies to the CMS's own article pages, rewritten to the portal's.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LinksConfig {
+    /// Patterns of the CMS's article page addresses, each with one `{id}`
+    /// (`https://cms.example.com/news/{id}.html`, `/p/{id}`): such links become the article's
+    /// real URL on the portal (`/portal/site/article/{id}.html`, which the app opens in place).
+    pub article: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -132,6 +186,9 @@ pub struct CmsEndpointConfig {
     /// Name of the parameter carrying the value (the category of a list, the id of a detail,
     /// the parent of a children call); unused when the path template holds it.
     pub param: String,
+    /// Where the one object sits in the answer (a detail asked as a filtered list: `data.0`,
+    /// `0`); `""` is the payload itself.
+    pub item: String,
 }
 
 impl CmsEndpointConfig {
@@ -140,6 +197,7 @@ impl CmsEndpointConfig {
             path: path.to_owned(),
             query: BTreeMap::new(),
             param: param.to_owned(),
+            item: String::new(),
         }
     }
 }
@@ -187,6 +245,11 @@ pub struct ListsConfig {
     pub total: Paths,
     /// Paths of the page count; absent → derived from the total.
     pub total_pages: Paths,
+    /// A response header with the total count (`X-Total-Count`, `X-WP-Total`), for CMSs that
+    /// answer a bare array; read before `total`.
+    pub total_header: String,
+    /// A response header with the page count (`X-WP-TotalPages`).
+    pub total_pages_header: String,
 }
 
 impl Default for ListsConfig {
@@ -195,6 +258,8 @@ impl Default for ListsConfig {
             items: paths(&["content", "records", "items", "rows", "list"]),
             total: paths(&["totalElements", "total", "meta.total_count", "count"]),
             total_pages: paths(&["totalPages", "pages"]),
+            total_header: String::new(),
+            total_pages_header: String::new(),
         }
     }
 }
@@ -225,9 +290,30 @@ pub struct CategoriesConfig {
     pub sort: String,
     /// How deep shape `children` asks (levels below the root).
     pub max_depth: u32,
-    /// Portal route by CMS category id or slug, for CMSs that know nothing of the portal's
-    /// routes; a category with neither a route here nor a `url` field has no page.
+    /// Portal route by CMS category id or slug: overrides whatever else gives a route.
     pub routes: BTreeMap<String, String>,
+    /// How a route is derived from what the CMS says of a category (`[dialect.categories.route]`).
+    pub route: RouteRule,
+    /// The page kind of a route (`"/news_center/notice" = "list"`), over what the CMS says (the
+    /// feeds and the pager follow it).
+    pub types: BTreeMap<String, String>,
+    /// Portal routes the CMS has no section for: `check-upstream` does not ask for them.
+    pub absent: Vec<String>,
+}
+
+/// A route made from a category's own field: its address with the origin, `strip_prefix` and
+/// the slashes taken off (`http://cms/cn/news_center/notice/` → `/news_center/notice`), then the
+/// slug's `suffix`; or a `template` (`/{slug}`, `/c/{id}`).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RouteRule {
+    /// Paths of the field holding the CMS's address of the category's page.
+    pub from: Vec<String>,
+    pub strip_prefix: String,
+    /// Added to the route of the category with this slug (`company_announcement = "/1"`).
+    pub suffix: BTreeMap<String, String>,
+    /// A route built from the slug and id instead; used when set.
+    pub template: String,
 }
 
 impl Default for CategoriesConfig {
@@ -240,6 +326,9 @@ impl Default for CategoriesConfig {
             sort: "sort".to_owned(),
             max_depth: 4,
             routes: BTreeMap::new(),
+            route: RouteRule::default(),
+            types: BTreeMap::new(),
+            absent: Vec::new(),
         }
     }
 }
@@ -268,6 +357,9 @@ pub struct CategoryFields {
     pub description: Paths,
     pub hidden: Paths,
     pub icon: Paths,
+    /// Other top-level keys of the CMS's object passed on under their own names; nothing else
+    /// unmapped is.
+    pub extra: Vec<String>,
 }
 
 impl Default for CategoryFields {
@@ -283,6 +375,7 @@ impl Default for CategoryFields {
             description: paths(&["description"]),
             hidden: paths(&["hidden"]),
             icon: paths(&["icon"]),
+            extra: Vec::new(),
         }
     }
 }
@@ -308,6 +401,9 @@ pub struct ArticleFields {
     /// The newer and the older neighbour in its category (`{id, title}` or null; details only).
     pub prev: Paths,
     pub next: Paths,
+    /// Other top-level keys of the CMS's object passed on under their own names; nothing else
+    /// unmapped is.
+    pub extra: Vec<String>,
 }
 
 impl Default for ArticleFields {
@@ -327,6 +423,7 @@ impl Default for ArticleFields {
             video: paths(&["video", "videoUrl"]),
             prev: paths(&["prev"]),
             next: paths(&["next"]),
+            extra: Vec::new(),
         }
     }
 }

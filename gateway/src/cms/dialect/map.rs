@@ -9,8 +9,9 @@ use serde_json::{Map, Value};
 
 use super::{
     CategorySource, Dialect, DialectError, Field, JsonPath, RouteTable,
-    config::{self, CategoryShape, Paths},
-    dates::normalise_time,
+    config::{self, CategoryShape, ContentFormat, Paths},
+    dates::normalise_time_in,
+    text,
 };
 use crate::model::{Article, ArticlePage, Attachment, Category, Link};
 
@@ -21,6 +22,24 @@ pub struct ShapeProblem {
     pub at: String,
     pub key: String,
     pub what: String,
+}
+
+/// What a list call itself says beside its payload.
+#[derive(Debug, Clone, Default)]
+pub struct PageContext {
+    /// The category the list was asked for: an item without a category of its own is in it.
+    pub category: Option<u64>,
+    /// Totals from the response's headers (`lists.total_header`, `lists.total_pages_header`).
+    pub total: Option<u64>,
+    pub total_pages: Option<u64>,
+}
+
+/// An address without its scheme and host (`http://cms:8080/a/b/` → `/a/b/`); a path as it is.
+fn strip_origin(address: &str) -> &str {
+    match address.split_once("://") {
+        Some((_, rest)) => rest.find('/').map_or("/", |i| &rest[i..]),
+        None => address,
+    }
 }
 
 fn problem(at: impl Into<String>, key: &str, what: impl Into<String>) -> ShapeProblem {
@@ -67,12 +86,25 @@ pub struct CategoryRules {
     pub sort: Option<JsonPath>,
     pub max_depth: u32,
     pub routes: RouteTable,
+    /// Where a route is derived from (`categories.route.from`), when set.
+    pub route_from: Option<Field>,
+    pub route: config::RouteRule,
+    pub types: RouteTable,
+    pub absent: Vec<String>,
 }
 
 impl CategoryRules {
     pub fn compile(c: &config::CategoriesConfig) -> Result<Self, DialectError> {
         let sort = (!c.sort.is_empty())
             .then(|| JsonPath::parse("dialect.categories.sort", &c.sort))
+            .transpose()?;
+        let route_from = (!c.route.from.is_empty())
+            .then(|| {
+                field(
+                    "categories.route.from",
+                    &config::Paths::Many(c.route.from.clone()),
+                )
+            })
             .transpose()?;
         Ok(Self {
             shape: c.shape,
@@ -82,30 +114,104 @@ impl CategoryRules {
             sort,
             max_depth: c.max_depth,
             routes: c.routes.clone(),
+            route_from,
+            route: c.route.clone(),
+            types: c.types.clone(),
+            absent: c.absent.clone(),
         })
     }
+
+    /// The portal route of a category: the routes table (by id, then slug), else the template
+    /// or the CMS's own address transformed (`route`), else the `url` field as the CMS wrote it.
+    fn route_of(
+        &self,
+        id: u64,
+        slug: Option<&str>,
+        derived_from: Option<&str>,
+        url: Option<String>,
+    ) -> String {
+        if let Some(route) = self
+            .routes
+            .get(&id.to_string())
+            .or_else(|| slug.and_then(|s| self.routes.get(s)))
+        {
+            return route.clone();
+        }
+        let suffix = slug
+            .and_then(|s| self.route.suffix.get(s))
+            .map_or("", String::as_str);
+        if !self.route.template.is_empty() {
+            let Some(slug) = slug.or(self.route.template.contains("{slug}").then_some("")) else {
+                return String::new();
+            };
+            if self.route.template.contains("{slug}") && slug.is_empty() {
+                return String::new();
+            }
+            return format!(
+                "{}{suffix}",
+                self.route
+                    .template
+                    .replace("{slug}", slug)
+                    .replace("{id}", &id.to_string())
+            );
+        }
+        if let Some(address) = derived_from {
+            let path = strip_origin(address.trim());
+            let path = path
+                .strip_prefix(self.route.strip_prefix.as_str())
+                .unwrap_or(path);
+            let path = path
+                .split(['?', '#'])
+                .next()
+                .unwrap_or("")
+                .trim_matches('/');
+            return if path.is_empty() {
+                String::new()
+            } else {
+                format!("/{path}{suffix}")
+            };
+        }
+        url.filter(|u| !u.is_empty()).unwrap_or_default()
+    }
 }
+
+/// What a field table passes on besides its fields (`dialect.fields.*.extra`).
+trait Extras {
+    fn extras(&self) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+impl Extras for config::CategoryFields {
+    fn extras(&self) -> Vec<String> {
+        self.extra.clone()
+    }
+}
+
+impl Extras for config::ArticleFields {
+    fn extras(&self) -> Vec<String> {
+        self.extra.clone()
+    }
+}
+
+impl Extras for config::AttachmentFields {}
 
 macro_rules! fields {
     ($name:ident, $config:ty, $prefix:literal, [$($f:ident),*]) => {
         #[derive(Debug, Clone)]
         pub struct $name {
             $(pub $f: Field,)*
-            /// Every top-level key any of these fields may read, worked out once.
+            /// Other keys passed on under their own names.
             #[allow(dead_code, reason = "attachments pass no other fields on")]
-            heads: HashSet<String>,
+            pub extra: Vec<String>,
         }
 
         impl $name {
             pub fn compile(c: &$config) -> Result<Self, DialectError> {
-                let mut fields = Self {
+                Ok(Self {
                     $($f: field(concat!($prefix, stringify!($f)), &c.$f)?,)*
-                    heads: HashSet::new(),
-                };
-                let mut heads = HashSet::new();
-                $(heads.extend(fields.$f.paths.iter().filter_map(JsonPath::head).map(str::to_owned));)*
-                fields.heads = heads;
-                Ok(fields)
+                    extra: c.extras(),
+                })
             }
         }
     };
@@ -285,17 +391,17 @@ pub fn type_name(value: &Value) -> &'static str {
     }
 }
 
-/// What is left of `object` once the keys `taken` says are mapped and the public names are out.
-fn extra(object: &Value, taken: impl Fn(&str) -> bool, names: &[&str]) -> Map<String, Value> {
-    object
-        .as_object()
-        .map(|map| {
-            map.iter()
-                .filter(|(k, _)| !taken(k) && !names.contains(&k.as_str()))
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect()
-        })
-        .unwrap_or_default()
+/// The keys of `object` the config lists as extras (`dialect.fields.*.extra`), passed on under
+/// their own names; nothing else unmapped is, and never one of the public names.
+fn extra(object: &Value, listed: &[String], names: &[&str]) -> Map<String, Value> {
+    let Some(map) = object.as_object() else {
+        return Map::new();
+    };
+    listed
+        .iter()
+        .filter(|k| !names.contains(&k.as_str()))
+        .filter_map(|k| Some((k.clone(), map.get(k)?.clone())))
+        .collect()
 }
 
 /// Where a list sits in a payload: the first of `field`'s paths holding an array.
@@ -337,37 +443,34 @@ impl Dialect {
         let parent = read(object, &f.parent_id, at, "a whole number or null", as_u64)?;
         let name = required(object, &f.name, at, "a name (string)", as_text)?;
         let slug = read(object, &f.slug, at, "a string", as_text)?;
-        let url = read(object, &f.url, at, "a string", as_text)?
-            .filter(|u| !u.is_empty())
-            .or_else(|| self.categories.routes.get(&id.to_string()).cloned())
-            .or_else(|| {
-                slug.as_ref()
-                    .and_then(|s| self.categories.routes.get(s).cloned())
-            })
-            .unwrap_or_default();
-        // The slug has no public name of its own: it passes on as it is. The children are
-        // the tree's business.
-        let is_slug = |k: &str| f.slug.paths.iter().any(|p| p.head() == Some(k));
-        let is_children = |k: &str| {
-            self.categories
-                .children
-                .paths
-                .iter()
-                .any(|p| p.head() == Some(k))
+        let derived_from = match &self.categories.route_from {
+            Some(from) => read(object, from, at, "an address (string)", as_text)?,
+            None => None,
         };
-        let taken = |k: &str| (f.heads.contains(k) && !is_slug(k)) || is_children(k);
+        let url = self.categories.route_of(
+            id,
+            slug.as_deref(),
+            derived_from.as_deref(),
+            read(object, &f.url, at, "a string", as_text)?,
+        );
+        // The kind the config gives this route, over what the CMS says.
+        let kind = match self.categories.types.get(&url) {
+            Some(kind) => Some(kind.clone()),
+            None => read(object, &f.kind, at, "a string", as_text)?,
+        };
         let category = Category {
             id,
             parent_id: parent.unwrap_or(0),
-            name,
+            name: self.text(name),
             url,
             sort: read(object, &f.sort, at, "a number", as_i64)?.unwrap_or(0),
-            kind: read(object, &f.kind, at, "a string", as_text)?,
-            description: read(object, &f.description, at, "a string", as_text)?,
+            kind,
+            description: read(object, &f.description, at, "a string", as_text)?
+                .map(|d| self.text(d)),
             hidden: read(object, &f.hidden, at, "true or false", as_bool)?,
             icon: read(object, &f.icon, at, "a string", as_text)?,
             sub_category: Vec::new(),
-            extra: extra(object, taken, CATEGORY_NAMES),
+            extra: extra(object, &f.extra, CATEGORY_NAMES),
         };
         Ok((category, parent))
     }
@@ -534,6 +637,39 @@ impl Dialect {
         Ok(id.zip(title).map(|(id, title)| Link { id, title }))
     }
 
+    /// The body as HTML, whatever form the CMS writes it in (`content_format`).
+    fn body(&self, object: &Value, at: &str) -> Result<Option<String>, ShapeProblem> {
+        let f = &self.article;
+        match self.content_format {
+            ContentFormat::Html => read(object, &f.content, at, "a string (HTML)", as_text),
+            ContentFormat::Markdown => {
+                Ok(
+                    read(object, &f.content, at, "a string (Markdown)", as_text)?
+                        .map(|md| text::markdown_to_html(&md)),
+                )
+            }
+            ContentFormat::Blocks => match f.content.get(object) {
+                None => Ok(None),
+                Some(value) => text::blocks_to_html(value).map(Some).ok_or_else(|| {
+                    problem(
+                        format!(
+                            "{at}.{}",
+                            f.content
+                                .found_at(object)
+                                .map(ToString::to_string)
+                                .unwrap_or_default()
+                        ),
+                        &f.content.key,
+                        format!(
+                            "expected a block tree (an array of blocks), found {}",
+                            type_name(value)
+                        ),
+                    )
+                }),
+            },
+        }
+    }
+
     /// One article (a summary in a list, or a detail with its body).
     pub fn article(&self, object: &Value, at: &str) -> Result<Article, ShapeProblem> {
         let f = &self.article;
@@ -546,7 +682,7 @@ impl Dialect {
         }
         let publish_time = match f.publish_time.get(object) {
             None => None,
-            Some(raw) => Some(normalise_time(raw).ok_or_else(|| {
+            Some(raw) => Some(normalise_time_in(raw, self.time_zone).ok_or_else(|| {
                 problem(
                     format!("{at}.{}", f.publish_time.found_at(object).map(ToString::to_string).unwrap_or_default()),
                     &f.publish_time.key,
@@ -572,19 +708,26 @@ impl Dialect {
         Ok(Article {
             id: required(object, &f.id, at, "a whole number", as_u64)?,
             category_id: read(object, &f.category_id, at, "a whole number", as_u64)?.unwrap_or(0),
-            title: required(object, &f.title, at, "a title (string)", as_text)?,
-            summary: read(object, &f.summary, at, "a string", as_text)?,
+            title: self.text(required(object, &f.title, at, "a title (string)", as_text)?),
+            // A summary is text, whatever markup the CMS wrapped it in.
+            summary: read(object, &f.summary, at, "a string", as_text)?.map(|s| {
+                if s.contains('<') || s.contains('&') {
+                    text::html_to_text(&s)
+                } else {
+                    s
+                }
+            }),
             cover: read(object, &f.cover, at, "a string", as_text)?,
-            author: read(object, &f.author, at, "a string", as_text)?,
-            source: read(object, &f.source, at, "a string", as_text)?,
+            author: read(object, &f.author, at, "a string", as_text)?.map(|a| self.text(a)),
+            source: read(object, &f.source, at, "a string", as_text)?.map(|s| self.text(s)),
             publish_time,
             views: read(object, &f.views, at, "a whole number", as_u64)?,
-            content: read(object, &f.content, at, "a string (HTML)", as_text)?,
+            content: self.body(object, at)?,
             attachments,
             video: read(object, &f.video, at, "a string", as_text)?,
             prev: self.link(object, &f.prev, at)?,
             next: self.link(object, &f.next, at)?,
-            extra: extra(object, |k| f.heads.contains(k), ARTICLE_NAMES),
+            extra: extra(object, &f.extra, ARTICLE_NAMES),
         })
     }
 
@@ -595,31 +738,58 @@ impl Dialect {
         page: u32,
         size: u32,
     ) -> Result<ArticlePage, ShapeProblem> {
+        self.page_of(payload, page, size, &PageContext::default())
+    }
+
+    /// One page of articles, with what the call itself says: the category asked for (filled in
+    /// where an item lacks its own) and the totals from the response's headers.
+    pub fn page_of(
+        &self,
+        payload: &Value,
+        page: u32,
+        size: u32,
+        context: &PageContext,
+    ) -> Result<ArticlePage, ShapeProblem> {
         let items = list_in(payload, &self.lists.items, "article")?;
         let content = items
             .iter()
             .enumerate()
-            .map(|(i, a)| self.article(a, &format!("items[{i}]")))
+            .map(|(i, a)| {
+                let mut article = self.article(a, &format!("items[{i}]"))?;
+                if article.category_id == 0
+                    && let Some(category) = context.category
+                {
+                    article.category_id = category;
+                }
+                Ok(article)
+            })
             .collect::<Result<Vec<_>, _>>()?;
         let seen = u64::from(page - 1) * u64::from(size) + content.len() as u64;
-        let total_elements = match read(
-            payload,
-            &self.lists.total,
-            "payload",
-            "a whole number",
-            as_u64,
-        )? {
+        let total = match context.total {
+            Some(total) => Some(total),
+            None => read(
+                payload,
+                &self.lists.total,
+                "payload",
+                "a whole number",
+                as_u64,
+            )?,
+        };
+        let total_elements = match total {
             Some(total) => total,
             // No total: what this page shows, and one more page while pages come full.
             None => seen + u64::from(content.len() as u64 == u64::from(size)),
         };
-        let total_pages = read(
-            payload,
-            &self.lists.total_pages,
-            "payload",
-            "a whole number",
-            as_u64,
-        )?
+        let total_pages = match context.total_pages {
+            Some(pages) => Some(pages),
+            None => read(
+                payload,
+                &self.lists.total_pages,
+                "payload",
+                "a whole number",
+                as_u64,
+            )?,
+        }
         .unwrap_or_else(|| total_elements.div_ceil(u64::from(size.max(1))));
         Ok(ArticlePage {
             content,

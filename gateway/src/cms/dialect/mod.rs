@@ -5,16 +5,19 @@
 pub mod config;
 mod dates;
 mod map;
+mod text;
 
 use std::collections::BTreeMap;
 
 use axum::http::StatusCode;
 use serde_json::Value;
 
-pub use config::{CategoryShape, DialectConfig, EnvelopeStyle, PagingStyle};
+pub use config::{
+    CategoryShape, ContentFormat, DialectConfig, EnvelopeStyle, PagingStyle, TextFormat,
+};
 use config::{CmsEndpointConfig, Paths, SuccessCode};
 pub use dates::normalise_time;
-pub use map::{ShapeProblem, type_name};
+pub use map::{PageContext, ShapeProblem, type_name};
 
 use super::error::UpstreamError;
 
@@ -32,9 +35,14 @@ fn invalid(key: impl Into<String>, reason: impl Into<String>) -> DialectError {
     }
 }
 
-/// A dotted path into JSON (`meta.total_count`); the empty path is the value itself.
+/// A dotted path into JSON (`meta.total_count`); a segment of digits indexes an array
+/// (`categories.0.id`, `_embedded.media.0.source_url`); the empty path is the value itself.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct JsonPath(Vec<String>);
+
+/// Characters of other path syntaxes (`data[0]`, `$.a`, `a.*`) that a segment never holds here:
+/// refused at load rather than silently reading nothing.
+const NOT_IN_A_SEGMENT: &[char] = &['[', ']', '*', '(', ')', '"', '\'', '$', '/', '?'];
 
 impl JsonPath {
     fn parse(key: &str, raw: &str) -> Result<Self, DialectError> {
@@ -42,20 +50,39 @@ impl JsonPath {
             return Ok(Self(Vec::new()));
         }
         let segments: Vec<String> = raw.split('.').map(str::to_owned).collect();
-        if segments
-            .iter()
-            .any(|s| s.is_empty() || s.contains(char::is_whitespace))
-        {
+        let bad = |s: &String| {
+            s.is_empty() || s.contains(char::is_whitespace) || s.contains(NOT_IN_A_SEGMENT)
+        };
+        if segments.iter().any(bad) {
+            let hint = if raw.contains('[') {
+                format!(
+                    " (write array indexes as segments: `{}`)",
+                    raw.replace('[', ".").replace(']', "")
+                )
+            } else {
+                String::new()
+            };
             return Err(invalid(
                 key,
-                format!("`{raw}` is not a path (names joined by dots, e.g. meta.total_count)"),
+                format!(
+                    "`{raw}` is not a path (names or array indexes joined by dots, e.g. \
+                     meta.total_count or data.0.title){hint}"
+                ),
             ));
         }
         Ok(Self(segments))
     }
 
+    /// One step: an object's key, or (for a segment of digits) an array's item.
+    fn step<'a>(value: &'a Value, segment: &str) -> Option<&'a Value> {
+        match value {
+            Value::Array(items) => items.get(segment.parse::<usize>().ok()?),
+            other => other.get(segment),
+        }
+    }
+
     pub fn get<'a>(&self, value: &'a Value) -> Option<&'a Value> {
-        self.0.iter().try_fold(value, |v, key| v.get(key.as_str()))
+        self.0.iter().try_fold(value, |v, key| Self::step(v, key))
     }
 
     pub fn take(&self, value: &mut Value) -> Option<Value> {
@@ -64,9 +91,18 @@ impl JsonPath {
         };
         let mut at = value;
         for key in parents {
-            at = at.get_mut(key.as_str())?;
+            at = match at {
+                Value::Array(items) => items.get_mut(key.parse::<usize>().ok()?)?,
+                other => other.get_mut(key.as_str())?,
+            };
         }
-        at.as_object_mut()?.remove(last)
+        match at {
+            Value::Array(items) => {
+                let i = last.parse::<usize>().ok()?;
+                (i < items.len()).then(|| items.remove(i))
+            }
+            other => other.as_object_mut()?.remove(last),
+        }
     }
 
     /// The top-level key this path starts with, if any.
@@ -315,6 +351,17 @@ pub struct Dialect {
     pub(crate) category: map::CategoryFields,
     pub(crate) article: map::ArticleFields,
     pub(crate) attachment: map::AttachmentFields,
+    /// Times written without an offset are read in this zone.
+    time_zone: chrono::FixedOffset,
+    content_format: ContentFormat,
+    text_format: TextFormat,
+    /// Response headers with a list's total and page count.
+    total_header: Option<axum::http::HeaderName>,
+    total_pages_header: Option<axum::http::HeaderName>,
+    /// The CMS's article page addresses, as the text before and after `{id}`.
+    pub(crate) article_links: Vec<(String, String)>,
+    /// Where the article sits in a detail's payload.
+    detail_item: JsonPath,
 }
 
 impl Default for Dialect {
@@ -444,7 +491,73 @@ impl Dialect {
                 ));
             }
         }
+        let time_zone = dates::zone_named(&config.time_zone).ok_or_else(|| {
+            invalid(
+                key("time_zone"),
+                format!(
+                    "`{}` is not a zone this reads: write Asia/Shanghai, UTC or a fixed offset \
+                     such as +08:00 (zones with daylight saving are not supported)",
+                    config.time_zone
+                ),
+            )
+        })?;
+        let header = |k: &str, name: &str| {
+            (!name.is_empty())
+                .then(|| {
+                    axum::http::HeaderName::from_bytes(name.as_bytes())
+                        .map_err(|_| invalid(key(k), format!("`{name}` is not a header name")))
+                })
+                .transpose()
+        };
+        let article_links = config
+            .links
+            .article
+            .iter()
+            .map(|pattern| match pattern.split_once("{id}") {
+                Some((before, after))
+                    if !before.is_empty() && !after.contains("{id}") && !pattern.contains('*') =>
+                {
+                    Ok((before.to_owned(), after.to_owned()))
+                }
+                _ => Err(invalid(
+                    key("links.article"),
+                    format!(
+                        "`{pattern}` must hold `{{id}}` once after some fixed text, e.g. \
+                         https://cms.example.com/news/{{id}}.html"
+                    ),
+                )),
+            })
+            .collect::<Result<_, _>>()?;
+        for (route, kind) in &categories.types {
+            if !matches!(kind.as_str(), "group" | "page" | "list") || !route.starts_with('/') {
+                return Err(invalid(
+                    key("categories.types"),
+                    format!(
+                        "`{route}` = `{kind}`: routes start with / and kinds are group, page or list"
+                    ),
+                ));
+            }
+        }
+        if !categories.route.template.is_empty() && !categories.route.template.starts_with('/') {
+            return Err(invalid(
+                key("categories.route.template"),
+                "must start with / (e.g. /{slug})",
+            ));
+        }
         Ok(Self {
+            time_zone,
+            content_format: config.content_format,
+            text_format: config.text_format,
+            total_header: header("lists.total_header", &config.lists.total_header)?,
+            total_pages_header: header(
+                "lists.total_pages_header",
+                &config.lists.total_pages_header,
+            )?,
+            article_links,
+            detail_item: JsonPath::parse(
+                &key("endpoints.article_detail.item"),
+                &endpoints.article_detail.item,
+            )?,
             envelope_style: envelope.style,
             code,
             success,
@@ -480,6 +593,43 @@ impl Dialect {
 
     pub fn category_depth(&self) -> u32 {
         self.categories.max_depth
+    }
+
+    /// A title, name or author as the portal shows it: decoded when the CMS writes HTML
+    /// (`text_format = "html"`).
+    pub(crate) fn text(&self, text: String) -> String {
+        match self.text_format {
+            TextFormat::Plain => text,
+            TextFormat::Html => text::html_to_text(&text),
+        }
+    }
+
+    /// The list's total and page count from the response's headers, when the dialect names them.
+    pub(crate) fn header_totals(
+        &self,
+        headers: &axum::http::HeaderMap,
+    ) -> (Option<u64>, Option<u64>) {
+        let read = |name: &Option<axum::http::HeaderName>| {
+            headers
+                .get(name.as_ref()?)?
+                .to_str()
+                .ok()?
+                .trim()
+                .parse()
+                .ok()
+        };
+        (read(&self.total_header), read(&self.total_pages_header))
+    }
+
+    /// The article of a detail's payload (`endpoints.article_detail.item`); `None` when it is
+    /// not there (an empty filtered list: no such article).
+    pub fn detail_item<'a>(&self, payload: &'a Value) -> Option<&'a Value> {
+        self.detail_item.get(payload).filter(|v| !v.is_null())
+    }
+
+    /// Portal routes the CMS declares it has no section for.
+    pub fn absent_routes(&self) -> &[String] {
+        &self.categories.absent
     }
 
     /// Whether the CMS searches articles (`dialect.endpoints.article_search` has a path).

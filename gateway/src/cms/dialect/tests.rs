@@ -299,7 +299,10 @@ fn a_flat_list_becomes_a_tree_with_routes_from_config() {
     let json = serde_json::to_value(&tree[0]).unwrap();
     assert_eq!(json["name"], "走进云川");
     assert_eq!(json["type"], "group");
-    assert_eq!(json["slug"], "about", "unmapped fields pass on");
+    assert!(
+        json.get("slug").is_none(),
+        "unmapped fields are not passed on: {json}"
+    );
     assert!(
         json.get("title").is_none() && json.get("kind").is_none(),
         "{json}"
@@ -372,8 +375,20 @@ fn articles_map_paths_and_coerce_types() {
     assert_eq!(article.publish_time.as_deref(), Some("2026-11-12 09:30:00"));
     assert_eq!(article.views, Some(17));
     let json = serde_json::to_value(article).unwrap();
-    assert_eq!(json["tags"][0], "中欧");
+    assert!(
+        json.get("tags").is_none(),
+        "not listed, not passed on: {json}"
+    );
     assert!(json.get("published_at").is_none(), "{json}");
+    // Listed as an extra, it is passed on under its own name; a public name never is.
+    let listed = from_toml(
+        "[fields.article]\nextra = [\"tags\", \"title\", \"missing\"]\ncover = \"cover.url\"\n[lists]\nitems = \"items\"\ntotal = \"meta.total_count\"\n",
+    );
+    let json =
+        serde_json::to_value(&listed.article_page(&payload, 3, 10).unwrap().content[0]).unwrap();
+    assert_eq!(json["tags"][0], "中欧");
+    assert_eq!(json["title"], "班列");
+    assert!(json.get("missing").is_none(), "{json}");
 }
 
 #[test]

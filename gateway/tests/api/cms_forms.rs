@@ -1,0 +1,408 @@
+//! The forms a CMS nobody here wrote answers in, each through the real gateway against a real
+//! HTTP upstream: a bare array with its total in a header, items without their category, a
+//! detail asked as a filtered list (`data.0`), covers in arrays, times in UTC, HTML-escaped
+//! titles, summaries in HTML, Markdown and block-tree bodies, routes derived from the CMS's page
+//! addresses, a page past the end answered with an error, links to the CMS's own pages, and
+//! categories the tree does not have.
+
+use serde_json::{Value, json};
+
+use crate::helpers::*;
+
+/// A WordPress-like CMS: categories with absolute page addresses, posts as a bare array with
+/// `X-Total-Count`, a post asked by `include=` answered as a one-item array, 400 past the end.
+fn headless(path: &str, query: &str) -> Reply {
+    let param = |name: &str| {
+        query
+            .split('&')
+            .find_map(|p| p.strip_prefix(&format!("{name}=")))
+            .map(str::to_owned)
+    };
+    match path {
+        "/cms/categories" => Reply::Json(
+            200,
+            json!([
+                {"id": 2, "parent": 0, "name": "新闻中心", "slug": "news_center", "link": "http://cms.test/cn/news_center/"},
+                {"id": 21, "parent": 2, "name": "公司&#8220;要闻&#8221;", "slug": "company_announcement", "link": "http://cms.test/cn/news_center/company_announcement/"},
+                {"id": 23, "parent": 2, "name": "通知公告", "slug": "notice", "link": "/cn/news_center/notice/"},
+                {"id": 3, "parent": 0, "name": "业务板块", "slug": "business", "link": "http://cms.test/cn/business/"}
+            ]),
+        ),
+        "/cms/posts" => {
+            if let Some(id) = param("include") {
+                let id: u64 = id.parse().unwrap();
+                if id > 1023 {
+                    return Reply::Json(200, json!([]));
+                }
+                return Reply::Json(200, json!([post(id, true)]));
+            }
+            match param("categories").as_deref() {
+                Some("999") => {
+                    return Reply::Json(
+                        400,
+                        json!({"code": "rest_invalid_param", "message": "无效的参数：categories"}),
+                    );
+                }
+                Some("998") => {
+                    return Reply::Headed(200, vec![("X-Total-Count", "0".to_owned())], json!([]));
+                }
+                _ => {}
+            }
+            let page: u64 = param("page").and_then(|p| p.parse().ok()).unwrap_or(1);
+            let size: u64 = param("per_page").and_then(|p| p.parse().ok()).unwrap_or(10);
+            if size > 20 {
+                return Reply::Json(
+                    400,
+                    json!({"code": "rest_invalid_param", "message": "per_page 最大为 20"}),
+                );
+            }
+            let total = 23u64;
+            let first = (page - 1) * size;
+            if first >= total {
+                return Reply::Json(
+                    400,
+                    json!({"code": "rest_post_invalid_page_number", "message": "页码超出范围"}),
+                );
+            }
+            let items: Vec<Value> = (first..(first + size).min(total))
+                .map(|i| post(1000 + i, false))
+                .collect();
+            Reply::Headed(
+                200,
+                vec![
+                    ("X-Total-Count", total.to_string()),
+                    ("X-WP-TotalPages", total.div_ceil(size).to_string()),
+                ],
+                Value::Array(items),
+            )
+        }
+        _ => Reply::Json(404, json!({"message": "no route"})),
+    }
+}
+
+/// A post as the CMS writes it: no category field, the title escaped, the summary in HTML, the
+/// time in UTC without an offset, the cover in an embedded array, the body in Markdown.
+fn post(id: u64, detail: bool) -> Value {
+    let mut post = json!({
+        "id": id,
+        "title": {"rendered": format!("班列&#8220;{id}&#8221;开行 &amp; 回程")},
+        "excerpt": {"rendered": format!("<p>第 {id} 篇的<strong>摘要</strong>。</p>\n")},
+        "date": "2026-11-12T01:30:00",
+        "_embedded": {"media": [{"source_url": format!("/cms/wp/files/covers/{id}.webp")}]},
+        "meta": {"seo_title": "不该外泄"}
+    });
+    if detail {
+        post["content"] = json!({"rendered": format!(
+            "## 开行情况\n\n第 {id} 列**满载**发车。<script>alert(1)</script>\n\n\
+             详见[上一篇](http://cms.test/cn/news/{prev}.html)与[外部](https://example.com/x)。\n\n\
+             <img src=x onerror=alert(1)>[脚本](javascript:alert(1))\n",
+            prev = id - 1
+        )});
+    }
+    post
+}
+
+const HEADLESS: &str = r#"
+[dialect]
+time_zone = "UTC"
+content_format = "markdown"
+text_format = "html"
+
+[dialect.envelope]
+style = "none"
+message = ["message"]
+
+[dialect.paging]
+page = "page"
+size = "per_page"
+page_base = 1
+max_size = 20
+
+[dialect.endpoints]
+files = "wp/files"
+category_list = { path = "categories" }
+article_list = { path = "posts", param = "categories" }
+article_detail = { path = "posts", param = "include", item = "0" }
+article_search = { path = "" }
+
+[dialect.lists]
+items = ""
+total_header = "X-Total-Count"
+total_pages_header = "X-WP-TotalPages"
+
+[dialect.categories]
+shape = "flat"
+items = ""
+absent = ["/about", "/party-construction"]
+
+[dialect.categories.route]
+from = ["link"]
+strip_prefix = "/cn"
+suffix = { company_announcement = "/1" }
+
+[dialect.categories.types]
+"/news_center/company_announcement/1" = "list"
+"/news_center/notice" = "list"
+
+[dialect.fields.category]
+parent_id = "parent"
+slug = "slug"
+
+[dialect.fields.article]
+title = "title.rendered"
+summary = "excerpt.rendered"
+content = "content.rendered"
+publish_time = "date"
+cover = "_embedded.media.0.source_url"
+
+[dialect.links]
+article = ["http://cms.test/cn/news/{id}.html"]
+"#;
+
+async fn headless_app() -> (TestApp, FakeUpstream) {
+    let fake = FakeUpstream::start(Reply::Route(headless)).await;
+    // The CMS's own address is cms.test in its links; the gateway reaches it on loopback.
+    let app = spawn_app(config_for(&fake.base_url(), &static_dir(), HEADLESS)).await;
+    (app, fake)
+}
+
+#[tokio::test]
+async fn a_headless_cms_is_read_by_configuration_alone() {
+    let (app, _fake) = headless_app().await;
+    let (status, tree) = app.get_json("/portal/api/category/list").await;
+    assert_eq!(status, 200, "{tree}");
+    let news = &tree["result"]["content"][0];
+    assert_eq!(
+        news["url"], "/news_center",
+        "origin, prefix and slashes off"
+    );
+    let company = &news["subCategory"][0];
+    assert_eq!(
+        company["url"], "/news_center/company_announcement/1",
+        "the slug's suffix"
+    );
+    assert_eq!(company["name"], "公司“要闻”", "decoded");
+    assert_eq!(company["type"], "list", "the route's type from config");
+    assert_eq!(
+        news["subCategory"][1]["url"], "/news_center/notice",
+        "a path alone"
+    );
+    assert!(
+        company.get("link").is_none() && company.get("slug").is_none(),
+        "{company}"
+    );
+
+    // Page 3 of 23 in pages of 10 holds 3; the total came from a header, the category from the
+    // request.
+    let (status, page) = app
+        .get_json("/portal/api/article/list?categoryId=21&page=3&size=10")
+        .await;
+    assert_eq!(status, 200, "{page}");
+    let result = &page["result"];
+    assert_eq!(result["totalElements"], 23);
+    assert_eq!(result["totalPages"], 3);
+    assert_eq!(result["content"].as_array().unwrap().len(), 3);
+    let item = &result["content"][0];
+    assert_eq!(item["categoryId"], 21, "filled from the request");
+    assert_eq!(item["title"], "班列“1020”开行 & 回程");
+    assert_eq!(item["summary"], "第 1020 篇的摘要。");
+    assert_eq!(
+        item["publishTime"], "2026-11-12 09:30:00",
+        "UTC read, China time given"
+    );
+    assert_eq!(
+        item["cover"], "/portal/api/files/covers/1020.webp",
+        "from an array"
+    );
+    assert!(
+        item.get("meta").is_none(),
+        "unmapped fields stay behind: {item}"
+    );
+
+    // Past the end the CMS answers 400: an empty page for the API, a 404 page for crawlers.
+    let (status, past) = app
+        .get_json("/portal/api/article/list?categoryId=21&page=4&size=10")
+        .await;
+    assert_eq!(status, 200, "{past}");
+    assert_eq!(past["result"]["content"], json!([]));
+    let response = app
+        .get("/portal/site/news_center/company_announcement/1.html?page=3")
+        .await;
+    assert_eq!(response.status(), 404);
+    // Every crawlable list page answers within the CMS's 20.
+    for page in [1, 2] {
+        let response = app
+            .get(&format!(
+                "/portal/site/news_center/company_announcement/1.html?page={page}"
+            ))
+            .await;
+        assert_eq!(response.status(), 200, "page {page}");
+    }
+}
+
+#[tokio::test]
+async fn a_markdown_body_becomes_sanitised_html_with_the_cmss_links_led_home() {
+    let (app, fake) = headless_app().await;
+    let (status, detail) = app.get_json("/portal/api/article/detail?id=1005").await;
+    assert_eq!(status, 200, "{detail}");
+    assert!(
+        fake.last().query.contains("include=1005"),
+        "{}",
+        fake.last().query
+    );
+    let article = &detail["result"];
+    assert_eq!(article["id"], 1005);
+    let html = article["content"].as_str().unwrap();
+    assert!(html.contains("<h2>开行情况</h2>"), "{html}");
+    assert!(html.contains("<strong>满载</strong>"), "{html}");
+    assert!(
+        html.contains("href=\"/portal/site/article/1004.html\""),
+        "a link to the CMS's article page leads to the portal's: {html}"
+    );
+    assert!(html.contains("https://example.com/x"), "{html}");
+    for hostile in ["<script", "onerror", "javascript:"] {
+        assert!(!html.contains(hostile), "{hostile} in {html}");
+    }
+    // An id the CMS's filtered list does not hold is not found.
+    let (status, missing) = app.get_json("/portal/api/article/detail?id=5000").await;
+    assert_eq!(status, 404, "{missing}");
+    assert_eq!(missing["msg"], "文章 5000 不存在。");
+    // The crawlable page shows the same body.
+    let response = app.get("/portal/site/article/1005.html").await;
+    assert_eq!(response.status(), 200);
+    let page = response.text().await.unwrap();
+    assert!(page.contains("/portal/site/article/1004.html"));
+}
+
+#[tokio::test]
+async fn a_category_the_tree_lacks_is_not_found_whatever_the_cms_says() {
+    let (app, _fake) = headless_app().await;
+    let (status, _) = app
+        .get_json("/portal/api/article/list?categoryId=999&size=30")
+        .await;
+    assert_eq!(
+        status, 400,
+        "a size past the CMS's is still the visitor's 400"
+    );
+    // The CMS answers 400 for a category it does not have: the gateway asks its tree.
+    let (status, body) = app
+        .get_json("/portal/api/article/list?categoryId=999")
+        .await;
+    assert_eq!(
+        (status, body["msg"].as_str()),
+        (reqwest::StatusCode::NOT_FOUND, Some("栏目 999 不存在。")),
+        "{body}"
+    );
+    // Or an empty first page: the tree it holds decides.
+    let (status, body) = app
+        .get_json("/portal/api/article/list?categoryId=998")
+        .await;
+    assert_eq!(
+        (status, body["msg"].as_str()),
+        (reqwest::StatusCode::NOT_FOUND, Some("栏目 998 不存在。")),
+        "{body}"
+    );
+    // On every dialect of reference-cms too.
+    for (dialect, name) in [
+        (reference_cms::Dialect::Native, "native"),
+        (reference_cms::Dialect::Mybatis, "mybatis"),
+        (reference_cms::Dialect::Rest, "rest"),
+    ] {
+        let cms = spawn_reference_cms_speaking(dialect, reference_cms::CategoryShape::Flat).await;
+        let config = portal_gateway::Config::from_toml_str(&example_toml(name, cms)).unwrap();
+        let app = spawn_app(config).await;
+        // The tree first (as the app loads it), then an unknown category.
+        assert_eq!(app.get("/portal/api/category/list").await.status(), 200);
+        let (status, body) = app
+            .get_json("/portal/api/article/list?categoryId=999")
+            .await;
+        assert_eq!(status, 404, "{name}: {body}");
+        assert_eq!(body["msg"], "栏目 999 不存在。", "{name}");
+        let (status, _) = app.get_json("/portal/api/article/list?categoryId=21").await;
+        assert_eq!(status, 200, "{name}: a known one still answers");
+    }
+}
+
+#[tokio::test]
+async fn block_tree_bodies_are_rendered_and_sanitised() {
+    fn cms(path: &str, _query: &str) -> Reply {
+        match path {
+            "/cms/article/detail" => Reply::Json(
+                200,
+                json!({"code": 200, "result": {"id": 7, "categoryId": 21, "title": "块", "content": [
+                    {"type": "heading", "level": 2, "children": [{"type": "text", "text": "标题<script>"}]},
+                    {"type": "paragraph", "children": [
+                        {"type": "text", "text": "正文", "bold": true},
+                        {"type": "link", "url": "javascript:alert(1)", "children": [{"type": "text", "text": "坏链接"}]}
+                    ]},
+                    {"type": "image", "image": {"url": "covers/a.svg", "alternativeText": "图"}}
+                ]}}),
+            ),
+            _ => Reply::Json(200, json!({"code": 200, "result": {"content": []}})),
+        }
+    }
+    let (app, _fake) = spawn_with_fake(
+        Reply::Route(cms),
+        "[dialect]\ncontent_format = \"blocks\"\n",
+    )
+    .await;
+    let (status, detail) = app.get_json("/portal/api/article/detail?id=7").await;
+    assert_eq!(status, 200, "{detail}");
+    let html = detail["result"]["content"].as_str().unwrap();
+    assert!(html.contains("<h2>标题&lt;script&gt;</h2>"), "{html}");
+    assert!(html.contains("<strong>正文</strong>"), "{html}");
+    assert!(!html.contains("javascript:"), "{html}");
+    assert!(
+        html.contains("src=\"/portal/api/files/covers/a.svg\""),
+        "{html}"
+    );
+}
+
+#[test]
+fn path_syntax_that_can_never_match_is_refused_naming_the_key() {
+    let base = config_toml("http://127.0.0.1:9/", &static_dir(), "");
+    for (extra, key) in [
+        (
+            "[dialect.fields.article]\ncover = \"images[0].url\"\n",
+            "dialect.fields.article.cover",
+        ),
+        (
+            "[dialect.lists]\ntotal = \"$.meta.total\"\n",
+            "dialect.lists.total",
+        ),
+        (
+            "[dialect.fields.category]\nname = \"names.*\"\n",
+            "dialect.fields.category.name",
+        ),
+        (
+            "[dialect]\ntime_zone = \"Europe/Berlin\"\n",
+            "dialect.time_zone",
+        ),
+        (
+            "[dialect.links]\narticle = [\"https://cms/news/\"]\n",
+            "dialect.links.article",
+        ),
+        (
+            "[dialect.categories.types]\n\"/a\" = \"feed\"\n",
+            "dialect.categories.types",
+        ),
+        (
+            "[dialect.lists]\ntotal_header = \"X Total\"\n",
+            "dialect.lists.total_header",
+        ),
+    ] {
+        let err = portal_gateway::Config::from_toml_str(&format!("{base}{extra}"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(key), "{extra}: {err}");
+    }
+    let err = portal_gateway::Config::from_toml_str(&format!(
+        "{base}[dialect.fields.article]\ncover = \"images[0].url\"\n"
+    ))
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("images.0.url"),
+        "a hint of the form that works: {err}"
+    );
+}
