@@ -178,4 +178,32 @@ mod tests {
         ]}"#;
         assert_eq!(content_routes(table), ["/a/b", "/a/c"]);
     }
+
+    /// The integrators' guide lists every route a CMS may fill, and no other.
+    #[test]
+    fn the_integrators_guide_lists_every_content_route() {
+        let guide = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../docs/integrators.md"
+        ))
+        .unwrap();
+        let section = guide
+            .split("### The portal routes a CMS may fill")
+            .nth(1)
+            .expect("the guide has the section")
+            .split("\n## ")
+            .next()
+            .unwrap();
+        // The first cell of each table row: `/route`.
+        let listed: BTreeSet<&str> = section
+            .lines()
+            .filter_map(|line| line.strip_prefix("| `"))
+            .filter_map(|rest| rest.split('`').next())
+            .collect();
+        let table: BTreeSet<&str> = PORTAL_ROUTES.iter().copied().collect();
+        assert_eq!(
+            listed, table,
+            "docs/integrators.md lists other routes than route-table.json's content routes"
+        );
+    }
 }
