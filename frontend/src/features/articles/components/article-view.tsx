@@ -14,7 +14,9 @@ interface ArticleViewProps {
   hrefOf?: (id: number) => string;
 }
 
-export function ArticleView({ article, withHeader = true, hrefOf = (id) => `#/article/${id}` }: ArticleViewProps) {
+const articleHref = (id: number) => `#/article/${id}`;
+
+export function ArticleView({ article, withHeader = true, hrefOf = articleHref }: ArticleViewProps) {
   const [downloading, setDownloading] = useState<string | null>(null);
   const body = useRef<HTMLDivElement>(null);
   const [gallery, setGallery] = useState<LightboxImage[]>([]);
@@ -37,6 +39,15 @@ export function ArticleView({ article, withHeader = true, hrefOf = (id) => `#/ar
       region.setAttribute('aria-label', region.classList.contains('org-chart') ? '组织架构图' : '表格');
     });
   }, [article.content]);
+
+  // Links to another article arrive as its real URL (the gateway leads links to the CMS's own
+  // article pages there): inside the app they open the article in place.
+  useEffect(() => {
+    body.current?.querySelectorAll<HTMLAnchorElement>('a[href^="/portal/site/article/"]').forEach((link) => {
+      const id = /^\/portal\/site\/article\/(\d+)\.html$/.exec(link.getAttribute('href') ?? '')?.[1];
+      if (id) link.setAttribute('href', hrefOf(Number(id)));
+    });
+  }, [article.content, hrefOf]);
 
   // Gallery images in the CMS's HTML open in the lightbox, by mouse or keyboard.
   useEffect(() => {

@@ -1,0 +1,26 @@
+import { render, screen } from '@testing-library/react';
+
+import type { Article } from '../api';
+import { ArticleView } from './article-view';
+
+const ARTICLE: Article = {
+  id: 7,
+  categoryId: 21,
+  title: '回程班列',
+  content:
+    '<p>详见<a href="/portal/site/article/6.html">上一篇</a>、<a href="/portal/api/files/a.pdf">附件</a>与<a href="https://example.com/">外部</a>。</p>',
+};
+
+describe('article view', () => {
+  it('opens a link to another article in the app, and leaves other links as they are', () => {
+    render(<ArticleView article={ARTICLE} withHeader={false} />);
+    expect(screen.getByRole('link', { name: '上一篇' })).toHaveAttribute('href', '#/article/6');
+    expect(screen.getByRole('link', { name: '附件' })).toHaveAttribute('href', '/portal/api/files/a.pdf');
+    expect(screen.getByRole('link', { name: '外部' })).toHaveAttribute('href', 'https://example.com/');
+  });
+
+  it('uses the page’s own article addresses where it has them (党建风采)', () => {
+    render(<ArticleView article={ARTICLE} withHeader={false} hrefOf={(id) => `#/party/detail?id=${id}`} />);
+    expect(screen.getByRole('link', { name: '上一篇' })).toHaveAttribute('href', '#/party/detail?id=6');
+  });
+});
