@@ -213,10 +213,17 @@ impl ApiError {
 
 /// What a CMS failure becomes for the visitor. Details of bad answers stay in the log: they
 /// may describe the CMS's internals.
+/// Whether a CMS's message may be shown to visitors as it is: Chinese text. Anything else (a
+/// CMS's English or its error codes, `rest_post_invalid_page_number`) gives way to the Chinese
+/// message of its status; the CMS's own reason stays in the error for the log line.
+fn for_visitors(msg: &str) -> bool {
+    !msg.trim().is_empty() && msg.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
+}
+
 fn upstream_parts(err: &UpstreamError) -> (i64, StatusCode, String) {
     let with_default = |status: StatusCode, msg: Option<&String>| {
         let msg = msg
-            .filter(|m| !m.trim().is_empty())
+            .filter(|m| for_visitors(m))
             .cloned()
             .unwrap_or_else(|| default_message(status.as_u16()).to_owned());
         (i64::from(status.as_u16()), status, msg)
@@ -255,13 +262,10 @@ fn upstream_parts(err: &UpstreamError) -> (i64, StatusCode, String) {
         UpstreamError::BadResponse(_) => with_default(StatusCode::BAD_GATEWAY, None),
         UpstreamError::Status { code, msg } => {
             let status = status_for_code(*code);
-            let msg = msg
-                .clone()
-                .filter(|m| !m.trim().is_empty())
-                .unwrap_or_else(|| {
-                    let known = u16::try_from(*code).unwrap_or(0);
-                    default_message(if known == 0 { status.as_u16() } else { known }).to_owned()
-                });
+            let msg = msg.clone().filter(|m| for_visitors(m)).unwrap_or_else(|| {
+                let known = u16::try_from(*code).unwrap_or(0);
+                default_message(if known == 0 { status.as_u16() } else { known }).to_owned()
+            });
             (*code, status, msg)
         }
     }
@@ -331,6 +335,36 @@ mod tests {
             assert_ne!(msg, fallback, "{status}");
             assert!(msg.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)));
         }
+    }
+
+    #[test]
+    fn visitors_read_chinese_and_the_log_keeps_the_cmss_own_words() {
+        let english = ApiError::Upstream(UpstreamError::Status {
+            code: 400,
+            msg: Some("rest_post_invalid_page_number".to_owned()),
+        });
+        let (_, status, msg) = english.parts();
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert_eq!(msg, default_message(400));
+        assert!(
+            english
+                .to_string()
+                .contains("rest_post_invalid_page_number"),
+            "{english}"
+        );
+        let chinese = ApiError::Upstream(UpstreamError::Status {
+            code: 404,
+            msg: Some("文章不存在".to_owned()),
+        });
+        assert_eq!(chinese.parts().2, "文章不存在");
+        let refused = UpstreamError::CredentialRefused {
+            msg: Some("Missing or invalid credentials".to_owned()),
+        };
+        assert!(
+            refused
+                .to_string()
+                .contains("Missing or invalid credentials")
+        );
     }
 
     #[test]

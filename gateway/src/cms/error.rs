@@ -6,10 +6,10 @@ pub enum UpstreamError {
     #[error("upstream timed out")]
     Timeout,
     /// The CMS refused a visitor's own token.
-    #[error("upstream refused the visitor's token")]
+    #[error("upstream refused the visitor's token{}", said(msg))]
     Unauthorized { msg: Option<String> },
     /// The CMS refused the gateway's own client credential: a configuration fault.
-    #[error("upstream refused the gateway's client credential")]
+    #[error("upstream refused the gateway's client credential{}", said(msg))]
     CredentialRefused { msg: Option<String> },
     #[error("upstream unreachable: {0}")]
     Unreachable(String),
@@ -19,7 +19,7 @@ pub enum UpstreamError {
     Unavailable,
     #[error("upstream answered something unusable: {0}")]
     BadResponse(String),
-    #[error("upstream answered code {code}")]
+    #[error("upstream answered code {code}{}", said(msg))]
     Status { code: i64, msg: Option<String> },
     /// The gateway's own ceiling on calls a second to the CMS was reached.
     #[error("upstream call ceiling reached")]
@@ -52,6 +52,14 @@ impl UpstreamError {
         }
         Self::BadResponse(chain)
     }
+}
+
+/// The CMS's own words, for the log line and `check-upstream` (visitors get a Chinese message).
+fn said(msg: &Option<String>) -> String {
+    msg.as_deref()
+        .filter(|m| !m.trim().is_empty())
+        .map(|m| format!(": \"{}\"", m.chars().take(300).collect::<String>()))
+        .unwrap_or_default()
 }
 
 fn error_chain(err: &(dyn std::error::Error + 'static)) -> String {

@@ -103,7 +103,8 @@ async fn the_gateways_own_credential_refused_is_a_502_not_the_visitors_401() {
     assert_eq!(response.status(), 401);
     let body: serde_json::Value = response.json().await.unwrap();
     assert_eq!(body["code"], 401);
-    assert_eq!(msg(&body), "Bad client credentials");
+    // In Chinese, as every visitor message (the CMS's English stays in the log line).
+    assert_eq!(msg(&body), "没有访问权限（令牌、用户名或密码错误）。");
 }
 
 #[tokio::test]
