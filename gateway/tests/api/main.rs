@@ -2,6 +2,7 @@
 
 mod caching;
 mod check;
+mod content_core;
 mod crawl;
 mod credentials;
 mod dialects;
