@@ -244,6 +244,16 @@ impl FakeUpstream {
         self.seen.lock().unwrap().clone()
     }
 
+    /// How many requests reached a path ending with `suffix` (`article/list`), so far.
+    pub fn calls_to(&self, suffix: &str) -> usize {
+        self.seen
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|s| s.path.ends_with(suffix))
+            .count()
+    }
+
     pub fn last(&self) -> Seen {
         self.seen()
             .last()

@@ -3,6 +3,7 @@
 mod caching;
 mod check;
 mod cms_forms;
+mod content_core;
 mod crawl;
 mod credentials;
 mod dialects;
