@@ -60,10 +60,25 @@ pub fn router() -> Router<AppState> {
 /// What a crawlable answer is made of: its body and type, the tags purges find it by, and
 /// whether it may be kept (not when any value it shows came from an empty CMS answer).
 struct Made {
+    status: StatusCode,
     media_type: MediaType,
     body: String,
     tags: Vec<String>,
     cacheable: bool,
+}
+
+impl Made {
+    /// The "not found" page of something the category tree lacks while the tree came from an
+    /// empty CMS answer: shown, never kept (the tree is the CMS's to fill again).
+    fn missing_from_empty_tree() -> Self {
+        Self {
+            status: StatusCode::NOT_FOUND,
+            media_type: MediaType::Html,
+            body: NOT_FOUND.to_owned(),
+            tags: vec![tags::CATEGORIES.to_owned()],
+            cacheable: false,
+        }
+    }
 }
 
 /// Answers `key` from the cache, making it with `make` on a miss; kept as long as `shows`'s
@@ -89,7 +104,7 @@ where
         async move {
             match made.await {
                 Ok(made) => {
-                    let entry = Entry::of(made.media_type, StatusCode::OK, Bytes::from(made.body))
+                    let entry = Entry::of(made.media_type, made.status, Bytes::from(made.body))
                         .tagged(made.tags);
                     Ok(std::sync::Arc::new(if made.cacheable {
                         entry
@@ -413,6 +428,7 @@ async fn home(state: AppState) -> Result<Made, ApiError> {
     let mut found_tags: Vec<String> = latest.value.iter().map(|a| tags::article(a.id)).collect();
     found_tags.push(tags::ALL_ARTICLES.to_owned());
     Ok(Made {
+        status: StatusCode::OK,
         media_type: MediaType::Html,
         body: render(&page)?,
         tags: with_tree_tag(found_tags),
@@ -499,6 +515,7 @@ async fn article_page(state: AppState, id: u64) -> Result<Made, ApiError> {
         pager: None,
     };
     Ok(Made {
+        status: StatusCode::OK,
         media_type: MediaType::Html,
         body: render(&page)?,
         tags: with_tree_tag(found_tags),
@@ -515,10 +532,12 @@ async fn category_page(state: AppState, route: String, page_no: u32) -> Result<M
     let site = &runtime.config.site;
     let tree = content.tree().await?;
     let mut cacheable = tree.cacheable;
-    let trail = tree
-        .value
-        .trail_to_url(&route)
-        .ok_or_else(|| ApiError::NotFound(format!("栏目 {route} 不存在。")))?;
+    let Some(trail) = tree.value.trail_to_url(&route) else {
+        if !tree.cacheable {
+            return Ok(Made::missing_from_empty_tree());
+        }
+        return Err(ApiError::NotFound(format!("栏目 {route} 不存在。")));
+    };
     let category = *trail.last().expect("a trail ends with its category");
     let menu = menu(&tree.value);
     let mut found_tags = vec![tags::category(category.id)];
@@ -617,6 +636,7 @@ async fn category_page(state: AppState, route: String, page_no: u32) -> Result<M
         })).collect::<Vec<_>>(),
     }));
     Ok(Made {
+        status: StatusCode::OK,
         media_type: MediaType::Html,
         body: render(&view)?,
         tags: with_tree_tag(found_tags),
@@ -671,6 +691,7 @@ async fn sitemap(State(state): State<AppState>, info: RequestInfo) -> Response {
                 )
             }));
             Ok(Made {
+                status: StatusCode::OK,
                 media_type: MediaType::Xml,
                 body: render(&pages::Sitemap { urls })?,
                 tags: vec![tags::CATEGORIES.to_owned(), tags::ALL_ARTICLES.to_owned()],
@@ -713,11 +734,16 @@ async fn make_feed(state: AppState, which: Option<u64>) -> Result<Made, ApiError
     let mut cacheable = tree.cacheable;
     let (title, link, categories): (String, String, Vec<&Category>) = match which {
         Some(id) => {
-            let trail = tree
+            let Some(trail) = tree
                 .value
                 .trail_to_id(id)
                 .filter(|t| t.last().is_some_and(|c| c.is_list()))
-                .ok_or_else(|| ApiError::NotFound(format!("栏目 {id} 没有订阅源。")))?;
+            else {
+                if !tree.cacheable {
+                    return Ok(Made::missing_from_empty_tree());
+                }
+                return Err(ApiError::NotFound(format!("栏目 {id} 没有订阅源。")));
+            };
             let category = *trail.last().expect("a trail ends with its category");
             (
                 format!("{} – {}", category.name, site.company_name),
@@ -726,10 +752,12 @@ async fn make_feed(state: AppState, which: Option<u64>) -> Result<Made, ApiError
             )
         }
         None => {
-            let trail = tree
-                .value
-                .trail_to_url(NEWS_GROUP)
-                .ok_or_else(|| ApiError::NotFound("新闻中心不存在。".to_owned()))?;
+            let Some(trail) = tree.value.trail_to_url(NEWS_GROUP) else {
+                if !tree.cacheable {
+                    return Ok(Made::missing_from_empty_tree());
+                }
+                return Err(ApiError::NotFound("新闻中心不存在。".to_owned()));
+            };
             let group = *trail.last().expect("a trail ends with its category");
             (
                 format!("{} – {}", group.name, site.company_name),
@@ -775,6 +803,7 @@ async fn make_feed(state: AppState, which: Option<u64>) -> Result<Made, ApiError
             .collect(),
     };
     Ok(Made {
+        status: StatusCode::OK,
         media_type: MediaType::Rss,
         body: render(&feed)?,
         tags: with_tree_tag(found_tags),
