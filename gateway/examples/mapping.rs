@@ -171,10 +171,12 @@ async fn main() {
         payload["title"].as_str().unwrap()
     ));
     let with = |format: ContentFormat, text: TextFormat| {
-        let mut config = DialectConfig::default();
-        config.content_format = format;
-        config.text_format = text;
-        Dialect::compile(&config).unwrap()
+        Dialect::compile(&DialectConfig {
+            content_format: format,
+            text_format: text,
+            ..DialectConfig::default()
+        })
+        .unwrap()
     };
     let html = with(ContentFormat::Html, TextFormat::Plain);
     let markdown = with(ContentFormat::Markdown, TextFormat::Plain);
