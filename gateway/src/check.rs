@@ -1,37 +1,110 @@
 //! `portal-gateway check-upstream`: calls every endpoint of the configured CMS the way the
 //! gateway will, and says for each what is wrong, where in the CMS's JSON, and which
 //! configuration key to change. Calls go through the upstream client like every other.
+//!
+//! Every finding has a level: an `error` is a call the gateway cannot read or map (the portal
+//! cannot run until it is fixed), a `warning` is something the portal will lack or show oddly
+//! (a section the CMS has not, a search that finds nothing, a field empty everywhere), an `info`
+//! says what was found. Only errors fail the check (exit 1).
 
 use std::{
     collections::{HashMap, HashSet},
     time::{Duration, Instant},
 };
 
-use axum::http::HeaderMap;
+use axum::http::{HeaderMap, StatusCode};
+use base64::Engine;
 use secrecy::ExposeSecret;
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::{
     cms::{
-        ClientError, Credential, Upstream, UpstreamError,
-        dialect::{CategorySource, CmsCall, Dialect, ShapeProblem},
+        ClientError, RawAnswer, Upstream, UpstreamError,
+        dialect::{
+            CategoryShape, CategorySource, CmsCall, Dialect, DialectConfig, PageContext,
+            ShapeProblem,
+        },
         finish_article,
     },
     config::{Config, LimitsConfig},
-    model::{ArticlePage, Category},
+    model::{Article, ArticlePage, Category},
     portal_routes::PORTAL_ROUTES,
 };
 
-/// One thing that does not fit.
+/// How much a finding weighs.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// A call that cannot be read or mapped: the portal cannot run on this config.
+    Error,
+    /// Something the portal will lack or show oddly; it runs.
+    Warning,
+    /// What was found.
+    Info,
+}
+
+impl Level {
+    fn word(self) -> &'static str {
+        match self {
+            Self::Error => "error",
+            Self::Warning => "warning",
+            Self::Info => "info",
+        }
+    }
+
+    fn mark(self) -> &'static str {
+        match self {
+            Self::Error => "✗",
+            Self::Warning => "!",
+            Self::Info => "i",
+        }
+    }
+}
+
+/// One finding.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct Problem {
+    pub level: Level,
     pub what: String,
     /// Where in the CMS's answer (a path into its JSON), when it is about the answer.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub at: String,
     /// The configuration key to change.
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub key: String,
+    /// A config snippet that would fit what the CMS answered, when one can be inferred.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<String>,
+}
+
+impl Problem {
+    fn new(level: Level, what: impl Into<String>, at: &str, key: &str) -> Self {
+        Self {
+            level,
+            what: what.into(),
+            at: at.to_owned(),
+            key: key.to_owned(),
+            fix: None,
+        }
+    }
+
+    fn error(what: impl Into<String>, at: &str, key: &str) -> Self {
+        Self::new(Level::Error, what, at, key)
+    }
+
+    fn warning(what: impl Into<String>, at: &str, key: &str) -> Self {
+        Self::new(Level::Warning, what, at, key)
+    }
+
+    fn info(what: impl Into<String>, key: &str) -> Self {
+        Self::new(Level::Info, what, "", key)
+    }
+
+    fn with_fix(mut self, fix: Option<String>) -> Self {
+        self.fix = fix;
+        self
+    }
 }
 
 /// One call and what came of it.
@@ -41,7 +114,7 @@ pub struct Check {
     /// The HTTP status the CMS answered (as the gateway read it), or what stood in its way.
     pub status: String,
     pub latency_ms: u64,
-    /// What was found, when all is well.
+    /// What was found.
     pub summary: String,
     pub problems: Vec<Problem>,
 }
@@ -49,58 +122,165 @@ pub struct Check {
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
     pub upstream: String,
+    /// No finding is an error: the portal can run on this CMS.
     pub ok: bool,
+    pub errors: usize,
+    pub warnings: usize,
     pub checks: Vec<Check>,
 }
 
 impl Report {
+    fn new(upstream: String, checks: Vec<Check>) -> Self {
+        let count = |level| {
+            checks
+                .iter()
+                .flat_map(|c| &c.problems)
+                .filter(|p| p.level == level)
+                .count()
+        };
+        let errors = count(Level::Error);
+        Self {
+            upstream,
+            ok: errors == 0,
+            errors,
+            warnings: count(Level::Warning),
+            checks,
+        }
+    }
+
+    /// Every finding, with the call it is about.
     pub fn problems(&self) -> impl Iterator<Item = (&Check, &Problem)> {
         self.checks
             .iter()
             .flat_map(|c| c.problems.iter().map(move |p| (c, p)))
     }
-}
 
-fn from_shape(problem: ShapeProblem) -> Problem {
-    Problem {
-        what: problem.what,
-        at: problem.at,
-        key: problem.key,
+    /// The findings of one level.
+    pub fn at_level(&self, level: Level) -> impl Iterator<Item = (&Check, &Problem)> {
+        self.problems().filter(move |(_, p)| p.level == level)
+    }
+
+    /// The process's exit code: 0 when nothing is an error (warnings and infos allowed), 1 when
+    /// anything is.
+    pub fn exit_code(&self) -> u8 {
+        if self.ok { 0 } else { 1 }
     }
 }
 
-/// The status and the problem an upstream failure stands for.
-fn from_error(err: &UpstreamError, path_key: &str) -> (String, Problem) {
+fn from_shape(problem: ShapeProblem) -> Problem {
+    Problem::error(problem.what, &problem.at, &problem.key)
+}
+
+/// What the CMS itself said of a failed call: its HTTP status and a short excerpt of its body
+/// (the secret is taken out of every report in `run`).
+#[derive(Debug, Clone, Default)]
+struct Said {
+    http: Option<StatusCode>,
+    excerpt: String,
+}
+
+impl Said {
+    fn of(raw: &RawAnswer) -> Self {
+        Self {
+            http: Some(raw.status),
+            excerpt: excerpt(raw.content_type.as_deref(), &raw.body),
+        }
+    }
+}
+
+/// The first words of a body, as a line: an HTML page's title (or its text), JSON as it came.
+fn excerpt(content_type: Option<&str>, body: &[u8]) -> String {
+    const LONGEST: usize = 160;
+    let text = String::from_utf8_lossy(body);
+    let html =
+        content_type.is_some_and(|t| t.contains("html")) || text.trim_start().starts_with('<');
+    let text = if html {
+        let lower = text.to_ascii_lowercase();
+        let title = lower.find("<title>").and_then(|start| {
+            let start = start + "<title>".len();
+            lower[start..]
+                .find("</title>")
+                .map(|end| text[start..start + end].to_owned())
+        });
+        title.unwrap_or_else(|| {
+            let mut out = String::new();
+            let mut in_tag = false;
+            for c in text.chars() {
+                match c {
+                    '<' => in_tag = true,
+                    '>' => {
+                        in_tag = false;
+                        out.push(' ');
+                    }
+                    c if !in_tag => out.push(c),
+                    _ => {}
+                }
+            }
+            out
+        })
+    } else {
+        text.into_owned()
+    };
+    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if line.chars().count() > LONGEST {
+        format!("{}…", line.chars().take(LONGEST).collect::<String>())
+    } else {
+        line
+    }
+}
+
+/// `(“message”; HTTP 404; body: …)`: what the CMS said, as far as it said anything.
+fn reason(msg: Option<&String>, said: &Said) -> String {
+    let mut parts = Vec::new();
+    if let Some(msg) = msg {
+        parts.push(format!("\"{msg}\""));
+    }
+    if let Some(http) = said.http {
+        parts.push(format!("HTTP {}", http.as_u16()));
+    }
+    let quoted = msg.is_some_and(|m| {
+        said.excerpt.contains(m.as_str()) && said.excerpt.len() < 2 * m.len() + 40
+    });
+    if !said.excerpt.is_empty() && !quoted {
+        parts.push(format!("the CMS answered: {}", said.excerpt));
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", parts.join("; "))
+    }
+}
+
+/// The status and the problem an upstream failure stands for; `path_key` is the key of the
+/// path of the call (`dialect.endpoints.article_list.path`).
+fn from_error(err: &UpstreamError, path_key: &str, said: &Said) -> (String, Problem) {
     let (status, what, key) = match err {
         UpstreamError::Unauthorized { msg } | UpstreamError::CredentialRefused { msg } => (
             "401".to_owned(),
             format!(
                 "the CMS refused the gateway's credential{}",
-                msg.as_ref()
-                    .map(|m| format!(" (\"{m}\")"))
-                    .unwrap_or_default()
+                reason(msg.as_ref(), said)
             ),
             "upstream.client_id / upstream.client_secret".to_owned(),
         ),
         UpstreamError::Status { code: 404, msg } => (
             "404".to_owned(),
-            format!(
-                "the CMS has no such path{}",
-                msg.as_ref()
-                    .map(|m| format!(" (\"{m}\")"))
-                    .unwrap_or_default()
-            ),
+            format!("the CMS has no such path{}", reason(msg.as_ref(), said)),
             path_key.to_owned(),
         ),
         UpstreamError::Status { code, msg } => (
             code.to_string(),
-            format!(
-                "the CMS answered code {code}{}",
-                msg.as_ref()
-                    .map(|m| format!(": \"{m}\""))
-                    .unwrap_or_default()
-            ),
+            format!("the CMS answered code {code}{}", reason(msg.as_ref(), said)),
             format!("{path_key} (and its parameters)"),
+        ),
+        UpstreamError::Redirect { status, location } => (
+            status.to_string(),
+            format!(
+                "the CMS redirects to {}: write the path as it redirects to, e.g. with or without \
+                 the trailing slash (the gateway never follows a redirect)",
+                location.as_deref().unwrap_or("an address it does not say")
+            ),
+            path_key.to_owned(),
         ),
         UpstreamError::Timeout => (
             "timeout".to_owned(),
@@ -114,12 +294,30 @@ fn from_error(err: &UpstreamError, path_key: &str) -> (String, Problem) {
         ),
         UpstreamError::Unavailable => (
             "503".to_owned(),
-            "the CMS says it is unavailable".to_owned(),
+            format!("the CMS says it is unavailable{}", reason(None, said)),
             "upstream.base_url".to_owned(),
         ),
+        // Not JSON at all: the path leads to a web page (or an error page), not to the API.
+        UpstreamError::BadResponse(detail)
+            if detail.contains("content type") || detail.contains("not JSON") =>
+        {
+            (
+                said.http
+                    .map_or_else(|| "200".to_owned(), |s| s.as_u16().to_string()),
+                format!(
+                    "the answer is not JSON: {detail}{}: the path leads to a page, not the API",
+                    reason(None, said)
+                ),
+                format!("{path_key} / upstream.base_url"),
+            )
+        }
         UpstreamError::BadResponse(detail) => (
-            "200".to_owned(),
-            format!("the answer does not fit the dialect: {detail}"),
+            said.http
+                .map_or_else(|| "200".to_owned(), |s| s.as_u16().to_string()),
+            format!(
+                "the answer does not fit the dialect: {detail}{}",
+                reason(None, said)
+            ),
             "dialect.envelope".to_owned(),
         ),
         UpstreamError::Ceiling { .. } | UpstreamError::Busy => (
@@ -128,18 +326,189 @@ fn from_error(err: &UpstreamError, path_key: &str) -> (String, Problem) {
             "limits.upstream_per_second".to_owned(),
         ),
     };
+    (status, Problem::error(what, "", &key))
+}
+
+/// A JSON path to the first array in `value`, breadth first, up to three levels down (`""` for
+/// the value itself).
+fn first_array(value: &Value) -> Option<String> {
+    let mut level: Vec<(String, &Value)> = vec![(String::new(), value)];
+    for _ in 0..4 {
+        let mut next = Vec::new();
+        for (path, value) in level {
+            match value {
+                Value::Array(_) => return Some(path),
+                Value::Object(map) => {
+                    for (key, child) in map {
+                        let path = if path.is_empty() {
+                            key.clone()
+                        } else {
+                            format!("{path}.{key}")
+                        };
+                        next.push((path, child));
+                    }
+                }
+                _ => {}
+            }
+        }
+        level = next;
+    }
+    None
+}
+
+/// A JSON path to the first number-valued key named like a total (`total`, `totalCount`,
+/// `count`), breadth first, up to three levels down.
+fn first_total(value: &Value) -> Option<String> {
+    let mut level: Vec<(String, &Value)> = vec![(String::new(), value)];
+    for _ in 0..3 {
+        let mut next = Vec::new();
+        for (path, value) in level {
+            let Value::Object(map) = value else { continue };
+            for (key, child) in map {
+                let path = if path.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{path}.{key}")
+                };
+                let lower = key.to_ascii_lowercase();
+                let numeric = child.is_u64()
+                    || child
+                        .as_str()
+                        .is_some_and(|s| s.trim().parse::<u64>().is_ok());
+                if numeric
+                    && (lower.contains("total") || lower.contains("count"))
+                    && !lower.contains("page")
+                {
+                    return Some(path);
+                }
+                next.push((path, child));
+            }
+        }
+        level = next;
+    }
+    None
+}
+
+/// The suggestion for a list payload whose items the dialect does not find.
+fn items_fix(dialect: &Dialect, payload: &Value) -> Option<String> {
+    let items = first_array(payload)?;
+    let mut fix = format!("dialect.lists.items = \"{items}\"");
+    if dialect.lists.total.get(payload).is_none()
+        && let Some(total) = first_total(payload)
+    {
+        fix.push_str(&format!("\ndialect.lists.total = \"{total}\""));
+    }
+    Some(fix)
+}
+
+/// The fields sampled on every list item, with the names a CMS may give them.
+const SAMPLED: &[(&str, &str, &[&str])] = &[
     (
-        status,
-        Problem {
-            what,
-            at: String::new(),
-            key,
-        },
-    )
+        "summary",
+        "summary",
+        &[
+            "summary", "desc", "brief", "excerpt", "intro", "abstract", "digest",
+        ],
+    ),
+    (
+        "cover",
+        "cover",
+        &["cover", "thumb", "image", "img", "pic", "photo"],
+    ),
+    (
+        "publishTime",
+        "publish_time",
+        &["publish", "time", "date", "created", "release"],
+    ),
+    (
+        "author",
+        "author",
+        &["author", "byline", "writer", "editor", "creator"],
+    ),
+];
+
+fn field_value(article: &Article, name: &str) -> Option<String> {
+    match name {
+        "summary" => article.summary.clone(),
+        "cover" => article.cover.clone(),
+        "publishTime" => article.publish_time.clone(),
+        "author" => article.author.clone(),
+        _ => None,
+    }
+    .filter(|v| !v.trim().is_empty())
+}
+
+fn is_filled(value: &Value) -> bool {
+    match value {
+        Value::Null => false,
+        Value::String(s) => !s.trim().is_empty(),
+        Value::Array(a) => !a.is_empty(),
+        Value::Object(o) => !o.is_empty(),
+        _ => true,
+    }
+}
+
+/// A key filled on every raw item whose name looks like `hints` (`cover.url` for an object with
+/// a `url`).
+fn filled_key_like(items: &[Value], hints: &[&str]) -> Option<String> {
+    let first = items.first()?.as_object()?;
+    first.keys().find_map(|key| {
+        let lower = key.to_ascii_lowercase();
+        if !hints.iter().any(|h| lower.contains(h)) {
+            return None;
+        }
+        if !items
+            .iter()
+            .all(|item| item.get(key).is_some_and(is_filled))
+        {
+            return None;
+        }
+        match first.get(key) {
+            Some(Value::Object(inner)) if inner.contains_key("url") => Some(format!("{key}.url")),
+            Some(Value::Object(_) | Value::Array(_)) => None,
+            _ => Some(key.clone()),
+        }
+    })
+}
+
+/// A key of the raw categories named like a parent (`parentId`, `pid`, `parent_code`), when one
+/// holds an id on some category.
+fn parent_key_like(items: &[Value]) -> Option<String> {
+    let first = items.iter().find_map(Value::as_object)?;
+    first.keys().find_map(|key| {
+        let lower = key.to_ascii_lowercase().replace(['_', '-'], "");
+        if !(lower.contains("parent") || matches!(lower.as_str(), "pid" | "fid" | "superid")) {
+            return None;
+        }
+        let id = |v: &Value| {
+            v.as_u64()
+                .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
+                .is_some_and(|n: u64| n > 0)
+        };
+        items.iter().find_map(|item| match item.get(key)? {
+            Value::Object(inner) if inner.get("id").is_some_and(id) => Some(format!("{key}.id")),
+            value if id(value) => Some(key.clone()),
+            _ => None,
+        })
+    })
+}
+
+/// An answered call: the payload and the response's headers.
+struct Answered {
+    payload: Value,
+    headers: HeaderMap,
+}
+
+/// A failed call: what stood in its way and what the CMS said.
+struct Failed {
+    err: UpstreamError,
+    said: Said,
 }
 
 struct Checker {
     upstream: Upstream,
+    /// The dialect as written (for suggestions quoting its paths).
+    written: DialectConfig,
     checks: Vec<Check>,
 }
 
@@ -165,64 +534,256 @@ impl Checker {
         });
     }
 
-    async fn call(&mut self, endpoint: &str, call: CmsCall, path_key: &str) -> Option<Value> {
+    fn last(&mut self) -> &mut Check {
+        self.checks.last_mut().expect("a check was recorded")
+    }
+
+    /// One call, not yet recorded.
+    async fn ask(&self, call: &CmsCall) -> Result<Answered, Failed> {
+        match self.upstream.answer(call.clone()).await {
+            Err(err) => Err(Failed {
+                err,
+                said: Said::default(),
+            }),
+            Ok((raw, Ok(payload))) => Ok(Answered {
+                payload,
+                headers: raw.headers,
+            }),
+            Ok((raw, Err(err))) => Err(Failed {
+                said: Said::of(&raw),
+                err,
+            }),
+        }
+    }
+
+    /// The path as written for the key `dialect.endpoints.<call>.path`.
+    fn written_path(&self, path_key: &str) -> Option<&str> {
+        let e = &self.written.endpoints;
+        let name = path_key
+            .strip_prefix("dialect.endpoints.")?
+            .strip_suffix(".path")?;
+        Some(match name {
+            "category_list" => &e.category_list.path,
+            "category_children" => &e.category_children.path,
+            "article_list" => &e.article_list.path,
+            "article_detail" => &e.article_detail.path,
+            "article_search" => &e.article_search.path,
+            _ => return None,
+        })
+    }
+
+    /// The path the CMS redirects a call to, as the key's value (`"cms/list/"`), when it is the
+    /// same path with or without the trailing slash, or a fixed path under the base URL.
+    fn redirect_fix(&self, call: &CmsCall, path_key: &str, location: &str) -> Option<String> {
+        let written = self.written_path(path_key)?;
+        let asked = self.dialect().request(call).path;
+        let asked = asked.trim_start_matches('/');
+        let target = match location.split_once("://") {
+            Some((_, rest)) => rest.find('/').map_or("/", |i| &rest[i..]),
+            None => location,
+        };
+        let base = self.upstream.base_path();
+        let relative = target.strip_prefix(base.as_str()).or_else(|| {
+            // A relative Location (`list/`) is relative to the call's own address.
+            (!target.starts_with('/')).then_some(target)
+        })?;
+        let suggested = if relative == format!("{asked}/") {
+            format!("{written}/")
+        } else if asked.ends_with('/') && relative == asked.trim_end_matches('/') {
+            written.trim_end_matches('/').to_owned()
+        } else if !written.contains('{') {
+            relative.to_owned()
+        } else {
+            return None;
+        };
+        Some(format!("{path_key} = \"{suggested}\""))
+    }
+
+    /// Records a failed call as an error naming the key at fault.
+    fn failed(
+        &mut self,
+        endpoint: String,
+        started: Instant,
+        call: &CmsCall,
+        path_key: &str,
+        failed: Failed,
+    ) {
+        let (status, mut problem) = from_error(&failed.err, path_key, &failed.said);
+        if let UpstreamError::Redirect {
+            location: Some(location),
+            ..
+        } = &failed.err
+        {
+            problem.fix = self.redirect_fix(call, path_key, location);
+        }
+        self.record(endpoint, started, status, String::new(), vec![problem]);
+    }
+
+    /// One call recorded: its payload, or `None` with the error recorded.
+    async fn call(&mut self, endpoint: &str, call: CmsCall, path_key: &str) -> Option<Answered> {
         let started = Instant::now();
-        match self.upstream.get_json(call, Credential::Client, None).await {
-            Ok(payload) => {
-                // Recorded by the caller, once it has looked at the payload.
-                self.checks.push(Check {
-                    endpoint: endpoint.to_owned(),
-                    status: "200".to_owned(),
-                    latency_ms: started.elapsed().as_millis() as u64,
-                    summary: String::new(),
-                    problems: Vec::new(),
-                });
-                Some(payload)
-            }
-            Err(err) => {
-                let (status, problem) = from_error(&err, path_key);
+        match self.ask(&call).await {
+            Ok(answered) => {
                 self.record(
                     endpoint.to_owned(),
                     started,
-                    status,
+                    "200".to_owned(),
                     String::new(),
-                    vec![problem],
+                    Vec::new(),
                 );
+                Some(answered)
+            }
+            Err(failed) => {
+                self.failed(endpoint.to_owned(), started, &call, path_key, failed);
                 None
             }
         }
     }
 
-    fn last(&mut self) -> &mut Check {
-        self.checks.last_mut().expect("a check was recorded")
+    /// Shape `children`: the root's children, asked for on their own so that a wrong root is
+    /// told from a wrong path. `false` when the tree cannot be asked for.
+    async fn root_children(&mut self) -> bool {
+        let root = self.dialect().category_root();
+        let call = CmsCall::Children { parent: root };
+        let endpoint = format!("category/children parentId={root}");
+        let started = Instant::now();
+        let answered = self.ask(&call).await;
+        // What the CMS lists under 0, when the root is another id: tells a wrong root.
+        let under_zero = if root != 0
+            && answered
+                .as_ref()
+                .map_or(true, |a| self.count_items(&a.payload) == Some(0))
+        {
+            match self.ask(&CmsCall::Children { parent: 0 }).await {
+                Ok(zero) => self.count_items(&zero.payload).filter(|n| *n > 0),
+                Err(_) => None,
+            }
+        } else {
+            None
+        };
+        let root_key = "dialect.categories.root";
+        let root_fix = under_zero.map(|_| format!("{root_key} = 0"));
+        match answered {
+            Err(failed) => {
+                let refused = matches!(
+                    failed.err,
+                    UpstreamError::Status { .. } | UpstreamError::BadResponse(_)
+                );
+                self.failed(
+                    endpoint,
+                    started,
+                    &call,
+                    "dialect.endpoints.category_children.path",
+                    failed,
+                );
+                if refused && let Some(n) = under_zero {
+                    let problem = &mut self.last().problems[0];
+                    problem.what = format!(
+                        "the CMS refuses the children of the root {root} but lists {n} under 0: \
+                         {}",
+                        problem.what
+                    );
+                    problem.key = root_key.to_owned();
+                    problem.fix = root_fix;
+                }
+                false
+            }
+            Ok(answered) => match self.count_items(&answered.payload) {
+                None => {
+                    let problem = self
+                        .dialect()
+                        .category_items(&answered.payload)
+                        .err()
+                        .map(from_shape);
+                    self.record(
+                        endpoint,
+                        started,
+                        "200".to_owned(),
+                        String::new(),
+                        problem.into_iter().collect(),
+                    );
+                    false
+                }
+                Some(0) => {
+                    let problem = Problem::error(
+                        format!(
+                            "the children call for the root ({root}) lists no category{}",
+                            under_zero.map_or(String::new(), |n| format!(
+                                ", while {n} are listed under 0"
+                            ))
+                        ),
+                        "payload",
+                        root_key,
+                    )
+                    .with_fix(root_fix);
+                    self.record(
+                        endpoint,
+                        started,
+                        "200".to_owned(),
+                        "0 categories".to_owned(),
+                        vec![problem],
+                    );
+                    false
+                }
+                Some(n) => {
+                    self.record(
+                        endpoint,
+                        started,
+                        "200".to_owned(),
+                        format!("{n} categories at the top"),
+                        Vec::new(),
+                    );
+                    true
+                }
+            },
+        }
+    }
+
+    fn count_items(&self, payload: &Value) -> Option<usize> {
+        self.dialect().category_items(payload).ok().map(<[_]>::len)
     }
 
     /// The category tree, with its integrity checked; `None` when it could not be read.
     async fn categories(&mut self) -> Option<Vec<Category>> {
+        let shape = self.dialect().category_shape();
+        if shape == CategoryShape::Children && !self.root_children().await {
+            return None;
+        }
         let started = Instant::now();
-        let source = match self
-            .upstream
-            .category_source(Credential::Client, None)
-            .await
-        {
-            Ok(source) => source,
-            Err(err) => {
-                let key = match self.dialect().category_shape() {
-                    crate::cms::dialect::CategoryShape::Children => {
-                        "dialect.endpoints.category_children.path"
-                    }
-                    _ => "dialect.endpoints.category_list.path",
-                };
-                let (status, problem) = from_error(&err, key);
-                self.record(
-                    "category/list".to_owned(),
-                    started,
-                    status,
-                    String::new(),
-                    vec![problem],
-                );
-                return None;
+        let source = if shape == CategoryShape::Children {
+            match self
+                .upstream
+                .category_source(crate::cms::Credential::Client, None)
+                .await
+            {
+                Ok(source) => source,
+                Err(err) => {
+                    let (status, problem) = from_error(
+                        &err,
+                        "dialect.endpoints.category_children.path",
+                        &Said::default(),
+                    );
+                    self.record(
+                        "category/list".to_owned(),
+                        started,
+                        status,
+                        String::new(),
+                        vec![problem],
+                    );
+                    return None;
+                }
             }
+        } else {
+            let answered = self
+                .call(
+                    "category/list",
+                    CmsCall::Categories,
+                    "dialect.endpoints.category_list.path",
+                )
+                .await?;
+            // Recorded below, with what the categories say.
+            self.checks.pop();
+            CategorySource::List(answered.payload)
         };
         let nodes = match self.dialect().category_nodes(&source) {
             Ok(nodes) => nodes,
@@ -247,39 +808,81 @@ impl Checker {
                 urls.insert(c.url.clone());
             }
         });
-        if count < nodes.len() {
-            let reached: HashSet<u64> = {
-                let mut ids = HashSet::new();
-                walk(&tree, &mut |c| {
-                    ids.insert(c.id);
-                });
-                ids
-            };
+        let root = self.dialect().category_root();
+        let ids: HashSet<u64> = nodes.iter().map(|(c, _)| c.id).collect();
+        let wrong_root = root != 0
+            && !nodes.is_empty()
+            && !ids.contains(&root)
+            && !nodes.iter().any(|(_, p)| *p == Some(root));
+        if wrong_root {
+            // The parent most categories name that is not itself listed: the CMS's real root.
+            let mut named: HashMap<u64, usize> = HashMap::new();
+            for (_, parent) in &nodes {
+                let parent = parent.unwrap_or(0);
+                if parent == 0 || !ids.contains(&parent) {
+                    *named.entry(parent).or_default() += 1;
+                }
+            }
+            let likely = named
+                .into_iter()
+                .max_by_key(|(id, n)| (*n, std::cmp::Reverse(*id)))
+                .map(|(id, _)| id);
+            problems.push(
+                Problem::error(
+                    format!(
+                        "no category has the root's id {root}, and none names it as its parent: \
+                         none of the {} categories is shown",
+                        nodes.len()
+                    ),
+                    "",
+                    "dialect.categories.root",
+                )
+                .with_fix(likely.map(|id| format!("dialect.categories.root = {id}"))),
+            );
+        } else if count < nodes.len() {
             let left: Vec<String> = nodes
                 .iter()
-                .filter(|(c, _)| !reached.contains(&c.id))
+                .filter(|(c, _)| !has(&tree, c.id))
                 .map(|(c, _)| c.id.to_string())
                 .take(10)
                 .collect();
-            problems.push(Problem {
-                what: format!(
-                    "{} categories are not below the root and are not shown (ids {})",
-                    nodes.len() - count,
-                    left.join(", ")
-                ),
-                at: String::new(),
-                key: "dialect.categories.root".to_owned(),
+            let what = format!(
+                "{} categories are not below the root and are not shown (ids {})",
+                nodes.len() - count,
+                left.join(", ")
+            );
+            // None shown is the root's fault; a few left out may be other sites' columns.
+            problems.push(if count == 0 {
+                Problem::error(what, "", "dialect.categories.root")
+            } else {
+                Problem::warning(what, "", "dialect.categories.root")
             });
         }
-        for route in PORTAL_ROUTES {
-            if !urls.contains(*route) {
-                problems.push(Problem {
-                    what: format!("no category leads to the portal route {route}"),
-                    at: String::new(),
-                    key: "dialect.categories.routes (or dialect.fields.category.url)".to_owned(),
-                });
-            }
+        // A flat list read without its parents: everything at the top.
+        if nodes.len() > 5 && nodes.iter().all(|(_, p)| p.is_none()) && tree.len() == count {
+            let items = match &source {
+                CategorySource::List(payload) => self
+                    .dialect()
+                    .category_items(payload)
+                    .map(<[_]>::to_vec)
+                    .unwrap_or_default(),
+                CategorySource::Levels(_) => Vec::new(),
+            };
+            let key = "dialect.fields.category.parent_id";
+            problems.push(
+                Problem::warning(
+                    format!(
+                        "all {count} categories are at the top: none has a parent at {} (the \
+                         portal's menus will be one flat level)",
+                        self.dialect().category.parent_id.describe()
+                    ),
+                    "items",
+                    key,
+                )
+                .with_fix(parent_key_like(&items).map(|k| format!("{key} = \"{k}\""))),
+            );
         }
+        problems.extend(self.routes(&urls));
         let summary = format!("{count} categories, {} at the top", tree.len());
         let calls = match &source {
             CategorySource::List(_) => String::new(),
@@ -295,29 +898,165 @@ impl Checker {
         Some(tree)
     }
 
-    /// One page of a category's articles, asked for and mapped; its check records the summary or
-    /// the problem. `None` when the page could not be read.
-    async fn page(&mut self, category: u64, page: u32, size: u32) -> Option<ArticlePage> {
+    /// The portal routes the categories lead to, against those declared absent.
+    fn routes(&self, urls: &HashSet<String>) -> Vec<Problem> {
+        let absent = self.dialect().absent_routes();
+        let absent_key = "dialect.categories.absent";
+        let mut problems = Vec::new();
+        let mut declared = Vec::new();
+        for route in PORTAL_ROUTES {
+            let listed = absent.iter().any(|a| a == route);
+            match (urls.contains(*route), listed) {
+                (true, true) => problems.push(
+                    Problem::warning(
+                        format!(
+                            "{route} is listed as absent but the CMS has it: the portal shows it"
+                        ),
+                        "",
+                        absent_key,
+                    )
+                    .with_fix(Some(format!("take \"{route}\" out of {absent_key}"))),
+                ),
+                (false, true) => declared.push(*route),
+                (false, false) => problems.push(Problem::warning(
+                    format!("no category leads to the portal route {route}"),
+                    "",
+                    "dialect.categories.routes (or dialect.fields.category.url), or \
+                     dialect.categories.absent",
+                )),
+                (true, false) => {}
+            }
+        }
+        // One snippet for them all, on the first: the sections the CMS has none of.
+        let missing: Vec<String> = PORTAL_ROUTES
+            .iter()
+            .filter(|r| !urls.contains(**r) && !absent.iter().any(|a| a == *r))
+            .map(|r| format!("\"{r}\""))
+            .collect();
+        if let Some(first) = problems
+            .iter_mut()
+            .find(|p| p.what.starts_with("no category leads"))
+        {
+            let listed = absent
+                .iter()
+                .filter(|a| !urls.contains(*a) && PORTAL_ROUTES.contains(&a.as_str()))
+                .map(|a| format!("\"{a}\""));
+            let all: Vec<String> = listed.chain(missing).collect();
+            first.fix = Some(format!(
+                "{absent_key} = [{}]   # when the CMS has none of these sections",
+                all.join(", ")
+            ));
+        }
+        for route in absent {
+            if !PORTAL_ROUTES.contains(&route.as_str()) {
+                problems.push(Problem::warning(
+                    format!("{route} is listed as absent but is not a portal route"),
+                    "",
+                    absent_key,
+                ));
+            }
+        }
+        if !declared.is_empty() {
+            problems.push(Problem::info(
+                format!(
+                    "declared absent, not looked for: {} (the portal has no content there)",
+                    declared.join(", ")
+                ),
+                absent_key,
+            ));
+        }
+        problems
+    }
+
+    /// One page of a category's articles, asked for and mapped the way the gateway does; its
+    /// check records the summary or the problem. `None` when the page could not be read.
+    async fn page(
+        &mut self,
+        category: u64,
+        page: u32,
+        size: u32,
+    ) -> Option<(ArticlePage, Vec<Value>)> {
         let endpoint = format!("article/list categoryId={category} page={page}");
         let call = CmsCall::Articles {
             category: Some(category),
             page,
             size,
         };
-        let payload = self
-            .call(&endpoint, call, "dialect.endpoints.article_list.path")
-            .await?;
-        match self.dialect().article_page(&payload, page, size) {
+        let path_key = "dialect.endpoints.article_list.path";
+        let started = Instant::now();
+        let answered = match self.ask(&call).await {
+            Ok(answered) => answered,
+            // Past the last page many CMSs answer 400 or 404: the gateway shows an empty page.
+            Err(Failed {
+                err:
+                    UpstreamError::Status {
+                        code: code @ (400 | 404),
+                        ..
+                    },
+                ..
+            }) if page > 1 => {
+                let before = u64::from(page - 1) * u64::from(size);
+                self.record(
+                    endpoint,
+                    started,
+                    code.to_string(),
+                    format!("no page {page} (read as an empty page)"),
+                    Vec::new(),
+                );
+                return Some((
+                    ArticlePage {
+                        content: Vec::new(),
+                        total_elements: before,
+                        total_pages: u64::from(page - 1),
+                        page,
+                        size,
+                    },
+                    Vec::new(),
+                ));
+            }
+            Err(failed) => {
+                self.failed(endpoint, started, &call, path_key, failed);
+                return None;
+            }
+        };
+        self.record(
+            endpoint,
+            started,
+            "200".to_owned(),
+            String::new(),
+            Vec::new(),
+        );
+        let (total, total_pages) = self.dialect().header_totals(&answered.headers);
+        let context = PageContext {
+            category: Some(category),
+            total,
+            total_pages,
+        };
+        match self
+            .dialect()
+            .page_of(&answered.payload, page, size, &context)
+        {
             Ok(found) => {
                 self.last().summary = format!(
                     "{} items, total {}",
                     found.content.len(),
                     found.total_elements
                 );
-                Some(found)
+                let raw = self
+                    .dialect()
+                    .lists
+                    .items
+                    .paths
+                    .iter()
+                    .find_map(|p| p.get(&answered.payload)?.as_array().cloned())
+                    .unwrap_or_default();
+                Some((found, raw))
             }
             Err(problem) => {
-                self.last().problems.push(from_shape(problem));
+                let fix = (problem.key == "dialect.lists.items")
+                    .then(|| items_fix(self.dialect(), &answered.payload))
+                    .flatten();
+                self.last().problems.push(from_shape(problem).with_fix(fix));
                 None
             }
         }
@@ -333,85 +1072,135 @@ impl Checker {
         });
         const SIZE: u32 = 2;
         let mut first_article = None;
+        // Every item read, for the fields empty on all; and the check of the first page with any.
+        let mut sampled: Vec<Article> = Vec::new();
+        let mut raw_sampled: Vec<Value> = Vec::new();
+        let mut sample_check = None;
         for category in lists.into_iter().take(12) {
-            let one = self.page(category, 1, SIZE).await?;
+            let (one, raw) = self.page(category, 1, SIZE).await?;
             if first_article.is_none() {
                 first_article = one.content.first().map(|a| (a.id, a.cover.clone()));
             }
+            if !one.content.is_empty() && sample_check.is_none() {
+                sample_check = Some(self.checks.len() - 1);
+            }
+            sampled.extend(one.content.iter().cloned());
+            raw_sampled.extend(raw);
             if one.content.len() as u32 > SIZE {
-                self.last().problems.push(Problem {
-                    what: format!("asked for {SIZE} items, the CMS gave {}", one.content.len()),
-                    at: "items".to_owned(),
-                    key: "dialect.paging.size".to_owned(),
-                });
+                self.last().problems.push(Problem::warning(
+                    format!("asked for {SIZE} items, the CMS gave {}", one.content.len()),
+                    "items",
+                    "dialect.paging.size",
+                ));
             }
             if one.total_elements < one.content.len() as u64 {
-                self.last().problems.push(Problem {
-                    what: format!(
+                self.last().problems.push(Problem::warning(
+                    format!(
                         "the total ({}) is less than the items on the page ({})",
                         one.total_elements,
                         one.content.len()
                     ),
-                    at: "payload".to_owned(),
-                    key: "dialect.lists.total".to_owned(),
-                });
+                    "payload",
+                    "dialect.lists.total",
+                ));
             }
             if one.total_elements <= u64::from(SIZE) {
                 continue;
             }
-            let two = self.page(category, 2, SIZE).await?;
+            let page_one = self.checks.len() - 1;
+            let (two, raw) = self.page(category, 2, SIZE).await?;
+            sampled.extend(two.content.iter().cloned());
+            raw_sampled.extend(raw);
             let ids = |p: &ArticlePage| p.content.iter().map(|a| a.id).collect::<Vec<_>>();
             if !two.content.is_empty() && ids(&two) == ids(&one) {
-                self.last().problems.push(Problem {
-                    what: "page 2 is the same as page 1: the CMS did not see the page number"
-                        .to_owned(),
-                    at: "items".to_owned(),
-                    key: "dialect.paging.page / dialect.paging.page_base / dialect.paging.style"
-                        .to_owned(),
-                });
+                self.last().problems.push(Problem::error(
+                    "page 2 is the same as page 1: the CMS did not see the page number",
+                    "items",
+                    "dialect.paging.page / dialect.paging.page_base / dialect.paging.style",
+                ));
             } else if two.content.is_empty() {
-                self.last().problems.push(Problem {
-                    what: format!(
+                self.last().problems.push(Problem::warning(
+                    format!(
                         "page 2 is empty although the total is {}",
                         one.total_elements
                     ),
-                    at: "items".to_owned(),
-                    key: "dialect.paging.page_base / dialect.lists.total".to_owned(),
-                });
+                    "items",
+                    "dialect.paging.page_base / dialect.lists.total",
+                ));
             }
-            if two.total_elements != one.total_elements {
-                self.last().problems.push(Problem {
-                    what: format!(
+            if two.total_elements != one.total_elements && !two.content.is_empty() {
+                self.last().problems.push(Problem::warning(
+                    format!(
                         "the total changed between pages ({} then {})",
                         one.total_elements, two.total_elements
                     ),
-                    at: "payload".to_owned(),
-                    key: "dialect.lists.total".to_owned(),
-                });
+                    "payload",
+                    "dialect.lists.total",
+                ));
             }
-            return first_article;
+            let times: Vec<&str> = one
+                .content
+                .iter()
+                .chain(&two.content)
+                .filter_map(|a| a.publish_time.as_deref())
+                .collect();
+            if let Some(problem) = order(&times) {
+                self.checks[page_one].problems.push(problem);
+            }
+            break;
+        }
+        if let Some(at) = sample_check {
+            let problems = self.empty_fields(&sampled, &raw_sampled);
+            self.checks[at].problems.extend(problems);
         }
         if first_article.is_none() {
             self.checks.push(Check {
                 endpoint: "article/list".to_owned(),
                 status: "-".to_owned(),
                 latency_ms: 0,
-                summary: String::new(),
-                problems: vec![Problem {
-                    what: "no list category has any article: nothing to check the list and detail with".to_owned(),
-                    at: String::new(),
-                    key: "dialect.endpoints.article_list.param".to_owned(),
-                }],
+                summary: "no articles".to_owned(),
+                problems: vec![Problem::warning(
+                    "no list category has any article: nothing to check the list and detail with",
+                    "",
+                    "dialect.endpoints.article_list.param",
+                )],
             });
         }
         first_article
     }
 
+    /// Mapped fields empty on every item sampled: most often a path the CMS does not use.
+    fn empty_fields(&self, sampled: &[Article], raw: &[Value]) -> Vec<Problem> {
+        if sampled.len() < 2 {
+            return Vec::new();
+        }
+        let fields = &self.dialect().article;
+        SAMPLED
+            .iter()
+            .filter(|(name, _, _)| sampled.iter().all(|a| field_value(a, name).is_none()))
+            .map(|(name, key, hints)| {
+                let paths = match *key {
+                    "summary" => fields.summary.describe(),
+                    "cover" => fields.cover.describe(),
+                    "publish_time" => fields.publish_time.describe(),
+                    _ => fields.author.describe(),
+                };
+                let key = format!("dialect.fields.article.{key}");
+                Problem::warning(
+                    format!(
+                        "{name} is empty on every one of the {} articles sampled (read at {paths})",
+                        sampled.len()
+                    ),
+                    "items",
+                    &key,
+                )
+                .with_fix(filled_key_like(raw, hints).map(|k| format!("{key} = \"{k}\"")))
+            })
+            .collect()
+    }
+
     /// The CMS's search, when the dialect names one: a piece of an article's title must find it.
     async fn search(&mut self, id: u64, title: &str) {
-        if !self.dialect().has_search() {
-            return;
-        }
         // Eight characters of the title: specific enough to list the article on the first page.
         let keyword: String = title.trim().chars().take(8).collect();
         let keyword = keyword.trim().to_owned();
@@ -424,14 +1213,25 @@ impl Checker {
             page: 1,
             size: 20,
         };
-        let Some(payload) = self
+        let Some(answered) = self
             .call(&endpoint, call, "dialect.endpoints.article_search.path")
             .await
         else {
             return;
         };
-        match self.dialect().article_page(&payload, 1, 20) {
-            Err(problem) => self.last().problems.push(from_shape(problem)),
+        let (total, total_pages) = self.dialect().header_totals(&answered.headers);
+        let context = PageContext {
+            category: None,
+            total,
+            total_pages,
+        };
+        match self.dialect().page_of(&answered.payload, 1, 20, &context) {
+            Err(problem) => {
+                let fix = (problem.key == "dialect.lists.items")
+                    .then(|| items_fix(self.dialect(), &answered.payload))
+                    .flatten();
+                self.last().problems.push(from_shape(problem).with_fix(fix));
+            }
             Ok(found) => {
                 self.last().summary = format!(
                     "{} items, total {}",
@@ -439,13 +1239,14 @@ impl Checker {
                     found.total_elements
                 );
                 if !found.content.iter().any(|a| a.id == id) {
-                    self.last().problems.push(Problem {
-                        what: format!(
-                            "searching for “{keyword}”, from the title of article {id}, did not list it"
+                    self.last().problems.push(Problem::warning(
+                        format!(
+                            "searching for “{keyword}”, from the title of article {id}, did not \
+                             list it: the portal's search will miss articles"
                         ),
-                        at: "payload".to_owned(),
-                        key: "dialect.endpoints.article_search (path or param)".to_owned(),
-                    });
+                        "payload",
+                        "dialect.endpoints.article_search (path or param)",
+                    ));
                 }
             }
         }
@@ -460,21 +1261,22 @@ impl Checker {
                 CmsCall::Article { id },
                 "dialect.endpoints.article_detail.path",
             )
-            .await?;
+            .await?
+            .payload;
         if payload.is_null() {
-            self.last().problems.push(Problem {
-                what: "the CMS answered nothing for an article its list holds".to_owned(),
-                at: "payload".to_owned(),
-                key: "dialect.endpoints.article_detail".to_owned(),
-            });
+            self.last().problems.push(Problem::error(
+                "the CMS answered nothing for an article its list holds",
+                "payload",
+                "dialect.endpoints.article_detail",
+            ));
             return None;
         }
         let Some(item) = self.dialect().detail_item(&payload) else {
-            self.last().problems.push(Problem {
-                what: "no article where the detail's item should be".to_owned(),
-                at: "payload".to_owned(),
-                key: "dialect.endpoints.article_detail.item".to_owned(),
-            });
+            self.last().problems.push(Problem::error(
+                "no article where the detail's item should be",
+                "payload",
+                "dialect.endpoints.article_detail.item",
+            ));
             return None;
         };
         match self.dialect().article(item, "payload") {
@@ -484,21 +1286,22 @@ impl Checker {
             }
             Ok(article) => {
                 if article.id != id {
-                    self.last().problems.push(Problem {
-                        what: format!(
+                    self.last().problems.push(Problem::error(
+                        format!(
                             "asked for article {id}, the CMS answered article {}",
                             article.id
                         ),
-                        at: "payload.id".to_owned(),
-                        key: "dialect.endpoints.article_detail (path or param)".to_owned(),
-                    });
+                        "payload.id",
+                        "dialect.endpoints.article_detail (path or param)",
+                    ));
                 }
                 if article.content.as_deref().is_none_or(str::is_empty) {
-                    self.last().problems.push(Problem {
-                        what: "the article has no body".to_owned(),
-                        at: "payload".to_owned(),
-                        key: "dialect.fields.article.content".to_owned(),
-                    });
+                    let paths = self.dialect().article.content.describe();
+                    self.last().problems.push(Problem::warning(
+                        format!("the article has no body at {paths}"),
+                        "payload",
+                        "dialect.fields.article.content",
+                    ));
                 }
                 let full_title = article.title.clone();
                 let title: String = full_title.chars().take(24).collect();
@@ -540,14 +1343,14 @@ impl Checker {
                 );
             }
             Ok(file) => {
-                let problem = Problem {
-                    what: format!(
+                let problem = Problem::error(
+                    format!(
                         "a cover the CMS names is not in its file store (HTTP {})",
                         file.status.as_u16()
                     ),
-                    at: String::new(),
-                    key: "dialect.endpoints.files".to_owned(),
-                };
+                    "",
+                    "dialect.endpoints.files",
+                );
                 self.record(
                     endpoint,
                     started,
@@ -557,11 +1360,37 @@ impl Checker {
                 );
             }
             Err(err) => {
-                let (status, problem) = from_error(&err, "dialect.endpoints.files");
+                let (status, problem) =
+                    from_error(&err, "dialect.endpoints.files", &Said::default());
                 self.record(endpoint, started, status, String::new(), vec![problem]);
             }
         }
     }
+}
+
+/// A list that does not come newest first: more pairs in ascending order than descending.
+fn order(times: &[&str]) -> Option<Problem> {
+    // `yyyy-MM-dd HH:mm:ss`, as every time is given: compared as text.
+    let (mut older_first, mut newer_first) = (0, 0);
+    for pair in times.windows(2) {
+        match pair[0].cmp(pair[1]) {
+            std::cmp::Ordering::Less => older_first += 1,
+            std::cmp::Ordering::Greater => newer_first += 1,
+            std::cmp::Ordering::Equal => {}
+        }
+    }
+    (older_first > newer_first).then(|| {
+        Problem::warning(
+            format!(
+                "the list comes oldest first ({} before {}): the portal shows the newest first",
+                times[0],
+                times[times.len() - 1]
+            ),
+            "items",
+            "dialect.endpoints.article_list.query (the CMS's sort parameter, e.g. \
+             query = { orderBy = \"publishTime\", order = \"desc\" })",
+        )
+    })
 }
 
 fn walk(tree: &[Category], f: &mut impl FnMut(&Category)) {
@@ -571,7 +1400,12 @@ fn walk(tree: &[Category], f: &mut impl FnMut(&Category)) {
     }
 }
 
-/// Parents that do not exist, and parents that lead round in a circle.
+fn has(tree: &[Category], id: u64) -> bool {
+    tree.iter().any(|c| c.id == id || has(&c.sub_category, id))
+}
+
+/// Parents that do not exist (a warning: the CMS's data, or the wrong field), and parents that
+/// lead round in a circle (an error: the wrong field, surely).
 fn integrity(dialect: &Dialect, nodes: &[(Category, Option<u64>)]) -> Vec<Problem> {
     let root = dialect.category_root();
     let parents: HashMap<u64, Option<u64>> = nodes.iter().map(|(c, p)| (c.id, *p)).collect();
@@ -581,27 +1415,27 @@ fn integrity(dialect: &Dialect, nodes: &[(Category, Option<u64>)]) -> Vec<Proble
         if let Some(parent) = parent.filter(|p| !is_top(Some(*p)))
             && !parents.contains_key(&parent)
         {
-            problems.push(Problem {
-                what: format!(
+            problems.push(Problem::warning(
+                format!(
                     "category {} names parent {parent}, which the CMS does not list",
                     category.id
                 ),
-                at: format!("items[{i}]"),
-                key: "dialect.fields.category.parent_id".to_owned(),
-            });
+                &format!("items[{i}]"),
+                "dialect.fields.category.parent_id",
+            ));
         }
         let mut seen = HashSet::from([category.id]);
         let mut at = *parent;
         while let Some(p) = at.filter(|p| !is_top(Some(*p))) {
             if !seen.insert(p) {
-                problems.push(Problem {
-                    what: format!(
+                problems.push(Problem::error(
+                    format!(
                         "category {} is its own ancestor (a cycle through {p})",
                         category.id
                     ),
-                    at: format!("items[{i}]"),
-                    key: "dialect.fields.category.parent_id".to_owned(),
-                });
+                    &format!("items[{i}]"),
+                    "dialect.fields.category.parent_id",
+                ));
                 break;
             }
             at = parents.get(&p).copied().flatten();
@@ -634,34 +1468,65 @@ pub async fn run(config: &Config) -> Result<Report, ClientError> {
     )?;
     let mut checker = Checker {
         upstream,
+        written: config.dialect.clone(),
         checks: Vec::new(),
     };
     if let Some(tree) = checker.categories().await
         && let Some((id, cover)) = checker.lists(&tree).await
     {
-        if let Some(title) = checker.detail(id).await {
+        if let Some(title) = checker.detail(id).await
+            && checker.dialect().has_search()
+        {
             checker.search(id, &title).await;
         }
         if let Some(cover) = cover {
             checker.file(&cover).await;
         }
     }
-    let secret = config.upstream.secret().expose_secret().to_owned();
+    if !checker.dialect().has_search() {
+        checker.checks.push(Check {
+            endpoint: "article/search".to_owned(),
+            status: "-".to_owned(),
+            latency_ms: 0,
+            summary: "not configured".to_owned(),
+            problems: vec![Problem::info(
+                "search not configured: the portal shows no search box",
+                "dialect.endpoints.article_search.path",
+            )],
+        });
+    }
     let mut checks = checker.checks;
-    // Whatever a CMS echoes back, the secret is not printed.
+    // Whatever a CMS echoes back (the secret, or the Basic header made of it), it is not printed.
+    let secret = config.upstream.secret().expose_secret().to_owned();
+    let basic = base64::engine::general_purpose::STANDARD
+        .encode(format!("{}:{secret}", config.upstream.client_id));
+    let hide = |text: &mut String| {
+        if !secret.is_empty() && text.contains(&secret) {
+            *text = text.replace(&secret, "***");
+        }
+        if text.contains(&basic) {
+            *text = text.replace(&basic, "***");
+        }
+    };
     for check in &mut checks {
+        hide(&mut check.endpoint);
+        hide(&mut check.summary);
         for problem in &mut check.problems {
-            problem.what = problem.what.replace(&secret, "***");
+            hide(&mut problem.what);
+            if let Some(fix) = &mut problem.fix {
+                hide(fix);
+            }
         }
     }
-    Ok(Report {
-        upstream: printable(config),
-        ok: checks.iter().all(|c| c.problems.is_empty()),
-        checks,
-    })
+    Ok(Report::new(printable(config), checks))
 }
 
-/// The report as a table for a terminal.
+fn plural(n: usize, one: &str) -> String {
+    format!("{n} {one}{}", if n == 1 { "" } else { "s" })
+}
+
+/// The report as a table for a terminal: each call with its status, latency and what was found,
+/// its findings indented under it, and the count of errors and warnings last.
 pub fn render(report: &Report) -> String {
     let mut out = format!("upstream {}\n\n", report.upstream);
     let width = report
@@ -676,46 +1541,186 @@ pub fn render(report: &Report) -> String {
         "ENDPOINT", "STATUS", "LATENCY", "RESULT"
     ));
     for check in &report.checks {
-        let result = if check.problems.is_empty() {
-            format!(
-                "ok{}",
-                if check.summary.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({})", check.summary)
-                }
-            )
+        let latency = if check.status == "-" {
+            "-".to_owned()
         } else {
-            format!(
-                "{} problem{}",
-                check.problems.len(),
-                if check.problems.len() == 1 { "" } else { "s" }
-            )
+            format!("{} ms", check.latency_ms)
         };
-        out.push_str(&format!(
-            "{:<width$}  {:<11}  {:>5} ms  {result}\n",
-            check.endpoint, check.status, check.latency_ms
-        ));
-    }
-    let problems: Vec<_> = report.problems().collect();
-    if problems.is_empty() {
-        out.push_str("\nEverything maps: the portal can run on this CMS.\n");
-        return out;
-    }
-    out.push_str(&format!(
-        "\n{} problem{}:\n",
-        problems.len(),
-        if problems.len() == 1 { "" } else { "s" }
-    ));
-    for (check, problem) in problems {
-        out.push_str(&format!("\n✗ {}: {}\n", check.endpoint, problem.what));
-        if !problem.at.is_empty() {
-            out.push_str(&format!("    where:  {}\n", problem.at));
+        let result = if check.summary.is_empty() {
+            "-"
+        } else {
+            check.summary.as_str()
+        };
+        out.push_str(
+            format!(
+                "{:<width$}  {:<11}  {latency:>8}  {result}\n",
+                check.endpoint, check.status
+            )
+            .trim_end(),
+        );
+        out.push('\n');
+        for problem in &check.problems {
+            let head = format!("  {} {:<8} ", problem.level.mark(), problem.level.word());
+            let pad = " ".repeat(head.chars().count());
+            out.push_str(&format!("{head}{}\n", problem.what));
+            if !problem.at.is_empty() {
+                out.push_str(&format!("{pad}where:  {}\n", problem.at));
+            }
+            if !problem.key.is_empty() {
+                out.push_str(&format!("{pad}change: {}\n", problem.key));
+            }
+            if let Some(fix) = &problem.fix {
+                for (i, line) in fix.lines().enumerate() {
+                    let label = if i == 0 { "fix:   " } else { "       " };
+                    out.push_str(&format!("{pad}{label} {line}\n"));
+                }
+            }
         }
-        out.push_str(&format!("    change: {}\n", problem.key));
     }
+    out.push('\n');
+    out.push_str(match (report.errors, report.warnings) {
+        (0, 0) => "Everything maps: the portal can run on this CMS.\n",
+        (0, _) => "The portal can run on this CMS; the warnings say what it will lack.\n",
+        _ => "The portal cannot run on this CMS until the errors are fixed.\n",
+    });
+    out.push_str(&format!(
+        "{}, {}\n",
+        plural(report.errors, "error"),
+        plural(report.warnings, "warning")
+    ));
     out
 }
 
 /// How long the whole check may take before it is given up.
 pub const DEADLINE: Duration = Duration::from_secs(120);
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn check(problems: Vec<Problem>) -> Check {
+        Check {
+            endpoint: "category/list".to_owned(),
+            status: "200".to_owned(),
+            latency_ms: 3,
+            summary: "9 categories, 3 at the top".to_owned(),
+            problems,
+        }
+    }
+
+    #[test]
+    fn check_exit_code_fails_on_errors_only() {
+        let warned = Report::new(
+            "http://cms/".to_owned(),
+            vec![check(vec![
+                Problem::warning("w", "", "k"),
+                Problem::info("i", "k"),
+            ])],
+        );
+        assert!(warned.ok);
+        assert_eq!((warned.errors, warned.warnings), (0, 1));
+        assert_eq!(warned.exit_code(), 0);
+        let failed = Report::new(
+            "http://cms/".to_owned(),
+            vec![check(vec![
+                Problem::warning("w", "", "k"),
+                Problem::error("e", "", "k"),
+            ])],
+        );
+        assert!(!failed.ok);
+        assert_eq!(failed.exit_code(), 1);
+        let json = serde_json::to_value(&failed).unwrap();
+        assert_eq!(json["ok"], false);
+        assert_eq!(json["checks"][0]["problems"][1]["level"], "error");
+        assert_eq!(json["checks"][0]["problems"][0]["level"], "warning");
+    }
+
+    #[test]
+    fn check_render_shows_the_summary_beside_the_findings() {
+        let report = Report::new(
+            "http://cms/".to_owned(),
+            vec![check(vec![
+                Problem::warning("no category leads to the portal route /party", "", "k")
+                    .with_fix(Some("a\nb".to_owned())),
+                Problem::error("e", "items[0]", "dialect.fields.category.name"),
+            ])],
+        );
+        let text = render(&report);
+        assert!(
+            text.contains("200") && text.contains("3 ms  9 categories, 3 at the top\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("  ! warning  no category leads to the portal route /party\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("             fix:    a\n                     b\n"),
+            "{text}"
+        );
+        assert!(text.contains("  ✗ error    e\n             where:  items[0]\n             change: dialect.fields.category.name\n"), "{text}");
+        assert!(text.ends_with("1 error, 1 warning\n"), "{text}");
+    }
+
+    #[test]
+    fn check_suggests_where_items_and_total_are() {
+        let payload = json!({"meta": {"page": 1, "totalCount": 31}, "data": {"list": [{"id": 1}]}});
+        assert_eq!(first_array(&payload).as_deref(), Some("data.list"));
+        assert_eq!(first_total(&payload).as_deref(), Some("meta.totalCount"));
+        assert_eq!(first_array(&json!([1])).as_deref(), Some(""));
+        assert_eq!(first_total(&json!({"pageCount": 3})), None);
+    }
+
+    #[test]
+    fn check_excerpt_is_a_short_line() {
+        assert_eq!(
+            excerpt(
+                Some("text/html"),
+                b"<html><head><title>301 Moved\n Permanently</title></head></html>"
+            ),
+            "301 Moved Permanently"
+        );
+        assert_eq!(
+            excerpt(Some("text/html"), b"<h1>Gone</h1>\n<p>away</p>"),
+            "Gone away"
+        );
+        let long = "x".repeat(500);
+        assert_eq!(excerpt(None, long.as_bytes()).chars().count(), 161);
+    }
+
+    #[test]
+    fn check_order_warns_on_oldest_first_only() {
+        assert!(
+            order(&[
+                "2024-01-01 00:00:00",
+                "2024-02-01 00:00:00",
+                "2024-03-01 00:00:00"
+            ])
+            .is_some()
+        );
+        assert!(order(&["2024-03-01 00:00:00", "2024-02-01 00:00:00"]).is_none());
+        // A pinned older article first, then newest first.
+        assert!(
+            order(&[
+                "2023-01-01 00:00:00",
+                "2024-03-01 00:00:00",
+                "2024-02-01 00:00:00",
+                "2024-01-01 00:00:00"
+            ])
+            .is_none()
+        );
+    }
+
+    #[test]
+    fn check_finds_a_parent_field_under_another_name() {
+        let items = [
+            json!({"id": 1, "parent_code": 0}),
+            json!({"id": 2, "parent_code": "1"}),
+        ];
+        assert_eq!(parent_key_like(&items).as_deref(), Some("parent_code"));
+        let items = [json!({"id": 2, "up": {"id": 1}})];
+        assert_eq!(parent_key_like(&items), None);
+    }
+}

@@ -259,7 +259,10 @@ fn upstream_parts(err: &UpstreamError) -> (i64, StatusCode, String) {
             "访问人数较多，内容服务繁忙，请稍后再试。".to_owned(),
         ),
         UpstreamError::Ceiling { .. } => with_default(StatusCode::TOO_MANY_REQUESTS, None),
-        UpstreamError::BadResponse(_) => with_default(StatusCode::BAD_GATEWAY, None),
+        // A redirect was read as a bad answer before it had a variant of its own: still 502.
+        UpstreamError::BadResponse(_) | UpstreamError::Redirect { .. } => {
+            with_default(StatusCode::BAD_GATEWAY, None)
+        }
         UpstreamError::Status { code, msg } => {
             let status = status_for_code(*code);
             let msg = msg.clone().filter(|m| for_visitors(m)).unwrap_or_else(|| {

@@ -36,7 +36,8 @@ enum Command {
     /// Load and validate the config, then exit: 0 when it is good, 78 when not (like `nginx -t`).
     CheckConfig,
     /// Call every endpoint of the configured CMS and say what does not fit the config, where in
-    /// the CMS's answer, and which key to change. Exit 0 only when everything maps.
+    /// the CMS's answer, and which key to change. Exit 0 when nothing is an error (warnings say
+    /// what the portal will lack), 1 when something is.
     CheckUpstream {
         /// Print the report as JSON (for CI).
         #[arg(long)]
@@ -94,11 +95,8 @@ async fn check_upstream(config: &Config, json: bool) -> ExitCode {
     } else {
         print!("{}", check::render(&report));
     }
-    if report.ok {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    }
+    // 0 with warnings and infos only; 1 with any error.
+    ExitCode::from(report.exit_code())
 }
 
 async fn serve(config: Config, path: PathBuf) -> ExitCode {

@@ -19,6 +19,14 @@ pub enum UpstreamError {
     Unavailable,
     #[error("upstream answered something unusable: {0}")]
     BadResponse(String),
+    /// The CMS answered with a redirect, which is never followed (it would carry the credential
+    /// somewhere nobody configured): usually a path written without the trailing slash the CMS
+    /// wants, or with one it does not. `location` is without its query.
+    #[error("upstream redirected (HTTP {status}) to {}", location.as_deref().unwrap_or("nowhere said"))]
+    Redirect {
+        status: u16,
+        location: Option<String>,
+    },
     #[error("upstream answered code {code}{}", said(msg))]
     Status { code: i64, msg: Option<String> },
     /// The gateway's own ceiling on calls a second to the CMS was reached.

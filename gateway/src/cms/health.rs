@@ -52,7 +52,8 @@ impl UpstreamState {
                 | UpstreamError::Unreachable(_)
                 | UpstreamError::Unresolved(_)
                 | UpstreamError::Unavailable
-                | UpstreamError::BadResponse(_),
+                | UpstreamError::BadResponse(_)
+                | UpstreamError::Redirect { .. },
             ) => Some(Self::Down),
             Err(UpstreamError::Status { code, .. }) if *code >= 500 => Some(Self::Down),
             Err(_) => None,

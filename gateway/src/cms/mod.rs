@@ -135,6 +135,15 @@ pub struct UpstreamFile {
     pub body: Body,
 }
 
+/// A CMS answer as it came, before the dialect reads it.
+#[derive(Debug, Clone)]
+pub struct RawAnswer {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub content_type: Option<String>,
+    pub body: Bytes,
+}
+
 impl Upstream {
     pub fn new(
         config: &UpstreamConfig,
@@ -206,6 +215,11 @@ impl Upstream {
     /// How the CMS speaks.
     pub fn dialect(&self) -> &Dialect {
         &self.dialect
+    }
+
+    /// The path of `upstream.base_url`, with its trailing slash (`/prod-api/`).
+    pub fn base_path(&self) -> String {
+        self.base.path().to_owned()
     }
 
     pub fn timeout(&self) -> Duration {
@@ -293,7 +307,20 @@ impl Upstream {
         credential: Credential<'_>,
         request_id: Option<&HeaderValue>,
     ) -> Result<(Value, HeaderMap), UpstreamError> {
-        let wanted = self.dialect.request(&call);
+        let raw = self.fetch(cms, &call, credential, request_id).await?;
+        let payload = self.read_answer(&raw, credential)?;
+        Ok((payload, raw.headers))
+    }
+
+    /// Sends one CMS call and reads its whole answer, before the dialect looks at it.
+    async fn fetch(
+        &self,
+        cms: Endpoint,
+        call: &CmsCall,
+        credential: Credential<'_>,
+        request_id: Option<&HeaderValue>,
+    ) -> Result<RawAnswer, UpstreamError> {
+        let wanted = self.dialect.request(call);
         let request = self
             .http
             .get(self.url(&wanted.path))
@@ -320,16 +347,60 @@ impl Upstream {
             elapsed_ms = started.elapsed().as_millis() as u64,
             "upstream answered"
         );
+        Ok(RawAnswer {
+            status,
+            headers,
+            content_type,
+            body,
+        })
+    }
+
+    /// The payload of an answer, or the error it stands for: a redirect (never followed), or
+    /// what the dialect reads in it.
+    fn read_answer(
+        &self,
+        raw: &RawAnswer,
+        credential: Credential<'_>,
+    ) -> Result<Value, UpstreamError> {
+        if raw.status.is_redirection() && raw.status != StatusCode::NOT_MODIFIED {
+            return Err(UpstreamError::Redirect {
+                status: raw.status.as_u16(),
+                location: raw
+                    .headers
+                    .get(header::LOCATION)
+                    .and_then(|v| v.to_str().ok())
+                    .map(redirect_target),
+            });
+        }
         match (
-            self.dialect.decode(status, content_type.as_deref(), &body),
+            self.dialect
+                .decode(raw.status, raw.content_type.as_deref(), &raw.body),
             credential,
         ) {
             // The gateway's own credential refused: its operator's fault, not the visitor's.
             (Err(UpstreamError::Unauthorized { msg }), Credential::Client) => {
                 Err(UpstreamError::CredentialRefused { msg })
             }
-            (result, _) => result.map(|payload| (payload, headers)),
+            (result, _) => result,
         }
+    }
+
+    /// One call with the gateway's credential, for `check-upstream`: the answer as it came
+    /// beside what the gateway reads in it, so the checker can quote the CMS's own words.
+    /// `Err` only when no answer came (or the limits refused the call).
+    pub async fn answer(
+        &self,
+        call: CmsCall,
+    ) -> Result<(RawAnswer, Result<Value, UpstreamError>), UpstreamError> {
+        let endpoint = call.endpoint();
+        self.admitted(endpoint, async {
+            let raw = self
+                .fetch(endpoint, &call, Credential::Client, None)
+                .await?;
+            let read = self.read_answer(&raw, Credential::Client);
+            Ok((raw, read))
+        })
+        .await
     }
 
     /// GETs a file below the CMS's file prefix; each segment is percent-encoded here, and the
@@ -539,6 +610,13 @@ impl Upstream {
             .await
             .map(|_| ())
     }
+}
+
+/// A redirect's target as it may be shown: without its query or fragment (a query-string
+/// credential may be sent back in it), and not overly long.
+fn redirect_target(location: &str) -> String {
+    let target = location.split(['?', '#']).next().unwrap_or("");
+    target.chars().take(300).collect()
 }
 
 async fn read_limited(mut response: reqwest::Response) -> Result<Bytes, UpstreamError> {

@@ -3,8 +3,12 @@
 
 use std::process::Stdio;
 
-use portal_gateway::{Config, check};
+use portal_gateway::{
+    Config,
+    check::{self, Level},
+};
 use reference_cms::{CategoryShape, Dialect};
+use serde_json::{Value, json};
 
 use crate::helpers::*;
 
@@ -26,31 +30,64 @@ async fn report(toml: &str) -> check::Report {
 
 #[tokio::test]
 async fn a_good_upstream_maps_in_every_dialect() {
-    let cms = spawn_reference_cms_speaking(Dialect::Mybatis, CategoryShape::Flat).await;
-    let good = report(&mybatis(cms, &[])).await;
-    assert!(good.ok, "{}", check::render(&good));
-    let endpoints: Vec<&str> = good.checks.iter().map(|c| c.endpoint.as_str()).collect();
-    assert!(
-        endpoints.iter().any(|e| e.starts_with("article/list")),
-        "{endpoints:?}"
-    );
-    assert!(
-        endpoints.iter().any(|e| e.starts_with("article/detail")),
-        "{endpoints:?}"
-    );
-    assert!(
-        endpoints.iter().any(|e| e.starts_with("files ")),
-        "{endpoints:?}"
-    );
-    assert!(
-        endpoints.iter().any(|e| e.starts_with("article/search")),
-        "{endpoints:?}"
-    );
+    // reference-cms in each of its dialects, read with the example written for it: no error
+    // (warnings are allowed: a real CMS may lack a section).
+    for (dialect, example, shape, edit) in [
+        (Dialect::Native, "native", CategoryShape::Flat, None),
+        (Dialect::Mybatis, "mybatis", CategoryShape::Flat, None),
+        (Dialect::Rest, "rest", CategoryShape::Flat, None),
+        (
+            Dialect::Rest,
+            "rest",
+            CategoryShape::Children,
+            Some(("shape = \"flat\"", "shape = \"children\"")),
+        ),
+    ] {
+        let cms = spawn_reference_cms_speaking(dialect, shape).await;
+        let mut toml = example_toml(example, cms);
+        if let Some((from, to)) = edit {
+            assert!(toml.contains(from));
+            toml = toml.replacen(from, to, 1);
+        }
+        let good = report(&toml).await;
+        let rendered = check::render(&good);
+        assert!(good.ok, "{example}: {rendered}");
+        assert_eq!(good.errors, 0, "{example}: {rendered}");
+        assert!(
+            rendered.ends_with(&format!("0 errors, {}\n", plural(good.warnings))),
+            "{example}: {rendered}"
+        );
+        let endpoints: Vec<&str> = good.checks.iter().map(|c| c.endpoint.as_str()).collect();
+        for call in [
+            "category/list",
+            "article/list",
+            "article/detail",
+            "article/search",
+            "files ",
+        ] {
+            assert!(
+                endpoints.iter().any(|e| e.starts_with(call)),
+                "{example}: {call} in {endpoints:?}"
+            );
+        }
+        // Nothing said of the routes: the demo CMS has every section.
+        assert!(
+            !good
+                .problems()
+                .any(|(_, p)| p.what.contains("portal route")),
+            "{example}: {rendered}"
+        );
+    }
 
+    // The native CMS with the default dialect (no [dialect] at all).
     let native = spawn_reference_cms().await;
     let toml = config_toml(&format!("http://{native}/"), &static_dir(), "");
     let good = report(&toml).await;
     assert!(good.ok, "{}", check::render(&good));
+}
+
+fn plural(warnings: usize) -> String {
+    format!("{warnings} warning{}", if warnings == 1 { "" } else { "s" })
 }
 
 /// One broken setting of the mybatis example and what the checker must say of it.
@@ -137,8 +174,9 @@ async fn each_broken_setting_is_named_with_its_key() {
         let report = report(&mybatis(cms, &[(case.from, case.to)])).await;
         let rendered = check::render(&report);
         assert!(!report.ok, "{}: {rendered}", case.to);
-        let found: Vec<_> = report.problems().collect();
-        assert_eq!(found.len(), 1, "{}: one problem: {rendered}", case.to);
+        assert_eq!(report.exit_code(), 1, "{}", case.to);
+        let found: Vec<_> = report.at_level(Level::Error).collect();
+        assert_eq!(found.len(), 1, "{}: one error: {rendered}", case.to);
         let (check, problem) = found[0];
         assert_eq!(check.status, case.status, "{}: {rendered}", case.to);
         assert_eq!(
@@ -163,11 +201,19 @@ async fn routes_without_a_category_and_broken_parents_are_found() {
     // Forget one route of the table.
     let forgetful = toml.replace("\"news_center-notice\" = \"/news_center/notice\"\n", "");
     let report = report(&forgetful).await;
-    let problems: Vec<_> = report.problems().map(|(_, p)| p.what.clone()).collect();
+    let problems: Vec<_> = report
+        .problems()
+        .map(|(_, p)| (p.level, p.what.clone()))
+        .collect();
     assert_eq!(
         problems,
-        ["no category leads to the portal route /news_center/notice"]
+        [(
+            Level::Warning,
+            "no category leads to the portal route /news_center/notice".to_owned()
+        )]
     );
+    // A section the CMS lacks is a warning: the portal runs without it.
+    assert!(report.ok, "{}", check::render(&report));
 
     // Parents read from the wrong field (the sort order): category 1 is its own parent, and
     // children name parents that do not exist.
@@ -183,6 +229,7 @@ async fn routes_without_a_category_and_broken_parents_are_found() {
         "{}",
         check::render(&report)
     );
+    assert!(!report.ok, "a cycle is an error");
 
     // A flat list whose category names a parent that is not there.
     let fake = FakeUpstream::start(Reply::Json(
@@ -204,8 +251,12 @@ async fn routes_without_a_category_and_broken_parents_are_found() {
         .find(|(_, p)| p.what.contains("names parent 99"))
         .unwrap_or_else(|| panic!("{}", check::render(&report)));
     assert_eq!(
-        (orphan.at.as_str(), orphan.key.as_str()),
-        ("items[1]", "dialect.fields.category.parent_id")
+        (orphan.level, orphan.at.as_str(), orphan.key.as_str()),
+        (
+            Level::Warning,
+            "items[1]",
+            "dialect.fields.category.parent_id"
+        )
     );
     assert!(
         report
@@ -232,6 +283,19 @@ async fn the_command_line_exits_as_documented_and_prints_no_secret() {
     std::fs::write(
         &refused,
         mybatis(cms, &[(CLIENT_SECRET, "leaky-wrong-secret-4711")]),
+    )
+    .unwrap();
+    // Only a warning: a section listed as absent that the CMS has.
+    let warned = dir.path().join("warned.toml");
+    std::fs::write(
+        &warned,
+        mybatis(
+            cms,
+            &[(
+                "root = 0\n",
+                "root = 0\nabsent = [\"/news_center/notice\"]\n",
+            )],
+        ),
     )
     .unwrap();
     let bad = dir.path().join("bad.toml");
@@ -277,7 +341,40 @@ async fn the_command_line_exits_as_documented_and_prints_no_secret() {
 
     let maps = run(&["check-upstream", "--config", good.to_str().unwrap()]).await;
     assert_eq!(maps.status.code(), Some(0), "{}", text(&maps));
-    assert!(text(&maps).contains("Everything maps"));
+    assert!(text(&maps).contains("\n0 errors, "), "{}", text(&maps));
+
+    // Warnings alone exit 0, in text and in JSON.
+    let warns = run(&["check-upstream", "--config", warned.to_str().unwrap()]).await;
+    assert_eq!(warns.status.code(), Some(0), "{}", text(&warns));
+    assert!(
+        text(&warns)
+            .contains("! warning  /news_center/notice is listed as absent but the CMS has it"),
+        "{}",
+        text(&warns)
+    );
+    assert!(
+        text(&warns).contains("\n0 errors, 1 warning\n"),
+        "{}",
+        text(&warns)
+    );
+    let warns = run(&[
+        "check-upstream",
+        "--json",
+        "--config",
+        warned.to_str().unwrap(),
+    ])
+    .await;
+    assert_eq!(warns.status.code(), Some(0), "{}", text(&warns));
+    let json: serde_json::Value = serde_json::from_slice(&warns.stdout).unwrap();
+    assert_eq!(json["ok"], true);
+    assert_eq!(
+        (json["errors"].as_u64(), json["warnings"].as_u64()),
+        (Some(0), Some(1))
+    );
+    assert_eq!(
+        json["checks"][0]["problems"][0]["level"], "warning",
+        "{json}"
+    );
 
     let no = run(&[
         "check-upstream",
@@ -290,6 +387,7 @@ async fn the_command_line_exits_as_documented_and_prints_no_secret() {
     let json: serde_json::Value = serde_json::from_slice(&no.stdout).unwrap();
     assert_eq!(json["ok"], false);
     assert_eq!(json["checks"][0]["status"], "401");
+    assert_eq!(json["checks"][0]["problems"][0]["level"], "error");
     assert!(
         !text(&no).contains("leaky-wrong-secret-4711"),
         "{}",
@@ -312,7 +410,7 @@ fn paging_cms(path: &str, query: &str, pages: fn(u32) -> (Vec<u64>, u64)) -> Rep
         return Reply::Json(
             200,
             serde_json::json!({"code": 200, "result": {"content": [
-                {"id": 21, "parentId": 0, "name": "公司新闻", "url": "/news_center/company_news", "sort": 1}
+                {"id": 21, "parentId": 0, "name": "公司新闻", "url": "/news_center/company_announcement/1", "sort": 1}
             ]}}),
         );
     }
@@ -330,6 +428,14 @@ fn paging_cms(path: &str, query: &str, pages: fn(u32) -> (Vec<u64>, u64)) -> Rep
         return Reply::Json(
             200,
             serde_json::json!({"code": 200, "result": {"content": content, "totalElements": total}}),
+        );
+    }
+    if path.ends_with("article/search") {
+        return Reply::Json(
+            200,
+            serde_json::json!({"code": 200, "result": {"content": [
+                {"id": 1, "categoryId": 21, "title": "标题", "publishTime": "2026-11-01 09:00:00"}
+            ], "totalElements": 1}}),
         );
     }
     Reply::Json(
@@ -368,13 +474,558 @@ async fn inconsistent_paging_is_found_and_named() {
         let fake = FakeUpstream::start(reply).await;
         let report = report(&config_toml(&fake.base_url(), &static_dir(), "")).await;
         let rendered = check::render(&report);
-        assert!(!report.ok, "{says}: {rendered}");
+        // Paging oddities are warnings: the portal runs, its pager may be off.
+        assert!(report.ok, "{says}: {rendered}");
         let found: Vec<_> = report.problems().map(|(_, p)| p).collect();
         assert!(
-            found
-                .iter()
-                .any(|p| p.what == says && p.key.contains("dialect.lists.total")),
+            found.iter().any(|p| p.what == says
+                && p.level == Level::Warning
+                && p.key.contains("dialect.lists.total")),
             "{says}: {rendered}"
         );
     }
+}
+
+/// The value of `name` in a query string.
+fn param<'a>(query: &'a str, name: &str) -> Option<&'a str> {
+    query
+        .split('&')
+        .find_map(|p| p.strip_prefix(name)?.strip_prefix('='))
+}
+
+/// One article of the scripted site: published on day `id` of November, so a larger id is newer.
+fn article(id: u64) -> Value {
+    json!({
+        "id": id, "categoryId": 21, "title": format!("班列新闻第{id}号"),
+        "summary": "摘要", "cover": "covers/a.svg", "author": "宣传部",
+        "publishTime": format!("2026-11-{id:02} 09:00:00"),
+        "content": "<p>正文</p>",
+    })
+}
+
+/// A native CMS with one list category (21, `/news_center/company_announcement/1`) of five articles,
+/// newest first, two to a page; searching lists every article. Each test changes one answer.
+fn site(path: &str, query: &str) -> Reply {
+    let page = |items: Vec<Value>, total: u64| {
+        Reply::Json(
+            200,
+            json!({"code": 200, "result": {"content": items, "totalElements": total}}),
+        )
+    };
+    if path.ends_with("category/list") {
+        return Reply::Json(
+            200,
+            json!({"code": 200, "result": [
+                {"id": 21, "parentId": 0, "name": "公司新闻", "url": "/news_center/company_announcement/1", "type": "list"}
+            ]}),
+        );
+    }
+    if path.ends_with("article/list") {
+        let from = param(query, "page")
+            .and_then(|p| p.parse().ok())
+            .unwrap_or(0u64)
+            * 2;
+        let ids = [5u64, 4, 3, 2, 1];
+        let items = ids
+            .iter()
+            .skip(from as usize)
+            .take(2)
+            .map(|id| article(*id));
+        return page(items.collect(), 5);
+    }
+    if path.ends_with("article/search") {
+        return page(vec![article(5), article(4)], 2);
+    }
+    if path.ends_with("article/detail") {
+        let id = param(query, "id").and_then(|i| i.parse().ok()).unwrap_or(0);
+        return Reply::Json(200, json!({"code": 200, "result": article(id)}));
+    }
+    if path.contains("/files/") {
+        return Reply::Raw(
+            200,
+            "image/svg+xml",
+            "<svg xmlns=\"http://www.w3.org/2000/svg\"/>",
+        );
+    }
+    Reply::Json(404, json!({"code": 404, "msg": "Not Found"}))
+}
+
+/// The report on a scripted CMS, with `extra` config (tables after `[upstream]`).
+async fn scripted(route: fn(&str, &str) -> Reply, extra: &str) -> check::Report {
+    let fake = FakeUpstream::start(Reply::Route(route)).await;
+    let report = report(&config_toml(&fake.base_url(), &static_dir(), extra)).await;
+    // The fake is dropped with its task still serving: harmless in a test.
+    report
+}
+
+/// The one finding whose key is `key`, or a failure showing the report.
+fn finding<'a>(report: &'a check::Report, key: &str) -> (&'a check::Check, &'a check::Problem) {
+    let found: Vec<_> = report.problems().filter(|(_, p)| p.key == key).collect();
+    assert_eq!(
+        found.len(),
+        1,
+        "one finding of {key}: {}",
+        check::render(report)
+    );
+    found[0]
+}
+
+#[tokio::test]
+async fn the_scripted_site_maps_with_warnings_for_the_sections_it_lacks() {
+    let report = scripted(site, "").await;
+    let rendered = check::render(&report);
+    assert!(report.ok, "{rendered}");
+    assert_eq!(report.exit_code(), 0);
+    // Every other portal route is a warning, each once; nothing else is said.
+    let routes = portal_gateway::portal_routes::PORTAL_ROUTES
+        .iter()
+        .filter(|r| **r != "/news_center/company_announcement/1")
+        .count();
+    assert_eq!(report.warnings, routes, "{rendered}");
+    assert!(
+        report.problems().all(|(_, p)| p.level == Level::Warning
+            && p.what.starts_with("no category leads to the portal route")),
+        "{rendered}"
+    );
+}
+
+#[tokio::test]
+async fn levels_error_warning_and_info_decide_the_exit_code() {
+    // Info: no search configured. The portal runs (only warnings for its other sections).
+    let report = scripted(
+        site,
+        "[dialect.endpoints]\narticle_search = { path = \"\" }\n",
+    )
+    .await;
+    let (check, info) = finding(&report, "dialect.endpoints.article_search.path");
+    assert_eq!(info.level, Level::Info);
+    assert_eq!(
+        info.what,
+        "search not configured: the portal shows no search box"
+    );
+    assert_eq!(
+        (check.endpoint.as_str(), check.status.as_str()),
+        ("article/search", "-")
+    );
+    assert!(
+        report.ok && report.exit_code() == 0,
+        "{}",
+        check::render(&report)
+    );
+    assert!(report.warnings > 0);
+
+    // Warning: a search that does not find an article by its title.
+    fn deaf(path: &str, query: &str) -> Reply {
+        if path.ends_with("article/search") {
+            return Reply::Json(
+                200,
+                json!({"code": 200, "result": {"content": [], "totalElements": 0}}),
+            );
+        }
+        site(path, query)
+    }
+    let report = scripted(deaf, "").await;
+    let (check, deafness) = finding(&report, "dialect.endpoints.article_search (path or param)");
+    assert_eq!(deafness.level, Level::Warning);
+    assert!(
+        check
+            .endpoint
+            .starts_with("article/search keyword=班列新闻第5号"),
+        "{}",
+        check.endpoint
+    );
+    assert!(
+        deafness.what.contains("did not list it"),
+        "{}",
+        deafness.what
+    );
+    assert!(report.ok && report.exit_code() == 0);
+
+    // Error: a detail path the CMS does not have.
+    let report = scripted(
+        site,
+        "[dialect.endpoints]\narticle_detail = { path = \"article/view\", param = \"id\" }\n",
+    )
+    .await;
+    let (check, missing) = finding(&report, "dialect.endpoints.article_detail.path");
+    assert_eq!(
+        (missing.level, check.status.as_str()),
+        (Level::Error, "404")
+    );
+    assert!(!report.ok);
+    assert_eq!((report.errors, report.exit_code()), (1, 1));
+    let json = serde_json::to_value(&report).unwrap();
+    assert_eq!(json["ok"], false);
+    let levels: Vec<&str> = json["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|c| c["problems"].as_array().unwrap())
+        .map(|p| p["level"].as_str().unwrap())
+        .collect();
+    assert!(
+        levels.contains(&"error") && levels.contains(&"warning"),
+        "{levels:?}"
+    );
+}
+
+#[tokio::test]
+async fn absent_routes_silence_their_warnings_and_are_said_once() {
+    let cms = spawn_reference_cms_speaking(Dialect::Rest, CategoryShape::Flat).await;
+    let toml = example_toml("rest", cms)
+        .replace("\"news_center-notice\" = \"/news_center/notice\"\n", "")
+        .replacen(
+            "root = 0\n",
+            "root = 0\nabsent = [\"/news_center/notice\"]\n",
+            1,
+        );
+    let report = report(&toml).await;
+    let rendered = check::render(&report);
+    assert_eq!((report.errors, report.warnings), (0, 0), "{rendered}");
+    let (check, info) = finding(&report, "dialect.categories.absent");
+    assert_eq!(check.endpoint, "category/list");
+    assert_eq!(info.level, Level::Info);
+    assert!(info.what.contains("/news_center/notice"), "{}", info.what);
+    assert!(rendered.contains("Everything maps"), "{rendered}");
+
+    // Listed as absent, but the CMS has it: a warning.
+    let toml = example_toml("rest", cms).replacen(
+        "root = 0\n",
+        "root = 0\nabsent = [\"/news_center/notice\"]\n",
+        1,
+    );
+    let report = self::report(&toml).await;
+    let (_, listed) = finding(&report, "dialect.categories.absent");
+    assert_eq!(listed.level, Level::Warning);
+    assert_eq!(
+        listed.what,
+        "/news_center/notice is listed as absent but the CMS has it: the portal shows it"
+    );
+    assert!(report.ok);
+}
+
+#[tokio::test]
+async fn a_redirect_names_the_path_key_and_the_path_it_redirects_to() {
+    // nginx in front of the CMS: `article/list` is a directory, asked for without its slash.
+    fn slashed(path: &str, query: &str) -> Reply {
+        if path.ends_with("article/list") {
+            return Reply::Moved("http://cms.internal/cms/article/list/");
+        }
+        site(path.trim_end_matches('/'), query)
+    }
+    let report = scripted(slashed, "").await;
+    let rendered = check::render(&report);
+    let (check, moved) = finding(&report, "dialect.endpoints.article_list.path");
+    assert_eq!(
+        (moved.level, check.status.as_str()),
+        (Level::Error, "301"),
+        "{rendered}"
+    );
+    assert!(
+        moved
+            .what
+            .contains("redirects to http://cms.internal/cms/article/list/")
+            && moved.what.contains("trailing slash"),
+        "{}",
+        moved.what
+    );
+    assert_eq!(
+        moved.fix.as_deref(),
+        Some("dialect.endpoints.article_list.path = \"article/list/\"")
+    );
+    assert!(!rendered.contains("dialect.envelope"), "{rendered}");
+
+    // The suggestion applied, the check passes.
+    let fixed = scripted(
+        slashed,
+        "[dialect.endpoints]\narticle_list = { path = \"article/list/\", param = \"categoryId\" }\n",
+    )
+    .await;
+    assert!(fixed.ok, "{}", check::render(&fixed));
+}
+
+#[tokio::test]
+async fn a_wrong_root_names_dialect_categories_root() {
+    // A flat list whose top is 0; the config says 7, which no category has.
+    let report = scripted(site, "[dialect.categories]\nroot = 7\n").await;
+    let (check, root) = finding(&report, "dialect.categories.root");
+    assert_eq!(check.endpoint, "category/list");
+    assert_eq!(root.level, Level::Error);
+    assert!(
+        root.what.contains("no category has the root's id 7"),
+        "{}",
+        root.what
+    );
+    assert_eq!(root.fix.as_deref(), Some("dialect.categories.root = 0"));
+
+    // Asked parent by parent: the root's children call lists nothing, while 0 has children.
+    fn tree(path: &str, query: &str) -> Reply {
+        if path.ends_with("category/children") {
+            let items = match param(query, "parentId") {
+                Some("0") => {
+                    json!([{"id": 21, "name": "公司新闻", "url": "/news_center/company_announcement/1", "type": "list"}])
+                }
+                _ => json!([]),
+            };
+            return Reply::Json(200, json!({"code": 200, "result": items}));
+        }
+        site(path, query)
+    }
+    let report = scripted(
+        tree,
+        "[dialect.endpoints]\ncategory_children = { path = \"category/children\" }\n\
+         [dialect.categories]\nshape = \"children\"\nroot = 99\n",
+    )
+    .await;
+    let rendered = check::render(&report);
+    let (check, root) = finding(&report, "dialect.categories.root");
+    assert_eq!(check.endpoint, "category/children parentId=99");
+    assert_eq!(root.level, Level::Error);
+    assert!(root.what.contains("lists no category"), "{}", root.what);
+    assert_eq!(root.fix.as_deref(), Some("dialect.categories.root = 0"));
+    assert!(!rendered.contains("category_children.path"), "{rendered}");
+}
+
+/// Nine categories in a flat list whose parents sit in `parent_code`, which no default path
+/// names.
+fn flat_site(path: &str, query: &str) -> Reply {
+    if path.ends_with("category/list") {
+        let mut items =
+            vec![json!({"id": 1, "parent_code": 0, "name": "新闻中心", "url": "/news_center"})];
+        for id in 2..=9u64 {
+            items.push(
+                json!({"id": id, "parent_code": 1, "name": format!("栏目{id}"), "type": "group"}),
+            );
+        }
+        return Reply::Json(200, json!({"code": 200, "result": items}));
+    }
+    site(path, query)
+}
+
+#[tokio::test]
+async fn a_flat_list_without_parents_warns_and_suggests_the_parent_field() {
+    let report = scripted(flat_site, "[dialect.categories]\nshape = \"flat\"\n").await;
+    let (check, flat) = finding(&report, "dialect.fields.category.parent_id");
+    assert_eq!(flat.level, Level::Warning);
+    assert!(
+        flat.what.contains("all 9 categories are at the top"),
+        "{}",
+        flat.what
+    );
+    assert_eq!(
+        flat.fix.as_deref(),
+        Some("dialect.fields.category.parent_id = \"parent_code\"")
+    );
+    assert_eq!(check.summary, "9 categories, 9 at the top");
+}
+
+#[tokio::test]
+async fn the_summary_is_shown_beside_its_problems() {
+    let report = scripted(flat_site, "[dialect.categories]\nshape = \"flat\"\n").await;
+    let rendered = check::render(&report);
+    let line = rendered
+        .lines()
+        .find(|l| l.starts_with("category/list"))
+        .unwrap();
+    assert!(line.ends_with("9 categories, 9 at the top"), "{rendered}");
+    assert!(!rendered.contains(" problems"), "{rendered}");
+    // Its findings follow it, indented, each with its level and key.
+    let after: Vec<&str> = rendered
+        .lines()
+        .skip_while(|l| !l.starts_with("category/list"))
+        .skip(1)
+        .take(3)
+        .collect();
+    assert!(after[0].starts_with("  ! warning  "), "{rendered}");
+    assert!(
+        after.iter().any(|l| l.trim_start().starts_with("change: ")),
+        "{rendered}"
+    );
+    assert!(
+        rendered.ends_with(&format!("0 errors, {} warnings\n", report.warnings)),
+        "{rendered}"
+    );
+}
+
+#[tokio::test]
+async fn a_list_oldest_first_warns() {
+    fn oldest_first(path: &str, query: &str) -> Reply {
+        if path.ends_with("article/list") {
+            let from = param(query, "page")
+                .and_then(|p| p.parse().ok())
+                .unwrap_or(0u64)
+                * 2;
+            let items: Vec<Value> = (1..=5u64)
+                .skip(from as usize)
+                .take(2)
+                .map(article)
+                .collect();
+            return Reply::Json(
+                200,
+                json!({"code": 200, "result": {"content": items, "totalElements": 5}}),
+            );
+        }
+        if path.ends_with("article/search") {
+            return Reply::Json(
+                200,
+                json!({"code": 200, "result": {"content": [article(1)], "totalElements": 1}}),
+            );
+        }
+        site(path, query)
+    }
+    let report = scripted(oldest_first, "").await;
+    let (check, order) = report
+        .problems()
+        .find(|(_, p)| p.what.contains("oldest first"))
+        .unwrap_or_else(|| panic!("{}", check::render(&report)));
+    assert_eq!(check.endpoint, "article/list categoryId=21 page=1");
+    assert_eq!(order.level, Level::Warning);
+    assert!(
+        order
+            .what
+            .contains("2026-11-01 09:00:00 before 2026-11-04 09:00:00"),
+        "{}",
+        order.what
+    );
+    assert!(
+        order
+            .key
+            .starts_with("dialect.endpoints.article_list.query")
+    );
+    assert!(report.ok);
+    // Newest first (the site as scripted) says nothing of the order.
+    let report = scripted(site, "").await;
+    assert!(
+        !report
+            .problems()
+            .any(|(_, p)| p.what.contains("oldest first"))
+    );
+}
+
+#[tokio::test]
+async fn a_field_empty_on_every_item_warns() {
+    // No summary where the dialect looks (`summary`, `description`); it is under `intro`.
+    fn introduced(path: &str, query: &str) -> Reply {
+        let strip = |mut v: Value| {
+            let object = v.as_object_mut().unwrap();
+            let summary = object.remove("summary").unwrap();
+            object.insert("intro".to_owned(), summary);
+            object.remove("author");
+            v
+        };
+        if path.ends_with("article/list") {
+            let from = param(query, "page")
+                .and_then(|p| p.parse().ok())
+                .unwrap_or(0u64)
+                * 2;
+            let items: Vec<Value> = [5u64, 4, 3, 2, 1]
+                .into_iter()
+                .skip(from as usize)
+                .take(2)
+                .map(|id| strip(article(id)))
+                .collect();
+            return Reply::Json(
+                200,
+                json!({"code": 200, "result": {"content": items, "totalElements": 5}}),
+            );
+        }
+        site(path, query)
+    }
+    let report = scripted(introduced, "").await;
+    let (check, summary) = finding(&report, "dialect.fields.article.summary");
+    assert_eq!(check.endpoint, "article/list categoryId=21 page=1");
+    assert_eq!(summary.level, Level::Warning);
+    assert!(
+        summary
+            .what
+            .contains("summary is empty on every one of the 4 articles sampled"),
+        "{}",
+        summary.what
+    );
+    assert_eq!(
+        summary.fix.as_deref(),
+        Some("dialect.fields.article.summary = \"intro\"")
+    );
+    let (_, author) = finding(&report, "dialect.fields.article.author");
+    assert_eq!(
+        (author.level, author.fix.as_deref()),
+        (Level::Warning, None)
+    );
+    // Fields that are there say nothing.
+    assert!(
+        !report
+            .problems()
+            .any(|(_, p)| p.key == "dialect.fields.article.cover")
+    );
+    assert!(report.ok);
+}
+
+#[tokio::test]
+async fn the_cms_own_reason_is_kept_without_the_secret() {
+    // The visitor's message is read from `detail`; the CMS says why in `msg`, echoing the key.
+    fn failing(path: &str, query: &str) -> Reply {
+        if path.ends_with("category/list") {
+            return Reply::Bytes(
+                500,
+                "application/json",
+                json!({"code": 500, "msg": format!("数据库连接失败 (client_secret={CLIENT_SECRET})")})
+                    .to_string()
+                    .into_bytes(),
+            );
+        }
+        site(path, query)
+    }
+    let report = scripted(failing, "[dialect.envelope]\nmessage = [\"detail\"]\n").await;
+    let rendered = check::render(&report);
+    let json = serde_json::to_string(&report).unwrap();
+    let (check, problem) = report.problems().next().unwrap();
+    assert_eq!(
+        (check.status.as_str(), problem.level),
+        ("500", Level::Error)
+    );
+    assert!(problem.what.contains("HTTP 500"), "{}", problem.what);
+    assert!(problem.what.contains("数据库连接失败"), "{}", problem.what);
+    for out in [&rendered, &json] {
+        assert!(!out.contains(CLIENT_SECRET), "{out}");
+    }
+    assert!(
+        problem.what.contains("client_secret=***"),
+        "{}",
+        problem.what
+    );
+}
+
+#[tokio::test]
+async fn a_suggestion_for_the_items_path() {
+    // The articles under `data`, the total under `totalNum`: neither where the dialect looks.
+    fn elsewhere(path: &str, query: &str) -> Reply {
+        if path.ends_with("article/list") || path.ends_with("article/search") {
+            return Reply::Json(
+                200,
+                json!({"code": 200, "result": {"pageNo": 1, "data": [article(5), article(4)], "totalNum": 2}}),
+            );
+        }
+        site(path, query)
+    }
+    let report = scripted(elsewhere, "").await;
+    let (check, items) = finding(&report, "dialect.lists.items");
+    assert_eq!(check.endpoint, "article/list categoryId=21 page=1");
+    assert_eq!((items.level, items.at.as_str()), (Level::Error, "payload"));
+    assert_eq!(
+        items.fix.as_deref(),
+        Some("dialect.lists.items = \"data\"\ndialect.lists.total = \"totalNum\"")
+    );
+    let rendered = check::render(&report);
+    assert!(
+        rendered.contains("fix:    dialect.lists.items = \"data\"\n"),
+        "{rendered}"
+    );
+
+    // The suggestion applied, the check passes.
+    let fixed = scripted(
+        elsewhere,
+        "[dialect.lists]\nitems = \"data\"\ntotal = \"totalNum\"\n",
+    )
+    .await;
+    assert!(fixed.ok, "{}", check::render(&fixed));
 }

@@ -188,6 +188,8 @@ pub enum Reply {
     Bytes(u16, &'static str, Vec<u8>),
     /// A 302 to somewhere else, which must never be followed.
     Redirect(&'static str),
+    /// A 301 with an HTML page, as nginx answers a directory asked for without its slash.
+    Moved(&'static str),
     /// A JSON answer whose connection drops halfway through the body.
     Truncated,
     /// A file sent in `chunks` pieces of 1 KiB, `gap` apart: a long download that keeps moving
@@ -313,6 +315,12 @@ async fn answer(
         )
             .into_response(),
         Reply::Redirect(to) => (StatusCode::FOUND, [(header::LOCATION, to)]).into_response(),
+        Reply::Moved(to) => (
+            StatusCode::MOVED_PERMANENTLY,
+            [(header::LOCATION, to), (header::CONTENT_TYPE, "text/html")],
+            "<html><head><title>301 Moved Permanently</title></head><body><center><h1>301 Moved Permanently</h1></center><hr><center>nginx</center></body></html>",
+        )
+            .into_response(),
         Reply::Headed(status, headers, body) => {
             let mut response = (
                 StatusCode::from_u16(status).unwrap(),

@@ -297,7 +297,8 @@ pub struct CategoriesConfig {
     /// The page kind of a route (`"/news_center/notice" = "list"`), over what the CMS says (the
     /// feeds and the pager follow it).
     pub types: BTreeMap<String, String>,
-    /// Portal routes the CMS has no section for: `check-upstream` does not ask for them.
+    /// Portal routes the CMS has no section for: `check-upstream` says them once (an info) instead
+    /// of a warning each, and warns of one listed here that the CMS has.
     pub absent: Vec<String>,
 }
 
