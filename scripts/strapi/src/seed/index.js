@@ -1,0 +1,238 @@
+'use strict';
+
+// Seeds an empty database from reference-cms/content (see ../../README.md).
+// Deterministic: same insertion order (hence same numeric ids) and same upload
+// file names on every fresh database.
+
+const fs = require('fs');
+const path = require('path');
+const crypto = require('crypto');
+const { htmlToMarkdown, htmlToBlocks } = require('./html');
+const { ARCHIVE, HOSTILE } = require('./extra');
+
+// Reference article ids whose body is stored as Strapi blocks instead of Markdown.
+const BLOCKS_ARTICLES = new Set([2102, 4201, 1013, 1031]);
+
+const MIME = {
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.pdf': 'application/pdf',
+  '.webm': 'video/webm',
+  '.mp4': 'video/mp4',
+};
+
+// "/news_center/company_announcement/1" -> "/news_center/company_announcement/"
+// (the portal's list routes carry a page number; the CMS path does not).
+const cmsPath = (url) => {
+  const segs = url.split('/').filter(Boolean);
+  if (segs.length > 1 && /^\d+$/.test(segs[segs.length - 1])) segs.pop();
+  return '/' + segs.join('/') + '/';
+};
+
+// Reference times are Beijing time without an offset.
+const toIso = (t) => new Date(t.replace(' ', 'T') + '+08:00').toISOString();
+
+const isLocalRef = (u) => u && !/^[a-z][a-z0-9+.-]*:/i.test(u) && !u.startsWith('/') && !u.startsWith('#');
+
+// Base name for the next upload's file name (the reference file's basename, so
+// that attachments with Chinese display names still get readable URLs).
+let nextFileBase = null;
+
+function makeDeterministicFileNames(strapi) {
+  // The upload plugin names files "<slug>_<10 random hex>"; make the suffix a
+  // hash of the name and its occurrence count so URLs are stable across runs.
+  const imageManipulation = strapi.plugin('upload').service('image-manipulation');
+  const { nameToSlug } = require('@strapi/utils').strings;
+  const seen = new Map();
+  imageManipulation.generateFileName = (displayName) => {
+    const name = nextFileBase || displayName;
+    let base = nameToSlug(name, { separator: '_', lowercase: false });
+    if (!/^[A-Za-z0-9_.~-]+$/.test(base)) base = 'file';
+    const n = (seen.get(name) || 0) + 1;
+    seen.set(name, n);
+    const suffix = crypto.createHash('sha1').update(`${name}#${n}`).digest('hex').slice(0, 10);
+    return `${base}_${suffix}`;
+  };
+}
+
+async function seed(strapi, { contentDir, runDir }) {
+  const log = (msg) => strapi.log.info(`[seed] ${msg}`);
+  const t0 = Date.now();
+
+  const uploadService = strapi.plugin('upload').service('upload');
+  await uploadService.setSettings({
+    sizeOptimization: false,
+    responsiveDimensions: false,
+    autoOrientation: false,
+    aiMetadata: false,
+  });
+  makeDeterministicFileNames(strapi);
+
+  // ---- files
+  const files = new Map(); // reference path -> upload file entity
+  async function uploadRef(rel, info = {}) {
+    if (files.has(rel)) return files.get(rel);
+    const filepath = path.join(contentDir, 'files', rel);
+    if (!fs.existsSync(filepath)) throw new Error(`seed: missing file ${filepath}`);
+    const ext = path.extname(rel).toLowerCase();
+    nextFileBase = path.basename(rel, path.extname(rel));
+    const [file] = await uploadService.upload({
+      data: {
+        fileInfo: {
+          name: info.name || path.basename(rel),
+          alternativeText: info.alternativeText ?? null,
+          caption: info.caption ?? null,
+        },
+      },
+      files: {
+        filepath,
+        originalFilename: path.basename(rel),
+        mimetype: MIME[ext] || 'application/octet-stream',
+        size: fs.statSync(filepath).size,
+      },
+    });
+    nextFileBase = null;
+    files.set(rel, file);
+    return file;
+  }
+
+  // ---- categories (parents before children, in reference order)
+  const categories = JSON.parse(fs.readFileSync(path.join(contentDir, 'categories.json'), 'utf8'));
+  const catMap = new Map(); // reference id -> { id, documentId }
+  const pending = [...categories];
+  while (pending.length) {
+    const before = pending.length;
+    for (let i = 0; i < pending.length; i++) {
+      const c = pending[i];
+      if (c.parentId && !catMap.has(c.parentId)) continue;
+      const p = cmsPath(c.url);
+      const doc = await strapi.documents('api::category.category').create({
+        data: {
+          name: c.name,
+          slug: p.split('/').filter(Boolean).pop(),
+          path: p,
+          sort: c.sort ?? 0,
+          kind: c.type,
+          description: c.description ?? null,
+          hidden: Boolean(c.hidden),
+          icon: c.icon ?? null,
+          parent: c.parentId ? catMap.get(c.parentId).documentId : null,
+        },
+      });
+      catMap.set(c.id, { id: doc.id, documentId: doc.documentId, path: p, name: c.name });
+      pending.splice(i--, 1);
+    }
+    if (pending.length === before) throw new Error('seed: category tree has dangling parents');
+  }
+  log(`${catMap.size} categories`);
+
+  // ---- articles
+  const refArticles = fs
+    .readdirSync(path.join(contentDir, 'articles'))
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .flatMap((f) => JSON.parse(fs.readFileSync(path.join(contentDir, 'articles', f), 'utf8')));
+
+  const artMap = new Map();
+  const imageBlock = (img, caption) => {
+    const f = files.get(img.attrs.src);
+    return {
+      type: 'image',
+      image: {
+        id: f.id,
+        documentId: f.documentId,
+        name: f.name,
+        alternativeText: img.attrs.alt || f.alternativeText || null,
+        url: f.url,
+        caption: caption || f.caption || null,
+        width: f.width || Number(img.attrs.width) || 0,
+        height: f.height || Number(img.attrs.height) || 0,
+        formats: f.formats || null,
+        hash: f.hash,
+        ext: f.ext,
+        mime: f.mime,
+        size: f.size,
+        previewUrl: f.previewUrl || null,
+        provider: f.provider,
+        provider_metadata: f.provider_metadata || null,
+        createdAt: new Date(f.createdAt).toISOString(),
+        updatedAt: new Date(f.updatedAt).toISOString(),
+      },
+      children: [{ type: 'text', text: '' }],
+    };
+  };
+
+  async function createArticle(a, key) {
+    // Upload inline images first, so the converters can map paths synchronously.
+    const html = a.content || '';
+    for (const m of html.matchAll(/<img\b[^>]*\bsrc="([^"]+)"[^>]*>/g)) {
+      if (isLocalRef(m[1])) {
+        const alt = (m[0].match(/\balt="([^"]*)"/) || [])[1];
+        await uploadRef(m[1], { alternativeText: alt });
+      }
+    }
+    const url = (u) => (isLocalRef(u) && files.has(u) ? files.get(u).url : u);
+    const data = {
+      title: a.title,
+      summary: a.summary ?? null,
+      author: a.author ?? null,
+      source: a.source ?? null,
+      publishTime: a.publishTime ? toIso(a.publishTime) : null,
+      views: a.views ?? null,
+      category: catMap.get(a.categoryId).documentId,
+      body: null,
+      bodyBlocks: null,
+    };
+    if (a.markdown) data.body = a.markdown;
+    else if (BLOCKS_ARTICLES.has(a.id)) data.bodyBlocks = htmlToBlocks(html, { url, image: imageBlock });
+    else data.body = htmlToMarkdown(html, { url });
+
+    if (a.cover) data.cover = (await uploadRef(a.cover, { alternativeText: a.title })).id;
+    if (a.video) data.video = (await uploadRef(a.video, { alternativeText: a.title })).id;
+    if (a.attachments && a.attachments.length) {
+      data.attachments = [];
+      for (const att of a.attachments) data.attachments.push((await uploadRef(att.url, { name: att.name })).id);
+    }
+    const doc = await strapi.documents('api::article.article').create({ data });
+    artMap.set(key, { id: doc.id, documentId: doc.documentId, title: a.title, format: data.bodyBlocks ? 'blocks' : 'markdown' });
+  }
+
+  for (const a of refArticles) await createArticle(a, String(a.id));
+  for (let i = 0; i < ARCHIVE.length; i++) await createArticle(ARCHIVE[i], `archive-${i + 1}`);
+  await createArticle(HOSTILE, 'hostile');
+  log(`${artMap.size} articles, ${files.size} files (${Date.now() - t0} ms)`);
+
+  const idMap = {
+    note: 'reference-cms id -> Strapi id/documentId (ids are deterministic on a fresh database)',
+    categories: Object.fromEntries(catMap),
+    articles: Object.fromEntries(artMap),
+    files: Object.fromEntries([...files].map(([k, f]) => [k, { id: f.id, url: f.url }])),
+  };
+  fs.writeFileSync(path.join(runDir, 'id-map.json'), JSON.stringify(idMap, null, 2) + '\n');
+}
+
+const TOKEN_NAME = 'gateway-tests (read-only)';
+
+async function ensureApiToken(strapi, { runDir }) {
+  const tokenFile = path.join(runDir, 'api-token.txt');
+  const apiTokens = strapi.service('admin::api-token');
+  const existing = await strapi.db.query('admin::api-token').findOne({ where: { name: TOKEN_NAME } });
+  if (existing && fs.existsSync(tokenFile)) return tokenFile;
+  if (existing) await apiTokens.revoke(existing.id);
+  const token = await apiTokens.create({
+    name: TOKEN_NAME,
+    description: 'Read-only content API token for the gateway tests (created by src/index.js bootstrap)',
+    type: 'read-only',
+    kind: 'content-api',
+    lifespan: null,
+  });
+  fs.writeFileSync(tokenFile, token.accessKey + '\n', { mode: 0o600 });
+  fs.chmodSync(tokenFile, 0o600);
+  strapi.log.info(`[seed] read-only API token written to ${tokenFile}`);
+  return tokenFile;
+}
+
+module.exports = { seed, ensureApiToken, cmsPath };
