@@ -7,7 +7,7 @@ NODE_STAMP := $(FRONTEND)/node_modules/.package-lock.json
 FRONTEND_SRC := $(shell find $(FRONTEND)/src $(FRONTEND)/public -type f 2>/dev/null) $(FRONTEND)/webpack.config.js $(FRONTEND)/package-lock.json
 DIST_STAMP := $(FRONTEND)/dist/index.html
 
-.PHONY: help run test build frontend node-deps system-deps test-rust test-frontend test-e2e test-contract test-soak test-deploy image soak lint fmt bench bench-instructions bench-shared bench-mapping audit clean
+.PHONY: help run test build frontend node-deps system-deps test-rust test-frontend test-e2e test-contract test-soak test-deploy test-strapi strapi-install image soak lint fmt bench bench-instructions bench-shared bench-mapping audit clean
 
 help:
 	@echo "make run    build everything and serve the portal at http://127.0.0.1:8080/portal/"
@@ -84,7 +84,16 @@ test-deploy:
 image: build
 	@scripts/image.sh
 
-test: lint test-rust test-frontend test-e2e test-contract test-soak test-deploy
+# Strapi 5 (a real third-party CMS) in front of which the gateway is tested: its npm install (minutes
+# the first time, cached under target/strapi by its lockfile) starts in the background first, so it
+# overlaps the Rust builds; `scripts/strapi.sh start` waits for it (a lock).
+strapi-install:
+	@mkdir -p target && (scripts/strapi.sh install > target/strapi-install.log 2>&1 &)
+
+test-strapi: system-deps build
+	@scripts/test-strapi.sh
+
+test: strapi-install lint test-rust test-frontend test-e2e test-contract test-soak test-deploy test-strapi
 
 audit: system-deps build
 	@scripts/audit.sh

@@ -78,6 +78,9 @@ cmd_stop() {
 
 install() {
   mkdir -p "$INSTALL_DIR"
+  # One install at a time (`make test` starts one in the background; `start` waits for it).
+  exec 9>"$INSTALL_DIR.lock"
+  flock 9
   # App files: replaced on every start (node_modules is kept).
   rm -rf "$INSTALL_DIR/config" "$INSTALL_DIR/src"
   cp -R "$TEMPLATE_DIR/config" "$TEMPLATE_DIR/src" "$INSTALL_DIR/"
@@ -88,6 +91,7 @@ install() {
   local key stamp="$INSTALL_DIR/node_modules/.install-key"
   key="$({ cat "$TEMPLATE_DIR/package-lock.json" "$TEMPLATE_DIR/package.json"; "$NODE" -p 'process.version + process.arch'; } | sha256sum | cut -c1-64)"
   if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key" ]; then
+    exec 9>&-
     return 0
   fi
   log "installing dependencies into $INSTALL_DIR (npm ci, takes a few minutes the first time)"
@@ -100,6 +104,8 @@ install() {
     die "better-sqlite3 does not load (native build failed?), see $INSTALL_DIR/npm-ci.log"
   printf '%s\n' "$key" >"$stamp"
   log "installed in $((SECONDS - t0)) s"
+  # Closed, so Strapi (started from this shell) does not hold the lock.
+  exec 9>&-
 }
 
 port_in_use() {
@@ -183,5 +189,6 @@ case "${1:-}" in
   start) shift; cmd_start "$@" ;;
   stop) cmd_stop ;;
   status) cmd_status ;;
-  *) echo "usage: $0 start [PORT] | stop | status" >&2; exit 2 ;;
+  install) install ;;
+  *) echo "usage: $0 start [PORT] | stop | status | install" >&2; exit 2 ;;
 esac

@@ -18,4 +18,5 @@ mod reference;
 mod replicas;
 mod search;
 mod statics;
+mod strapi;
 mod structure;

@@ -637,9 +637,14 @@ impl Dialect {
         Ok(id.zip(title).map(|(id, title)| Link { id, title }))
     }
 
-    /// The body as HTML, whatever form the CMS writes it in (`content_format`).
+    /// The body as HTML, whatever form the CMS writes it in (`content_format`); a block tree (an
+    /// array) is read as one whatever the format, so a CMS that keeps some bodies as Markdown and
+    /// some as blocks (`content = ["body", "bodyBlocks"]`) reads both.
     fn body(&self, object: &Value, at: &str) -> Result<Option<String>, ShapeProblem> {
         let f = &self.article;
+        if let Some(tree @ Value::Array(_)) = f.content.get(object) {
+            return Ok(text::blocks_to_html(tree));
+        }
         match self.content_format {
             ContentFormat::Html => read(object, &f.content, at, "a string (HTML)", as_text),
             ContentFormat::Markdown => {

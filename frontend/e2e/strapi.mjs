@@ -1,0 +1,170 @@
+// One browser pass over the portal in front of a real third-party CMS: Strapi 5 (started by
+// `scripts/strapi.sh start`, seeded with the demo content), reached by config/examples/strapi.toml
+// alone. The release gateway serves the production app; Debian's Chromium visits every content
+// route, a list's third page, Markdown and block-tree bodies, the hostile body, and the crawlable
+// pages. Usage: STRAPI_URL=… STRAPI_TOKEN_FILE=… node e2e/strapi.mjs (`make test-strapi` does it).
+// Prints "N passed, N failed" last.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { chromium } from 'playwright-core';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const LISTEN = process.env.E2E_STRAPI_GATEWAY ?? '127.0.0.1:18095';
+const BASE = `http://${LISTEN}`;
+const STRAPI = process.env.STRAPI_URL ?? 'http://127.0.0.1:18337';
+const TOKEN_FILE = process.env.STRAPI_TOKEN_FILE ?? join(root, 'target', 'strapi-run', 'api-token.txt');
+const REPORTS = join(root, 'frontend', 'reports');
+mkdirSync(join(REPORTS, 'e2e'), { recursive: true });
+
+// The example config as an integrator would use it, pointed at this Strapi and this build.
+const config = readFileSync(join(root, 'config', 'examples', 'strapi.toml'), 'utf8')
+  .replace(/^listen = .*$/m, `listen = "${LISTEN}"`)
+  .replace(/^static_dir = .*$/m, `static_dir = "${join(root, 'frontend', 'dist')}"`)
+  .replace(/^base_url = .*$/m, `base_url = "${STRAPI}/"`)
+  .replace(/^client_secret_file = .*$/m, `client_secret_file = "${TOKEN_FILE}"`);
+const CONFIG = join(REPORTS, 'e2e-strapi-gateway.toml');
+writeFileSync(CONFIG, config);
+
+const api = async (path) => (await (await fetch(`${BASE}/portal/api${path}`)).json()).result;
+
+function flatten(list, out = []) {
+  for (const c of list) {
+    out.push(c);
+    flatten(c.subCategory ?? [], out);
+  }
+  return out;
+}
+
+/** Text the route's page must show, taken from the API (as the reference e2e pass does). */
+async function expectedText(category) {
+  if (category.type === 'group') return category.name;
+  const list = await api(`/article/list?categoryId=${category.id}&page=1&size=1`);
+  const first = list.content[0];
+  if (category.type === 'list') return first.title;
+  const detail = await api(`/article/detail?id=${first.id}`);
+  return detail.content.replace(/<[^>]+>/g, ' ').trim().split(/\s+/)[0].slice(0, 20);
+}
+
+async function open(page, route) {
+  if (page.url() !== 'about:blank') await page.goto('about:blank');
+  await page.goto(`${BASE}/portal/#${route}`);
+}
+
+const tests = [
+  {
+    name: 'every content route shows what Strapi holds for it',
+    async run({ page }) {
+      const tree = flatten((await api('/category/list')).content).filter((c) => c.url);
+      assert.ok(tree.length >= 36, `${tree.length} routed categories`);
+      for (const category of tree) {
+        const expected = await expectedText(category);
+        await open(page, category.url);
+        await page.getByText(expected, { exact: false }).first().waitFor({ timeout: 10000 });
+      }
+    },
+  },
+  {
+    name: 'a list pages through Strapi: the third page of 23 holds 3',
+    async run({ page }) {
+      await open(page, '/news_center/company_announcement/1?page=3');
+      await page.getByText('共 23 条').waitFor();
+      await page.locator('.article-list .article-item').nth(2).waitFor();
+      assert.equal(await page.locator('.article-list .article-item').count(), 3);
+      await page.locator('.article-item__title a').first().click();
+      await page.locator('.article__header h1').waitFor();
+      assert.ok((await page.locator('.article__body p').count()) > 0, 'a body from Markdown');
+    },
+  },
+  {
+    name: 'a block-tree body renders as a list, the hostile body runs nothing',
+    async run({ page }) {
+      const dialogs = [];
+      page.on('dialog', (d) => {
+        dialogs.push(d.message());
+        d.dismiss();
+      });
+      await open(page, '/about/development_history');
+      await page.locator('.article__body ol li, .article__body ul li').first().waitFor();
+      const notices = flatten((await api('/category/list')).content).find((c) => c.url === '/news_center/notice');
+      const list = await api(`/article/list?categoryId=${notices.id}&size=50`);
+      const hostile = list.content.find((a) => a.title.includes('安全检测'));
+      assert.ok(hostile, 'the hostile notice is in Strapi');
+      await open(page, `/article/${hostile.id}`);
+      await page.locator('.article__body').waitFor();
+      await page.waitForTimeout(500);
+      assert.equal(await page.locator('.article__body script, .article__body iframe').count(), 0);
+      assert.deepEqual(dialogs, []);
+    },
+  },
+  {
+    name: 'the crawlable pages read Strapi without JavaScript',
+    context: { javaScriptEnabled: false },
+    async run({ page }) {
+      await page.goto(`${BASE}/portal/site/news_center/company_announcement/1.html?page=2`);
+      assert.equal(await page.locator('main ul.items li').count(), 3);
+      await page.locator('main ul.items li a').first().click();
+      await page.locator('main h1').waitFor();
+      assert.ok((await page.locator('main p').count()) > 0);
+      const sitemap = await (await fetch(`${BASE}/portal/sitemap.xml`)).text();
+      const { totalElements } = await api('/article/list?size=1');
+      assert.equal(sitemap.match(/\/portal\/site\/article\//g)?.length, totalElements);
+    },
+  },
+];
+
+const gateway = spawn(join(root, 'target', 'release', 'portal-gateway'), ['--config', CONFIG], {
+  cwd: root,
+  env: { ...process.env, RUST_LOG: 'warn' },
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
+process.on('exit', () => gateway.kill('SIGTERM'));
+
+let passed = 0;
+let failed = 0;
+try {
+  for (let i = 0; ; i += 1) {
+    if (gateway.exitCode !== null) throw new Error('the gateway exited during start-up');
+    try {
+      if ((await fetch(`${BASE}/readyz`)).ok) break;
+    } catch {
+      /* not up yet */
+    }
+    if (i > 300) throw new Error('the gateway did not become ready in 30 s');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  for (const test of tests) {
+    const context = await browser.newContext({ viewport: { width: 1366, height: 768 }, locale: 'zh-CN', ...(test.context ?? {}) });
+    await context.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    const started = Date.now();
+    try {
+      await test.run({ page });
+      assert.deepEqual(errors, [], 'no script errors');
+      passed += 1;
+      console.log(`  ok   ${test.name} (${Date.now() - started} ms)`);
+    } catch (error) {
+      failed += 1;
+      console.log(`  FAIL ${test.name}\n       ${String(error?.stack ?? error).split('\n').slice(0, 6).join('\n       ')}`);
+      await page.screenshot({ path: join(REPORTS, 'e2e', `failed-strapi-${test.name.replace(/\W+/g, '-')}.png`) }).catch(() => {});
+    }
+    await context.close();
+  }
+  await browser.close();
+} catch (error) {
+  failed += 1;
+  console.log(`  FAIL e2e set-up: ${error?.message ?? error}`);
+} finally {
+  gateway.kill('SIGTERM');
+}
+console.log(`\ne2e (Strapi 5): ${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

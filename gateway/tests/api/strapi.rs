@@ -1,0 +1,271 @@
+//! The gateway in front of a real third-party CMS: Strapi 5 (`scripts/strapi.sh`, seeded with the
+//! demo content; bodies in Markdown and as block trees, one hostile body, 23 articles in 公司要闻),
+//! reached by `config/examples/strapi.toml` alone. Run by `make test-strapi`, which starts Strapi
+//! and runs these with `--ignored`; the address and the token file come from `STRAPI_URL` and
+//! `STRAPI_TOKEN_FILE` (what `scripts/strapi.sh start` prints).
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+use crate::helpers::*;
+
+/// The example config as an integrator would use it, pointed at the running Strapi.
+fn strapi_config() -> portal_gateway::Config {
+    let url = std::env::var("STRAPI_URL").unwrap_or_else(|_| "http://127.0.0.1:18337".to_owned());
+    let token = std::env::var("STRAPI_TOKEN_FILE").unwrap_or_else(|_| {
+        format!(
+            "{}/../target/strapi-run/api-token.txt",
+            env!("CARGO_MANIFEST_DIR")
+        )
+    });
+    let example = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../config/examples/strapi.toml"
+    ))
+    .unwrap();
+    let mut toml = String::new();
+    for line in example.lines() {
+        let line = match line.split('=').next().map(str::trim) {
+            Some("base_url") => format!("base_url = \"{url}/\""),
+            Some("client_secret_file") => format!("client_secret_file = \"{token}\""),
+            Some("listen") => "listen = \"127.0.0.1:0\"".to_owned(),
+            Some("static_dir") => format!("static_dir = \"{}\"", static_dir().display()),
+            _ => line.to_owned(),
+        };
+        toml.push_str(&line);
+        toml.push('\n');
+    }
+    portal_gateway::Config::from_toml_str(&toml).expect("config/examples/strapi.toml loads")
+}
+
+async fn strapi_app() -> TestApp {
+    spawn_app(strapi_config()).await
+}
+
+/// Every category of the tree, flattened.
+fn flatten(list: &Value, out: &mut Vec<Value>) {
+    for c in list.as_array().unwrap() {
+        out.push(c.clone());
+        flatten(&c["subCategory"], out);
+    }
+}
+
+async fn tree(app: &TestApp) -> Vec<Value> {
+    let (status, body) = app.get_json("/portal/api/category/list").await;
+    assert_eq!(status, 200, "{body}");
+    let mut all = Vec::new();
+    flatten(&body["result"]["content"], &mut all);
+    all
+}
+
+fn id_of(tree: &[Value], url: &str) -> u64 {
+    tree.iter()
+        .find(|c| c["url"] == url)
+        .unwrap_or_else(|| panic!("no category at {url}"))["id"]
+        .as_u64()
+        .unwrap()
+}
+
+#[tokio::test]
+#[ignore = "needs Strapi 5 running: make test-strapi"]
+async fn check_upstream_passes_on_strapi() {
+    let report = portal_gateway::check::run(&strapi_config()).await.unwrap();
+    let text = portal_gateway::check::render(&report);
+    assert!(report.ok, "{text}");
+    assert!(text.contains("0 errors, 0 warnings"), "{text}");
+}
+
+#[tokio::test]
+#[ignore = "needs Strapi 5 running: make test-strapi"]
+async fn strapi_gives_the_portal_its_tree_pages_and_details() {
+    let app = strapi_app().await;
+    let tree = tree(&app).await;
+    // Every content route of the portal has its section, with the kind its page needs.
+    let urls: BTreeSet<&str> = tree.iter().filter_map(|c| c["url"].as_str()).collect();
+    for route in portal_gateway::portal_routes::PORTAL_ROUTES {
+        assert!(urls.contains(route), "no category at {route}");
+    }
+    let news = id_of(&tree, "/news_center/company_announcement/1");
+    let kind = tree.iter().find(|c| c["id"] == news).unwrap()["type"].clone();
+    assert_eq!(kind, "list");
+
+    // Page 3 of 23 in pages of 10 holds 3, newest first, each with its category.
+    let (status, page) = app
+        .get_json(&format!(
+            "/portal/api/article/list?categoryId={news}&page=3&size=10"
+        ))
+        .await;
+    assert_eq!(status, 200, "{page}");
+    let result = &page["result"];
+    assert_eq!(
+        (
+            result["totalElements"].as_u64(),
+            result["totalPages"].as_u64()
+        ),
+        (Some(23), Some(3))
+    );
+    let items = result["content"].as_array().unwrap();
+    assert_eq!(items.len(), 3);
+    let dates: Vec<&str> = items
+        .iter()
+        .map(|a| a["publishTime"].as_str().unwrap())
+        .collect();
+    assert!(dates.windows(2).all(|w| w[0] >= w[1]), "{dates:?}");
+    assert!(items.iter().all(|a| a["categoryId"] == news));
+
+    // Details: Markdown and a block tree become HTML, the hostile body is made inert.
+    let mut seen_markdown = false;
+    let mut seen_blocks = false;
+    let (_, all) = app
+        .get_json(&format!(
+            "/portal/api/article/list?categoryId={news}&size=50"
+        ))
+        .await;
+    for summary in all["result"]["content"].as_array().unwrap() {
+        let id = summary["id"].as_u64().unwrap();
+        let (status, detail) = app
+            .get_json(&format!("/portal/api/article/detail?id={id}"))
+            .await;
+        assert_eq!(status, 200, "{detail}");
+        let html = detail["result"]["content"].as_str().unwrap_or("");
+        assert!(!html.is_empty(), "article {id} has a body");
+        assert!(
+            html.starts_with('<'),
+            "article {id}: HTML, not Markdown: {html}"
+        );
+        seen_markdown |= html.contains("<p>");
+    }
+    // 发展历程's text is a block tree in the seed (an ordered list of years).
+    let history = id_of(&tree, "/about/development_history");
+    let (_, list) = app
+        .get_json(&format!("/portal/api/article/list?categoryId={history}"))
+        .await;
+    for summary in list["result"]["content"].as_array().unwrap() {
+        let id = summary["id"].as_u64().unwrap();
+        let (_, detail) = app
+            .get_json(&format!("/portal/api/article/detail?id={id}"))
+            .await;
+        let html = detail["result"]["content"].as_str().unwrap_or("");
+        seen_blocks |= html.contains("<ol>") || html.contains("<ul>");
+    }
+    assert!(
+        seen_markdown && seen_blocks,
+        "markdown {seen_markdown}, blocks {seen_blocks}"
+    );
+
+    // The hostile notice: nothing of its script survives, in the body or the summary.
+    let notice = id_of(&tree, "/news_center/notice");
+    let (_, notices) = app
+        .get_json(&format!(
+            "/portal/api/article/list?categoryId={notice}&size=50"
+        ))
+        .await;
+    let mut hostile = 0;
+    for summary in notices["result"]["content"].as_array().unwrap() {
+        let id = summary["id"].as_u64().unwrap();
+        let (_, detail) = app
+            .get_json(&format!("/portal/api/article/detail?id={id}"))
+            .await;
+        let text = detail["result"].to_string().to_lowercase();
+        if detail["result"]["title"]
+            .as_str()
+            .unwrap_or("")
+            .contains("安全检测")
+        {
+            hostile += 1;
+        }
+        for bad in ["<script", "onerror", "onload", "javascript:", "<iframe"] {
+            assert!(!text.contains(bad), "article {id} carries {bad}");
+        }
+    }
+    assert_eq!(hostile, 1, "the hostile notice was checked");
+
+    // An unknown article and an unknown category are 404s in Chinese.
+    let (status, body) = app.get_json("/portal/api/article/detail?id=999999").await;
+    assert_eq!(
+        (status.as_u16(), body["msg"].as_str()),
+        (404, Some("文章 999999 不存在。"))
+    );
+    let (status, body) = app
+        .get_json("/portal/api/article/list?categoryId=9999")
+        .await;
+    assert_eq!(
+        (status.as_u16(), body["msg"].as_str()),
+        (404, Some("栏目 9999 不存在。"))
+    );
+}
+
+#[tokio::test]
+#[ignore = "needs Strapi 5 running: make test-strapi"]
+async fn strapi_searches_and_serves_its_files_through_the_gateway() {
+    let app = strapi_app().await;
+    let (status, found) = app
+        .get_json("/portal/api/article/search?keyword=%E7%8F%AD%E5%88%97")
+        .await;
+    assert_eq!(status, 200, "{found}");
+    let items = found["result"]["content"].as_array().unwrap();
+    assert!(!items.is_empty(), "$containsi finds 班列");
+    assert!(
+        items
+            .iter()
+            .all(|a| a["title"].as_str().unwrap().contains("班列"))
+    );
+    let cover = items
+        .iter()
+        .chain(
+            app.get_json("/portal/api/article/list?size=50").await.1["result"]["content"]
+                .as_array()
+                .unwrap(),
+        )
+        .find_map(|a| a["cover"].as_str().map(str::to_owned))
+        .expect("an article with a cover");
+    assert!(cover.starts_with("/portal/api/files/"), "{cover}");
+    let response = app.get(&cover).await;
+    assert_eq!(response.status(), 200, "{cover}");
+    assert!(
+        response.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("image/")
+    );
+}
+
+#[tokio::test]
+#[ignore = "needs Strapi 5 running: make test-strapi"]
+async fn strapi_content_is_crawlable_with_its_sitemap_and_feeds() {
+    let app = strapi_app().await;
+    let tree = tree(&app).await;
+    let news = id_of(&tree, "/news_center/company_announcement/1");
+    for page in [1, 2] {
+        let response = app
+            .get(&format!(
+                "/portal/site/news_center/company_announcement/1.html?page={page}"
+            ))
+            .await;
+        assert_eq!(response.status(), 200, "list page {page}");
+    }
+    let (_, all) = app
+        .get_json("/portal/api/article/list?size=50&page=1")
+        .await;
+    let total = all["result"]["totalElements"].as_u64().unwrap();
+    assert!(total >= 80, "{total}");
+    let sitemap = app.get("/portal/sitemap.xml").await;
+    assert_eq!(sitemap.status(), 200);
+    let sitemap = sitemap.text().await.unwrap();
+    let articles = sitemap.matches("/portal/site/article/").count() as u64;
+    assert_eq!(articles, total, "the sitemap lists every article once");
+    let feed = app.get(&format!("/portal/feed/{news}.xml")).await;
+    assert_eq!(feed.status(), 200);
+    let feed = feed.text().await.unwrap();
+    assert_eq!(feed.matches("<item>").count(), 20);
+    let first = all["result"]["content"][0]["id"].as_u64().unwrap();
+    let page = app.get(&format!("/portal/site/article/{first}.html")).await;
+    assert_eq!(page.status(), 200);
+    let page = page.text().await.unwrap();
+    assert!(
+        page.contains("<article") || page.contains("<main"),
+        "{page}"
+    );
+    assert!(!page.contains("<script>alert"));
+}

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# `make test-strapi`: the gateway in front of a real third-party CMS. Strapi 5 (scripts/strapi.sh:
+# installed from npm under target/strapi, cached by its lockfile; a fresh database seeded with the
+# demo content on every start) on loopback, then the gateway's Strapi tests (config/examples/
+# strapi.toml alone) and one browser pass over the app and the crawlable pages in front of it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=$(scripts/strapi.sh start)
+trap 'scripts/strapi.sh stop >/dev/null 2>&1 || true' EXIT
+eval "$out"
+export STRAPI_URL STRAPI_TOKEN_FILE
+echo "test-strapi: Strapi 5 at $STRAPI_URL"
+cargo test --locked -p portal-gateway --test api strapi -- --ignored
+(cd frontend && node e2e/strapi.mjs)
