@@ -79,6 +79,12 @@ soak: build
 test-deploy:
 	@scripts/check-deploy.sh
 
+# The monitoring kit (deploy/monitoring, the kustomize component): promtool's check and unit tests,
+# and every metric the rules and the dashboard name found in a running gateway's /metrics.
+.PHONY: test-monitoring
+test-monitoring:
+	@scripts/check-monitoring.sh
+
 # The container images (deploy/Dockerfile) with podman or buildah, from a Debian root made by
 # debootstrap (no registry is reachable here); see deploy/README.md.
 image: build
@@ -93,7 +99,7 @@ strapi-install:
 test-strapi: system-deps build
 	@scripts/test-strapi.sh
 
-test: strapi-install lint test-rust test-frontend test-e2e test-contract test-soak test-deploy test-strapi
+test: strapi-install lint test-rust test-frontend test-e2e test-contract test-soak test-deploy test-strapi test-monitoring
 
 audit: system-deps build
 	@scripts/audit.sh
