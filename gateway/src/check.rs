@@ -27,7 +27,7 @@ use crate::{
         },
         finish_article,
     },
-    config::{Config, LimitsConfig},
+    config::{AuthStyle, Config, LimitsConfig},
     model::{Article, ArticlePage, Category},
     portal_routes::PORTAL_ROUTES,
 };
@@ -251,6 +251,9 @@ fn reason(msg: Option<&String>, said: &Said) -> String {
     }
 }
 
+/// The keys of the Basic credential, which a refused one names (`run` names another style's).
+const CREDENTIAL_KEY: &str = "upstream.client_id / upstream.client_secret";
+
 /// The status and the problem an upstream failure stands for; `path_key` is the key of the
 /// path of the call (`dialect.endpoints.article_list.path`).
 fn from_error(err: &UpstreamError, path_key: &str, said: &Said) -> (String, Problem) {
@@ -261,7 +264,7 @@ fn from_error(err: &UpstreamError, path_key: &str, said: &Said) -> (String, Prob
                 "the CMS refused the gateway's credential{}",
                 reason(msg.as_ref(), said)
             ),
-            "upstream.client_id / upstream.client_secret".to_owned(),
+            CREDENTIAL_KEY.to_owned(),
         ),
         UpstreamError::Status { code: 404, msg } => (
             "404".to_owned(),
@@ -1508,10 +1511,23 @@ pub async fn run(config: &Config) -> Result<Report, ClientError> {
             *text = text.replace(&basic, "***");
         }
     };
+    // A refused credential names the keys of the configured style (a token has no client id).
+    let credential_key = match config.upstream.auth {
+        AuthStyle::Basic => CREDENTIAL_KEY,
+        AuthStyle::Bearer => {
+            "upstream.client_secret (the bearer token; or upstream.client_secret_file)"
+        }
+        AuthStyle::Header | AuthStyle::Query => {
+            "upstream.client_secret (or upstream.client_secret_file) / upstream.auth_name"
+        }
+    };
     for check in &mut checks {
         hide(&mut check.endpoint);
         hide(&mut check.summary);
         for problem in &mut check.problems {
+            if problem.key == CREDENTIAL_KEY {
+                problem.key = credential_key.to_owned();
+            }
             hide(&mut problem.what);
             if let Some(fix) = &mut problem.fix {
                 hide(fix);

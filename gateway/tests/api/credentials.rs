@@ -204,3 +204,25 @@ async fn a_query_credential_never_reaches_an_answer_or_a_report() {
     assert_eq!(response.status(), 502);
     assert!(!response.text().await.unwrap().contains(CLIENT_SECRET));
 }
+
+/// `check-upstream` names the keys of the configured credential style when the CMS refuses it.
+#[tokio::test]
+async fn a_refused_token_names_the_token_keys() {
+    let fake = FakeUpstream::start(Reply::Json(
+        401,
+        json!({"message": "Missing or invalid credentials"}),
+    ))
+    .await;
+    let config = config_for(&fake.base_url(), &static_dir(), "auth = \"bearer\"\n");
+    let report = portal_gateway::check::run(&config).await.unwrap();
+    let text = portal_gateway::check::render(&report);
+    assert!(!report.ok, "{text}");
+    assert!(
+        text.contains("upstream.client_secret (the bearer token"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("upstream.client_id"),
+        "a token has no client id: {text}"
+    );
+}
