@@ -8,10 +8,8 @@ import { cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { chromium } from 'playwright-core';
-
 import { contentTests } from './content.mjs';
-import { ARCHIVE_ARTICLES, HOSTILE_ARTICLE } from './support.mjs';
+import { ARCHIVE_ARTICLES, HOSTILE_ARTICLE, launchChromium } from './support.mjs';
 import { visitorTests } from './visitor.mjs';
 import { tests as shellTests } from './tests.mjs';
 
@@ -86,17 +84,7 @@ let passed = 0;
 let failed = 0;
 try {
   await waitReady(stack);
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await launchChromium();
   const filter = process.argv[2] ?? '';
   for (const test of tests.filter((t) => t.name.includes(filter))) {
     const context = await browser.newContext({

@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { chromium } from 'playwright-core';
+import { api as apiAt, launchChromium, open as openAt } from './support.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const LISTEN = process.env.E2E_STRAPI_GATEWAY ?? '127.0.0.1:18095';
@@ -29,7 +29,7 @@ const config = readFileSync(join(root, 'config', 'examples', 'strapi.toml'), 'ut
 const CONFIG = join(REPORTS, 'e2e-strapi-gateway.toml');
 writeFileSync(CONFIG, config);
 
-const api = async (path) => (await (await fetch(`${BASE}/portal/api${path}`)).json()).result;
+const api = (path) => apiAt(BASE, path);
 
 function flatten(list, out = []) {
   for (const c of list) {
@@ -49,10 +49,7 @@ async function expectedText(category) {
   return detail.content.replace(/<[^>]+>/g, ' ').trim().split(/\s+/)[0].slice(0, 20);
 }
 
-async function open(page, route) {
-  if (page.url() !== 'about:blank') await page.goto('about:blank');
-  await page.goto(`${BASE}/portal/#${route}`);
-}
+const open = (page, route) => openAt(page, BASE, route);
 
 const tests = [
   {
@@ -136,10 +133,7 @@ try {
     if (i > 300) throw new Error('the gateway did not become ready in 30 s');
     await new Promise((r) => setTimeout(r, 100));
   }
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launchChromium();
   for (const test of tests) {
     const context = await browser.newContext({ viewport: { width: 1366, height: 768 }, locale: 'zh-CN', ...(test.context ?? {}) });
     await context.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());

@@ -2,6 +2,8 @@
 
 import { readFileSync } from 'node:fs';
 
+import { chromium } from 'playwright-core';
+
 // The app's route table (src/app/route-table.json), the one place the routes are written.
 const table = JSON.parse(readFileSync(new URL('../src/app/route-table.json', import.meta.url), 'utf8'));
 
@@ -105,5 +107,20 @@ export async function overflowing(page) {
     }
     if (document.documentElement.scrollWidth > width) out.push(`document scrollWidth=${document.documentElement.scrollWidth}`);
     return out.slice(0, 5);
+  });
+}
+
+/** Debian's Chromium as every pass drives it: headless, and nothing that reaches off the machine. */
+export function launchChromium() {
+  return chromium.launch({
+    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
