@@ -26,9 +26,12 @@ struct Table {
 
 /// One route of the table: only what decides whether it shows CMS content.
 #[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
 struct Route {
     path: Option<String>,
     page: Option<String>,
+    /// A spec route whose page another route shows: no category of its own, no crawlable page.
+    same_as: Option<String>,
     #[serde(default)]
     routes: Vec<Route>,
 }
@@ -37,7 +40,7 @@ struct Route {
 fn content_routes(table: &str) -> Vec<String> {
     fn walk(routes: Vec<Route>, content: &[String], out: &mut Vec<String>) {
         for route in routes {
-            if let (Some(path), Some(page)) = (route.path, route.page)
+            if let (Some(path), Some(page), None) = (route.path, route.page, &route.same_as)
                 && content.contains(&page)
             {
                 out.push(path);

@@ -1,5 +1,5 @@
 import { useCallback, useLayoutEffect, type ComponentType } from 'react';
-import { Route, Switch, useParams } from 'wouter';
+import { Redirect, Route, Switch, useParams } from 'wouter';
 
 import type { Crumb } from '../components/breadcrumb';
 import { usePrefetchArticle, type ContentPageProps } from '../features/articles';
@@ -26,6 +26,7 @@ const PAGES: Record<PageKey, ComponentType<ContentPageProps>> = {
   login: lazyPage(() => import(/* webpackChunkName: "page-login" */ '../features/site/login-page')),
   sitemap: lazyPage(() => import(/* webpackChunkName: "page-sitemap" */ './pages/sitemap-page')),
   contact: lazyPage(() => import(/* webpackChunkName: "page-contact" */ './pages/contact-page')),
+  accessibility: lazyPage(() => import(/* webpackChunkName: "page-accessibility" */ './pages/accessibility-page')),
 };
 const ArticlePage = lazyPage(() => import(/* webpackChunkName: "page-article" */ '../features/articles/pages/article-page'));
 const SearchPage = lazyPage<SearchPageProps>(() => import(/* webpackChunkName: "page-search" */ '../features/search/search-page'));
@@ -124,7 +125,7 @@ export function AppRoutes() {
     <Switch>
       {routes.map((route) => (
         <Route key={route.path} path={route.path!}>
-          <RoutePage route={route} />
+          {route.sameAs ? <Redirect to={route.sameAs} replace /> : <RoutePage route={route} />}
         </Route>
       ))}
       <Route path="/article/:id">

@@ -14,6 +14,10 @@
  * - `/sitemap` and `/contact` are the footer's pages (not in spec §2): every page at a glance, and how
  *   to reach the company.
  * - `unlisted`: pages reached otherwise (a form, a link inside a page), left out of the sitemap.
+ * - `sameAs`: a spec route whose page another route shows; it redirects there and is listed nowhere.
+ * - `/disclosure` (信息公开) and `/topics` (专题专栏, the home page's strip; its list categories are the
+ *   topics) are not in spec §2: the portals of China's state-owned enterprises carry both.
+ * - `/accessibility` (无障碍声明) is the 关怀版 statement the 适老化 design rules ask for.
  *
  * Kept by `routes.test.ts` (page kinds, nesting), `router.test.tsx` (every route renders its page)
  * and the gateway's `portal_routes::tests` (content routes = the demo CMS's category urls).
@@ -31,6 +35,7 @@ export const PAGE_KEYS = [
   'login',
   'sitemap',
   'contact',
+  'accessibility',
 ] as const;
 
 export type PageKey = (typeof PAGE_KEYS)[number];
@@ -48,6 +53,12 @@ export interface RouteDef {
   layout?: boolean;
   /** Not listed on the sitemap: reached otherwise (a form, a link inside a page). */
   unlisted?: boolean;
+  /**
+   * The route the spec keeps for a page that another route already shows (发展历程 under 走进云川
+   * and at the top level): the app sends it on to that route, and neither menu, sitemap nor the
+   * crawlable site lists it, so each page exists once.
+   */
+  sameAs?: string;
 }
 
 /** The table as written; `routes.test.ts` checks every `page` is a `PageKey`. */
@@ -77,5 +88,5 @@ export function routeTrail(path: string, routes: readonly RouteDef[] = ROUTES, p
 /** The routes below `path` that the menu shows (the home page's news tabs and business tiles). */
 export function childrenOf(path: string): RouteDef[] {
   const route = routeTrail(path).at(-1);
-  return (route?.routes ?? []).filter((r) => r.path && !r.hideInMenu);
+  return (route?.routes ?? []).filter((r) => r.path && !r.hideInMenu && !r.sameAs);
 }

@@ -5,7 +5,7 @@ import type { RouteDef } from '../routes';
 export function menuFromRoutes(routes: readonly RouteDef[]): MenuItem[] {
   const items: MenuItem[] = [];
   for (const route of routes) {
-    if (!route.path) continue;
+    if (!route.path || route.sameAs) continue;
     const children = menuFromRoutes((route.routes ?? []).filter((r) => !r.hideInMenu));
     if (route.hideInMenu && children.length === 0) continue;
     items.push({ key: route.path, name: route.name, url: route.path, children });

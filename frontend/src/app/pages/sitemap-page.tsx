@@ -30,7 +30,7 @@ export default function SitemapPage({ breadcrumb }: ContentPageProps) {
     }
   };
   walk(menu);
-  const others = flattenRoutes(ROUTES).filter((r) => r.path && !listed.has(r.path) && !r.unlisted);
+  const others = flattenRoutes(ROUTES).filter((r) => r.path && !listed.has(r.path) && !r.unlisted && !r.sameAs);
   return (
     <section className="content-page sitemap-page">
       <Breadcrumb items={breadcrumb} />
