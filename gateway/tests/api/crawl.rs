@@ -311,11 +311,13 @@ async fn a_site_that_names_only_its_company_shows_no_demo_facts() {
     const DEMO_FACTS: &[&str] = &[
         "云川陆港国际物流集团有限公司",
         "枢纽大道",
-        "0000-66668888",
-        "service@example.com",
-        "600000",
+        "0874-6288",
+        "yclandport",
+        "655000",
+        "400-687-5200",
+        "5200+",
+        "阿拉木图陆港运营公司",
         "云ICP备",
-        "sso.example.com",
         "公网安备",
     ];
     let cms = spawn_reference_cms().await;

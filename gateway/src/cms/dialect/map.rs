@@ -251,6 +251,8 @@ fields!(
         content,
         attachments,
         video,
+        captions,
+        lead,
         prev,
         next
     ]
@@ -288,6 +290,8 @@ const ARTICLE_NAMES: &[&str] = &[
     "content",
     "attachments",
     "video",
+    "captions",
+    "lead",
     "prev",
     "next",
 ];
@@ -730,6 +734,8 @@ impl Dialect {
             content: self.body(object, at)?,
             attachments,
             video: read(object, &f.video, at, "a string", as_text)?,
+            captions: read(object, &f.captions, at, "a string", as_text)?,
+            lead: read(object, &f.lead, at, "true or false", as_bool)?,
             prev: self.link(object, &f.prev, at)?,
             next: self.link(object, &f.next, at)?,
             extra: extra(object, &f.extra, ARTICLE_NAMES),
