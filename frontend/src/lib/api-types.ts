@@ -56,6 +56,16 @@ export type ArticlePage = { content: Array<Article>, totalElements: number, tota
 
 export type Mourning = boolean | Array<string>;
 
+export type Whistleblowing = { phone: string, email: string, address: string, 
+/**
+ * When the phone is answered (`工作日 9:00—17:00`).
+ */
+hours: string, };
+
+export type Figure = { value: string, label: string, };
+
+export type Partner = { name: string, url?: string, };
+
 export type Site = { search: boolean, companyName: string, shortName: string, loginUrl: string, address: string, phone: string, email: string, postcode: string, icpNumber: string, icpUrl: string, copyright: string, 
 /**
  * Language of the pagination labels: `en` (the spec's default) or `zh-CN` (the config

@@ -10,7 +10,7 @@ use ts_rs::{Config, TS};
 
 use super::{
     Article, ArticlePage, Attachment, Category, CategoryTree, Link,
-    site::{Mourning, Site, SiteAnswer},
+    site::{Figure, Mourning, Partner, Site, SiteAnswer, Whistleblowing},
 };
 
 const TYPES_FILE: &str = concat!(
@@ -30,6 +30,9 @@ fn typescript() -> String {
         Article::decl(&cfg),
         ArticlePage::decl(&cfg),
         Mourning::decl(&cfg),
+        Whistleblowing::decl(&cfg),
+        Figure::decl(&cfg),
+        Partner::decl(&cfg),
         SiteAnswer::decl(&cfg),
     ];
     let mut out = String::from(
