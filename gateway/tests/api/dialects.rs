@@ -150,6 +150,31 @@ async fn check_dialect(name: &str, dialect: Dialect, shape: CategoryShape) {
         .await;
     }
 
+    // The lead flag (the home page's 头条) and the video's captions come through the dialect.
+    assert!(
+        first["result"]["content"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|a| a["lead"] == true),
+        "{name}: a lead story among the newest news"
+    );
+    let video = same_as_native(&app, &reference, "/portal/api/article/detail?id=1015").await;
+    let captions = video["result"]["captions"].as_str().unwrap_or_default();
+    assert!(
+        captions.starts_with("/portal/api/files/") && captions.ends_with(".vtt"),
+        "{name}: captions {captions}"
+    );
+    let track = app.get(captions).await;
+    assert_eq!(track.status(), 200, "{name}: {captions}");
+    assert!(
+        track.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/vtt")
+    );
+    assert!(track.text().await.unwrap().starts_with("WEBVTT"));
+
     // Errors in the envelope.
     let (status, body) = app.get_json("/portal/api/article/detail?id=999999").await;
     assert_eq!(

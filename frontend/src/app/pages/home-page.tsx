@@ -24,7 +24,7 @@ function NewsRow({ stopped }: { stopped: boolean }) {
   const notices = useCategoryArticles(NOTICES, 8);
   const lead = pickLead(news.articles);
   const slides: Slide[] = news.articles
-    .filter((a) => a.cover)
+    .filter((a) => a.cover && a.id !== lead?.id)
     .slice(0, SLIDES)
     .map((a) => ({ image: a.cover!, alt: '', title: a.title, text: dayOf(a), href: articleHref(a.id) }));
   const headlines = news.articles.filter((a) => a.id !== lead?.id);

@@ -102,7 +102,7 @@ export function ArticleView({ article, withHeader = true, hrefOf = articleHref }
         </header>
       )}
       <ArticleTools size={size} onSize={setSize} />
-      {article.video && <VideoPlayer src={article.video} poster={article.cover} title={article.title} />}
+      {article.video && <VideoPlayer src={article.video} poster={article.cover} title={article.title} captions={article.captions} />}
       {/* The gateway sanitises article HTML (ammonia) before it reaches the browser. */}
       <div ref={body} className={`article__body article__body--${size}`} dangerouslySetInnerHTML={{ __html: article.content ?? '' }} />
       {gallery.length > 0 && <Lightbox images={gallery} index={shown} onIndex={setShown} />}
