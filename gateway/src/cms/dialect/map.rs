@@ -735,7 +735,9 @@ impl Dialect {
             attachments,
             video: read(object, &f.video, at, "a string", as_text)?,
             captions: read(object, &f.captions, at, "a string", as_text)?,
-            lead: read(object, &f.lead, at, "true or false", as_bool)?,
+            // Only a lead is worth saying: a CMS that writes `false` on every item says what
+            // one that writes nothing says.
+            lead: read(object, &f.lead, at, "true or false", as_bool)?.filter(|&lead| lead),
             prev: self.link(object, &f.prev, at)?,
             next: self.link(object, &f.next, at)?,
             extra: extra(object, &f.extra, ARTICLE_NAMES),
