@@ -71,7 +71,7 @@ const payloads = [
 ];
 export const HOSTILE_ARTICLE = {
   id: 9901,
-  categoryId: 9,
+  categoryId: 43,
   title: '<script>window.__xss = "title"</script>标题里的脚本',
   publishTime: '2020-01-01 08:00:00',
   summary: '<img src=x onerror="window.__xss = \'summary\'">摘要',
