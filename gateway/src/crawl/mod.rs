@@ -43,6 +43,8 @@ use pages::{ArticleView, AttachmentView, Child, FeedItem, Item, MenuItem, Pager}
 
 /// The route of the group whose list categories make the all-news feed.
 const NEWS_GROUP: &str = "/news_center";
+/// 清正廉洁, the page that carries the 信访举报 channel (as the app's does).
+const INTEGRITY_ROUTE: &str = "/party-construction/clean-honest";
 /// Articles on a crawlable list page and in a feed (fewer on a list page when the CMS's pages
 /// are smaller: one CMS page each).
 const LIST_SIZE: u32 = 20;
@@ -436,6 +438,7 @@ async fn home(state: AppState) -> Result<Made, ApiError> {
         items_heading: Some("最新动态".to_owned()),
         items: latest.value.iter().map(item).collect(),
         pager: None,
+        whistleblowing: Vec::new(),
     };
     let mut found_tags: Vec<String> = latest.value.iter().map(|a| tags::article(a.id)).collect();
     found_tags.push(tags::ALL_ARTICLES.to_owned());
@@ -446,6 +449,24 @@ async fn home(state: AppState) -> Result<Made, ApiError> {
         tags: with_tree_tag(found_tags),
         cacheable: tree.cacheable && latest.cacheable,
     })
+}
+
+/// The 信访举报 lines `[site.whistleblowing]` sets; none unless a way to reach the office is set.
+fn whistleblowing(site: &Site) -> Vec<(&'static str, String)> {
+    let w = &site.whistleblowing;
+    if !w.is_set() {
+        return Vec::new();
+    }
+    [
+        ("举报电话", &w.phone),
+        ("举报邮箱", &w.email),
+        ("来信地址", &w.address),
+        ("接待时间", &w.hours),
+    ]
+    .into_iter()
+    .filter(|(_, value)| !value.trim().is_empty())
+    .map(|(label, value)| (label, value.clone()))
+    .collect()
 }
 
 fn child(c: &Category) -> Child {
@@ -525,6 +546,7 @@ async fn article_page(state: AppState, id: u64) -> Result<Made, ApiError> {
         items_heading: None,
         items: Vec::new(),
         pager: None,
+        whistleblowing: Vec::new(),
     };
     Ok(Made {
         status: StatusCode::OK,
@@ -582,6 +604,7 @@ async fn category_page(state: AppState, route: String, page_no: u32) -> Result<M
         items_heading: None,
         items: Vec::new(),
         pager: None,
+        whistleblowing: Vec::new(),
     };
     if category.is_group() {
         view.children = category
@@ -605,6 +628,9 @@ async fn category_page(state: AppState, route: String, page_no: u32) -> Result<M
         view.items = list.value.content.iter().map(item).collect();
         view.feeds
             .push((category.name.clone(), links::feed(category.id)));
+        if route == INTEGRITY_ROUTE {
+            view.whistleblowing = whistleblowing(site);
+        }
         let pages = list.value.total_pages.max(1);
         view.pager = Some(Pager {
             total: list.value.total_elements,

@@ -454,3 +454,52 @@ async fn the_crawlable_menu_is_the_apps_and_hidden_sections_are_reached_from_the
     assert_eq!(bare.status(), 308);
     assert_eq!(bare.headers()["location"], "/portal/site/");
 }
+
+/// 清正廉洁 carries the 信访举报 channel `[site.whistleblowing]` sets, each line only when set, and
+/// none at all when no way to reach the office is.
+#[tokio::test]
+async fn the_integrity_page_carries_the_whistleblowing_channel_only_when_set() {
+    const PAGE: &str = "/portal/site/party-construction/clean-honest.html";
+    let cms = spawn_reference_cms().await;
+    let set = spawn_app(config_for(
+        &format!("http://{cms}/"),
+        &static_dir(),
+        "[site.whistleblowing]\nphone = \"0874-6288 5312\"\nhours = \"工作日 8:30—17:30\"\n",
+    ))
+    .await;
+    let (status, _, html) = text(&set, PAGE).await;
+    assert_eq!(status, 200);
+    assert!(
+        html.contains("<h2 id=\"whistleblowing-title\">信访举报</h2>"),
+        "{html}"
+    );
+    assert!(
+        html.contains("<dt>举报电话</dt><dd>0874-6288 5312</dd>"),
+        "{html}"
+    );
+    assert!(
+        html.contains("<dt>接待时间</dt><dd>工作日 8:30—17:30</dd>"),
+        "{html}"
+    );
+    assert!(
+        !html.contains("举报邮箱") && !html.contains("来信地址"),
+        "{html}"
+    );
+    // Only on 清正廉洁.
+    let (_, _, other) = text(
+        &set,
+        "/portal/site/party-construction/trade-union-activities.html",
+    )
+    .await;
+    assert!(!other.contains("信访举报"));
+
+    // Hours alone are no way to reach anyone: no block.
+    let unset = spawn_app(config_for(
+        &format!("http://{cms}/"),
+        &static_dir(),
+        "[site.whistleblowing]\nhours = \"工作日 8:30—17:30\"\n",
+    ))
+    .await;
+    let (_, _, html) = text(&unset, PAGE).await;
+    assert!(!html.contains("信访举报"), "{html}");
+}
