@@ -138,3 +138,25 @@ export function Carousel({ slides, label, stopped = false }: CarouselProps) {
     </section>
   );
 }
+
+/**
+ * The carousel's room while its slides load: the same picture box, caption lines and control bar,
+ * so nothing below moves when the slides arrive.
+ */
+export function CarouselPlaceholder() {
+  return (
+    <div className="carousel carousel--placeholder" aria-hidden="true">
+      <div className="carousel__slide">
+        <div className="carousel__image-box" />
+        <div className="carousel__caption">
+          <p className="carousel__title" />
+          <p className="carousel__text">&nbsp;</p>
+        </div>
+      </div>
+      <div className="carousel__controls">
+        <span className="carousel__button" />
+        <span className="carousel__dots" />
+      </div>
+    </div>
+  );
+}

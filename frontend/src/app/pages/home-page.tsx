@@ -1,4 +1,4 @@
-import { Carousel, type Slide } from '../../components/carousel';
+import { Carousel, CarouselPlaceholder, type Slide } from '../../components/carousel';
 import { findByUrl, useGetCategoriesQuery } from '../../features/categories';
 import { useGetSiteQuery, useMourning } from '../../features/site';
 import { SiteFooter, SiteHeader, useCompanyTitle } from '../layout/layout';
@@ -38,7 +38,7 @@ function NewsRow({ stopped }: { stopped: boolean }) {
         {slides.length > 0 ? (
           <Carousel slides={slides} label="图片新闻" stopped={stopped} />
         ) : (
-          news.loading && <div className="carousel carousel--loading" aria-hidden="true" />
+          news.loading && <CarouselPlaceholder />
         )}
         {(news.category || news.loading) && (
           <NewsColumn

@@ -10,7 +10,7 @@ export function pickLead(articles: readonly ArticleSummary[]): ArticleSummary | 
 }
 
 export function LeadStory({ article, loading }: { article?: ArticleSummary; loading: boolean }) {
-  if (!article) return loading ? <div className="home-lead home-lead--loading" aria-hidden="true" /> : null;
+  if (!article) return loading ? <div className="home-lead" aria-hidden="true" /> : null;
   return (
     <section className="home-lead" aria-labelledby="home-lead-title">
       <p className="home-lead__label">头条</p>
