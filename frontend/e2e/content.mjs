@@ -61,6 +61,12 @@ export const contentTests = [
       const notices = await api(base, `/article/list?categoryId=${byUrl('/news_center/notice').id}&page=1&size=8`);
       const lead = news.content.find((a) => a.lead) ?? news.content[0];
       assert.ok(news.content.some((a) => a.lead), 'the demo CMS flags a lead story');
+      await page.addInitScript(() => {
+        window.__shift = 0;
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shift += e.value;
+        }).observe({ type: 'layout-shift', buffered: true });
+      });
       await open(page, base, '/');
 
       // 头条: the flagged story, linked to its article.
@@ -68,6 +74,9 @@ export const contentTests = [
       await leadLink.waitFor();
       assert.equal(await leadLink.textContent(), lead.title);
       assert.equal(await leadLink.getAttribute('href'), `#/article/${lead.id}`);
+      // Every module held its room while its data came: nothing moved.
+      await page.locator('.home-lines li').first().waitFor();
+      assert.equal(await page.evaluate(() => window.__shift), 0, 'layout shift on a cold load');
 
       // 图片新闻: the other stories with covers, captioned and linked; turns and pauses.
       const withCovers = news.content.filter((a) => a.cover && a.id !== lead.id);
