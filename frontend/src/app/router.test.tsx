@@ -26,6 +26,10 @@ jest.mock('../features/categories', () => ({
   ...jest.requireActual('../features/categories'),
   useGetCategoriesQuery: () => ({ data: [], isLoading: false }),
 }));
+jest.mock('../features/articles', () => ({
+  ...jest.requireActual('../features/articles'),
+  useGetArticleQuery: () => ({ currentData: undefined, isError: false }),
+}));
 jest.mock('../features/site', () => ({
   ...jest.requireActual('../features/site'),
   useGetSiteQuery: () => ({ data: undefined }),
