@@ -81,10 +81,14 @@ export function LoadingNote() {
   );
 }
 
-/** The busy region: the placeholder while `busy`, the content after. */
+/**
+ * The busy region: the placeholder while `busy`, the content after. The content comes in a new
+ * region rather than moving the placeholder's: a lead longer than its placeholder (a single page's
+ * summary) pushes the content, not lines already on screen.
+ */
 export function ContentRegion({ busy, placeholder, children }: { busy: boolean; placeholder: ReactNode; children?: ReactNode }) {
   return (
-    <div className="content-region" aria-busy={busy}>
+    <div key={busy ? 'busy' : 'ready'} className="content-region" aria-busy={busy}>
       {busy ? (
         <>
           <LoadingNote />
@@ -105,8 +109,9 @@ export function PageHeader({ title, lead, leadPending = false }: { title: string
       {lead ? (
         <p className="lead">{lead}</p>
       ) : leadPending ? (
-        <p className="lead">
+        <p className="lead skeleton-lead">
           <SkeletonLine width="long" />
+          <SkeletonLine width="half" />
         </p>
       ) : null}
     </header>
