@@ -9,11 +9,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { contentTests } from './content.mjs';
+import { innerTests } from './inner.mjs';
 import { ARCHIVE_ARTICLES, HOSTILE_ARTICLE, launchChromium } from './support.mjs';
 import { visitorTests } from './visitor.mjs';
 import { tests as shellTests } from './tests.mjs';
 
-const tests = [...shellTests, ...contentTests, ...visitorTests];
+const tests = [...shellTests, ...contentTests, ...visitorTests, ...innerTests];
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const GATEWAY = process.env.E2E_GATEWAY_LISTEN ?? '127.0.0.1:18080';

@@ -8,13 +8,13 @@ import { HOSTILE_ARTICLE, SPEC_ROUTES, api, heading, open } from './support.mjs'
 
 export const tests = [
   {
-    name: 'the portal loads with the company name as title and the category menu',
+    name: 'the portal loads with the page, its section and the company name as title and the category menu',
     async run({ page, base, consoleErrors }) {
       const site = await api(base, '/site');
       const tree = (await api(base, '/category/list')).content;
       await open(page, base, '/news_center/notice');
       await heading(page);
-      assert.equal(await page.title(), site.companyName);
+      assert.equal(await page.title(), `通知公告 - 新闻中心 - ${site.companyName}`);
       const top = await page.locator('nav[aria-label="主导航"] .menu__top').allTextContents();
       const expected = tree.filter((c) => !c.hidden).map((c) => c.name);
       assert.deepEqual(top.map((t) => t.trim()), expected);
