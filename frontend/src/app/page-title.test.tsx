@@ -188,6 +188,7 @@ describe('the route announcer', () => {
       window.dispatchEvent(new HashChangeEvent('hashchange'));
     });
     await screen.findByText('single-page');
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
     expect(region).toHaveTextContent(`中欧班列服务 - 业务板块 - ${COMPANY}`);
     expect(document.activeElement).toBe(document.getElementById('main-content'));
   });

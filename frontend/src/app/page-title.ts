@@ -6,7 +6,6 @@
 import { useEffect } from 'react';
 
 import { useGetSiteQuery } from '../features/site';
-import { useHashPath } from './hash-location';
 
 export const FALLBACK_NAME = '云川陆港国际物流集团有限公司';
 
@@ -57,12 +56,12 @@ export function resetTitle(): void {
 }
 
 /**
- * Sets the document title. `final` is false while the data a title names is still loading (an
- * article's title, the CMS's name of a section): the title is set as it stands, and announced
- * only once final.
+ * Sets the document title of the page at `path` (the route's own: a page on its way out, still
+ * rendered once with the next route's address, must not pass its title off as the next page's).
+ * `final` is false while the data a title names is still loading (an article's title, the CMS's
+ * name of a section): the title is set as it stands, and announced only once final.
  */
-export function usePageTitle(title: string, final = true): void {
-  const [path] = useHashPath();
+export function usePageTitle(title: string, final: boolean, path: string): void {
   useEffect(() => {
     document.title = title;
     entry = { title, path, final };

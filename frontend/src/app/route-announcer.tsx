@@ -19,9 +19,15 @@ export function RouteAnnouncer() {
   const announced = useRef<string | null>(null);
 
   useEffect(() => {
-    if (announced.current === null || announced.current === path) return;
+    if (announced.current === null || announced.current === path) return undefined;
     setMessage('');
-    document.getElementById('main-content')?.focus({ preventScroll: true });
+    // A frame later: each route brings its own layout, so the main region to focus is the new
+    // page's, mounted by then. Focus the visitor has already put inside it stays where it is.
+    const frame = requestAnimationFrame(() => {
+      const main = document.getElementById('main-content');
+      if (main && !main.contains(document.activeElement)) main.focus({ preventScroll: true });
+    });
+    return () => cancelAnimationFrame(frame);
   }, [path]);
 
   useEffect(() => {

@@ -1,4 +1,4 @@
-import { useCallback, useLayoutEffect, type ComponentType, type ReactNode } from 'react';
+import { useCallback, useLayoutEffect, useState, type ComponentType, type ReactNode } from 'react';
 import { Redirect, Route, Switch, useParams, useSearch } from 'wouter';
 
 import type { Crumb } from '../components/breadcrumb';
@@ -11,7 +11,7 @@ import { findById, findByUrl, selectMenu, useGetCategoriesQuery, type Category }
 import { parseSearch, type SearchPageProps } from '../features/search';
 import { useGetSiteQuery, type Site } from '../features/site';
 import { lazyPage } from '../lib/lazy-page';
-import { useHashPath } from './hash-location';
+import { currentPath } from './hash-location';
 import { Layout } from './layout/layout';
 import { composeTitle, useCompanyName, usePageTitle, withPageNumber } from './page-title';
 import { RouteAnnouncer } from './route-announcer';
@@ -28,6 +28,7 @@ const skeleton = (kind: SkeletonKind) =>
         breadcrumb={props.breadcrumb}
         title={props.category?.name ?? props.title}
         lead={list ? props.category?.description : undefined}
+        leadPending={props.categoriesLoading}
       />
     );
   };
@@ -125,11 +126,11 @@ function useRouteTitle(route: RouteDef, tree: readonly Category[], ready: boolea
     .map((r) => (r.path && findByUrl(tree, r.path)?.name) || r.name)
     .reverse();
   if (route.page && LIST_PAGES.has(route.page) && names.length > 0) names[0] = withPageNumber(names[0], Number(page));
-  usePageTitle(composeTitle(names, company), ready);
+  usePageTitle(composeTitle(names, company), ready, route.path ?? '/');
 }
 
 /** The title and 栏目导航 of an article (by its id): `文章标题 - 栏目 - 公司名`, its list's section. */
-function useArticleFrame(id: number | null, fallbackName: string) {
+function useArticleFrame(id: number | null, fallbackName: string, path: string) {
   const { data: tree = [], isLoading: treeLoading } = useGetCategoriesQuery();
   const { isLoading: siteLoading } = useGetSiteQuery();
   const company = useCompanyName();
@@ -139,7 +140,7 @@ function useArticleFrame(id: number | null, fallbackName: string) {
   const missing = id === null || (error as { code?: number } | undefined)?.code === 404;
   const name = article ? article.title : settled ? (missing ? '文章不存在' : '文章加载失败') : fallbackName;
   const category = article ? findById(tree, article.categoryId)?.name : undefined;
-  usePageTitle(composeTitle([name, category], company), settled && !treeLoading && !siteLoading);
+  usePageTitle(composeTitle([name, category], company), settled && !treeLoading && !siteLoading, path);
   return { loading: !settled, ...(article ? sectionOfCategory(tree, article.categoryId) : {}) };
 }
 
@@ -189,7 +190,7 @@ function RouteTitle({ route, tree, ready }: { route: RouteDef; tree: readonly Ca
 /** 党建风采详情 (`/party/detail?id=9`): an article, titled and placed as the article page is. */
 function PartyDetailFrame({ children }: { children: ReactNode }) {
   const id = idOf(new URLSearchParams(useSearch()).get('id'));
-  const { loading, section, current } = useArticleFrame(id, '党建风采详情');
+  const { loading, section, current } = useArticleFrame(id, '党建风采详情', '/party/detail');
   return (
     <InnerLayout nav={sectionNav(section, current, 'true')} reserve pending={loading}>
       {children}
@@ -198,12 +199,13 @@ function PartyDetailFrame({ children }: { children: ReactNode }) {
 }
 
 function ArticleRoute() {
-  const [path] = useHashPath();
   const { id: raw } = useParams<{ id: string }>();
+  // The article's own address (not the hash's, which moves on before this route leaves).
+  const path = `/article/${raw ?? ''}`;
   const id = idOf(raw);
   usePrefetchArticle(id);
   const context = usePageContext(path, '文章详情');
-  const { loading, section, current } = useArticleFrame(id, '文章详情');
+  const { loading, section, current } = useArticleFrame(id, '文章详情', path);
   return (
     <Layout>
       <ScrollToTop path={path} />
@@ -221,7 +223,7 @@ function SearchRoute() {
   const company = useCompanyName();
   const { isLoading } = useGetSiteQuery();
   const parts = keyword ? [withPageNumber(`“${keyword}”的搜索结果`, page), '站内搜索'] : ['站内搜索'];
-  usePageTitle(composeTitle(parts, company), !isLoading);
+  usePageTitle(composeTitle(parts, company), !isLoading, '/search');
   return (
     <Layout>
       <ScrollToTop path="/search" />
@@ -231,9 +233,10 @@ function SearchRoute() {
 }
 
 function NotFoundRoute() {
+  const [path] = useState(currentPath);
   const company = useCompanyName();
   const { isLoading } = useGetSiteQuery();
-  usePageTitle(composeTitle(['页面不存在'], company), !isLoading);
+  usePageTitle(composeTitle(['页面不存在'], company), !isLoading, path);
   return (
     <Layout>
       <NotFoundPage {...({} as ContentPageProps)} />

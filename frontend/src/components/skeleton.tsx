@@ -86,9 +86,20 @@ export function LoadingNote() {
  * region rather than moving the placeholder's: a lead longer than its placeholder (a single page's
  * summary) pushes the content, not lines already on screen.
  */
-export function ContentRegion({ busy, placeholder, children }: { busy: boolean; placeholder: ReactNode; children?: ReactNode }) {
+export function ContentRegion({
+  busy,
+  placeholder,
+  stage = '',
+  children,
+}: {
+  busy: boolean;
+  placeholder: ReactNode;
+  /** What the page still waits for, when it waits in steps: each step's placeholder is a new one too. */
+  stage?: string;
+  children?: ReactNode;
+}) {
   return (
-    <div key={busy ? 'busy' : 'ready'} className="content-region" aria-busy={busy}>
+    <div key={busy ? `busy${stage}` : 'ready'} className="content-region" aria-busy={busy}>
       {busy ? (
         <>
           <LoadingNote />
@@ -101,15 +112,18 @@ export function ContentRegion({ busy, placeholder, children }: { busy: boolean; 
   );
 }
 
-/** A content page's heading block: its name, and its lead (a grey line while the lead is to come). */
-export function PageHeader({ title, lead, leadPending = false }: { title: string; lead?: string; leadPending?: boolean }) {
+/**
+ * A content page's heading block: its name, and its lead (a grey line while the lead is to come;
+ * `longLead`: a single page's summary, about two lines on a phone, where a list's description is one).
+ */
+export function PageHeader({ title, lead, leadPending = false, longLead = false }: { title: string; lead?: string; leadPending?: boolean; longLead?: boolean }) {
   return (
     <header className="content-page__header">
       <h1>{title}</h1>
       {lead ? (
         <p className="lead">{lead}</p>
       ) : leadPending ? (
-        <p className="lead skeleton-lead">
+        <p className={`lead skeleton-lead${longLead ? ' skeleton-lead--long' : ''}`}>
           <SkeletonLine width="long" />
           <SkeletonLine width="half" />
         </p>
@@ -125,18 +139,20 @@ interface PageSkeletonProps {
   breadcrumb?: Crumb[];
   title?: string;
   lead?: string;
+  /** The lead is still to come (a list's category description while the CMS tree loads). */
+  leadPending?: boolean;
 }
 
 /**
  * A whole content page while its script loads: what the page itself shows while its data loads
  * (the same header, breadcrumb and placeholders), so the page replaces it without a jump.
  */
-export function PageSkeleton({ kind, breadcrumb = [], title = '', lead }: PageSkeletonProps) {
+export function PageSkeleton({ kind, breadcrumb = [], title = '', lead, leadPending = false }: PageSkeletonProps) {
   if (kind === 'article') return <ArticleSkeleton />;
   return (
     <article className="content-page">
       <Breadcrumb items={breadcrumb} />
-      <PageHeader title={title} lead={lead} leadPending={kind === 'single'} />
+      <PageHeader title={title} lead={lead} leadPending={kind === 'single' || leadPending} longLead={kind === 'single'} />
       <ContentRegion busy placeholder={kind === 'list' ? <ListSkeleton /> : <BodySkeleton />} />
     </article>
   );

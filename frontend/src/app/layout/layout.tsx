@@ -15,7 +15,7 @@ export { FALLBACK_NAME, useCompanyName } from '../page-title';
 export function useCompanyTitle(): string {
   const { isLoading } = useGetSiteQuery();
   const name = useCompanyName();
-  usePageTitle(name, !isLoading);
+  usePageTitle(name, !isLoading, '/');
   return name;
 }
 

@@ -93,8 +93,9 @@ export function ListPage(props: ListPageProps) {
   return (
     <article className="content-page">
       <Breadcrumb items={breadcrumb} />
-      <PageHeader title={heading} lead={category?.description} />
-      <ContentRegion busy={loading} placeholder={<ListSkeleton lines={PAGE_SIZE} />}>
+      {/* While the CMS tree loads, the category's description (the lead) is still to come. */}
+      <PageHeader title={heading} lead={category?.description} leadPending={categoriesLoading} />
+      <ContentRegion busy={loading} stage={categoriesLoading ? '-tree' : ''} placeholder={<ListSkeleton lines={PAGE_SIZE} />}>
         {!category && <p className="empty">该栏目暂未开通。</p>}
         {isError && <p className="empty">内容加载失败，请稍后再试。</p>}
         {data && !isError && (

@@ -20,7 +20,7 @@ export default function SinglePage(props: ContentPageProps) {
   return (
     <article className="content-page">
       <Breadcrumb items={breadcrumb} />
-      <PageHeader title={category?.name ?? title} lead={detail.data?.summary} leadPending={loading} />
+      <PageHeader title={category?.name ?? title} lead={detail.data?.summary} leadPending={loading} longLead />
       <ContentRegion busy={loading} placeholder={<BodySkeleton />}>
         {empty && <p className="empty">该栏目内容正在整理中，敬请期待。</p>}
         {failed && <p className="empty">内容加载失败，请稍后再试。</p>}
