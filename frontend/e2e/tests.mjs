@@ -19,7 +19,8 @@ export const tests = [
       const expected = tree.filter((c) => !c.hidden).map((c) => c.name);
       assert.deepEqual(top.map((t) => t.trim()), expected);
       await page.getByRole('button', { name: '新闻中心' }).click();
-      await page.getByRole('link', { name: '媒体报道' }).click();
+      // The menu's entry (the page's 栏目导航 has one of the same name).
+      await page.getByRole('navigation', { name: '主导航' }).getByRole('link', { name: '媒体报道' }).click();
       assert.equal(await heading(page, '媒体报道'), '媒体报道');
       assert.match(page.url(), /#\/news_center\/media_coverage\/2$/);
       const footer = await page.locator('footer').textContent();
