@@ -63,7 +63,7 @@ async function layoutRoutes(base) {
  * (no ellipsis, no line-clamp, no fixed height cutting it), its own box does not scroll, and a text
  * longer than its box has taken as many lines as it needs.
  */
-function clippedHeadlines() {
+export function clippedHeadlines() {
   const SELECTOR = [
     'main h1', 'main h2', 'main h3', '.brand__name', '.tile', '.tile strong', '.partner-list a',
     '.news-lines a', '.article-item__title a', '.article__body .cards h2', '.menu__top',
@@ -119,7 +119,7 @@ function clippedHeadlines() {
  * Card rows of unequal height: in each grid of cards (a bordered or shadowed item, or an item's one
  * such child), the cards sharing a row (the same offsetTop) are as tall as each other within 1 px.
  */
-function raggedCardRows() {
+export function raggedCardRows() {
   const out = [];
   const looksLikeCard = (el) => {
     const cs = getComputedStyle(el);
