@@ -59,15 +59,15 @@ export const visitorTests = [
       const before = await style();
       assert.equal(before.root, '16px');
       // By keyboard: the toggle is reachable, opens the panel, every option is a button.
-      const toggle = page.locator('.site-header__tools').getByRole('button', { name: '无障碍' });
+      const toggle = page.locator('.site-header__tools').getByRole('button', { name: '关怀版' });
       await toggle.focus();
       await page.keyboard.press('Enter');
-      const panel = page.locator('.site-header__tools').getByRole('group', { name: '无障碍阅读设置' });
+      const panel = page.locator('.site-header__tools').getByRole('group', { name: '关怀版设置' });
       await panel.getByRole('button', { name: '大', exact: true }).click();
       assert.equal((await style()).root, '19px');
       await panel.getByRole('button', { name: '特大' }).click();
       const xl = await style();
-      assert.equal(xl.root, '22px');
+      assert.equal(xl.root, '24px');
       assert.ok(xl.summary > before.summary * 1.3, `text follows the root size: ${before.summary} → ${xl.summary}`);
       await panel.getByRole('button', { name: '高对比度' }).click();
       const contrast = await style();
@@ -79,7 +79,7 @@ export const visitorTests = [
       // Visible focus on the options (the focus ring is a box shadow).
       // Tab from the last option pressed: the next one shows a focus ring (a box shadow).
       await page.keyboard.press('Tab');
-      assert.equal(await page.evaluate(() => document.activeElement.textContent), '恢复默认');
+      assert.equal(await page.evaluate(() => document.activeElement.textContent), '大鼠标');
       assert.notEqual(await page.evaluate(() => getComputedStyle(document.activeElement).boxShadow), 'none');
       await page.keyboard.press('Escape');
       assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
@@ -98,9 +98,9 @@ export const visitorTests = [
       await listed();
       assert.deepEqual(await page.evaluate(() => window.__atParse), ['xlarge', 'high', 'wide']);
       assert.deepEqual(await style(), spaced);
-      const reopened = page.locator('.site-header__tools').getByRole('button', { name: /无障碍/ });
+      const reopened = page.locator('.site-header__tools').getByRole('button', { name: /关怀版/ });
       await reopened.click();
-      await panel.getByRole('button', { name: '恢复默认' }).click();
+      await panel.getByRole('button', { name: '重置' }).click();
       assert.deepEqual(await style(), before);
     },
   },
@@ -140,10 +140,11 @@ export const visitorTests = [
       const first = await slide.textContent();
       await page.getByRole('button', { name: '下一张' }).click();
       assert.notEqual(await slide.textContent(), first);
+      // Phones show the 关怀版 entry above the header, without opening the menu.
+      await page.locator('.site-header__tools').getByRole('button', { name: /关怀版/ }).click();
+      await page.locator('.site-header__tools').getByRole('button', { name: '大', exact: true }).click();
+      await page.keyboard.press('Escape');
       await page.getByRole('button', { name: '菜单' }).click();
-      // The phone menu carries the reading options too.
-      await page.locator('#site-nav').getByRole('button', { name: /无障碍/ }).click();
-      await page.locator('#site-nav').getByRole('button', { name: '大', exact: true }).click();
       assert.equal(await page.evaluate(() => getComputedStyle(document.documentElement).fontSize), '19px');
       await page.locator('#site-nav').getByRole('button', { name: '业务板块' }).click();
       await page.getByRole('link', { name: '海外仓', exact: true }).click();

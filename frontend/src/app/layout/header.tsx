@@ -18,7 +18,9 @@ export function Header({ companyName, items, currentPath, search = false }: Head
   const [open, setOpen] = useState(false);
   return (
     <header className="site-header">
-      {/* Desktop: a strip above the menu (the menu keeps its room); phones: inside the menu. */}
+      {/* A strip above the menu (the menu keeps its room): 关怀版 on every screen, where a visitor
+          who needs it sees it without opening anything; the search box here on desktops only
+          (phones: inside the menu). */}
       <div className="site-header__tools">
         <div className="container">
           <ReadingToolbar />
@@ -43,7 +45,6 @@ export function Header({ companyName, items, currentPath, search = false }: Head
         <div id="site-nav" className={`site-nav${open ? ' is-open' : ''}`}>
           <Menu items={items} currentPath={currentPath} onNavigate={() => setOpen(false)} />
           <div className="site-nav__tools">
-            <ReadingToolbar />
             {search && <SearchBox onSearch={() => setOpen(false)} />}
           </div>
         </div>

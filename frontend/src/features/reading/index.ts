@@ -1,1 +1,2 @@
-export { ReadingToolbar } from './reading-toolbar';
+export { ReadingToolbar, STATEMENT_HREF } from './reading-toolbar';
+export { TEXT_SIZES, ZOOMS } from './prefs';

@@ -1,13 +1,31 @@
-import { useCallback, useId, useRef, useState } from 'react';
+import './reading.css';
+
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 
 import { useDismiss } from '../../lib/dismiss';
-import { DEFAULT_PREFS, setPrefs, useReadingPrefs, type TextSize } from './prefs';
+import { DEFAULT_PREFS, ZOOMS, isChanged, setPrefs, useReadingPrefs, type ReadingPrefs, type TextSize } from './prefs';
+import { useReadAloud } from './read-aloud';
+import { useHasChineseVoice } from './voices';
 
 const SIZE_LABELS: Record<TextSize, string> = { standard: '标准', large: '大', xlarge: '特大' };
 
+/** The on/off aids, in the order they are offered. */
+const SWITCHES: { key: 'contrast' | 'spacing' | 'cursor' | 'guide'; label: string }[] = [
+  { key: 'contrast', label: '高对比度' },
+  { key: 'spacing', label: '加大行距' },
+  { key: 'cursor', label: '大鼠标' },
+  { key: 'guide', label: '十字线' },
+];
+
+/** Where the 关怀版's statement is (the route table's `accessibility` page). */
+export const STATEMENT_HREF = '#/accessibility';
+
 /**
- * 无障碍: a button in the header opening the reading options (text size for the whole page, high
- * contrast, wider line spacing). Escape or a click elsewhere closes it; focus returns to the button.
+ * 关怀版: the entry in the header (desktop and phone) opening the reading aids of the 适老化 rules:
+ * text size and page zoom for the whole page, high contrast, wider line spacing, a large cursor, a
+ * reading guide (十字线), 语音朗读 of the main content when the browser has a Chinese voice, the
+ * 无障碍声明 and 重置. Every aid is a button with aria-pressed, in labelled groups. Escape or a click
+ * elsewhere closes the panel, Escape putting focus back on the entry; choices are kept (prefs.ts).
  */
 export function ReadingToolbar() {
   const prefs = useReadingPrefs();
@@ -15,11 +33,20 @@ export function ReadingToolbar() {
   const id = useId();
   const root = useRef<HTMLDivElement>(null);
   const toggle = useRef<HTMLButtonElement>(null);
+  const speech = useReadAloud();
+  const canSpeak = useHasChineseVoice(open || speech.speaking);
 
   const close = useCallback(() => setOpen(false), []);
   useDismiss(open, close, toggle, root);
+  // Following a link (the statement) or the browser's back button leaves the panel behind.
+  useEffect(() => {
+    if (!open) return undefined;
+    window.addEventListener('hashchange', close);
+    return () => window.removeEventListener('hashchange', close);
+  }, [open, close]);
 
-  const changed = prefs.size !== 'standard' || prefs.contrast || prefs.spacing;
+  const change = (patch: Partial<ReadingPrefs>) => setPrefs({ ...prefs, ...patch });
+  const changed = isChanged(prefs);
   return (
     <div className="reading" ref={root}>
       <button
@@ -30,27 +57,52 @@ export function ReadingToolbar() {
         aria-controls={`${id}-panel`}
         onClick={() => setOpen((o) => !o)}
       >
-        无障碍
-        {changed && <span className="visually-hidden">（已调整）</span>}
+        关怀版
+        {changed && <span className="visually-hidden">（已开启辅助功能）</span>}
       </button>
-      <div id={`${id}-panel`} className="reading__panel" hidden={!open} role="group" aria-label="无障碍阅读设置">
-        <fieldset className="reading__sizes">
+      <div id={`${id}-panel`} className="reading__panel" hidden={!open} role="group" aria-label="关怀版设置">
+        <fieldset className="reading__group">
           <legend>文字大小</legend>
           {(Object.keys(SIZE_LABELS) as TextSize[]).map((size) => (
-            <button key={size} type="button" aria-pressed={prefs.size === size} onClick={() => setPrefs({ ...prefs, size })}>
+            <button key={size} type="button" aria-pressed={prefs.size === size} onClick={() => change({ size })}>
               {SIZE_LABELS[size]}
             </button>
           ))}
         </fieldset>
-        <button type="button" aria-pressed={prefs.contrast} onClick={() => setPrefs({ ...prefs, contrast: !prefs.contrast })}>
-          高对比度
-        </button>
-        <button type="button" aria-pressed={prefs.spacing} onClick={() => setPrefs({ ...prefs, spacing: !prefs.spacing })}>
-          加大行距
-        </button>
-        <button type="button" onClick={() => setPrefs(DEFAULT_PREFS)} disabled={!changed}>
-          恢复默认
-        </button>
+        <fieldset className="reading__group">
+          <legend>页面缩放</legend>
+          {ZOOMS.map((zoom) => (
+            <button key={zoom} type="button" aria-pressed={prefs.zoom === zoom} onClick={() => change({ zoom })}>
+              {zoom}%
+            </button>
+          ))}
+        </fieldset>
+        <fieldset className="reading__group">
+          <legend>辅助功能</legend>
+          {SWITCHES.map(({ key, label }) => (
+            <button key={key} type="button" aria-pressed={prefs[key]} onClick={() => change({ [key]: !prefs[key] })}>
+              {label}
+            </button>
+          ))}
+          {(canSpeak || speech.speaking) && (
+            <button type="button" aria-pressed={speech.speaking} onClick={speech.speaking ? speech.stop : speech.start}>
+              语音朗读
+            </button>
+          )}
+        </fieldset>
+        <div className="reading__actions">
+          <a href={STATEMENT_HREF}>无障碍声明</a>
+          <button
+            type="button"
+            onClick={() => {
+              speech.stop();
+              setPrefs(DEFAULT_PREFS);
+            }}
+            disabled={!changed && !speech.speaking}
+          >
+            重置
+          </button>
+        </div>
       </div>
     </div>
   );

@@ -8,10 +8,12 @@ interface SearchBoxProps {
   initial?: string;
   /** Called after a search starts (the phone menu closes). */
   onSearch?: () => void;
+  /** The search landmark's name: each on a page needs its own (the header's and the results page's). */
+  label?: string;
 }
 
 /** 站内搜索: a keyword, then the results route. */
-export function SearchBox({ initial = '', onSearch }: SearchBoxProps) {
+export function SearchBox({ initial = '', onSearch, label = '站内搜索' }: SearchBoxProps) {
   const [, navigate] = useLocation();
   const [value, setValue] = useState(initial);
   const [hint, setHint] = useState('');
@@ -28,7 +30,7 @@ export function SearchBox({ initial = '', onSearch }: SearchBoxProps) {
     onSearch?.();
   };
   return (
-    <form role="search" className="search-box" onSubmit={submit} noValidate>
+    <form role="search" aria-label={label} className="search-box" onSubmit={submit} noValidate>
       <label htmlFor={id} className="visually-hidden">
         站内搜索
       </label>

@@ -27,7 +27,7 @@ export default function SearchPage({ paginationLocale }: SearchPageProps) {
       <Breadcrumb items={[{ name: '站内搜索' }]} />
       <h1 className="page-title">站内搜索</h1>
       {/* Keyed by the keyword: a new search from the header refills it. */}
-      <SearchBox key={keyword ?? ''} initial={keyword ?? ''} />
+      <SearchBox key={keyword ?? ''} initial={keyword ?? ''} label="重新搜索" />
       {!keyword ? (
         <p className="search-page__note">请输入要查找的词语，例如“班列”。</p>
       ) : isError ? (
