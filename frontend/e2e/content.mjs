@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 import AxeBuilder from '@axe-core/playwright';
 
-import { SPEC_ROUTES, api, heading, open } from './support.mjs';
+import { SAME_AS_ROUTES, SPEC_ROUTES, api, heading, open } from './support.mjs';
 
 /** A string from the API that the route's page must show. */
 async function expectedText(base, tree, route) {
@@ -46,25 +46,145 @@ export const contentTests = [
     },
   },
   {
-    name: 'the home page: carousel, news tabs, business tiles, figures, partners',
+    name: 'the home page: 头条, photo news, 要闻 beside 通知公告, 专题专栏, 党建, business, figures, partners',
     async run({ page, base }) {
-      const notices = await api(base, '/article/list?categoryId=23&page=1&size=6');
+      const tree = (await api(base, '/category/list')).content;
+      const byUrl = (url, list = tree) => {
+        for (const c of list) {
+          if (c.url === url) return c;
+          const hit = byUrl(url, c.subCategory ?? []);
+          if (hit) return hit;
+        }
+        return undefined;
+      };
+      const news = await api(base, `/article/list?categoryId=${byUrl('/news_center/company_announcement/1').id}&page=1&size=12`);
+      const notices = await api(base, `/article/list?categoryId=${byUrl('/news_center/notice').id}&page=1&size=8`);
+      const lead = news.content.find((a) => a.lead) ?? news.content[0];
+      assert.ok(news.content.some((a) => a.lead), 'the demo CMS flags a lead story');
+      await page.addInitScript(() => {
+        window.__shift = 0;
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shift += e.value;
+        }).observe({ type: 'layout-shift', buffered: true });
+      });
       await open(page, base, '/');
-      const carousel = page.locator('[aria-roledescription="carousel"]');
-      await carousel.waitFor();
-      const first = await carousel.locator('[aria-roledescription="slide"]:not([hidden]) h2').textContent();
+
+      // 头条: the flagged story, linked to its article.
+      const leadLink = page.locator('.home-lead h2 a');
+      await leadLink.waitFor();
+      assert.equal(await leadLink.textContent(), lead.title);
+      assert.equal(await leadLink.getAttribute('href'), `#/article/${lead.id}`);
+      // Every module held its room while its data came: nothing moved.
+      await page.locator('.home-lines li').first().waitFor();
+      assert.equal(await page.evaluate(() => window.__shift), 0, 'layout shift on a cold load');
+
+      // 图片新闻: the other stories with covers, captioned and linked; turns and pauses.
+      const withCovers = news.content.filter((a) => a.cover && a.id !== lead.id);
+      assert.ok(withCovers.length >= 3, `${withCovers.length} covers`);
+      const carousel = page.getByRole('region', { name: '图片新闻' });
+      const shown = () => carousel.locator('[aria-roledescription="slide"]:not([hidden]) h3').textContent();
+      assert.equal(await shown(), withCovers[0].title);
+      const link = carousel.locator('[aria-roledescription="slide"]:not([hidden]) a');
+      assert.equal(await link.getAttribute('href'), `#/article/${withCovers[0].id}`);
+      assert.equal(await link.locator('img').getAttribute('src'), withCovers[0].cover);
       await page.getByRole('button', { name: '下一张' }).click();
-      const second = await carousel.locator('[aria-roledescription="slide"]:not([hidden]) h2').textContent();
-      assert.notEqual(first, second);
+      assert.equal(await shown(), withCovers[1].title);
       await page.getByRole('button', { name: /暂停/ }).click();
       await page.getByRole('button', { name: /播放/ }).waitFor();
-      for (const img of await carousel.locator('img').all()) assert.ok((await img.getAttribute('alt')).length > 4);
-      await page.getByRole('tab', { name: '通知公告' }).click();
-      await page.getByRole('tabpanel').getByText(notices.content[0].title).waitFor();
-      await page.getByRole('tab', { name: '通知公告' }).press('ArrowLeft');
-      assert.equal(await page.getByRole('tab', { name: '媒体报道' }).getAttribute('aria-selected'), 'true');
+
+      // 要闻 and 通知公告 side by side on a desktop: one row, the lead not repeated.
+      const newsColumn = page.getByRole('region', { name: '公司要闻' });
+      const noticeColumn = page.getByRole('region', { name: '通知公告' });
+      await noticeColumn.getByText(notices.content[0].title).waitFor();
+      const [a, b] = [await newsColumn.boundingBox(), await noticeColumn.boundingBox()];
+      assert.equal(Math.round(a.y), Math.round(b.y), 'side by side');
+      assert.ok(b.x > a.x + a.width - 1, 'notices right of the news');
+      assert.equal(await newsColumn.getByRole('link', { name: lead.title, exact: true }).count(), 0);
+
+      // 专题专栏: the topics the CMS lists under /topics, each to its landing page.
+      const topics = byUrl('/topics').subCategory.filter((c) => !c.hidden);
+      const strip = page.getByRole('region', { name: '专题专栏' });
+      assert.deepEqual(
+        await strip.locator('a').evaluateAll((links) => links.map((l) => l.getAttribute('href'))),
+        topics.slice(0, 3).map((t) => `#${t.url}`),
+      );
+      await strip.getByRole('link', { name: new RegExp(topics[0].name) }).click();
+      await page.getByRole('heading', { level: 1, name: topics[0].name }).waitFor();
+      const topicList = await api(base, `/article/list?categoryId=${topics[0].id}&page=1&size=10`);
+      await page.locator('main').getByText(topicList.content[0].title).first().waitFor();
+      await page.goBack();
+
+      // 党建: the party's activities and 清正廉洁.
+      const party = page.getByRole('region', { name: '党建工会' });
+      await party.getByRole('region', { name: '党建活动' }).locator('li a').first().waitFor();
+      await party.getByRole('region', { name: '清正廉洁' }).locator('li a').first().waitFor();
+
       assert.equal(await page.locator('.home-business .tile').count(), 5);
-      assert.ok((await page.locator('.partner-list a').count()) >= 5);
+      // The operator's figures and partners, from [site] of the shipped config.
+      const site = await api(base, '/site');
+      assert.equal(await page.locator('.home-figures li').count(), site.figures.length);
+      assert.equal(await page.locator('.partner-list li').count(), site.partners.length);
+    },
+  },
+  {
+    name: 'one section structure: the app menu is the crawlable one, every entry leads to content, duplicates redirect, 404s in both faces',
+    async run({ page, base, browser }) {
+      // The crawlable page as a visitor without JavaScript reads it (with it, it sends them on).
+      const plain = await browser.newContext({ javaScriptEnabled: false });
+      const reader = await plain.newPage();
+      await reader.goto(`${base}/portal/site/index.html`);
+      const crawl = (await reader.locator('nav[aria-label="栏目导航"] a').allTextContents()).map((t) => t.trim());
+      await plain.close();
+      await open(page, base, '/');
+      const nav = page.locator('nav[aria-label="主导航"]');
+      await nav.locator('.menu__top').first().waitFor();
+      const app = (await nav.locator('.menu__top, .menu__sub a').allTextContents()).map((t) => t.trim());
+      assert.deepEqual(app, crawl, 'the app and the crawlable pages show one menu');
+      assert.ok(app.includes('信息公开') && app.includes('社会责任报告'), app.join(' '));
+
+      // Every entry of the menu leads to a page of ≥ 400 characters of text, or to a list.
+      const hrefs = await nav.locator('a').evaluateAll((links) => links.map((l) => l.getAttribute('href')));
+      for (const href of hrefs) {
+        await open(page, base, href.slice(1));
+        await heading(page);
+        await page
+          .locator('main .article__body, main .article-list > li, main .tile-list > li')
+          .first()
+          .waitFor({ timeout: 10_000 });
+        const { chars, items } = await page.evaluate(() => ({
+          chars: (document.querySelector('main .article__body')?.textContent ?? '').replace(/\s/g, '').length,
+          // A list of articles or sections, or a list in the page's text (荣誉资质's gallery, the
+          // organisation chart's departments).
+          items: document.querySelectorAll('main .article-list > li, main .tile-list > li, main .article__body li').length,
+        }));
+        assert.ok(chars >= 400 || items >= 3, `${href}: ${chars} characters, ${items} items`);
+      }
+
+      // The group landing pages: every section, the ones the menu hides too, with its line.
+      await open(page, base, '/social_responsibility');
+      await heading(page, '社会责任');
+      const tiles = page.locator('main .tile-list > li');
+      await tiles.first().waitFor();
+      const names = await tiles.locator('a').allTextContents();
+      for (const name of ['社会责任报告', '安全生产与环保', '乡村振兴与帮扶', '员工关爱', '社会影响']) {
+        assert.ok(names.some((n) => n.startsWith(name)), `${name} on the landing page: ${names.join(' | ')}`);
+      }
+      assert.equal(await page.getByText('本栏目内容正在建设中').count(), 0);
+
+      // The spec's duplicate routes go to the page they duplicate.
+      for (const [from, to] of SAME_AS_ROUTES) {
+        await open(page, base, from);
+        await page.waitForFunction((hash) => window.location.hash === hash, `#${to}`);
+        await heading(page);
+      }
+
+      // Unknown addresses: a 404 in both faces, in Chinese, with the way home.
+      for (const path of ['/portal/foo', '/portal/site/no/such/page.html', '/portal/site/article/99999999.html']) {
+        const response = await page.goto(`${base}${path}`);
+        assert.equal(response.status(), 404, path);
+        await page.getByRole('heading', { level: 1, name: '页面不存在' }).waitFor();
+        await page.getByRole('link', { name: '返回首页' }).waitFor();
+      }
     },
   },
   {

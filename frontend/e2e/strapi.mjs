@@ -1,8 +1,8 @@
 // One browser pass over the portal in front of a real third-party CMS: Strapi 5 (started by
 // `scripts/strapi.sh start`, seeded with the demo content), reached by config/examples/strapi.toml
 // alone. The release gateway serves the production app; Debian's Chromium visits every content
-// route, a list's third page, Markdown and block-tree bodies, the hostile body, and the crawlable
-// pages. Usage: STRAPI_URL=… STRAPI_TOKEN_FILE=… node e2e/strapi.mjs (`make test-strapi` does it).
+// route, a list's third page, Markdown and block-tree bodies, the hostile body, 头条 and the video's
+// captions, and the crawlable pages. Usage: STRAPI_URL=… STRAPI_TOKEN_FILE=… node e2e/strapi.mjs (`make test-strapi` does it).
 // Prints "N passed, N failed" last.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -95,6 +95,38 @@ const tests = [
       await page.waitForTimeout(500);
       assert.equal(await page.locator('.article__body script, .article__body iframe').count(), 0);
       assert.deepEqual(dialogs, []);
+    },
+  },
+  {
+    name: "头条 is Strapi's lead flag, the video plays Strapi's WebVTT captions",
+    async run({ page }) {
+      const tree = flatten((await api('/category/list')).content);
+      const news = tree.find((c) => c.url === '/news_center/company_announcement/1');
+      const first = await api(`/article/list?categoryId=${news.id}&page=1&size=12`);
+      const lead = first.content.find((a) => a.lead === true);
+      assert.ok(lead, 'Strapi flags a lead story on the first page of 公司要闻');
+      await open(page, '/');
+      const leadLink = page.locator('.home-lead h2 a');
+      await leadLink.waitFor();
+      assert.equal(await leadLink.textContent(), lead.title);
+      assert.equal(await leadLink.getAttribute('href'), `#/article/${lead.id}`);
+
+      // The promotional video's page: its <track> is the gateway's copy of Strapi's .vtt upload,
+      // and the browser loads and parses it (served as text/vtt, allowed by the page's policy).
+      const promo = tree.find((c) => c.url === '/about/promotional-video');
+      const [video] = (await api(`/article/list?categoryId=${promo.id}`)).content;
+      const detail = await api(`/article/detail?id=${video.id}`);
+      assert.match(detail.captions ?? '', /^\/portal\/api\/files\/.+\.vtt$/);
+      await open(page, '/about/promotional-video');
+      const track = page.locator('video track[kind="captions"]');
+      await track.waitFor({ state: 'attached' });
+      assert.equal(await track.getAttribute('src'), detail.captions);
+      await page.waitForFunction(() => {
+        const t = document.querySelector('video track[kind="captions"]');
+        return t && (t.readyState === 2 || t.readyState === 3);
+      });
+      const state = await track.evaluate((t) => ({ ready: t.readyState, cues: t.track.cues?.length ?? 0 }));
+      assert.deepEqual({ ready: state.ready, cues: state.cues > 0 }, { ready: 2, cues: true }, JSON.stringify(state));
     },
   },
   {

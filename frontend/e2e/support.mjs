@@ -19,13 +19,21 @@ function flatten(routes, out = []) {
 /**
  * The routes every case visits: the home page, each route that shows CMS content (its page kind is
  * one of the table's contentPages, the gateway's rule too), and the party-style detail opened on a
- * demo article (it needs an id). Not the footer's sitemap and contact: the cases that want them add them.
+ * demo article (it needs an id). Not the footer's sitemap and contact: the cases that want them add
+ * them; not a `sameAs` route, which redirects (`SAME_AS_ROUTES`).
  */
 export const SPEC_ROUTES = flatten(table.routes).flatMap((route) => {
+  // A duplicate the spec keeps redirects to its page, which is on the list itself.
+  if (route.sameAs) return [];
   if (route.page === 'home') return [route.path];
   if (route.page === 'partyDetail') return [`${route.path}?id=901`];
   return table.contentPages.includes(route.page) ? [route.path] : [];
 });
+
+/** The spec's duplicate routes and the route each redirects to. */
+export const SAME_AS_ROUTES = flatten(table.routes)
+  .filter((route) => route.sameAs)
+  .map((route) => [route.path, route.sameAs]);
 
 export async function api(base, path) {
   const r = await fetch(`${base}/portal/api${path}`);
@@ -63,7 +71,7 @@ const payloads = [
 ];
 export const HOSTILE_ARTICLE = {
   id: 9901,
-  categoryId: 9,
+  categoryId: 43,
   title: '<script>window.__xss = "title"</script>标题里的脚本',
   publishTime: '2020-01-01 08:00:00',
   summary: '<img src=x onerror="window.__xss = \'summary\'">摘要',

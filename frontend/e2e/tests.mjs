@@ -8,18 +8,19 @@ import { HOSTILE_ARTICLE, SPEC_ROUTES, api, heading, open } from './support.mjs'
 
 export const tests = [
   {
-    name: 'the portal loads with the company name as title and the category menu',
+    name: 'the portal loads with the page, its section and the company name as title and the category menu',
     async run({ page, base, consoleErrors }) {
       const site = await api(base, '/site');
       const tree = (await api(base, '/category/list')).content;
       await open(page, base, '/news_center/notice');
       await heading(page);
-      assert.equal(await page.title(), site.companyName);
+      assert.equal(await page.title(), `通知公告 - 新闻中心 - ${site.companyName}`);
       const top = await page.locator('nav[aria-label="主导航"] .menu__top').allTextContents();
       const expected = tree.filter((c) => !c.hidden).map((c) => c.name);
       assert.deepEqual(top.map((t) => t.trim()), expected);
       await page.getByRole('button', { name: '新闻中心' }).click();
-      await page.getByRole('link', { name: '媒体报道' }).click();
+      // The menu's entry (the page's 栏目导航 has one of the same name).
+      await page.getByRole('navigation', { name: '主导航' }).getByRole('link', { name: '媒体报道' }).click();
       assert.equal(await heading(page, '媒体报道'), '媒体报道');
       assert.match(page.url(), /#\/news_center\/media_coverage\/2$/);
       const footer = await page.locator('footer').textContent();

@@ -311,6 +311,11 @@ pub struct UpstreamConfig {
     pub connect_timeout: Duration,
     #[serde(default = "default_pool_idle")]
     pub pool_max_idle_per_host: usize,
+    /// How long an idle keep-alive connection to the CMS is kept. Shorter than the CMS's own
+    /// keep-alive (Node.js, and so Strapi, Ghost, Directus: 5 s; Apache: 5 s), or a request may
+    /// go out on a connection the CMS is closing and fail with a reset.
+    #[serde(default = "default_pool_idle_timeout", with = "humantime_serde")]
+    pub pool_idle_timeout: Duration,
 }
 
 /// `upstream.auth`: how the secret is sent to the CMS.
@@ -365,6 +370,9 @@ fn default_connect_timeout() -> Duration {
 }
 fn default_pool_idle() -> usize {
     32
+}
+fn default_pool_idle_timeout() -> Duration {
+    Duration::from_secs(4)
 }
 
 #[derive(Debug, thiserror::Error)]

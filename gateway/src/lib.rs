@@ -16,6 +16,7 @@ mod health;
 pub mod limits;
 pub mod metrics;
 pub mod model;
+mod not_found;
 pub mod observe;
 pub mod portal_routes;
 pub mod reload;

@@ -17,7 +17,7 @@ use std::{
 use axum::{
     body::Body,
     http::{HeaderMap, HeaderValue, Method, StatusCode, header, request::Parts},
-    response::{IntoResponse, Response},
+    response::{Html, IntoResponse, Response},
 };
 use bytes::Bytes;
 
@@ -167,12 +167,10 @@ impl AppFiles {
         };
         let asset = match self.files.get(path) {
             Some(asset) => asset,
-            // App routes (and a stale bookmark) get the app, which shows its own not-found page;
-            // a missing file (a chunk of an older build) must fail rather than load HTML.
-            None if !looks_like_file(path) => match self.files.get("/index.html") {
-                Some(index) => index,
-                None => return not_found(),
-            },
+            // The app's routes live in the hash, so no other path is a page of the app: a
+            // mistyped or stale address gets the portal's 404 page (with ways back in), a missing
+            // file (a chunk of an older build) a plain 404 rather than HTML.
+            None if !looks_like_file(path) => return page_not_found(path),
             None => return not_found(),
         };
         asset.answer(request)
@@ -334,6 +332,19 @@ fn fingerprint(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
         (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     })
+}
+
+/// A path under `/portal/` that is no file: a route of the app written without its `#` goes to
+/// that route; anything else is the portal's 404 page.
+fn page_not_found(path: &str) -> Response {
+    if crate::portal_routes::PORTAL_ROUTES.contains(&path) {
+        return (
+            StatusCode::FOUND,
+            [(header::LOCATION, format!("/portal/#{path}"))],
+        )
+            .into_response();
+    }
+    (StatusCode::NOT_FOUND, Html(crate::not_found::PAGE)).into_response()
 }
 
 fn not_found() -> Response {

@@ -2,7 +2,8 @@
 //! "data":…}` (the code a string), a credential refused with HTTP 200 and code "401", columns
 //! nested under `children` with `pid` and `columnName`, pages as `records/total/current/size/
 //! pages` asked for with `pageNum`/`pageSize` from 1, ids written as strings, times as
-//! `yyyy-MM-dd HH:mm:ss`.
+//! `yyyy-MM-dd HH:mm:ss`; the home page's lead story is `isLead` (a boolean on every row), a video's
+//! WebVTT captions file `captionsUrl` (a path in the file store like `videoUrl`, or null).
 
 use axum::{
     Json, Router,
@@ -80,6 +81,8 @@ fn row(a: &Article, with_body: bool) -> Value {
         "publishTime": a.publish_time,
         "viewCount": extra("views"),
         "videoUrl": extra("video"),
+        "captionsUrl": extra("captions"),
+        "isLead": a.extra.get("lead").and_then(Value::as_bool).unwrap_or(false),
         "fileList": files,
     });
     if with_body {
@@ -147,4 +150,35 @@ async fn detail(State(state): State<AppState>, Path(id): Path<String>) -> Respon
     let mut value = row(article, true);
     cms.link_neighbours(id, &mut value);
     ok(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lead_is_is_lead_and_captions_a_file_path() {
+        let cms = crate::Content::load(&crate::default_content_dir()).unwrap();
+        let leads: Vec<Value> = cms
+            .articles_in(None)
+            .into_iter()
+            .map(|a| row(a, false))
+            .filter(|r| r["isLead"] == json!(true))
+            .collect();
+        assert_eq!(leads.len(), 1, "one lead story");
+        assert_eq!(leads[0]["columnId"], "21");
+        let lead_id: u64 = leads[0]["id"].as_str().unwrap().parse().unwrap();
+        assert_eq!(cms.article(lead_id).unwrap().extra["lead"], json!(true));
+        assert_eq!(
+            row(cms.article(2301).unwrap(), false)["isLead"],
+            json!(false)
+        );
+        let video = row(cms.article(1015).unwrap(), true);
+        assert_eq!(video["videoUrl"], "videos/tongda-ouya.webm");
+        assert_eq!(video["captionsUrl"], "videos/tongda-ouya.zh.vtt");
+        assert_eq!(
+            row(cms.article(2301).unwrap(), false)["captionsUrl"],
+            Value::Null
+        );
+    }
 }

@@ -2,7 +2,9 @@
 //! worked and errors are `{"message": …}`; categories are one flat list with a `parent` id and a
 //! `slug` (no portal routes), or, with `--categories children`, only asked for parent by parent;
 //! lists are `{"meta":{"total_count":N},"items":[…]}` by `offset`/`limit` (at most 20); the detail
-//! is at `articles/{id}`; times are ISO 8601 with an offset; the cover sits under `cover.url`.
+//! is at `articles/{id}`; times are ISO 8601 with an offset; the cover sits under `cover.url`; the
+//! lead story is `featured` (a boolean on every item) and a video's WebVTT captions file is
+//! `captions` (a path in the file store like `video`, or null).
 
 use axum::{
     Json, Router,
@@ -95,6 +97,14 @@ fn iso(time: &str) -> String {
     format!("{}+08:00", time.replacen(' ', "T", 1))
 }
 
+/// Whether the article is the home page's lead story (`lead` in the content; false when unset).
+fn lead(a: &Article) -> bool {
+    a.extra
+        .get("lead")
+        .and_then(Value::as_bool)
+        .unwrap_or(false)
+}
+
 fn item(a: &Article, with_body: bool) -> Value {
     let extra = |k: &str| a.extra.get(k).cloned().unwrap_or(Value::Null);
     let files = a.attachments_as("title", "href", "bytes");
@@ -113,6 +123,8 @@ fn item(a: &Article, with_body: bool) -> Value {
         "published_at": iso(&a.publish_time),
         "view_count": extra("views"),
         "video": extra("video"),
+        "captions": extra("captions"),
+        "featured": lead(a),
         "files": files,
     });
     if with_body {
@@ -172,4 +184,32 @@ async fn article(State(state): State<AppState>, Path(id): Path<String>) -> Respo
     let mut value = item(found, true);
     cms.link_neighbours(id, &mut value);
     Json(value).into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lead_is_featured_and_captions_a_file_path() {
+        let cms = crate::Content::load(&crate::default_content_dir()).unwrap();
+        let mut featured = 0;
+        for a in cms.articles_in(None) {
+            let value = item(a, false);
+            assert_eq!(value["featured"], json!(lead(a)), "{}", a.id);
+            featured += usize::from(value["featured"] == json!(true));
+            assert_eq!(
+                value["captions"],
+                a.extra.get("captions").cloned().unwrap_or(Value::Null)
+            );
+        }
+        assert_eq!(featured, 1, "one lead story");
+        let video = item(cms.article(1015).unwrap(), true);
+        assert_eq!(video["video"], "videos/tongda-ouya.webm");
+        assert_eq!(video["captions"], "videos/tongda-ouya.zh.vtt");
+        assert_eq!(
+            item(cms.article(2301).unwrap(), false)["captions"],
+            Value::Null
+        );
+    }
 }

@@ -20,10 +20,15 @@ jest.mock('../features/articles/pages/party-detail-page', () => mockPage('partyD
 jest.mock('../features/site/login-page', () => mockPage('login'));
 jest.mock('./pages/sitemap-page', () => mockPage('sitemap'));
 jest.mock('./pages/contact-page', () => mockPage('contact'));
+jest.mock('./pages/accessibility-page', () => mockPage('accessibility'));
 jest.mock('./layout/layout', () => ({ Layout: ({ children }: { children: unknown }) => children }));
 jest.mock('../features/categories', () => ({
   ...jest.requireActual('../features/categories'),
   useGetCategoriesQuery: () => ({ data: [], isLoading: false }),
+}));
+jest.mock('../features/articles', () => ({
+  ...jest.requireActual('../features/articles'),
+  useGetArticleQuery: () => ({ currentData: undefined, isError: false }),
 }));
 jest.mock('../features/site', () => ({
   ...jest.requireActual('../features/site'),
@@ -35,7 +40,10 @@ beforeAll(() => jest.spyOn(window, 'scrollTo').mockImplementation(() => {}));
 afterEach(cleanup);
 
 describe('the router', () => {
-  it.each(flattenRoutes(ROUTES).map((r) => [r.path!, r.page!] as const))('renders %s with its %s page', async (path, page) => {
+  const own = flattenRoutes(ROUTES).filter((r) => !r.sameAs);
+  const same = flattenRoutes(ROUTES).filter((r) => r.sameAs);
+
+  it.each(own.map((r) => [r.path!, r.page!] as const))('renders %s with its %s page', async (path, page) => {
     window.location.hash = `#${path}`;
     render(
       <Router hook={useHashPath} searchHook={useHashPath.searchHook} hrefs={useHashPath.hrefs}>
@@ -43,5 +51,17 @@ describe('the router', () => {
       </Router>,
     );
     expect(await screen.findByText(`${page}:${path}`)).toBeInTheDocument();
+  });
+
+  it.each(same.map((r) => [r.path!, r.sameAs!] as const))('sends %s on to %s, the page it duplicates', async (path, target) => {
+    window.location.hash = `#${path}`;
+    render(
+      <Router hook={useHashPath} searchHook={useHashPath.searchHook} hrefs={useHashPath.hrefs}>
+        <AppRoutes />
+      </Router>,
+    );
+    const page = flattenRoutes(ROUTES).find((r) => r.path === target)!.page;
+    expect(await screen.findByText(`${page}:${target}`)).toBeInTheDocument();
+    expect(window.location.hash).toBe(`#${target}`);
   });
 });

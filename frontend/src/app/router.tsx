@@ -1,40 +1,83 @@
-import { useCallback, useLayoutEffect, type ComponentType } from 'react';
-import { Redirect, Route, Switch, useParams } from 'wouter';
+import { useCallback, useLayoutEffect, useState, type ComponentType, type ReactNode } from 'react';
+import { Redirect, Route, Switch, useParams, useSearch } from 'wouter';
 
 import type { Crumb } from '../components/breadcrumb';
-import { usePrefetchArticle, type ContentPageProps } from '../features/articles';
+import { InnerLayout } from '../components/inner-layout';
+import { SectionNav } from '../components/section-nav';
+import { PageSkeleton, type SkeletonKind } from '../components/skeleton';
+import { useGetArticleQuery, usePrefetchArticle, type ContentPageProps, type PageExtras } from '../features/articles';
 import { accessFor, allowedRoutes, useInitialState } from '../features/access';
 import { findById, findByUrl, selectMenu, useGetCategoriesQuery, type Category } from '../features/categories';
-import type { SearchPageProps } from '../features/search';
-import { useGetSiteQuery } from '../features/site';
+import { parseSearch, type SearchPageProps } from '../features/search';
+import { useGetSiteQuery, type Site } from '../features/site';
 import { lazyPage } from '../lib/lazy-page';
-import { useHashPath } from './hash-location';
+import { currentPath } from './hash-location';
 import { Layout } from './layout/layout';
+import { composeTitle, useCompanyName, usePageTitle, withPageNumber } from './page-title';
+import { RouteAnnouncer } from './route-announcer';
 import { ROUTES, flattenRoutes, routeTrail, type PageKey, type RouteDef } from './routes';
+import { sectionOf, sectionOfCategory, type Section } from './sections';
+
+/** While a content page's script loads: the placeholder the page itself shows while its data loads. */
+const skeleton = (kind: SkeletonKind) =>
+  function PageFallback(props: ContentPageProps) {
+    const list = kind === 'list' || props.category?.type === 'list';
+    return (
+      <PageSkeleton
+        kind={kind === 'article' ? 'article' : list ? 'list' : 'single'}
+        breadcrumb={props.breadcrumb}
+        title={props.category?.name ?? props.title}
+        lead={list ? props.category?.description : undefined}
+        leadPending={props.categoriesLoading}
+      />
+    );
+  };
 
 // One chunk per page.
 const PAGES: Record<PageKey, ComponentType<ContentPageProps>> = {
   home: lazyPage(() => import(/* webpackChunkName: "page-home" */ './pages/home-page')),
   group: lazyPage(() => import(/* webpackChunkName: "page-group" */ './pages/group-page')),
-  single: lazyPage(() => import(/* webpackChunkName: "page-single" */ '../features/articles/pages/single-page')),
-  news: lazyPage(() => import(/* webpackChunkName: "page-news" */ '../features/articles/pages/news-list-page')),
+  single: lazyPage(() => import(/* webpackChunkName: "page-single" */ '../features/articles/pages/single-page'), skeleton('single')),
+  news: lazyPage(() => import(/* webpackChunkName: "page-news" */ '../features/articles/pages/news-list-page'), skeleton('list')),
   partyConstruction: lazyPage(
     () => import(/* webpackChunkName: "page-party-construction" */ '../features/articles/pages/party-construction-page'),
+    skeleton('list'),
   ),
-  party: lazyPage(() => import(/* webpackChunkName: "page-party" */ '../features/articles/pages/party-page')),
-  partyDetail: lazyPage(() => import(/* webpackChunkName: "page-party-detail" */ '../features/articles/pages/party-detail-page')),
+  party: lazyPage(() => import(/* webpackChunkName: "page-party" */ '../features/articles/pages/party-page'), skeleton('list')),
+  partyDetail: lazyPage(
+    () => import(/* webpackChunkName: "page-party-detail" */ '../features/articles/pages/party-detail-page'),
+    skeleton('article'),
+  ),
   login: lazyPage(() => import(/* webpackChunkName: "page-login" */ '../features/site/login-page')),
   sitemap: lazyPage(() => import(/* webpackChunkName: "page-sitemap" */ './pages/sitemap-page')),
   contact: lazyPage(() => import(/* webpackChunkName: "page-contact" */ './pages/contact-page')),
   accessibility: lazyPage(() => import(/* webpackChunkName: "page-accessibility" */ './pages/accessibility-page')),
 };
-const ArticlePage = lazyPage(() => import(/* webpackChunkName: "page-article" */ '../features/articles/pages/article-page'));
+const ArticlePage = lazyPage(() => import(/* webpackChunkName: "page-article" */ '../features/articles/pages/article-page'), skeleton('article'));
 const SearchPage = lazyPage<SearchPageProps>(() => import(/* webpackChunkName: "page-search" */ '../features/search/search-page'));
 const NotFoundPage = lazyPage(() => import(/* webpackChunkName: "page-not-found" */ '../components/not-found-page'));
+
+/** The page kinds shown with their section's 栏目导航 (issue 24); the article page too. */
+const SECTION_PAGES: ReadonlySet<PageKey> = new Set(['single', 'news', 'partyConstruction']);
+/** The kinds whose title names a list page past the first (`?page=2`). */
+const LIST_PAGES: ReadonlySet<PageKey> = new Set(['news', 'partyConstruction', 'party']);
+
+/** Business pages end with a call to action (咨询热线, 在线订舱). */
+export const isBusinessPath = (path: string): boolean => /^\/(business|business_overview)\//.test(path);
+/** 清正廉洁 shows how to report (信访举报). */
+export const CLEAN_HONEST = '/party-construction/clean-honest';
 
 function crumbsOf(tree: readonly Category[], category: Category): Crumb[] {
   const { parent } = selectMenu(tree, category.url);
   return [...(parent ? [{ name: parent.name, url: parent.url }] : []), { name: category.name, url: category.url }];
+}
+
+/** What the app adds under a route's content, from the site's facts. */
+function extrasFor(path: string, site: Site | undefined): PageExtras | undefined {
+  if (!site) return undefined;
+  if (isBusinessPath(path)) return { contact: { hotline: site.hotline, bookingUrl: site.bookingUrl } };
+  if (path === CLEAN_HONEST) return { whistleblowing: site.whistleblowing };
+  return undefined;
 }
 
 /** What every content page is told: its category from the CMS tree, breadcrumb, settings. */
@@ -68,7 +111,42 @@ function usePageContext(path: string, title: string): ContentPageProps {
     paginationLocale: site?.paginationLocale ?? 'en',
     breadcrumbFor,
     urlOf,
+    extras: extrasFor(path, site),
   };
+}
+
+/**
+ * A route's title, `页面 - 栏目 - 公司名`: the route and its group as the CMS names them (the route
+ * table's names while the tree loads or when it lacks them), a list's page past the first.
+ */
+function useRouteTitle(route: RouteDef, tree: readonly Category[], ready: boolean) {
+  const company = useCompanyName();
+  const page = new URLSearchParams(useSearch()).get('page');
+  const names = routeTrail(route.path ?? '/')
+    .map((r) => (r.path && findByUrl(tree, r.path)?.name) || r.name)
+    .reverse();
+  if (route.page && LIST_PAGES.has(route.page) && names.length > 0) names[0] = withPageNumber(names[0], Number(page));
+  usePageTitle(composeTitle(names, company), ready, route.path ?? '/');
+}
+
+/** The title and 栏目导航 of an article (by its id): `文章标题 - 栏目 - 公司名`, its list's section. */
+function useArticleFrame(id: number | null, fallbackName: string, path: string) {
+  const { data: tree = [], isLoading: treeLoading } = useGetCategoriesQuery();
+  const { isLoading: siteLoading } = useGetSiteQuery();
+  const company = useCompanyName();
+  // currentData: the article of this id, never the one shown before it while this one loads.
+  const { currentData: article, isError, error } = useGetArticleQuery(id ?? 0, { skip: id === null });
+  const settled = id === null || article !== undefined || isError;
+  const missing = id === null || (error as { code?: number } | undefined)?.code === 404;
+  const name = article ? article.title : settled ? (missing ? '文章不存在' : '文章加载失败') : fallbackName;
+  const category = article ? findById(tree, article.categoryId)?.name : undefined;
+  usePageTitle(composeTitle([name, category], company), settled && !treeLoading && !siteLoading, path);
+  return { loading: !settled, ...(article ? sectionOfCategory(tree, article.categoryId) : {}) };
+}
+
+function sectionNav(section: Section | undefined, current: string | undefined, kind: 'page' | 'true' = 'page'): ReactNode {
+  if (!section || section.items.length === 0) return undefined;
+  return <SectionNav title={section.name} url={section.url || undefined} items={section.items} current={current} currentKind={kind} />;
 }
 
 /** A new route starts at the top; a list coming back from a detail restores its own position after. */
@@ -79,38 +157,89 @@ function ScrollToTop({ path }: { path: string }) {
   return null;
 }
 
+const idOf = (raw: string | null | undefined): number | null => (raw && /^\d+$/.test(raw) ? Number(raw) : null);
+
 function RoutePage({ route }: { route: RouteDef }) {
   const path = route.path ?? '/';
   const context = usePageContext(path, route.name);
   const Page = PAGES[route.page ?? 'group'];
+  const { data: tree = [], isLoading: treeLoading } = useGetCategoriesQuery();
+  const { isLoading: siteLoading } = useGetSiteQuery();
   const page = (
     <>
       <ScrollToTop path={path} />
       <Page {...context} />
     </>
   );
-  return route.layout === false ? page : <Layout>{page}</Layout>;
+  if (route.page === 'home') return page;
+  const nav = route.page && SECTION_PAGES.has(route.page) ? sectionNav(sectionOf(tree, path), path) : undefined;
+  const body = route.page === 'partyDetail' ? <PartyDetailFrame>{page}</PartyDetailFrame> : <InnerLayout nav={nav}>{page}</InnerLayout>;
+  return (
+    <>
+      {route.page !== 'partyDetail' && <RouteTitle route={route} tree={tree} ready={!treeLoading && !siteLoading} />}
+      {route.layout === false ? body : <Layout>{body}</Layout>}
+    </>
+  );
+}
+
+function RouteTitle({ route, tree, ready }: { route: RouteDef; tree: readonly Category[]; ready: boolean }) {
+  useRouteTitle(route, tree, ready);
+  return null;
+}
+
+/** 党建风采详情 (`/party/detail?id=9`): an article, titled and placed as the article page is. */
+function PartyDetailFrame({ children }: { children: ReactNode }) {
+  const id = idOf(new URLSearchParams(useSearch()).get('id'));
+  const { loading, section, current } = useArticleFrame(id, '党建风采详情', '/party/detail');
+  return (
+    <InnerLayout nav={sectionNav(section, current, 'true')} reserve pending={loading}>
+      {children}
+    </InnerLayout>
+  );
 }
 
 function ArticleRoute() {
-  const [path] = useHashPath();
-  const { id } = useParams<{ id: string }>();
-  usePrefetchArticle(/^\d+$/.test(id ?? '') ? Number(id) : null);
+  const { id: raw } = useParams<{ id: string }>();
+  // The article's own address (not the hash's, which moves on before this route leaves).
+  const path = `/article/${raw ?? ''}`;
+  const id = idOf(raw);
+  usePrefetchArticle(id);
   const context = usePageContext(path, '文章详情');
+  const { loading, section, current } = useArticleFrame(id, '文章详情', path);
   return (
     <Layout>
       <ScrollToTop path={path} />
-      <ArticlePage {...context} />
+      <InnerLayout nav={sectionNav(section, current, 'true')} reserve pending={loading}>
+        <ArticlePage {...context} />
+      </InnerLayout>
     </Layout>
   );
 }
 
+/** 站内搜索: `“班列”的搜索结果 - 站内搜索 - 公司名`, the page past the first named. */
 function SearchRoute() {
   const { paginationLocale } = usePageContext('/search', '站内搜索');
+  const { keyword, page } = parseSearch(useSearch());
+  const company = useCompanyName();
+  const { isLoading } = useGetSiteQuery();
+  const parts = keyword ? [withPageNumber(`“${keyword}”的搜索结果`, page), '站内搜索'] : ['站内搜索'];
+  usePageTitle(composeTitle(parts, company), !isLoading, '/search');
   return (
     <Layout>
       <ScrollToTop path="/search" />
       <SearchPage paginationLocale={paginationLocale} />
+    </Layout>
+  );
+}
+
+function NotFoundRoute() {
+  const [path] = useState(currentPath);
+  const company = useCompanyName();
+  const { isLoading } = useGetSiteQuery();
+  usePageTitle(composeTitle(['页面不存在'], company), !isLoading, path);
+  return (
+    <Layout>
+      <NotFoundPage {...({} as ContentPageProps)} />
     </Layout>
   );
 }
@@ -122,23 +251,24 @@ export function AppRoutes() {
   if (initial.loading) return null;
   const routes = flattenRoutes(allowedRoutes(ROUTES, accessFor(initial.state)));
   return (
-    <Switch>
-      {routes.map((route) => (
-        <Route key={route.path} path={route.path!}>
-          {route.sameAs ? <Redirect to={route.sameAs} replace /> : <RoutePage route={route} />}
+    <>
+      <RouteAnnouncer />
+      <Switch>
+        {routes.map((route) => (
+          <Route key={route.path} path={route.path!}>
+            {route.sameAs ? <Redirect to={route.sameAs} replace /> : <RoutePage route={route} />}
+          </Route>
+        ))}
+        <Route path="/article/:id">
+          <ArticleRoute />
         </Route>
-      ))}
-      <Route path="/article/:id">
-        <ArticleRoute />
-      </Route>
-      <Route path="/search">
-        <SearchRoute />
-      </Route>
-      <Route>
-        <Layout>
-          <NotFoundPage {...({} as ContentPageProps)} />
-        </Layout>
-      </Route>
-    </Switch>
+        <Route path="/search">
+          <SearchRoute />
+        </Route>
+        <Route>
+          <NotFoundRoute />
+        </Route>
+      </Switch>
+    </>
   );
 }

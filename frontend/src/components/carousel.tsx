@@ -1,12 +1,16 @@
 import { useEffect, useId, useRef, useState, type TouchEvent } from 'react';
 
+import './carousel.css';
+
+/** One photo-news slide: a picture and its caption, both one link to the story. */
 export interface Slide {
   image: string;
+  /** Empty when the caption says what the picture shows (the link's name is the caption). */
   alt: string;
   title: string;
-  text: string;
+  /** A second caption line (the date). */
+  text?: string;
   href: string;
-  action: string;
 }
 
 const INTERVAL_MS = 6000;
@@ -25,9 +29,10 @@ interface CarouselProps {
 }
 
 /**
- * The home banner: slides advance every 6 s unless paused, focused or hovered, and never on their
- * own when the visitor prefers reduced motion or the site says stop. Previous/next/pause are real
- * buttons; on touch screens a swipe turns the slide.
+ * The home page's 图片新闻: slides advance every 6 s unless paused, focused or hovered, and never on
+ * their own when the visitor prefers reduced motion or the site says stop. Previous/next/pause are
+ * real buttons; on touch screens a swipe turns the slide. The first picture loads first (the
+ * largest paint of the page); the others lazily.
  */
 export function Carousel({ slides, label, stopped = false }: CarouselProps) {
   const [index, setIndex] = useState(0);
@@ -89,18 +94,24 @@ export function Carousel({ slides, label, stopped = false }: CarouselProps) {
             aria-label={`第 ${i + 1} 张，共 ${slides.length} 张`}
             hidden={i !== index}
           >
-            <img src={slide.image} alt={slide.alt} width={1600} height={500} fetchPriority={i === 0 ? 'high' : 'low'} />
-            <div className="carousel__caption container">
-              <h2>{slide.title}</h2>
-              <p>{slide.text}</p>
-              <a className="button" href={slide.href}>
-                {slide.action}
-              </a>
-            </div>
+            <a className="carousel__link" href={slide.href}>
+              <img
+                src={slide.image}
+                alt={slide.alt}
+                width={1200}
+                height={675}
+                fetchPriority={i === 0 ? 'high' : 'low'}
+                loading={i === 0 ? 'eager' : 'lazy'}
+              />
+              <div className="carousel__caption">
+                <h3 className="carousel__title">{slide.title}</h3>
+                {slide.text && <p className="carousel__text">{slide.text}</p>}
+              </div>
+            </a>
           </div>
         ))}
       </div>
-      <div className="carousel__controls container">
+      <div className="carousel__controls">
         <button type="button" className="carousel__button" onClick={() => setChoice(!paused)}>
           {paused ? '播放' : '暂停'}
           <span className="visually-hidden">轮播</span>
@@ -125,5 +136,27 @@ export function Carousel({ slides, label, stopped = false }: CarouselProps) {
         </ol>
       </div>
     </section>
+  );
+}
+
+/**
+ * The carousel's room while its slides load: the same picture box, caption lines and control bar,
+ * so nothing below moves when the slides arrive.
+ */
+export function CarouselPlaceholder() {
+  return (
+    <div className="carousel carousel--placeholder" aria-hidden="true">
+      <div className="carousel__slide">
+        <div className="carousel__image-box" />
+        <div className="carousel__caption">
+          <p className="carousel__title" />
+          <p className="carousel__text">&nbsp;</p>
+        </div>
+      </div>
+      <div className="carousel__controls">
+        <span className="carousel__button" />
+        <span className="carousel__dots" />
+      </div>
+    </div>
   );
 }

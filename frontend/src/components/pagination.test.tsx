@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
 import { Pagination, pageWindow } from './pagination';
@@ -8,6 +8,39 @@ describe('pagination', () => {
     expect(pageWindow(1, 1)).toEqual([1]);
     expect(pageWindow(5, 10)).toEqual([1, 'gap', 4, 5, 6, 'gap', 10]);
     expect(pageWindow(2, 3)).toEqual([1, 2, 3]);
+  });
+
+  it('on a phone shows only the first, current and last page, so the pager fits one row', () => {
+    expect(pageWindow(4, 7, 0)).toEqual([1, 'gap', 4, 'gap', 7]);
+    expect(pageWindow(1, 7, 0)).toEqual([1, 'gap', 7]);
+    // Up to four pages all fit.
+    expect(pageWindow(1, 3, 0)).toEqual([1, 2, 3]);
+    expect(pageWindow(1, 4)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('follows the phone width (768 px and below) as the window changes', () => {
+    const matchMedia = window.matchMedia;
+    let phone = true;
+    const listeners = new Set<() => void>();
+    window.matchMedia = ((query: string) => ({
+      get matches() {
+        return query === '(max-width: 768px)' && phone;
+      },
+      addEventListener: (_: string, l: () => void) => listeners.add(l),
+      removeEventListener: (_: string, l: () => void) => listeners.delete(l),
+    })) as unknown as typeof window.matchMedia;
+    try {
+      const { container } = render(<Pagination page={4} pageSize={10} total={70} onChange={() => {}} locale="zh-CN" />);
+      const numbers = () => screen.getAllByRole('button', { name: /^第 \d+ 页$/ }).map((b) => b.textContent);
+      expect(container.querySelector('nav')).toHaveClass('pagination--compact');
+      expect(numbers()).toEqual(['1', '4', '7']);
+      phone = false;
+      act(() => listeners.forEach((l) => l()));
+      expect(container.querySelector('nav')).not.toHaveClass('pagination--compact');
+      expect(numbers()).toEqual(['1', '3', '4', '5', '7']);
+    } finally {
+      window.matchMedia = matchMedia;
+    }
   });
 
   it('labels in English by default and in Chinese on request', async () => {

@@ -1,4 +1,8 @@
+import './pagination.css';
+
 import { useState, type FormEvent } from 'react';
+
+import { PHONE_QUERY, useMediaQuery } from '../lib/media-query';
 
 export type PaginationLocale = 'en' | 'zh-CN';
 
@@ -39,9 +43,14 @@ interface PaginationProps {
 /** From this many pages on, a list also offers a jump to a typed page number. */
 export const JUMP_FROM_PAGES = 6;
 
-/** Page numbers around the current page, with the first and last always shown. */
-export function pageWindow(page: number, pages: number): (number | 'gap')[] {
-  const shown = new Set([1, pages, page - 1, page, page + 1].filter((p) => p >= 1 && p <= pages));
+/**
+ * Page numbers around the current page (`siblings` each side), with the first and last always shown.
+ * A phone shows none around it, so 上一页, the numbers and 下一页 fit one row at 390 px.
+ */
+export function pageWindow(page: number, pages: number, siblings = 1): (number | 'gap')[] {
+  // Up to four pages all fit, and a gap standing for one page would say less than its number.
+  const near = pages <= 4 ? Array.from({ length: pages }, (_, i) => i + 1) : Array.from({ length: 2 * siblings + 1 }, (_, i) => page - siblings + i);
+  const shown = new Set([1, pages, ...near].filter((p) => p >= 1 && p <= pages));
   const sorted = [...shown].sort((a, b) => a - b);
   const out: (number | 'gap')[] = [];
   sorted.forEach((p, i) => {
@@ -74,16 +83,17 @@ function PageJump({ page, pages, onChange, labels }: { page: number; pages: numb
 
 export function Pagination({ page, pageSize, total, onChange, locale = 'en' }: PaginationProps) {
   const labels = LABELS[locale] ?? LABELS.en;
+  const compact = useMediaQuery(PHONE_QUERY);
   const pages = Math.max(1, Math.ceil(total / pageSize));
   if (total <= pageSize) return <p className="pagination__total">{labels.total(total)}</p>;
   return (
-    <nav className="pagination" aria-label={labels.nav}>
+    <nav className={`pagination${compact ? ' pagination--compact' : ''}`} aria-label={labels.nav}>
       <span className="pagination__total">{labels.total(total)}</span>
       <button type="button" onClick={() => onChange(page - 1)} disabled={page <= 1}>
         {labels.prev}
       </button>
       <ol>
-        {pageWindow(page, pages).map((p, i) =>
+        {pageWindow(page, pages, compact ? 0 : 1).map((p, i) =>
           p === 'gap' ? (
             <li key={`gap-${i}`} aria-hidden="true">
               …

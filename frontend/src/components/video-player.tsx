@@ -1,7 +1,15 @@
 import { useState } from 'react';
 
-/** An HTML5 video with poster and controls, and a plain Chinese message when it cannot play. */
-export function VideoPlayer({ src, poster, title }: { src: string; poster?: string; title: string }) {
+interface VideoPlayerProps {
+  src: string;
+  poster?: string;
+  title: string;
+  /** The CMS's WebVTT captions (`captions`), shown by default: a film in a public hall plays muted. */
+  captions?: string;
+}
+
+/** An HTML5 video with poster, controls and captions, and a plain Chinese message when it cannot play. */
+export function VideoPlayer({ src, poster, title, captions }: VideoPlayerProps) {
   const [failed, setFailed] = useState(false);
   if (failed) {
     return (
@@ -16,9 +24,10 @@ export function VideoPlayer({ src, poster, title }: { src: string; poster?: stri
   }
   return (
     <div className="video">
-      {/* The CMS contract carries no caption file yet; the page's text describes the film. */}
+      {/* Without a caption file from the CMS the page's text describes the film. */}
       {/* eslint-disable-next-line jsx-a11y/media-has-caption */}
       <video controls preload="metadata" poster={poster} src={src} onError={() => setFailed(true)} aria-label={title}>
+        {captions && <track kind="captions" src={captions} srcLang="zh-CN" label="中文字幕" default />}
         <p>您的浏览器不支持视频播放，请阅读下方的影片介绍。</p>
       </video>
     </div>

@@ -36,6 +36,14 @@ content?: string, attachments?: Array<Attachment>,
  */
 video?: string, 
 /**
+ * The video's captions (WebVTT), from the CMS file store.
+ */
+captions?: string, 
+/**
+ * 头条: the CMS marks this article as the lead story (the home page shows the newest one).
+ */
+lead?: boolean, 
+/**
  * The newer neighbour in its category (a detail only; `null` for the newest).
  */
 prev?: Link, 
@@ -47,6 +55,16 @@ next?: Link, };
 export type ArticlePage = { content: Array<Article>, totalElements: number, totalPages: number, page: number, size: number, };
 
 export type Mourning = boolean | Array<string>;
+
+export type Whistleblowing = { phone: string, email: string, address: string, 
+/**
+ * When the phone is answered (`工作日 9:00—17:00`).
+ */
+hours: string, };
+
+export type Figure = { value: string, label: string, };
+
+export type Partner = { name: string, url?: string, };
 
 export type Site = { search: boolean, companyName: string, shortName: string, loginUrl: string, address: string, phone: string, email: string, postcode: string, icpNumber: string, icpUrl: string, copyright: string, 
 /**
@@ -68,4 +86,25 @@ policeFilingNumber: string, policeFilingUrl: string,
 /**
  * 哀悼模式: the whole site in grey, always (`true`) or on listed days.
  */
-mourning: Mourning, };
+mourning: Mourning, 
+/**
+ * 咨询热线: the number a business page's call to action gives (hidden when empty).
+ */
+hotline: string, 
+/**
+ * 在线订舱: where a business page's call to action sends a visitor to book (hidden when empty).
+ */
+bookingUrl: string, 
+/**
+ * 信访举报: how to reach the discipline inspection office, shown on 清正廉洁 (each line only
+ * when set; the block only when one is).
+ */
+whistleblowing: Whistleblowing, 
+/**
+ * The home page's 数说 figures (value and what it counts), in order; none, no block.
+ */
+figures: Array<Figure>, 
+/**
+ * The home page's partners (name, and a link when given); none, no block.
+ */
+partners: Array<Partner>, };

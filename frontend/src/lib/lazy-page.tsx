@@ -1,13 +1,18 @@
-import { lazy, Suspense, useState, type ComponentType } from 'react';
+import { lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
 
 import { PageErrorBoundary } from '../components/error-boundary';
 import { Loading } from '../components/loading';
 
 /**
  * A page in its own chunk. A failed load shows the error panel; its retry asks webpack for the
- * chunk again (webpack forgets failed chunks, React.lazy does not, hence a fresh lazy).
+ * chunk again (webpack forgets failed chunks, React.lazy does not, hence a fresh lazy). While the
+ * chunk loads: `fallback` for the page's props (a content page's own placeholder, so the page
+ * takes its place without a jump), else the spinner.
  */
-export function lazyPage<P extends object>(load: () => Promise<{ default: ComponentType<P> }>): ComponentType<P> {
+export function lazyPage<P extends object>(
+  load: () => Promise<{ default: ComponentType<P> }>,
+  fallback?: (props: P) => ReactNode,
+): ComponentType<P> {
   let Lazy = lazy(load);
   function Page(props: P) {
     const [attempt, setAttempt] = useState(0);
@@ -19,7 +24,7 @@ export function lazyPage<P extends object>(load: () => Promise<{ default: Compon
           setAttempt((a) => a + 1);
         }}
       >
-        <Suspense fallback={<Loading />}>
+        <Suspense fallback={fallback ? fallback(props) : <Loading />}>
           <Lazy {...props} />
         </Suspense>
       </PageErrorBoundary>

@@ -22,6 +22,8 @@ const ALLOWED_TYPES: &[&str] = &[
     "application/vnd.ms-powerpoint",
     "text/plain",
     "text/csv",
+    // A video's captions (WebVTT), read by the browser's <track>.
+    "text/vtt",
 ];
 
 const PASSED_HEADERS: &[header::HeaderName] = &[

@@ -4,10 +4,11 @@
 use super::links::FileLinks;
 use crate::model::{Article, ArticlePage};
 
-/// Points an article's cover, video and attachments at the gateway; drops what cannot be.
+/// Points an article's cover, video, captions and attachments at the gateway; drops what cannot be.
 fn rewrite_links(links: &FileLinks, article: &mut Article) {
     article.cover = article.cover.as_deref().and_then(|c| links.rewrite(c));
     article.video = article.video.as_deref().and_then(|v| links.rewrite(v));
+    article.captions = article.captions.as_deref().and_then(|c| links.rewrite(c));
     article
         .attachments
         .retain_mut(|a| match links.rewrite(&a.url) {

@@ -158,7 +158,7 @@ impl Upstream {
             .read_timeout(config.timeout)
             .connect_timeout(config.connect_timeout)
             .pool_max_idle_per_host(config.pool_max_idle_per_host)
-            .pool_idle_timeout(Duration::from_secs(60))
+            .pool_idle_timeout(config.pool_idle_timeout)
             .tcp_nodelay(true)
             // A redirect would carry the credential somewhere nobody configured.
             .redirect(reqwest::redirect::Policy::none())

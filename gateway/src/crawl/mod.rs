@@ -23,7 +23,7 @@ use axum::{
     Router,
     extract::{Path, State},
     http::StatusCode,
-    response::{Html, IntoResponse, Response},
+    response::{Html, IntoResponse, Redirect, Response},
     routing::get,
 };
 use bytes::Bytes;
@@ -43,6 +43,8 @@ use pages::{ArticleView, AttachmentView, Child, FeedItem, Item, MenuItem, Pager}
 
 /// The route of the group whose list categories make the all-news feed.
 const NEWS_GROUP: &str = "/news_center";
+/// 清正廉洁, the page that carries the 信访举报 channel (as the app's does).
+const INTEGRITY_ROUTE: &str = "/party-construction/clean-honest";
 /// Articles on a crawlable list page and in a feed (fewer on a list page when the CMS's pages
 /// are smaller: one CMS page each).
 const LIST_SIZE: u32 = 20;
@@ -51,6 +53,11 @@ const MAX_PAGE: u32 = 1000;
 
 pub fn router() -> Router<AppState> {
     Router::new()
+        .route(
+            "/portal/site",
+            get(|| async { Redirect::permanent("/portal/site/") }),
+        )
+        .route("/portal/site/", get(site_index))
         .route("/portal/site/{*path}", get(site_page))
         .route("/portal/sitemap.xml", get(sitemap))
         .route("/portal/feed/{name}", get(feed))
@@ -143,7 +150,7 @@ where
     }
 }
 
-const NOT_FOUND: &str = "<!doctype html><html lang=\"zh-CN\"><head><meta charset=\"utf-8\"><title>页面不存在</title></head><body><h1>页面不存在</h1><p><a href=\"/portal/site/index.html\">返回首页</a></p></body></html>";
+const NOT_FOUND: &str = crate::not_found::PAGE;
 
 fn not_found() -> Response {
     (StatusCode::NOT_FOUND, Html(NOT_FOUND)).into_response()
@@ -164,6 +171,19 @@ fn unavailable(err: &ApiError) -> Response {
     response
 }
 
+/// `/portal/site/` and `/portal/site/index.html`: the crawlable home page (one cache entry; its
+/// canonical link names `index.html`).
+async fn site_index(State(state): State<AppState>, info: RequestInfo) -> Response {
+    cached(
+        &state,
+        info,
+        "site/index.html".to_owned(),
+        Endpoint::ArticleList,
+        home,
+    )
+    .await
+}
+
 /// `/portal/site/…`: the two files the pages use, the home page, an article, a menu route.
 async fn site_page(
     State(state): State<AppState>,
@@ -174,16 +194,7 @@ async fn site_page(
     match path.as_str() {
         "page.css" => return asset(info, MediaType::Css, include_str!("page.css")),
         "app-route.js" => return asset(info, MediaType::Js, include_str!("app-route.js")),
-        "index.html" => {
-            return cached(
-                &state,
-                info,
-                "site/index.html".to_owned(),
-                Endpoint::ArticleList,
-                home,
-            )
-            .await;
-        }
+        "index.html" => return site_index(State(state), info).await,
         _ => {}
     }
     let Some(stem) = path.strip_suffix(".html") else {
@@ -277,18 +288,21 @@ mod links {
     pub const NEWS_FEED: &str = "/portal/feed/news.xml";
 }
 
-/// The menu every page carries: each shown top-level category and its shown children.
+/// The menu every page carries, by the app's rule (`categoriesToMenu`): each category the CMS
+/// does not hide, and its children it does not hide, so both faces show one section structure.
+/// Hidden categories are reached from their group's page and the sitemap.
 fn menu(tree: &CategoryTree) -> Vec<MenuItem> {
+    let shown = |c: &&Category| c.is_routed() && c.hidden != Some(true);
     tree.content
         .iter()
-        .filter(|c| c.is_routed())
+        .filter(shown)
         .map(|c| MenuItem {
             name: c.name.clone(),
             href: links::route(&c.url),
             children: c
                 .sub_category
                 .iter()
-                .filter(|s| s.is_routed())
+                .filter(shown)
                 .map(|s| (s.name.clone(), links::route(&s.url)))
                 .collect(),
         })
@@ -394,7 +408,7 @@ async fn home(state: AppState) -> Result<Made, ApiError> {
         title: site.company_name.clone(),
         heading: site.company_name.clone(),
         description: format!(
-            "{}：公司简介、新闻中心、业务板块、党建工会、联络合作与社会责任。",
+            "{}：公司简介、新闻中心、业务板块、党建工会、联络合作、信息公开与社会责任。",
             site.company_name
         ),
         canonical: absolute(site, &links::home()),
@@ -424,6 +438,7 @@ async fn home(state: AppState) -> Result<Made, ApiError> {
         items_heading: Some("最新动态".to_owned()),
         items: latest.value.iter().map(item).collect(),
         pager: None,
+        whistleblowing: Vec::new(),
     };
     let mut found_tags: Vec<String> = latest.value.iter().map(|a| tags::article(a.id)).collect();
     found_tags.push(tags::ALL_ARTICLES.to_owned());
@@ -434,6 +449,24 @@ async fn home(state: AppState) -> Result<Made, ApiError> {
         tags: with_tree_tag(found_tags),
         cacheable: tree.cacheable && latest.cacheable,
     })
+}
+
+/// The 信访举报 lines `[site.whistleblowing]` sets; none unless a way to reach the office is set.
+fn whistleblowing(site: &Site) -> Vec<(&'static str, String)> {
+    let w = &site.whistleblowing;
+    if !w.is_set() {
+        return Vec::new();
+    }
+    [
+        ("举报电话", &w.phone),
+        ("举报邮箱", &w.email),
+        ("来信地址", &w.address),
+        ("接待时间", &w.hours),
+    ]
+    .into_iter()
+    .filter(|(_, value)| !value.trim().is_empty())
+    .map(|(label, value)| (label, value.clone()))
+    .collect()
 }
 
 fn child(c: &Category) -> Child {
@@ -513,6 +546,7 @@ async fn article_page(state: AppState, id: u64) -> Result<Made, ApiError> {
         items_heading: None,
         items: Vec::new(),
         pager: None,
+        whistleblowing: Vec::new(),
     };
     Ok(Made {
         status: StatusCode::OK,
@@ -570,6 +604,7 @@ async fn category_page(state: AppState, route: String, page_no: u32) -> Result<M
         items_heading: None,
         items: Vec::new(),
         pager: None,
+        whistleblowing: Vec::new(),
     };
     if category.is_group() {
         view.children = category
@@ -593,6 +628,9 @@ async fn category_page(state: AppState, route: String, page_no: u32) -> Result<M
         view.items = list.value.content.iter().map(item).collect();
         view.feeds
             .push((category.name.clone(), links::feed(category.id)));
+        if route == INTEGRITY_ROUTE {
+            view.whistleblowing = whistleblowing(site);
+        }
         let pages = list.value.total_pages.max(1);
         view.pager = Some(Pager {
             total: list.value.total_elements,

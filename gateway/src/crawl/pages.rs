@@ -78,6 +78,8 @@ pub struct Page<'a> {
     pub items_heading: Option<String>,
     pub items: Vec<Item>,
     pub pager: Option<Pager>,
+    /// 信访举报 on 清正廉洁: (label, value) of each line `[site.whistleblowing]` sets.
+    pub whistleblowing: Vec<(&'static str, String)>,
 }
 
 #[derive(Template)]

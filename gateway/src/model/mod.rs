@@ -200,6 +200,12 @@ pub struct Article {
     /// A video the page plays (the promotional video), from the CMS file store.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub video: Option<String>,
+    /// The video's captions (WebVTT), from the CMS file store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub captions: Option<String>,
+    /// 头条: the CMS marks this article as the lead story (the home page shows the newest one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lead: Option<bool>,
     /// The newer neighbour in its category (a detail only; `null` for the newest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prev: Option<Link>,

@@ -10,7 +10,7 @@ use ts_rs::{Config, TS};
 
 use super::{
     Article, ArticlePage, Attachment, Category, CategoryTree, Link,
-    site::{Mourning, Site, SiteAnswer},
+    site::{Figure, Mourning, Partner, Site, SiteAnswer, Whistleblowing},
 };
 
 const TYPES_FILE: &str = concat!(
@@ -30,6 +30,9 @@ fn typescript() -> String {
         Article::decl(&cfg),
         ArticlePage::decl(&cfg),
         Mourning::decl(&cfg),
+        Whistleblowing::decl(&cfg),
+        Figure::decl(&cfg),
+        Partner::decl(&cfg),
         SiteAnswer::decl(&cfg),
     ];
     let mut out = String::from(
@@ -109,6 +112,8 @@ fn full_article() -> Article {
         content: Some("<p>b</p>".into()),
         attachments: vec![full_attachment()],
         video: Some("v".into()),
+        captions: Some("c".into()),
+        lead: Some(true),
         prev: Some(Link {
             id: 4,
             title: "p".into(),
@@ -186,10 +191,17 @@ fn the_openapi_schemas_name_exactly_the_models_fields() {
         );
     }
     // A summary is an article without what only a detail carries.
-    let detail_only: BTreeSet<String> = ["content", "attachments", "video", "prev", "next"]
-        .into_iter()
-        .map(String::from)
-        .collect();
+    let detail_only: BTreeSet<String> = [
+        "content",
+        "attachments",
+        "video",
+        "captions",
+        "prev",
+        "next",
+    ]
+    .into_iter()
+    .map(String::from)
+    .collect();
     let summary: BTreeSet<String> = keys(&full_article())
         .difference(&detail_only)
         .cloned()

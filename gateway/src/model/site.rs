@@ -33,6 +33,56 @@ pub struct Site {
     pub police_filing_url: String,
     /// 哀悼模式: the whole site in grey, always (`true`) or on listed days.
     pub mourning: Mourning,
+    /// 咨询热线: the number a business page's call to action gives (hidden when empty).
+    pub hotline: String,
+    /// 在线订舱: where a business page's call to action sends a visitor to book (hidden when empty).
+    pub booking_url: String,
+    /// 信访举报: how to reach the discipline inspection office, shown on 清正廉洁 (each line only
+    /// when set; the block only when one is).
+    pub whistleblowing: Whistleblowing,
+    /// The home page's 数说 figures (value and what it counts), in order; none, no block.
+    pub figures: Vec<Figure>,
+    /// The home page's partners (name, and a link when given); none, no block.
+    pub partners: Vec<Partner>,
+}
+
+/// `[site.whistleblowing]`: the 纪检 office's public channel.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct Whistleblowing {
+    pub phone: String,
+    pub email: String,
+    pub address: String,
+    /// When the phone is answered (`工作日 9:00—17:00`).
+    pub hours: String,
+}
+
+impl Whistleblowing {
+    pub fn is_set(&self) -> bool {
+        [&self.phone, &self.email, &self.address]
+            .iter()
+            .any(|s| !s.trim().is_empty())
+    }
+}
+
+/// `[[site.figures]]`: one key figure, `value = "5200+"`, `label = "中欧班列累计开行（列）"`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct Figure {
+    pub value: String,
+    pub label: String,
+}
+
+/// `[[site.partners]]`: a partner's name, and where it links (an app route or a URL; optional).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+pub struct Partner {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
 }
 
 /// `site.mourning`: `true`/`false`, or days: `"MM-DD"` every year, `"YYYY-MM-DD"` once. The app
@@ -86,6 +136,11 @@ impl Default for Site {
             police_filing_number: String::new(),
             police_filing_url: String::new(),
             mourning: Mourning::default(),
+            hotline: String::new(),
+            booking_url: String::new(),
+            whistleblowing: Whistleblowing::default(),
+            figures: Vec::new(),
+            partners: Vec::new(),
         }
     }
 }

@@ -477,7 +477,9 @@ fn list_categories(tree: &Value, parent_url: &str, out: &mut Vec<(u64, String)>)
 async fn reference_cms_at_20_a_page_is_crawled_whole_and_its_sitemap_and_feeds_answer() {
     let native = {
         let cms = spawn_reference_cms().await;
-        spawn_app(config_for(&format!("http://{cms}/"), &static_dir(), MAX_20)).await
+        let mut config = config_for(&format!("http://{cms}/"), &static_dir(), MAX_20);
+        open_limits(&mut config);
+        spawn_app(config).await
     };
     let rest = {
         let cms = spawn_reference_cms_speaking(
@@ -485,8 +487,9 @@ async fn reference_cms_at_20_a_page_is_crawled_whole_and_its_sitemap_and_feeds_a
             reference_cms::CategoryShape::Flat,
         )
         .await;
-        let toml = example_toml("rest", cms);
-        spawn_app(portal_gateway::Config::from_toml_str(&toml).unwrap()).await
+        let mut config = portal_gateway::Config::from_toml_str(&example_toml("rest", cms)).unwrap();
+        open_limits(&mut config);
+        spawn_app(config).await
     };
     // First every crawlable answer of both, so that all that fail are named together.
     let mut failing = Vec::new();
@@ -737,4 +740,13 @@ async fn a_good_crawl_answer_is_not_replaced_by_one_made_from_an_empty_answer() 
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// A crawl of the whole demo asks the CMS for hundreds of pages at once: no ceiling in the way.
+fn open_limits(config: &mut portal_gateway::Config) {
+    let limits = &mut config.limits;
+    limits.per_client_per_second = 100_000;
+    limits.per_client_burst = 100_000;
+    limits.upstream_per_second = 100_000;
+    limits.upstream_burst = 100_000;
 }

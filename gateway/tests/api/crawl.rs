@@ -311,11 +311,13 @@ async fn a_site_that_names_only_its_company_shows_no_demo_facts() {
     const DEMO_FACTS: &[&str] = &[
         "云川陆港国际物流集团有限公司",
         "枢纽大道",
-        "0000-66668888",
-        "service@example.com",
-        "600000",
+        "0874-6288",
+        "yclandport",
+        "655000",
+        "400-687-5200",
+        "5200+",
+        "阿拉木图陆港运营公司",
         "云ICP备",
-        "sso.example.com",
         "公网安备",
     ];
     let cms = spawn_reference_cms().await;
@@ -375,4 +377,129 @@ fn json_ld(html: &str) -> Vec<Value> {
         .filter_map(|rest| rest.split("</script>").next())
         .map(|text| serde_json::from_str(text).unwrap())
         .collect()
+}
+
+/// The names of the crawlable menu's entries (`<nav aria-label="栏目导航">`), in order.
+fn menu_names(html: &str) -> Vec<String> {
+    let nav = html
+        .split("<nav aria-label=\"栏目导航\">")
+        .nth(1)
+        .and_then(|rest| rest.split("</nav>").next())
+        .expect("every page carries the menu");
+    nav.split("\">")
+        .skip(1)
+        .filter_map(|rest| rest.split("</a>").next())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// One section structure for both faces: the crawlable menu shows what the app's menu shows
+/// (`categoriesToMenu`: every category the CMS does not hide), hidden sections are reached from
+/// their group's page, the spec's duplicate routes have no page, and `/portal/site/` is the home.
+#[tokio::test]
+async fn the_crawlable_menu_is_the_apps_and_hidden_sections_are_reached_from_their_group() {
+    let app = spawn_with_reference_cms().await;
+    let (_, tree) = app.get_json("/portal/api/category/list").await;
+    // The app's rule, applied to the tree the app loads.
+    fn shown(list: &Value, out: &mut Vec<String>) {
+        for c in list.as_array().unwrap() {
+            if c["hidden"] != json!(true) {
+                out.push(c["name"].as_str().unwrap().to_owned());
+                shown(&c["subCategory"], out);
+            }
+        }
+    }
+    let mut expected = Vec::new();
+    shown(&tree["result"]["content"], &mut expected);
+
+    let (status, _, home) = text(&app, "/portal/site/index.html").await;
+    assert_eq!(status, 200);
+    assert_eq!(menu_names(&home), expected);
+    for hidden in ["业务概览", "社会影响", "专题专栏"] {
+        assert!(!expected.contains(&hidden.to_owned()), "{hidden}");
+    }
+    assert!(expected.contains(&"信息公开".to_owned()));
+
+    // A hidden child is listed on its group's page, beside the shown ones.
+    let (status, _, group) = text(&app, "/portal/site/social_responsibility.html").await;
+    assert_eq!(status, 200);
+    for child in ["社会责任报告", "员工关爱", "社会影响"] {
+        assert!(group.contains(&format!(">{child}</a>")), "{child}: {group}");
+    }
+    // The spec's duplicates (`sameAs` in the route table) have no crawlable page of their own.
+    for gone in [
+        "/portal/site/development_history.html",
+        "/portal/site/party.html",
+        "/portal/site/business_overview/fuse.html",
+        "/portal/site/social_responsibility/friend_cooperation.html",
+    ] {
+        let (status, _, html) = text(&app, gone).await;
+        assert_eq!(status, 404, "{gone}");
+        assert!(html.contains("页面不存在"), "{gone}");
+    }
+
+    // `/portal/site/` is the crawlable home, not the app's shell.
+    let (status, kind, index) = text(&app, "/portal/site/").await;
+    assert_eq!((status, kind.as_str()), (200, "text/html; charset=utf-8"));
+    assert!(index.contains("<nav aria-label=\"栏目导航\">"), "{index}");
+    assert!(!index.contains("id=\"root\""));
+    let bare = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
+        .get(app.url("/portal/site"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(bare.status(), 308);
+    assert_eq!(bare.headers()["location"], "/portal/site/");
+}
+
+/// 清正廉洁 carries the 信访举报 channel `[site.whistleblowing]` sets, each line only when set, and
+/// none at all when no way to reach the office is.
+#[tokio::test]
+async fn the_integrity_page_carries_the_whistleblowing_channel_only_when_set() {
+    const PAGE: &str = "/portal/site/party-construction/clean-honest.html";
+    let cms = spawn_reference_cms().await;
+    let set = spawn_app(config_for(
+        &format!("http://{cms}/"),
+        &static_dir(),
+        "[site.whistleblowing]\nphone = \"0874-6288 5312\"\nhours = \"工作日 8:30—17:30\"\n",
+    ))
+    .await;
+    let (status, _, html) = text(&set, PAGE).await;
+    assert_eq!(status, 200);
+    assert!(
+        html.contains("<h2 id=\"whistleblowing-title\">信访举报</h2>"),
+        "{html}"
+    );
+    assert!(
+        html.contains("<dt>举报电话</dt><dd>0874-6288 5312</dd>"),
+        "{html}"
+    );
+    assert!(
+        html.contains("<dt>接待时间</dt><dd>工作日 8:30—17:30</dd>"),
+        "{html}"
+    );
+    assert!(
+        !html.contains("举报邮箱") && !html.contains("来信地址"),
+        "{html}"
+    );
+    // Only on 清正廉洁.
+    let (_, _, other) = text(
+        &set,
+        "/portal/site/party-construction/trade-union-activities.html",
+    )
+    .await;
+    assert!(!other.contains("信访举报"));
+
+    // Hours alone are no way to reach anyone: no block.
+    let unset = spawn_app(config_for(
+        &format!("http://{cms}/"),
+        &static_dir(),
+        "[site.whistleblowing]\nhours = \"工作日 8:30—17:30\"\n",
+    ))
+    .await;
+    let (_, _, html) = text(&unset, PAGE).await;
+    assert!(!html.contains("信访举报"), "{html}");
 }

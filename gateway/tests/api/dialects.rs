@@ -15,6 +15,9 @@ fn example(name: &str, cms: std::net::SocketAddr, extra: &str) -> portal_gateway
 async fn gateway(name: &str, dialect: Dialect, shape: CategoryShape) -> TestApp {
     let cms = spawn_reference_cms_speaking(dialect, shape).await;
     let mut config = example(name, cms, "");
+    // The comparison asks for every notice's detail and more from one address: no client limit.
+    config.limits.per_client_per_second = 100_000;
+    config.limits.per_client_burst = 100_000;
     if shape == CategoryShape::Children {
         // The switch the example's comment tells an integrator to make; with a tight cap on
         // calls in flight, the tree is still asked for without being refused by it.
@@ -149,6 +152,31 @@ async fn check_dialect(name: &str, dialect: Dialect, shape: CategoryShape) {
         )
         .await;
     }
+
+    // The lead flag (the home page's 头条) and the video's captions come through the dialect.
+    assert!(
+        first["result"]["content"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|a| a["lead"] == true),
+        "{name}: a lead story among the newest news"
+    );
+    let video = same_as_native(&app, &reference, "/portal/api/article/detail?id=1015").await;
+    let captions = video["result"]["captions"].as_str().unwrap_or_default();
+    assert!(
+        captions.starts_with("/portal/api/files/") && captions.ends_with(".vtt"),
+        "{name}: captions {captions}"
+    );
+    let track = app.get(captions).await;
+    assert_eq!(track.status(), 200, "{name}: {captions}");
+    assert!(
+        track.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/vtt")
+    );
+    assert!(track.text().await.unwrap().starts_with("WEBVTT"));
 
     // Errors in the envelope.
     let (status, body) = app.get_json("/portal/api/article/detail?id=999999").await;

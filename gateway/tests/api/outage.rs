@@ -227,3 +227,86 @@ async fn a_download_stalled_past_the_time_out_is_cut_not_left_hanging() {
     // Serving goes on.
     assert_eq!(app.get_json("/readyz").await.0, 200);
 }
+
+/// A CMS that answers every request on a keep-alive connection and counts the connections it
+/// accepted.
+async fn counting_cms() -> (
+    std::net::SocketAddr,
+    std::sync::Arc<std::sync::atomic::AtomicUsize>,
+) {
+    use std::sync::{Arc, atomic::AtomicUsize, atomic::Ordering};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let accepted = Arc::new(AtomicUsize::new(0));
+    let count = accepted.clone();
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            count.fetch_add(1, Ordering::SeqCst);
+            tokio::spawn(async move {
+                let body = r#"{"code":200,"msg":"ok","result":{"content":[{"id":2,"parentId":0,"name":"新闻中心","url":"/news_center","sort":1,"subCategory":[]}]}}"#;
+                let mut seen = Vec::new();
+                let mut buf = [0u8; 4096];
+                loop {
+                    let Ok(n) = socket.read(&mut buf).await else {
+                        return;
+                    };
+                    if n == 0 {
+                        return;
+                    }
+                    seen.extend_from_slice(&buf[..n]);
+                    while let Some(end) = seen.windows(4).position(|w| w == b"\r\n\r\n") {
+                        seen.drain(..end + 4);
+                        let answer = format!(
+                            "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+                            body.len()
+                        );
+                        if socket.write_all(answer.as_bytes()).await.is_err() {
+                            return;
+                        }
+                    }
+                }
+            });
+        }
+    });
+    (addr, accepted)
+}
+
+/// The gateway lets an idle connection to the CMS go after `upstream.pool_idle_timeout` (4 s by
+/// default, under Node.js's 5 s keep-alive: a connection the CMS is closing is never reused), and
+/// reuses one that is fresher.
+#[tokio::test]
+async fn an_idle_connection_to_the_cms_is_let_go_after_the_pool_idle_timeout() {
+    use std::sync::atomic::Ordering;
+    assert_eq!(
+        portal_gateway::Config::from_toml_str(&config_toml(
+            "http://127.0.0.1:1/",
+            &static_dir(),
+            ""
+        ))
+        .unwrap()
+        .upstream
+        .pool_idle_timeout,
+        Duration::from_secs(4)
+    );
+    for (idle, wait, connections) in [(300, 900, 2), (30_000, 900, 1)] {
+        let (cms, accepted) = counting_cms().await;
+        let mut config = config_for(
+            &format!("http://{cms}/"),
+            &static_dir(),
+            "[cache]\nenabled = false\n",
+        );
+        config.upstream.pool_idle_timeout = Duration::from_millis(idle);
+        let app = spawn_app(config).await;
+        for _ in 0..2 {
+            let (status, body) = app.get_json("/portal/api/category/list").await;
+            assert_eq!(status, 200, "{body}");
+            tokio::time::sleep(Duration::from_millis(wait)).await;
+        }
+        assert_eq!(
+            accepted.load(Ordering::SeqCst),
+            connections,
+            "pool_idle_timeout = {idle} ms"
+        );
+    }
+}

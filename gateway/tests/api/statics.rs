@@ -40,12 +40,42 @@ async fn index_is_revalidated_and_hashed_assets_are_immutable() {
 }
 
 #[tokio::test]
-async fn app_routes_fall_back_to_index_but_missing_files_are_404() {
+async fn unknown_paths_are_the_portals_404_page_and_missing_files_a_plain_404() {
     let app = spawn_with_reference_cms().await;
-    let route = app.get("/portal/news_center/notice").await;
-    assert_eq!(route.status(), 200);
-    assert_eq!(route.headers()["cache-control"], "no-cache");
-    assert!(route.text().await.unwrap().contains("id=\"root\""));
+    for index in ["/portal/", "/portal/index.html"] {
+        let page = app.get(index).await;
+        assert_eq!(page.status(), 200, "{index}");
+        assert!(
+            page.text().await.unwrap().contains("id=\"root\""),
+            "{index}"
+        );
+    }
+    // The app's routes live in the hash: /portal/foo is no page, and says so in Chinese with
+    // the ways back in (it used to answer the app, which showed the home page).
+    let unknown = app.get("/portal/foo").await;
+    assert_eq!(unknown.status(), 404);
+    assert!(
+        unknown.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/html")
+    );
+    let html = unknown.text().await.unwrap();
+    assert!(html.contains("页面不存在"), "{html}");
+    assert!(html.contains("href=\"/portal/\""), "{html}");
+    assert!(!html.contains("id=\"root\""), "{html}");
+
+    // A route of the app written without its '#' goes to that route.
+    let route = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
+        .get(app.url("/portal/news_center/notice"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(route.status(), 302);
+    assert_eq!(route.headers()["location"], "/portal/#/news_center/notice");
 
     let missing = app.get("/portal/assets/412.deadbeef99.chunk.js").await;
     assert_eq!(
@@ -53,6 +83,7 @@ async fn app_routes_fall_back_to_index_but_missing_files_are_404() {
         404,
         "a missing chunk must fail, not load HTML"
     );
+    assert!(!missing.text().await.unwrap().contains("<html"));
 }
 
 #[tokio::test]

@@ -37,8 +37,10 @@ fn every_page_category_has_its_article_and_files_exist() {
         if let Some(cover) = article.extra.get("cover").and_then(Value::as_str) {
             assert!(dir.join("files").join(cover).is_file(), "missing {cover}");
         }
-        if let Some(video) = article.extra.get("video").and_then(Value::as_str) {
-            assert!(dir.join("files").join(video).is_file(), "missing {video}");
+        for field in ["video", "captions"] {
+            if let Some(file) = article.extra.get(field).and_then(Value::as_str) {
+                assert!(dir.join("files").join(file).is_file(), "missing {file}");
+            }
         }
         for attachment in article
             .extra
@@ -89,4 +91,24 @@ fn broken_content_is_refused() {
     };
     assert!(Content::new(vec![category(1, 0), category(1, 0)], vec![]).is_err());
     assert!(Content::new(vec![category(2, 7)], vec![]).is_err());
+}
+
+#[test]
+fn native_passes_lead_and_captions_through() {
+    let content = bundled();
+    let leads: Vec<&Article> = content
+        .articles_in(None)
+        .into_iter()
+        .filter(|a| a.extra.get("lead") == Some(&json!(true)))
+        .collect();
+    assert_eq!(leads.len(), 1, "one lead story");
+    assert_eq!(leads[0].category_id, 21, "the lead is a 公司要闻 story");
+    assert!(leads[0].extra.contains_key("cover"), "the lead has a cover");
+    assert_eq!(leads[0].summary()["lead"], true, "lists carry the flag");
+    assert_eq!(content.detail(leads[0].id).unwrap()["lead"], true);
+    let video = content.detail(1015).unwrap();
+    assert_eq!(video["captions"], "videos/tongda-ouya.zh.vtt");
+    let dir = crate::default_content_dir().join("files");
+    let vtt = std::fs::read_to_string(dir.join("videos/tongda-ouya.zh.vtt")).unwrap();
+    assert!(vtt.starts_with("WEBVTT"), "a WebVTT file");
 }

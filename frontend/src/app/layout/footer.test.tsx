@@ -8,8 +8,8 @@ const SITE: Site = {
   shortName: '云川陆港',
   loginUrl: 'https://sso.example.com/login',
   address: '云川市陆港新区枢纽大道 88 号',
-  phone: '0000-66668888',
-  email: 'service@example.com',
+  phone: '0874-6288 5200',
+  email: 'service@yclandport.com.cn',
   postcode: '600000',
   icpNumber: '云ICP备20260001号-1',
   icpUrl: 'https://beian.miit.gov.cn/',
@@ -20,6 +20,11 @@ const SITE: Site = {
   policeFilingNumber: '',
   policeFilingUrl: '',
   mourning: false,
+  hotline: '',
+  bookingUrl: '',
+  whistleblowing: { phone: '', email: '', address: '', hours: '' },
+  figures: [],
+  partners: [],
 };
 
 describe('footer', () => {
@@ -57,7 +62,7 @@ describe('footer', () => {
     const { container } = render(<Footer site={bare} />);
     expect(container.querySelector('address')).toBeNull();
     expect(container.textContent).toContain('蓝海联运物流有限公司 版权所有');
-    for (const fact of ['云川', '枢纽大道', '0000-66668888', 'example.com', 'ICP', '邮编', '电话']) {
+    for (const fact of ['云川', '枢纽大道', '0874-6288 5200', 'example.com', 'ICP', '邮编', '电话']) {
       expect(container.textContent).not.toContain(fact);
     }
   });

@@ -3,10 +3,15 @@ import type { ContentPageProps } from '../../features/articles';
 import { findByUrl, useGetCategoriesQuery } from '../../features/categories';
 import { ROUTES, routeTrail } from '../routes';
 
-/** A group route without a page of its own: its name and the way into its sections. */
+/**
+ * A group's landing page: its name, its line from the CMS, and every section below it with the
+ * section's own line, including the sections the menu hides (the spec hides 社会责任's 社会影响 and
+ * all of 业务概览 from the menu: here is where a visitor finds them). The spec's placeholder is
+ * left only for a group with no section at all.
+ */
 export default function GroupPage({ path, title, breadcrumb, category }: ContentPageProps) {
   const route = routeTrail(path, ROUTES).at(-1);
-  const children = (route?.routes ?? []).filter((r) => r.path && !r.hideInMenu);
+  const children = (route?.routes ?? []).filter((r) => r.path && !r.sameAs);
   // Each section's own line from the CMS (its category's description), under its name.
   const { data: tree = [] } = useGetCategoriesQuery();
   return (

@@ -12,6 +12,9 @@ export interface ListPageState {
   page: number;
 }
 
+/** Articles on a list page (spec §3). */
+export const LIST_PAGE_SIZE = 10;
+
 const initialState: ListPageState = { list: '', page: 1 };
 
 export const listPageSlice = createSlice({
@@ -39,8 +42,32 @@ export const { pageFor } = injected.selectors;
 
 /** The page number a hash query asks for (`page=3`), or null when it names none. */
 export function pageFromSearch(search: string): number | null {
-  const raw = new URLSearchParams(search).get('page');
+  return pageNumber(new URLSearchParams(search).get('page'));
+}
+
+function pageNumber(raw: string | null): number | null {
   if (!raw || !/^\d{1,6}$/.test(raw)) return null;
   const page = Number(raw);
   return page >= 1 ? page : null;
 }
+
+/**
+ * The list page an article was opened from, carried in the article's address
+ * (`#/article/2111?listPage=2`): the store forgets it on a reload or in a new tab, and 返回列表
+ * must still lead back to that page.
+ */
+export const LIST_PAGE_PARAM = 'listPage';
+
+/** An article's address, marked with the list page it is opened from (past the first). */
+export function withListPage(href: string, page: number): string {
+  if (page <= 1) return href;
+  return `${href}${href.includes('?') ? '&' : '?'}${LIST_PAGE_PARAM}=${page}`;
+}
+
+/** The list page an article's hash query names (`listPage=2`), or null. */
+export function listPageFromSearch(search: string): number | null {
+  return pageNumber(new URLSearchParams(search).get(LIST_PAGE_PARAM));
+}
+
+/** Where 返回列表 leads: the list, at the page the article was opened from. */
+export const listHref = (listUrl: string, page: number | null): string => `#${listUrl}${page && page > 1 ? `?page=${page}` : ''}`;

@@ -1,5 +1,6 @@
 import type { PaginationLocale } from '../../components/pagination';
 import type { Crumb } from '../../components/breadcrumb';
+import type { Whistleblowing } from '../../lib/api-types';
 
 /** What the app tells a content page about the category it shows. */
 export interface CategoryRef {
@@ -23,4 +24,14 @@ export interface ContentPageProps {
   breadcrumbFor: (categoryId: number) => Crumb[];
   /** The route of a category's list, for "back to the list". */
   urlOf: (categoryId: number) => string | undefined;
+  /** What the app adds under the page's content, shown once the content is there. */
+  extras?: PageExtras;
+}
+
+/** The app's additions to a page, by route (issue 24). */
+export interface PageExtras {
+  /** A business page's call to action: 咨询热线 and 在线订舱 (the site's; each shown when set). */
+  contact?: { hotline: string; bookingUrl: string };
+  /** 清正廉洁's 信访举报 channel. */
+  whistleblowing?: Whistleblowing;
 }

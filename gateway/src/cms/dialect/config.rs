@@ -399,6 +399,10 @@ pub struct ArticleFields {
     pub content: Paths,
     pub attachments: Paths,
     pub video: Paths,
+    /// The video's WebVTT captions (a file path or URL, like `video`).
+    pub captions: Paths,
+    /// The lead-story flag (true/false, 1/0, "true"/"false"): the home page's 头条.
+    pub lead: Paths,
     /// The newer and the older neighbour in its category (`{id, title}` or null; details only).
     pub prev: Paths,
     pub next: Paths,
@@ -422,6 +426,8 @@ impl Default for ArticleFields {
             content: paths(&["content", "body"]),
             attachments: paths(&["attachments"]),
             video: paths(&["video", "videoUrl"]),
+            captions: paths(&["captions", "subtitles"]),
+            lead: paths(&["lead", "headline"]),
             prev: paths(&["prev"]),
             next: paths(&["next"]),
             extra: Vec::new(),

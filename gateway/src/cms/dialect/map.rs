@@ -251,6 +251,8 @@ fields!(
         content,
         attachments,
         video,
+        captions,
+        lead,
         prev,
         next
     ]
@@ -288,6 +290,8 @@ const ARTICLE_NAMES: &[&str] = &[
     "content",
     "attachments",
     "video",
+    "captions",
+    "lead",
     "prev",
     "next",
 ];
@@ -730,6 +734,10 @@ impl Dialect {
             content: self.body(object, at)?,
             attachments,
             video: read(object, &f.video, at, "a string", as_text)?,
+            captions: read(object, &f.captions, at, "a string", as_text)?,
+            // Only a lead is worth saying: a CMS that writes `false` on every item says what
+            // one that writes nothing says.
+            lead: read(object, &f.lead, at, "true or false", as_bool)?.filter(|&lead| lead),
             prev: self.link(object, &f.prev, at)?,
             next: self.link(object, &f.next, at)?,
             extra: extra(object, &f.extra, ARTICLE_NAMES),

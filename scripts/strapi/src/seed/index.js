@@ -22,6 +22,7 @@ const MIME = {
   '.pdf': 'application/pdf',
   '.webm': 'video/webm',
   '.mp4': 'video/mp4',
+  '.vtt': 'text/vtt',
 };
 
 // "/news_center/company_announcement/1" -> "/news_center/company_announcement/"
@@ -183,6 +184,8 @@ async function seed(strapi, { contentDir, runDir }) {
       publishTime: a.publishTime ? toIso(a.publishTime) : null,
       views: a.views ?? null,
       category: catMap.get(a.categoryId).documentId,
+      // The home page's lead story (头条), as reference-cms flags it.
+      lead: a.lead === true,
       body: null,
       bodyBlocks: null,
     };
@@ -192,12 +195,20 @@ async function seed(strapi, { contentDir, runDir }) {
 
     if (a.cover) data.cover = (await uploadRef(a.cover, { alternativeText: a.title })).id;
     if (a.video) data.video = (await uploadRef(a.video, { alternativeText: a.title })).id;
+    // The video's WebVTT captions: a plain file (text/vtt), served from /uploads like the video.
+    if (a.captions) data.captions = (await uploadRef(a.captions)).id;
     if (a.attachments && a.attachments.length) {
       data.attachments = [];
       for (const att of a.attachments) data.attachments.push((await uploadRef(att.url, { name: att.name })).id);
     }
     const doc = await strapi.documents('api::article.article').create({ data });
-    artMap.set(key, { id: doc.id, documentId: doc.documentId, title: a.title, format: data.bodyBlocks ? 'blocks' : 'markdown' });
+    artMap.set(key, {
+      id: doc.id,
+      documentId: doc.documentId,
+      title: a.title,
+      format: data.bodyBlocks ? 'blocks' : 'markdown',
+      ...(data.lead ? { lead: true } : {}),
+    });
   }
 
   for (const a of refArticles) await createArticle(a, String(a.id));

@@ -1,18 +1,34 @@
+import './article-detail.css';
+
+import { useSearch } from 'wouter';
+
 import { Breadcrumb } from '../../../components/breadcrumb';
-import { Loading } from '../../../components/loading';
+import { ArticleSkeleton } from '../../../components/skeleton';
 import { useGetArticleQuery } from '../api';
+import { listHref, listPageFromSearch } from '../list-page-slice';
 import type { ContentPageProps } from '../types';
 import { ArticleView } from './article-view';
+import { RelatedArticles } from './related-articles';
 
 interface ArticleDetailProps extends ContentPageProps {
   id: number | null;
   hrefOf?: (id: number) => string;
 }
 
-/** One article by id: breadcrumb, body, neighbours and the way back to its list. */
-export function ArticleDetail({ id, breadcrumbFor, urlOf, hrefOf, breadcrumb }: ArticleDetailProps) {
+const articleHref = (id: number) => `#/article/${id}`;
+
+/**
+ * The breadcrumb's last step on an article: short, the title being the page's heading right below
+ * (on a phone the whole title twice filled the top of the screen).
+ */
+export const ARTICLE_CRUMB = '正文';
+
+/** One article by id: breadcrumb, body, neighbours, related articles and the way back to its list. */
+export function ArticleDetail({ id, breadcrumbFor, urlOf, hrefOf = articleHref, breadcrumb }: ArticleDetailProps) {
   const valid = id !== null && Number.isInteger(id) && id > 0;
-  const { data: article, isLoading, isError, error } = useGetArticleQuery(id ?? 0, { skip: !valid });
+  const listPage = listPageFromSearch(useSearch());
+  // currentData: this id's article, not the previous one while this one loads (a skeleton then).
+  const { currentData: article, isError, error } = useGetArticleQuery(id ?? 0, { skip: !valid });
   if (!valid) {
     return (
       <article className="content-page">
@@ -22,7 +38,7 @@ export function ArticleDetail({ id, breadcrumbFor, urlOf, hrefOf, breadcrumb }: 
       </article>
     );
   }
-  if (isLoading) return <Loading />;
+  if (!article && !isError) return <ArticleSkeleton />;
   if (isError || !article) {
     const missing = (error as { code?: number } | undefined)?.code === 404;
     return (
@@ -37,15 +53,16 @@ export function ArticleDetail({ id, breadcrumbFor, urlOf, hrefOf, breadcrumb }: 
   const listUrl = urlOf(article.categoryId);
   return (
     <article className="content-page article">
-      <Breadcrumb items={[...trail, { name: article.title }]} />
+      <Breadcrumb items={[...trail, { name: ARTICLE_CRUMB }]} />
       <ArticleView article={article} hrefOf={hrefOf} />
       {listUrl && (
         <p className="article__back">
-          <a className="button button--ghost" href={`#${listUrl}`}>
+          <a className="button button--ghost" href={listHref(listUrl, listPage)}>
             返回列表
           </a>
         </p>
       )}
+      <RelatedArticles article={article} hrefOf={hrefOf} />
     </article>
   );
 }

@@ -1,4 +1,6 @@
-import { useEffect, useRef, useState } from 'react';
+import './article-view.css';
+
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 
 import { Lightbox, type LightboxImage } from '../../../components/lightbox';
 import { VideoPlayer } from '../../../components/video-player';
@@ -16,12 +18,38 @@ interface ArticleViewProps {
 
 const articleHref = (id: number) => `#/article/${id}`;
 
+/**
+ * A chart: an SVG drawn for a wide page (its width attribute), in a figure and not a gallery's.
+ * Scaled to a phone's width its labels would be a few pixels high; it keeps a legible width
+ * (article-view.css) and its box scrolls sideways instead.
+ */
+function isChart(img: HTMLImageElement): boolean {
+  const src = img.getAttribute('src') ?? '';
+  return /\.svg([?#]|$)/i.test(src) && Number(img.getAttribute('width')) >= 600 && !img.closest('.gallery');
+}
+
 export function ArticleView({ article, withHeader = true, hrefOf = articleHref }: ArticleViewProps) {
   const [downloading, setDownloading] = useState<string | null>(null);
   const body = useRef<HTMLDivElement>(null);
   const [gallery, setGallery] = useState<LightboxImage[]>([]);
   const [shown, setShown] = useState<number | null>(null);
   const [size, setSize] = useState<ArticleSize>('medium');
+
+  // Charts get their scrolling box before the first paint (its hint must not push the text down later).
+  useLayoutEffect(() => {
+    body.current?.querySelectorAll<HTMLImageElement>('figure img').forEach((img) => {
+      if (!isChart(img) || img.parentElement?.classList.contains('figure-scroll')) return;
+      const wrapper = document.createElement('div');
+      wrapper.className = 'figure-scroll';
+      img.replaceWith(wrapper);
+      wrapper.appendChild(img);
+      const hint = document.createElement('p');
+      hint.className = 'figure-scroll__hint';
+      hint.setAttribute('aria-hidden', 'true');
+      hint.textContent = '← 左右滑动查看完整图表 →';
+      wrapper.after(hint);
+    });
+  }, [article.content]);
 
   // Wide tables and charts scroll sideways on small screens: keyboard users must reach them too.
   // Tables get a scrolling wrapper, so the table keeps its own semantics.
@@ -38,6 +66,32 @@ export function ArticleView({ article, withHeader = true, hrefOf = articleHref }
       region.setAttribute('role', 'region');
       region.setAttribute('aria-label', region.classList.contains('org-chart') ? '组织架构图' : '表格');
     });
+  }, [article.content]);
+
+  // A chart's box is a stop for the keyboard (it scrolls by the arrow keys) only while it scrolls:
+  // on a wide screen the chart fits and the box is no stop. Before the paint, as its hint shows then.
+  useLayoutEffect(() => {
+    const boxes = Array.from(body.current?.querySelectorAll<HTMLElement>('.figure-scroll') ?? []);
+    if (boxes.length === 0) return undefined;
+    const mark = () =>
+      boxes.forEach((box) => {
+        const scrolls = box.scrollWidth > box.clientWidth + 1;
+        box.classList.toggle('is-scrolling', scrolls);
+        if (scrolls) {
+          box.tabIndex = 0;
+          box.setAttribute('role', 'region');
+          box.setAttribute('aria-label', `图表：${box.querySelector('img')?.alt ?? ''}（可左右滚动）`);
+        } else {
+          box.removeAttribute('tabindex');
+          box.removeAttribute('role');
+          box.removeAttribute('aria-label');
+        }
+      });
+    mark();
+    if (typeof ResizeObserver === 'undefined') return undefined;
+    const observer = new ResizeObserver(mark);
+    boxes.forEach((box) => observer.observe(box));
+    return () => observer.disconnect();
   }, [article.content]);
 
   // Links to another article arrive as its real URL (the gateway leads links to the CMS's own
@@ -102,7 +156,7 @@ export function ArticleView({ article, withHeader = true, hrefOf = articleHref }
         </header>
       )}
       <ArticleTools size={size} onSize={setSize} />
-      {article.video && <VideoPlayer src={article.video} poster={article.cover} title={article.title} />}
+      {article.video && <VideoPlayer src={article.video} poster={article.cover} title={article.title} captions={article.captions} />}
       {/* The gateway sanitises article HTML (ammonia) before it reaches the browser. */}
       <div ref={body} className={`article__body article__body--${size}`} dangerouslySetInnerHTML={{ __html: article.content ?? '' }} />
       {gallery.length > 0 && <Lightbox images={gallery} index={shown} onIndex={setShown} />}

@@ -4,14 +4,15 @@ import { useLocation, useSearch } from 'wouter';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { saveScroll, scrollFor } from '../../../app/ui-slice';
 import { Breadcrumb } from '../../../components/breadcrumb';
-import { Loading } from '../../../components/loading';
 import { Pagination } from '../../../components/pagination';
+import { ContentRegion, ListSkeleton, PageHeader } from '../../../components/skeleton';
 import { useGetArticlesQuery, type ArticleSummary } from '../api';
-import { pageFor, pageFromSearch, setListPage } from '../list-page-slice';
+import { LIST_PAGE_SIZE, pageFor, pageFromSearch, setListPage, withListPage } from '../list-page-slice';
 import type { ContentPageProps } from '../types';
 import { ArticleList } from './article-list';
+import { PageExtras } from './page-extras';
 
-export const PAGE_SIZE = 10;
+export const PAGE_SIZE = LIST_PAGE_SIZE;
 
 interface ListPageProps extends ContentPageProps {
   hrefOf?: (article: ArticleSummary) => string;
@@ -25,7 +26,7 @@ const defaultHref = (article: ArticleSummary) => `#/article/${article.id}`;
  * store (the spec's global page number, used when the URL names none).
  */
 export function ListPage(props: ListPageProps) {
-  const { path, title, category, categoriesLoading, breadcrumb, paginationLocale, hrefOf = defaultHref } = props;
+  const { path, title, category, categoriesLoading, breadcrumb, paginationLocale, hrefOf = defaultHref, extras } = props;
   const dispatch = useAppDispatch();
   const [, navigate] = useLocation();
   const urlPage = pageFromSearch(useSearch());
@@ -86,32 +87,35 @@ export function ListPage(props: ListPageProps) {
   }, [feedId, feedName]);
 
   const heading = category?.name ?? title;
+  // An article opened from page 2 carries it in its address, so 返回列表 comes back to page 2.
+  const hrefOnPage = useCallback((article: ArticleSummary) => withListPage(hrefOf(article), page), [hrefOf, page]);
+  const loading = categoriesLoading || (Boolean(category) && !isError && (!data || (isFetching && data.page !== page)));
   return (
     <article className="content-page">
       <Breadcrumb items={breadcrumb} />
-      <header className="content-page__header">
-        <h1>{heading}</h1>
-        {category?.description && <p className="lead">{category.description}</p>}
-      </header>
-      {(categoriesLoading || (isFetching && !data)) && <Loading />}
-      {!categoriesLoading && !category && <p className="empty">该栏目暂未开通。</p>}
-      {isError && <p className="empty">内容加载失败，请稍后再试。</p>}
-      {data && (
-        <div aria-busy={isFetching}>
-          <ArticleList
-            articles={data.content}
-            hrefOf={hrefOf}
-            onOpen={() => dispatch(saveScroll({ key: path, y: window.scrollY }))}
-          />
-          <Pagination
-            page={data.page}
-            pageSize={PAGE_SIZE}
-            total={data.totalElements}
-            onChange={changePage}
-            locale={paginationLocale}
-          />
-        </div>
-      )}
+      {/* While the CMS tree loads, the category's description (the lead) is still to come. */}
+      <PageHeader title={heading} lead={category?.description} leadPending={categoriesLoading} />
+      <ContentRegion busy={loading} stage={categoriesLoading ? '-tree' : ''} placeholder={<ListSkeleton lines={PAGE_SIZE} />}>
+        {!category && <p className="empty">该栏目暂未开通。</p>}
+        {isError && <p className="empty">内容加载失败，请稍后再试。</p>}
+        {data && !isError && (
+          <>
+            <ArticleList
+              articles={data.content}
+              hrefOf={hrefOnPage}
+              onOpen={() => dispatch(saveScroll({ key: path, y: window.scrollY }))}
+            />
+            <Pagination
+              page={data.page}
+              pageSize={PAGE_SIZE}
+              total={data.totalElements}
+              onChange={changePage}
+              locale={paginationLocale}
+            />
+          </>
+        )}
+        <PageExtras extras={extras} />
+      </ContentRegion>
     </article>
   );
 }

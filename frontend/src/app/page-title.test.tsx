@@ -1,0 +1,209 @@
+import { act, cleanup, render, screen } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { Router } from 'wouter';
+
+import type { Category } from '../features/categories';
+import { useHashPath } from './hash-location';
+import { composeTitle, resetTitle, withPageNumber } from './page-title';
+import { AppRoutes } from './router';
+
+const COMPANY = '云川陆港国际物流集团有限公司';
+
+// The CMS tree names some pages differently from the route table: the title takes the CMS's name.
+const cat = (id: number, parentId: number, name: string, url: string, type: string, sub: Category[] = []): Category => ({
+  id,
+  parentId,
+  name,
+  url,
+  sort: id,
+  type,
+  subCategory: sub,
+});
+const TREE: Category[] = [
+  cat(2, 0, '新闻中心', '/news_center', 'group', [
+    cat(21, 2, '公司要闻', '/news_center/company_announcement/1', 'list'),
+    cat(23, 2, '通知公告', '/news_center/notice', 'list'),
+  ]),
+  cat(3, 0, '业务板块', '/business', 'group', [cat(31, 3, '中欧班列服务', '/business/China-Europe_train', 'page')]),
+  cat(4, 0, '党建工会', '/party-construction', 'group', [cat(41, 4, '清正廉洁', '/party-construction/clean-honest', 'list')]),
+];
+
+const ARTICLES: Record<number, { id: number; categoryId: number; title: string }> = {
+  7: { id: 7, categoryId: 21, title: '中欧班列累计开行突破3000列' },
+};
+
+const mockState = { treeLoading: false, articleLoading: false };
+
+function mockPage(kind: string) {
+  return { __esModule: true, default: () => `${kind}-page` };
+}
+// The home page sets its own title (the company name alone): its stand-in does as it does.
+jest.mock('./pages/home-page', () => {
+  const { useCompanyTitle } = jest.requireActual('./layout/layout');
+  return {
+    __esModule: true,
+    default: function Home() {
+      useCompanyTitle();
+      return 'home-page';
+    },
+  };
+});
+jest.mock('./pages/group-page', () => mockPage('group'));
+jest.mock('../features/articles/pages/single-page', () => mockPage('single'));
+jest.mock('../features/articles/pages/news-list-page', () => mockPage('news'));
+jest.mock('../features/articles/pages/party-construction-page', () => mockPage('party-construction'));
+jest.mock('../features/articles/pages/party-detail-page', () => mockPage('party-detail'));
+jest.mock('../features/articles/pages/article-page', () => mockPage('article'));
+jest.mock('../features/search/search-page', () => mockPage('search'));
+jest.mock('../features/site/login-page', () => mockPage('login'));
+jest.mock('./pages/contact-page', () => mockPage('contact'));
+jest.mock('../components/not-found-page', () => mockPage('not-found'));
+jest.mock('./layout/layout', () => ({
+  ...jest.requireActual('./layout/layout'),
+  Layout: ({ children }: { children: ReactNode }) => (
+    <main id="main-content" tabIndex={-1}>
+      {children}
+    </main>
+  ),
+}));
+jest.mock('../features/categories', () => ({
+  ...jest.requireActual('../features/categories'),
+  useGetCategoriesQuery: () => (mockState.treeLoading ? { data: undefined, isLoading: true } : { data: TREE, isLoading: false }),
+}));
+jest.mock('../features/site', () => ({
+  ...jest.requireActual('../features/site'),
+  useGetSiteQuery: () => ({
+    data: { companyName: '云川陆港国际物流集团有限公司', paginationLocale: 'zh-CN', hotline: '', bookingUrl: '', whistleblowing: { phone: '', email: '', address: '', hours: '' } },
+    isLoading: false,
+  }),
+}));
+jest.mock('../features/articles', () => ({
+  ...jest.requireActual('../features/articles'),
+  usePrefetchArticle: () => {},
+  useGetArticleQuery: (id: number, { skip }: { skip?: boolean } = {}) => {
+    if (skip || mockState.articleLoading) return { currentData: undefined, isError: false };
+    const article = ARTICLES[id];
+    return article ? { currentData: article, isError: false } : { currentData: undefined, isError: true, error: { code: 404 } };
+  },
+}));
+
+beforeAll(() => jest.spyOn(window, 'scrollTo').mockImplementation(() => {}));
+beforeEach(() => {
+  resetTitle();
+  document.title = '';
+  mockState.treeLoading = false;
+  mockState.articleLoading = false;
+});
+afterEach(cleanup);
+
+async function titleAt(hash: string): Promise<string> {
+  window.location.hash = `#${hash}`;
+  render(
+    <Router hook={useHashPath} searchHook={useHashPath.searchHook} hrefs={useHashPath.hrefs}>
+      <AppRoutes />
+    </Router>,
+  );
+  await screen.findByText(/-page$/);
+  // Effects after the page's first render (the title, the announcer's answer to it) run out.
+  await act(() => new Promise((resolve) => setTimeout(resolve, 30)));
+  return document.title;
+}
+
+describe('composeTitle', () => {
+  it('joins the set parts and the company with " - ", each once', () => {
+    expect(composeTitle(['回程班列', '公司要闻'], COMPANY)).toBe(`回程班列 - 公司要闻 - ${COMPANY}`);
+    expect(composeTitle([undefined, ' ', '联系我们'], COMPANY)).toBe(`联系我们 - ${COMPANY}`);
+    expect(composeTitle(['新闻中心', '新闻中心'], COMPANY)).toBe(`新闻中心 - ${COMPANY}`);
+    expect(composeTitle([], COMPANY)).toBe(COMPANY);
+    expect(withPageNumber('通知公告', 2)).toBe('通知公告（第 2 页）');
+    expect(withPageNumber('通知公告', 1)).toBe('通知公告');
+  });
+});
+
+describe('the title of each kind of route', () => {
+  it('home: the company name alone', async () => {
+    expect(await titleAt('/')).toBe(COMPANY);
+  });
+
+  it('a group: its name', async () => {
+    expect(await titleAt('/news_center')).toBe(`新闻中心 - ${COMPANY}`);
+  });
+
+  it('a single page: its name as the CMS gives it, then its section', async () => {
+    expect(await titleAt('/business/China-Europe_train')).toBe(`中欧班列服务 - 业务板块 - ${COMPANY}`);
+  });
+
+  it('a single page without a category: the route table’s names', async () => {
+    expect(await titleAt('/about/honor')).toBe(`荣誉资质 - 走进云川 - ${COMPANY}`);
+  });
+
+  it('a news list, and its page past the first', async () => {
+    expect(await titleAt('/news_center/notice')).toBe(`通知公告 - 新闻中心 - ${COMPANY}`);
+    cleanup();
+    expect(await titleAt('/news_center/notice?page=3')).toBe(`通知公告（第 3 页） - 新闻中心 - ${COMPANY}`);
+  });
+
+  it('a party-construction list', async () => {
+    expect(await titleAt('/party-construction/clean-honest')).toBe(`清正廉洁 - 党建工会 - ${COMPANY}`);
+  });
+
+  it('an article: its title, its category, the company', async () => {
+    expect(await titleAt('/article/7')).toBe(`中欧班列累计开行突破3000列 - 公司要闻 - ${COMPANY}`);
+  });
+
+  it('an article that is not there, or not yet', async () => {
+    expect(await titleAt('/article/99')).toBe(`文章不存在 - ${COMPANY}`);
+    cleanup();
+    mockState.articleLoading = true;
+    expect(await titleAt('/article/7')).toBe(`文章详情 - ${COMPANY}`);
+  });
+
+  it('the party-style detail: its article’s title', async () => {
+    expect(await titleAt('/party/detail?id=7')).toBe(`中欧班列累计开行突破3000列 - 公司要闻 - ${COMPANY}`);
+  });
+
+  it('search: the keyword, the page past the first; without a keyword the page’s name', async () => {
+    expect(await titleAt('/search?q=%E7%8F%AD%E5%88%97')).toBe(`“班列”的搜索结果 - 站内搜索 - ${COMPANY}`);
+    cleanup();
+    expect(await titleAt('/search?q=%E7%8F%AD%E5%88%97&page=2')).toBe(`“班列”的搜索结果（第 2 页） - 站内搜索 - ${COMPANY}`);
+    cleanup();
+    expect(await titleAt('/search')).toBe(`站内搜索 - ${COMPANY}`);
+  });
+
+  it('a page outside any section, and one that does not exist', async () => {
+    expect(await titleAt('/contact')).toBe(`联系我们 - ${COMPANY}`);
+    cleanup();
+    expect(await titleAt('/no/such/page')).toBe(`页面不存在 - ${COMPANY}`);
+  });
+});
+
+describe('the route announcer', () => {
+  it('says nothing on the first page, then the new title after a route change, and moves focus to main', async () => {
+    await titleAt('/news_center/notice');
+    const region = screen.getByRole('status');
+    expect(region).toHaveAttribute('aria-live', 'polite');
+    expect(region.textContent).toBe('');
+    act(() => {
+      window.location.hash = '#/business/China-Europe_train';
+      window.dispatchEvent(new HashChangeEvent('hashchange'));
+    });
+    await screen.findByText('single-page');
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(region).toHaveTextContent(`中欧班列服务 - 业务板块 - ${COMPANY}`);
+    expect(document.activeElement).toBe(document.getElementById('main-content'));
+  });
+
+  it('waits for an article’s title before it speaks', async () => {
+    await titleAt('/news_center/notice');
+    mockState.articleLoading = true;
+    act(() => {
+      window.location.hash = '#/article/7';
+      window.dispatchEvent(new HashChangeEvent('hashchange'));
+    });
+    await screen.findByText('article-page');
+    await act(() => new Promise((resolve) => setTimeout(resolve, 30)));
+    const region = screen.getByRole('status');
+    expect(document.title).toBe(`文章详情 - ${COMPANY}`);
+    expect(region.textContent).toBe('');
+  });
+});

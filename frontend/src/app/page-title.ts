@@ -1,0 +1,70 @@
+// The document title of every page (issue 24): `文章标题 - 栏目 - 公司名`, the company name alone on
+// the home page (spec §1). The router works out each route's parts (the route table, the CMS tree,
+// the loaded article, the search keyword); this module joins them, sets the title and tells the
+// route announcer (`route-announcer.tsx`) once a page's title is final, so a screen reader hears
+// the new page's name after a route change.
+import { useEffect } from 'react';
+
+import { useGetSiteQuery } from '../features/site';
+
+export const FALLBACK_NAME = '云川陆港国际物流集团有限公司';
+
+/** The company's name from `/site` (the built-in one until it answers). */
+export function useCompanyName(): string {
+  const { data: site } = useGetSiteQuery();
+  return site?.companyName ?? FALLBACK_NAME;
+}
+
+export const TITLE_SEPARATOR = ' - ';
+
+/** The title of a page: its parts that are set, each once, then the company's name. */
+export function composeTitle(parts: readonly (string | null | undefined)[], company: string): string {
+  const out: string[] = [];
+  for (const raw of [...parts, company]) {
+    const part = raw?.replace(/\s+/g, ' ').trim();
+    if (part && !out.includes(part)) out.push(part);
+  }
+  return out.join(TITLE_SEPARATOR);
+}
+
+/** `通知公告（第 2 页）`: a list or result page past the first says which page it is. */
+export const withPageNumber = (name: string, page: number | null | undefined): string =>
+  page && page > 1 ? `${name}（第 ${page} 页）` : name;
+
+/** The title a route set last: its path, and whether its data had arrived (a final title). */
+export interface TitleEntry {
+  title: string;
+  path: string;
+  final: boolean;
+}
+
+let entry: TitleEntry | null = null;
+const listeners = new Set<() => void>();
+
+export function subscribeTitle(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+  };
+}
+
+export const currentTitle = (): TitleEntry | null => entry;
+
+/** Forgets the last title (tests start each render afresh). */
+export function resetTitle(): void {
+  entry = null;
+}
+
+/**
+ * Sets the document title of the page at `path` (the route's own: a page on its way out, still
+ * rendered once with the next route's address, must not pass its title off as the next page's).
+ * `final` is false while the data a title names is still loading (an article's title, the CMS's
+ * name of a section): the title is set as it stands, and announced only once final.
+ */
+export function usePageTitle(title: string, final: boolean, path: string): void {
+  useEffect(() => {
+    document.title = title;
+    entry = { title, path, final };
+    listeners.forEach((listener) => listener());
+  }, [title, path, final]);
+}

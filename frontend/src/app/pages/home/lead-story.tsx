@@ -1,0 +1,26 @@
+import type { ArticleSummary } from '../../../features/articles';
+import { articleHref, dayOf } from './use-category-articles';
+
+/**
+ * 头条: the newest article the CMS flags as the lead (`lead`), else the newest of the list.
+ * Exported for its test; the list is the CMS's, newest first.
+ */
+export function pickLead(articles: readonly ArticleSummary[]): ArticleSummary | undefined {
+  return articles.find((a) => a.lead === true) ?? articles[0];
+}
+
+export function LeadStory({ article, loading }: { article?: ArticleSummary; loading: boolean }) {
+  if (!article) return loading ? <div className="home-lead" aria-hidden="true" /> : null;
+  return (
+    <section className="home-lead" aria-labelledby="home-lead-title">
+      <p className="home-lead__label">头条</p>
+      <h2 id="home-lead-title" className="home-lead__title">
+        <a href={articleHref(article.id)}>{article.title}</a>
+      </h2>
+      {article.summary && <p className="home-lead__summary">{article.summary}</p>}
+      <time className="home-lead__date" dateTime={dayOf(article)}>
+        {dayOf(article)}
+      </time>
+    </section>
+  );
+}

@@ -1,0 +1,38 @@
+import type { ArticleSummary } from '../../../features/articles';
+import { articleHref, dayOf } from './use-category-articles';
+
+interface NewsColumnProps {
+  id: string;
+  title: string;
+  /** The list's own page (更多). */
+  route: string;
+  articles: ArticleSummary[];
+  loading: boolean;
+  /** Lines the column holds: its height is kept while they load (no layout shift). */
+  lines: number;
+  className?: string;
+}
+
+/** A headed column of dated headlines, as the home page's 要闻, 通知公告 and 党建 lists show them. */
+export function NewsColumn({ id, title, route, articles, loading, lines, className = '' }: NewsColumnProps) {
+  return (
+    <section className={`home-column ${className}`} aria-labelledby={id} aria-busy={loading}>
+      <div className="section-head">
+        <h2 id={id}>{title}</h2>
+        <a href={`#${route}`} className="more">
+          更多<span className="visually-hidden">{title}</span>
+        </a>
+      </div>
+      <ul className={`home-lines home-lines--${lines}`}>
+        {articles.slice(0, lines).map((a) => (
+          <li key={a.id}>
+            <a href={articleHref(a.id)} title={a.title}>
+              {a.title}
+            </a>
+            <time dateTime={dayOf(a)}>{dayOf(a).slice(5)}</time>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,24 @@
+import { useGetArticlesQuery, type ArticleSummary } from '../../../features/articles';
+import { findByUrl, useGetCategoriesQuery, type Category } from '../../../features/categories';
+
+export interface CategoryArticles {
+  /** The CMS's category at the route; undefined when it has none (the module then hides). */
+  category?: Category;
+  articles: ArticleSummary[];
+  /** The tree or the list is still on its way (the module keeps its room). */
+  loading: boolean;
+}
+
+/** The first page of the articles of the category at `route`, newest first (the CMS's order). */
+export function useCategoryArticles(route: string, size: number): CategoryArticles {
+  const { data: tree = [], isLoading: treeLoading } = useGetCategoriesQuery();
+  const category = findByUrl(tree, route);
+  const { data, isLoading } = useGetArticlesQuery(
+    { categoryId: category?.id ?? 0, page: 1, size },
+    { skip: !category },
+  );
+  return { category, articles: data?.content ?? [], loading: treeLoading || (!!category && isLoading) };
+}
+
+export const articleHref = (id: number) => `#/article/${id}`;
+export const dayOf = (a: ArticleSummary) => a.publishTime?.slice(0, 10) ?? '';

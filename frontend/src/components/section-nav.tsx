@@ -1,0 +1,56 @@
+import './section-nav.css';
+
+import { useLayoutEffect, useRef } from 'react';
+
+export interface SectionLink {
+  name: string;
+  url: string;
+}
+
+interface SectionNavProps {
+  /** The section's name (新闻中心) and its group page. */
+  title: string;
+  url?: string;
+  items: SectionLink[];
+  /** The route of the entry to mark. */
+  current?: string;
+  /**
+   * `page` when the marked entry is the page shown; `true` when the page is inside it (an article
+   * of that list).
+   */
+  currentKind?: 'page' | 'true';
+}
+
+/**
+ * 栏目导航: the pages of an inner page's section. A column beside the content on wide screens; on
+ * phones (≤ 768 px) the same links as one row that scrolls sideways, the current one brought into
+ * view. The same markup either way (CSS alone changes it), so nothing moves when the layout does.
+ */
+export function SectionNav({ title, url, items, current, currentKind = 'page' }: SectionNavProps) {
+  const list = useRef<HTMLUListElement>(null);
+
+  // In the phone strip the current entry may sit past the right edge: scroll the strip (only the
+  // strip, never the page) to it. A no-op when the list does not scroll (the desktop column).
+  useLayoutEffect(() => {
+    const strip = list.current;
+    const here = strip?.querySelector<HTMLElement>('[aria-current]');
+    if (!strip || !here || strip.scrollWidth <= strip.clientWidth) return;
+    const offset = here.getBoundingClientRect().left - strip.getBoundingClientRect().left + strip.scrollLeft;
+    strip.scrollLeft = Math.max(0, offset - (strip.clientWidth - here.offsetWidth) / 2);
+  }, [current, items]);
+
+  return (
+    <nav className="section-nav" aria-label={`${title}栏目导航`}>
+      <p className="section-nav__title">{url ? <a href={`#${url}`}>{title}</a> : title}</p>
+      <ul className="section-nav__list" ref={list}>
+        {items.map((item) => (
+          <li key={item.url}>
+            <a href={`#${item.url}`} aria-current={item.url === current ? currentKind : undefined}>
+              {item.name}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

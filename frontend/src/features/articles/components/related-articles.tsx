@@ -1,0 +1,39 @@
+import { useId } from 'react';
+
+import { useGetArticlesQuery, type Article } from '../api';
+import { dateOf } from '../format';
+import { LIST_PAGE_SIZE } from '../list-page-slice';
+
+/** How many related articles an article lists. */
+export const RELATED_COUNT = 5;
+
+const newestFirst = (a: { publishTime?: string }, b: { publishTime?: string }) =>
+  (b.publishTime ?? '').localeCompare(a.publishTime ?? '');
+
+/**
+ * 相关文章 under an article: the newest of its category, itself left out, at most five. It asks for
+ * the list's first page as the list asks for it, so an article opened from that list finds it in
+ * the cache. Nothing while it loads or when the category has no other article.
+ */
+export function RelatedArticles({ article, hrefOf }: { article: Article; hrefOf: (id: number) => string }) {
+  const id = useId();
+  const { data } = useGetArticlesQuery({ categoryId: article.categoryId, page: 1, size: LIST_PAGE_SIZE });
+  const related = (data?.content ?? [])
+    .filter((a) => a.id !== article.id)
+    .sort(newestFirst)
+    .slice(0, RELATED_COUNT);
+  if (related.length === 0) return null;
+  return (
+    <section className="related" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>相关文章</h2>
+      <ul className="related__list">
+        {related.map((a) => (
+          <li key={a.id}>
+            <a href={hrefOf(a.id)}>{a.title}</a>
+            {a.publishTime && <time dateTime={dateOf(a.publishTime)}>{dateOf(a.publishTime)}</time>}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
