@@ -281,6 +281,15 @@ export const careTests = [
             for (const c of await page.evaluate(clippedHeadlines)) problems.push(`${at}: ${c}`);
             for (const r of await page.evaluate(raggedCardRows)) problems.push(`${at}: ${r}`);
           }
+          // The phone menu open, with the search box's hint showing: still nothing past the edge.
+          if (viewport.width < 768) {
+            await page.getByRole('button', { name: '菜单' }).click();
+            const search = page.locator('#site-nav').getByRole('search');
+            await search.getByRole('button', { name: '搜索' }).click();
+            await search.getByRole('alert').waitFor();
+            for (const o of await overflowing(page)) problems.push(`${viewport.width} ${mode} phone menu open: ${o}`);
+            if (await page.evaluate(() => scrollX !== 0)) problems.push(`${viewport.width} ${mode} phone menu open: scrolled sideways`);
+          }
         }
       }
       assert.deepEqual(problems, []);
