@@ -28,6 +28,14 @@ function isChart(img: HTMLImageElement): boolean {
   return /\.svg([?#]|$)/i.test(src) && Number(img.getAttribute('width')) >= 600 && !img.closest('.gallery');
 }
 
+/** The text of the heading a body element comes after (its own section's), if any. */
+function precedingHeading(element: Element): string | undefined {
+  for (let node = element.previousElementSibling; node; node = node.previousElementSibling) {
+    if (/^H[2-6]$/.test(node.tagName)) return node.textContent?.trim() || undefined;
+  }
+  return undefined;
+}
+
 export function ArticleView({ article, withHeader = true, hrefOf = articleHref }: ArticleViewProps) {
   const [downloading, setDownloading] = useState<string | null>(null);
   const body = useRef<HTMLDivElement>(null);
@@ -61,10 +69,22 @@ export function ArticleView({ article, withHeader = true, hrefOf = articleHref }
       table.replaceWith(wrapper);
       wrapper.appendChild(table);
     });
+    // Each region's name is its own (axe: landmark-unique): a table's caption, else the heading it
+    // follows, else its number among the article's tables.
+    const tables = Array.from(body.current?.querySelectorAll<HTMLElement>('.table-scroll') ?? []);
+    const named = new Set<string>();
     body.current?.querySelectorAll<HTMLElement>('.table-scroll, .org-chart').forEach((region) => {
       region.tabIndex = 0;
       region.setAttribute('role', 'region');
-      region.setAttribute('aria-label', region.classList.contains('org-chart') ? '组织架构图' : '表格');
+      let label = '组织架构图';
+      if (region.classList.contains('table-scroll')) {
+        const caption = region.querySelector('caption')?.textContent?.trim();
+        const heading = precedingHeading(region);
+        label = caption ? `表格：${caption}` : heading ? `表格：${heading}` : '表格';
+        if (named.has(label) || (label === '表格' && tables.length > 1)) label = `表格 ${tables.indexOf(region) + 1}${label === '表格' ? '' : label.slice(2)}`;
+      }
+      named.add(label);
+      region.setAttribute('aria-label', label);
     });
   }, [article.content]);
 

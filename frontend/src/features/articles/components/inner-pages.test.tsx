@@ -201,3 +201,14 @@ describe('charts in an article', () => {
     expect(boxes[0].nextElementSibling).toHaveAttribute('aria-hidden', 'true');
   });
 });
+
+describe('tables in an article', () => {
+  it('scroll in regions each named on its own: its caption, else its heading, else its number', () => {
+    const content =
+      '<h2>出资人</h2><table><caption>股东名单</caption><tr><td>1</td></tr></table>' +
+      '<h2>主要经营指标</h2><table><tr><td>2</td></tr></table><table><tr><td>3</td></tr></table>';
+    renderAt('/article/1', <ArticleView article={{ id: 1, categoryId: 101, title: '企业概况', content }} withHeader={false} />);
+    const names = screen.getAllByRole('region').map((r) => r.getAttribute('aria-label'));
+    expect(names).toEqual(['表格：股东名单', '表格：主要经营指标', '表格 3：主要经营指标']);
+  });
+});
