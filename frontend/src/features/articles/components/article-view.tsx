@@ -61,10 +61,18 @@ export function ArticleView({ article, withHeader = true, hrefOf = articleHref }
       table.replaceWith(wrapper);
       wrapper.appendChild(table);
     });
+    // Each region's name is its own (axe's landmark-unique): a table by its caption, numbered when
+    // the body holds more than one.
+    const tables = Array.from(body.current?.querySelectorAll<HTMLElement>('.table-scroll') ?? []);
+    const tableName = (region: HTMLElement) => {
+      const caption = region.querySelector('caption')?.textContent?.trim();
+      const number = tables.length > 1 ? ` ${tables.indexOf(region) + 1}` : '';
+      return `表格${number}${caption ? `：${caption}` : ''}`;
+    };
     body.current?.querySelectorAll<HTMLElement>('.table-scroll, .org-chart').forEach((region) => {
       region.tabIndex = 0;
       region.setAttribute('role', 'region');
-      region.setAttribute('aria-label', region.classList.contains('org-chart') ? '组织架构图' : '表格');
+      region.setAttribute('aria-label', region.classList.contains('org-chart') ? '组织架构图' : tableName(region));
     });
   }, [article.content]);
 
