@@ -23,4 +23,12 @@ describe('article view', () => {
     render(<ArticleView article={ARTICLE} withHeader={false} hrefOf={(id) => `#/party/detail?id=${id}`} />);
     expect(screen.getByRole('link', { name: '上一篇' })).toHaveAttribute('href', '#/party/detail?id=6');
   });
+
+  it('gives each scrolling table region a name of its own: its caption, else its number', () => {
+    const tables = '<table><caption>股东</caption><tr><td>1</td></tr></table><table><tr><td>2</td></tr></table>';
+    render(<ArticleView article={{ ...ARTICLE, content: tables }} withHeader={false} />);
+    expect(screen.getAllByRole('region').map((r) => r.getAttribute('aria-label'))).toEqual(['表格：股东', '表格 2']);
+    const one = render(<ArticleView article={{ ...ARTICLE, id: 8, content: '<table><tr><td>3</td></tr></table>' }} withHeader={false} />);
+    expect(one.container.querySelector('.table-scroll')).toHaveAttribute('aria-label', '表格');
+  });
 });
