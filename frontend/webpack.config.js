@@ -10,12 +10,11 @@ const GATEWAY = process.env.GATEWAY_URL || 'http://127.0.0.1:8080';
 
 /**
  * Starts, from index.html, what a phone otherwise waits for the app's script to ask
- * (Lighthouse mobile: 78-81 % of the largest paint was that wait):
- * - the home carousel's first image, the home page's largest paint ("prioritize the LCP image",
- *   ~170 ms; 0.5 KB brotli, so the other routes lose nothing);
- * - the two API answers every page renders from (the menu's category tree and the site facts),
- *   fetched while the script downloads. `crossorigin=use-credentials` matches the request
- *   layer's `credentials: 'include'`, so its fetch takes the preloaded answer.
+ * (Lighthouse mobile: 78-81 % of the largest paint was that wait): the two API answers every page
+ * renders from (the menu's category tree and the site facts), fetched while the script downloads.
+ * `crossorigin=use-credentials` matches the request layer's `credentials: 'include'`, so its fetch
+ * takes the preloaded answer. (The home page's largest paint is now a CMS story's cover, which no
+ * build can name: the gateway, which knows it, is the one to announce it.)
  */
 const EARLY_API = ['/portal/api/category/list', '/portal/api/site'];
 class EarlyRequests {
@@ -23,11 +22,7 @@ class EarlyRequests {
     compiler.hooks.compilation.tap('EarlyRequests', (compilation) => {
       HtmlWebpackPlugin.getHooks(compilation).alterAssetTagGroups.tap('EarlyRequests', (data) => {
         const link = (attributes) => ({ tagName: 'link', voidTag: true, attributes, meta: { plugin: 'EarlyRequests' } });
-        const image = Object.keys(compilation.assets).find((name) => /^assets\/eurasia\.[0-9a-f]+\.svg$/.test(name));
-        data.headTags.unshift(
-          ...EARLY_API.map((href) => link({ rel: 'preload', as: 'fetch', crossorigin: 'use-credentials', href })),
-          ...(image ? [link({ rel: 'preload', as: 'image', href: `/portal/${image}`, fetchpriority: 'high' })] : []),
-        );
+        data.headTags.unshift(...EARLY_API.map((href) => link({ rel: 'preload', as: 'fetch', crossorigin: 'use-credentials', href })));
         return data;
       });
     });

@@ -133,8 +133,8 @@ wait_for "http://$NGINX_LOG$PATH_"
 curl -fsS "http://$GATEWAY_LOG/portal/api/site" -o "$work/site.json"
 gzip -9 -k "$work/site.json"; chmod 644 "$work"/site.json*
 
-# Scene 2's file and scene 3's visit, as the build named them; the API calls as Chromium made
-# them on the home page (2026-11-22).
+# Scene 2's file and scene 3's visit, as the build named them; the API calls as the home page
+# makes them (2026-11-24).
 bundle=/portal/assets/$(cd "$DIST/assets" && ls main.*.js | grep -v '\.map$' | head -1)
 visit=(/portal/)
 for pattern in 'runtime.*.js' 'main.*.js' 'main.*.css'; do
@@ -142,8 +142,13 @@ for pattern in 'runtime.*.js' 'main.*.js' 'main.*.css'; do
 done
 visit+=(/portal/favicon.svg "/portal/assets/$(cd "$DIST/assets" && ls page-home.*.chunk.js | head -1)"
   /portal/api/category/list /portal/api/site)
-for image in eurasia port park; do visit+=("/portal/assets/$(cd "$DIST/assets" && ls $image.*.svg | head -1)"); done
-visit+=('/portal/api/article/list?categoryId=21&page=1&size=6')
+# The home page's lists (公司要闻 with its lead and photo news, 通知公告, the 党建 block) and the
+# first three covers of its photo news, through the files route.
+news='/portal/api/article/list?categoryId=21&page=1&size=12'
+visit+=("$news" '/portal/api/article/list?categoryId=23&page=1&size=8'
+  '/portal/api/article/list?categoryId=43&page=1&size=5' '/portal/api/article/list?categoryId=41&page=1&size=5')
+while read -r cover; do visit+=("$cover"); done < <(curl -fsS "http://$GATEWAY_LOG$news" |
+  python3 -c 'import json, sys; print("\n".join([a["cover"] for a in json.load(sys.stdin)["result"]["content"] if a.get("cover")][:3]))')
 {
   echo 'local paths = {'
   for p in "${visit[@]}"; do echo "  \"$p\","; done
