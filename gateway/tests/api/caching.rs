@@ -9,7 +9,6 @@ use tokio::sync::oneshot;
 use crate::helpers::*;
 
 /// Generous per-client limits, so tests that hammer from one address measure the cache.
-const OPEN_LIMITS: &str = "[limits]\nper_client_per_second = 100000\nper_client_burst = 100000\nupstream_per_second = 100000\nupstream_burst = 100000\n";
 
 fn tree(name: &str) -> Value {
     json!({"code": 200, "result": {"content": [{"id": 1, "parentId": 0, "name": name, "url": "/about", "sort": 1}]}})
