@@ -8,8 +8,6 @@ use tokio::sync::oneshot;
 
 use crate::helpers::*;
 
-/// Generous per-client limits, so tests that hammer from one address measure the cache.
-
 fn tree(name: &str) -> Value {
     json!({"code": 200, "result": {"content": [{"id": 1, "parentId": 0, "name": name, "url": "/about", "sort": 1}]}})
 }
