@@ -441,9 +441,13 @@ export const careTests = [
         window.__spoken = [];
       });
       await speak.click();
-      await reader.waitForFunction(() => window.__spoken.length > 0);
+      // The same text again: wait for all its pieces, then end the last; the button follows.
+      await reader.waitForFunction((n) => window.__spoken.length >= n, spoken.length);
       await reader.evaluate(() => window.__spoken.at(-1).utterance.onend());
-      assert.equal(await speak.getAttribute('aria-pressed'), 'false');
+      await reader.waitForFunction(
+        (name) => [...document.querySelectorAll('button')].find((b) => b.textContent.includes(name))?.getAttribute('aria-pressed') === 'false',
+        '语音朗读',
+      );
       await reader.close();
       assert.deepEqual(consoleErrors, []);
     },
