@@ -443,14 +443,7 @@ async fn the_crawlable_menu_is_the_apps_and_hidden_sections_are_reached_from_the
     assert_eq!((status, kind.as_str()), (200, "text/html; charset=utf-8"));
     assert!(index.contains("<nav aria-label=\"栏目导航\">"), "{index}");
     assert!(!index.contains("id=\"root\""));
-    let bare = reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .unwrap()
-        .get(app.url("/portal/site"))
-        .send()
-        .await
-        .unwrap();
+    let bare = app.get("/portal/site").await;
     assert_eq!(bare.status(), 308);
     assert_eq!(bare.headers()["location"], "/portal/site/");
 }

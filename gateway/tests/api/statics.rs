@@ -66,14 +66,7 @@ async fn unknown_paths_are_the_portals_404_page_and_missing_files_a_plain_404() 
     assert!(!html.contains("id=\"root\""), "{html}");
 
     // A route of the app written without its '#' goes to that route.
-    let route = reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .unwrap()
-        .get(app.url("/portal/news_center/notice"))
-        .send()
-        .await
-        .unwrap();
+    let route = app.get("/portal/news_center/notice").await;
     assert_eq!(route.status(), 302);
     assert_eq!(route.headers()["location"], "/portal/#/news_center/notice");
 
