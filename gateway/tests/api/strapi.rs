@@ -354,9 +354,13 @@ async fn strapi_flags_the_lead_story_and_serves_the_video_captions() {
         .map(|a| a["title"].as_str().unwrap())
         .collect();
     assert_eq!(leads, flagged);
+    // Strapi writes `false` on every other story; the gateway drops it (a flag nobody raised
+    // says nothing), so a summary either leads or carries no `lead` at all.
     assert!(
-        items.iter().all(|a| a["lead"].is_boolean()),
-        "every summary says whether it leads: {list}"
+        items
+            .iter()
+            .all(|a| a["lead"] == true || a["lead"].is_null()),
+        "a summary carries lead: false: {list}"
     );
 
     // Captions: a single media field (`captions = "captions.url"`), an /uploads/… URL rewritten to
