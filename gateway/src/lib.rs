@@ -12,6 +12,7 @@ pub mod content;
 mod crawl;
 pub mod endpoint;
 pub mod envelope;
+mod first_paint;
 mod health;
 pub mod limits;
 pub mod metrics;

@@ -17,7 +17,7 @@ use crate::config::ServerConfig;
 /// choices (text size, contrast, spacing) and the site's last known mourning setting before the
 /// first paint, which a file would delay by a round trip. A test keeps this hash equal to the script in `frontend/public/index.html`.
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; \
-    script-src 'self' 'sha256-1LvCuxkNlkrHyamArLU6gNyKBgYziB54Yc5c07I5Gj0='; \
+    script-src 'self' 'sha256-Mf8E6ziZgPW7Iz6pDQbQkybgyiyfKutyn1FG5bU9P4U='; \
     style-src 'self'; img-src 'self'; media-src 'self'; font-src 'self'; connect-src 'self'; \
     object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 

@@ -5,6 +5,7 @@ use std::{future::Future, io, net::SocketAddr};
 use axum::{
     Router,
     extract::Request,
+    http::Method,
     response::{Redirect, Response},
     routing::get,
 };
@@ -32,6 +33,12 @@ async fn app_file(
     request: Request,
 ) -> Response {
     let (parts, _body) = request.into_parts();
+    if matches!(parts.uri.path(), "/portal/" | "/portal/index.html")
+        && matches!(parts.method, Method::GET | Method::HEAD)
+        && let Some(page) = crate::first_paint::document(&state, &parts).await
+    {
+        return page;
+    }
     state.runtime().app_files.serve(&parts)
 }
 

@@ -55,6 +55,8 @@ pub struct AppFiles {
     files: HashMap<String, Asset>,
     /// Bytes held, all encodings together (for the log line and `/metrics`).
     bytes: u64,
+    /// The fingerprint of `index.html`, which keys the page drawn from it.
+    index: u64,
 }
 
 /// One file and the encodings of it the build wrote.
@@ -117,6 +119,9 @@ impl AppFiles {
             let modified = std::fs::metadata(path)
                 .and_then(|m| m.modified())
                 .unwrap_or(SystemTime::UNIX_EPOCH);
+            if name == "/index.html" {
+                app.index = fingerprint(&identity);
+            }
             let asset = Asset::new(name, identity, gzip, br, modified);
             app.bytes += asset.weight();
             app.files.insert(name.clone(), asset);
@@ -127,6 +132,12 @@ impl AppFiles {
     /// Whether the app can be served at all (`/readyz`).
     pub fn has_index(&self) -> bool {
         self.files.contains_key("/index.html")
+    }
+
+    /// The build's `index.html` (the page `first_paint` draws into) and its fingerprint.
+    pub fn index_html(&self) -> Option<(&str, u64)> {
+        let bytes = &self.files.get("/index.html")?.identity.bytes;
+        Some((std::str::from_utf8(bytes).ok()?, self.index))
     }
 
     pub fn len(&self) -> usize {

@@ -1,4 +1,4 @@
-import { useCallback, useLayoutEffect, useState, type ComponentType, type ReactNode } from 'react';
+import { useCallback, useLayoutEffect, useState, type ReactNode } from 'react';
 import { Redirect, Route, Switch, useParams, useSearch } from 'wouter';
 
 import type { Crumb } from '../components/breadcrumb';
@@ -10,7 +10,7 @@ import { accessFor, allowedRoutes, useInitialState } from '../features/access';
 import { findById, findByUrl, selectMenu, useGetCategoriesQuery, type Category } from '../features/categories';
 import { parseSearch, type SearchPageProps } from '../features/search';
 import { useGetSiteQuery, type Site } from '../features/site';
-import { lazyPage } from '../lib/lazy-page';
+import { lazyPage, type LazyPage } from '../lib/lazy-page';
 import { currentPath } from './hash-location';
 import { Layout } from './layout/layout';
 import { composeTitle, useCompanyName, usePageTitle, withPageNumber } from './page-title';
@@ -34,7 +34,7 @@ const skeleton = (kind: SkeletonKind) =>
   };
 
 // One chunk per page.
-const PAGES: Record<PageKey, ComponentType<ContentPageProps>> = {
+const PAGES: Record<PageKey, LazyPage<ContentPageProps>> = {
   home: lazyPage(() => import(/* webpackChunkName: "page-home" */ './pages/home-page')),
   group: lazyPage(() => import(/* webpackChunkName: "page-group" */ './pages/group-page')),
   single: lazyPage(() => import(/* webpackChunkName: "page-single" */ '../features/articles/pages/single-page'), skeleton('single')),
@@ -56,6 +56,12 @@ const PAGES: Record<PageKey, ComponentType<ContentPageProps>> = {
 const ArticlePage = lazyPage(() => import(/* webpackChunkName: "page-article" */ '../features/articles/pages/article-page'), skeleton('article'));
 const SearchPage = lazyPage<SearchPageProps>(() => import(/* webpackChunkName: "page-search" */ '../features/search/search-page'));
 const NotFoundPage = lazyPage(() => import(/* webpackChunkName: "page-not-found" */ '../components/not-found-page'));
+
+/**
+ * Before the first render of the home page (`/`, the page the gateway draws into index.html):
+ * its chunk, which the page's head already asked for, so the first render is the page itself.
+ */
+export const preloadHome = (): Promise<void> => PAGES.home.preload();
 
 /** The page kinds shown with their section's 栏目导航 (issue 24); the article page too. */
 const SECTION_PAGES: ReadonlySet<PageKey> = new Set(['single', 'news', 'partyConstruction']);

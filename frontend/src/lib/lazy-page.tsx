@@ -3,17 +3,26 @@ import { lazy, Suspense, useState, type ComponentType, type ReactNode } from 're
 import { PageErrorBoundary } from '../components/error-boundary';
 import { Loading } from '../components/loading';
 
+/** A page in its own chunk, which can be fetched before it is first rendered. */
+export type LazyPage<P extends object> = ComponentType<P> & {
+  /** Fetches the chunk; once it is in, the page renders at once (no fallback, not even for a frame). */
+  preload: () => Promise<void>;
+};
+
 /**
  * A page in its own chunk. A failed load shows the error panel; its retry asks webpack for the
  * chunk again (webpack forgets failed chunks, React.lazy does not, hence a fresh lazy). While the
  * chunk loads: `fallback` for the page's props (a content page's own placeholder, so the page
- * takes its place without a jump), else the spinner.
+ * takes its place without a jump), else the spinner. A page `preload`ed before it renders skips
+ * React.lazy, which suspends once even for a chunk already in: the app's first render replaces
+ * the server-drawn page (gateway/src/first_paint) and must not show a placeholder in between.
  */
 export function lazyPage<P extends object>(
   load: () => Promise<{ default: ComponentType<P> }>,
   fallback?: (props: P) => ReactNode,
-): ComponentType<P> {
+): LazyPage<P> {
   let Lazy = lazy(load);
+  let Loaded: ComponentType<P> | undefined;
   function Page(props: P) {
     const [attempt, setAttempt] = useState(0);
     return (
@@ -24,11 +33,17 @@ export function lazyPage<P extends object>(
           setAttempt((a) => a + 1);
         }}
       >
-        <Suspense fallback={fallback ? fallback(props) : <Loading />}>
-          <Lazy {...props} />
-        </Suspense>
+        <Suspense fallback={fallback ? fallback(props) : <Loading />}>{Loaded ? <Loaded {...props} /> : <Lazy {...props} />}</Suspense>
       </PageErrorBoundary>
     );
   }
+  Page.preload = () =>
+    load().then(
+      (module) => {
+        Loaded = module.default;
+      },
+      // A chunk that fails now is asked for again when the page renders (and shows its error then).
+      () => undefined,
+    );
   return Page;
 }

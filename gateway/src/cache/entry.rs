@@ -297,9 +297,8 @@ pub struct Wants {
 }
 
 impl Wants {
-    /// For tests: the API reads these in its one pass over a request's headers
-    /// (`request::RequestInfo`).
-    #[cfg(test)]
+    /// From a request's headers (the API reads these in its one pass over them instead:
+    /// `request::RequestInfo`).
     pub fn of(headers: &HeaderMap) -> Self {
         Self {
             accept_encoding: headers.get(header::ACCEPT_ENCODING).cloned(),

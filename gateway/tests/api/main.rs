@@ -7,6 +7,7 @@ mod content_core;
 mod crawl;
 mod credentials;
 mod dialects;
+mod first_paint;
 mod helpers;
 mod hostile;
 mod normalise;

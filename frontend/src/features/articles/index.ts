@@ -1,2 +1,2 @@
 export type { ContentPageProps, CategoryRef, PageExtras } from './types';
-export { useGetArticleQuery, useGetArticlesQuery, usePrefetchArticle, type ArticleSummary } from './api';
+export { articlesApi, useGetArticleQuery, useGetArticlesQuery, usePrefetchArticle, type ArticleSummary } from './api';

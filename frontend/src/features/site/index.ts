@@ -1,2 +1,2 @@
-export { useGetSiteQuery, type Site } from './api';
+export { siteApi, useGetSiteQuery, type Site } from './api';
 export { isMourning, useMourning } from './mourning';

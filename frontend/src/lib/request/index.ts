@@ -1,2 +1,3 @@
 export * from './messages';
 export * from './request';
+export { bootedUrls, resetBoot } from './boot';

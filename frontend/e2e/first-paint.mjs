@@ -1,0 +1,91 @@
+// Issue 25: the page the gateway draws (gateway/src/first_paint) is the app's first paint.
+import assert from 'node:assert/strict';
+
+/** What the first paint shows, by box: the header, the menu, 头条 and the first photo. */
+const BOXES = ['.site-header', '.brand', '.menu__list', '.home-lead__title', '.carousel__slide.is-active img', '.carousel__controls'];
+
+const boxesOf = (page) =>
+  page.evaluate((selectors) => {
+    const out = {};
+    for (const s of selectors) {
+      const r = document.querySelector(s)?.getBoundingClientRect();
+      out[s] = r ? [r.x, r.y, r.width, r.height].map((v) => Math.round(v)) : null;
+    }
+    return out;
+  }, BOXES);
+
+const BOOTED = /\/portal\/api\/(site|category\/list)$|\/portal\/api\/article\/list\?categoryId=\d+&page=1&size=(12|8)$/;
+
+export const firstPaintTests = [
+  {
+    name: 'the server-drawn first paint: the app takes over in the same boxes, asking the API for nothing the page holds',
+    async run({ page, browser, base }) {
+      for (const viewport of [
+        { width: 1366, height: 768 },
+        { width: 412, height: 823 },
+      ]) {
+        // The page exactly as the gateway drew it: the app's scripts never arrive (JavaScript
+        // stays on, so the page is the one a visitor sees before they run, <noscript> hidden).
+        const drawn = await browser.newContext({ viewport, locale: 'zh-CN' });
+        const still = await drawn.newPage();
+        await still.route(/\/portal\/assets\/(runtime|main)\.[0-9a-f]+\.js$/, (route) => route.abort());
+        await still.goto(`${base}/portal/`);
+        await still.locator('.carousel__slide.is-active img').evaluate((img) => img.decode());
+        const before = await boxesOf(still);
+        await drawn.close();
+        for (const [selector, box] of Object.entries(before)) assert.ok(box, `${selector} is drawn by the gateway (${viewport.width} px)`);
+
+        // With JavaScript: the app's first render replaces it.
+        await page.setViewportSize(viewport);
+        const asked = [];
+        const documents = [];
+        const onRequest = (r) => {
+          if (BOOTED.test(r.url())) asked.push(r.url());
+          if (r.resourceType() === 'document') documents.push(r.url());
+        };
+        page.on('request', onRequest);
+        await page.addInitScript(() => {
+          window.__shifts = 0;
+          new PerformanceObserver((list) => {
+            for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shifts += e.value;
+          }).observe({ type: 'layout-shift', buffered: true });
+        });
+        await page.goto(`${base}/portal/`);
+        await page.waitForSelector('.route-announcer', { state: 'attached' });
+        await page.waitForLoadState('networkidle');
+        const after = await boxesOf(page);
+        page.off('request', onRequest);
+        assert.deepEqual(after, before, `the app draws the same boxes as the gateway (${viewport.width} px): ${JSON.stringify(after)} vs ${JSON.stringify(before)}`);
+        assert.deepEqual(asked, [], 'the answers the page holds are not asked for again');
+        assert.equal(documents.length, 1, 'one document load');
+        assert.equal(await page.evaluate(() => window.__shifts), 0, 'no layout shift');
+        // The drawn controls are the app's now: the carousel pauses.
+        await page.getByRole('button', { name: /暂停/ }).first().click();
+        await page.getByRole('button', { name: /播放/ }).first().waitFor();
+      }
+    },
+  },
+  {
+    name: 'a deep link never shows the drawn home page, and the app starts from the page the gateway drew',
+    async run({ page, browser, base }) {
+      const list = (await (await fetch(`${base}/portal/api/article/list?page=1&size=1`)).json()).result.content[0];
+      const deep = `${base}/portal/#/article/${list.id}`;
+      // What is on screen before the app's scripts run (they never arrive here).
+      const drawn = await browser.newContext({ locale: 'zh-CN' });
+      const still = await drawn.newPage();
+      await still.route(/\/portal\/assets\/(runtime|main)\.[0-9a-f]+\.js$/, (route) => route.abort());
+      await still.goto(deep, { waitUntil: 'load' });
+      assert.equal(await still.locator('.boot-home').count(), 1, 'the home page is in the page');
+      assert.ok(!(await still.locator('.boot-home').isVisible()), 'but not shown on a deep link');
+      assert.ok(await still.locator('.brand__name').isVisible(), 'the header is');
+      await still.goto(`${base}/portal/#/`, { waitUntil: 'load' });
+      await still.reload({ waitUntil: 'load' });
+      assert.ok(await still.locator('.boot-home .home-lead').isVisible(), 'the home page shows at #/');
+      await drawn.close();
+
+      await page.goto(deep);
+      await page.getByRole('heading', { level: 1, name: list.title }).waitFor();
+      assert.equal(await page.locator('.boot-home').count(), 0, 'the app replaced the drawn page');
+    },
+  },
+];
