@@ -1,8 +1,8 @@
-// Measures the JavaScript index.html loads before any page chunk (gzip -9) against the budget, and
-// checks that no built file carries the upstream client credential.
+// Measures the JavaScript index.html loads before any page chunk (gzip -9) and the crawlable pages'
+// script (brotli) against their budgets, and checks that no built file carries the upstream client credential.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 const BUDGET_KB = 130;
 const dist = new URL('../dist/', import.meta.url).pathname;
@@ -23,6 +23,23 @@ const kb = total / 1024;
 console.log(`initial JavaScript: ${kb.toFixed(1)} KB gzip (budget ${BUDGET_KB} KB)`);
 if (kb > BUDGET_KB) {
   console.error('over the initial load budget: move code into page chunks');
+  process.exit(1);
+}
+
+// The crawlable pages' script (src/site-enhance) is all a crawlable page loads besides itself: it
+// must stay a few kilobytes, or enhancing the page would cost what leaving the app out saved.
+const SITE_BUDGET_KB = 6;
+const site = readdirSync(join(dist, 'assets')).filter((name) => /^site\.[0-9a-f]+\.js$/.test(name));
+if (site.length !== 1) {
+  console.error(`expected one assets/site.<hash>.js, found ${site.length}`);
+  process.exit(1);
+}
+const siteBr = brotliCompressSync(readFileSync(join(dist, 'assets', site[0])), {
+  params: { [constants.BROTLI_PARAM_QUALITY]: 11 },
+}).length / 1024;
+console.log(`crawlable pages' script: assets/${site[0]} ${siteBr.toFixed(1)} KB brotli (budget ${SITE_BUDGET_KB} KB)`);
+if (siteBr > SITE_BUDGET_KB) {
+  console.error('the crawlable pages\' script is over its budget: keep it vanilla and lazy-load the rest');
   process.exit(1);
 }
 
