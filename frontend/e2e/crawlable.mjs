@@ -174,9 +174,9 @@ export const crawlableTests = [
         for (const path of [`/portal/site/article/${article.id}.html`, '/portal/site/news_center/notice.html']) {
           await page.goto(`${base}${path}`);
           await enhanced(page);
-          // With the panels the script opens, open.
-          await page.getByRole('button', { name: '关怀版' }).click();
+          // With the panels the script opens, open (on a phone 关怀版's panel lies over the menu button).
           if (viewport.width < 768) await page.getByRole('button', { name: '菜单' }).click();
+          await page.getByRole('button', { name: '关怀版' }).click();
           const { violations } = await new AxeBuilder({ page })
             .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
             .analyze();
