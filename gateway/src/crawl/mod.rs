@@ -196,9 +196,8 @@ async fn site_page(
     if let Some(sheet) = assets::sheet(&path) {
         return sheet.serve(info);
     }
-    match path.as_str() {
-        "index.html" => return site_index(State(state), info).await,
-        _ => {}
+    if path == "index.html" {
+        return site_index(State(state), info).await;
     }
     let Some(stem) = path.strip_suffix(".html") else {
         return not_found();
