@@ -225,6 +225,29 @@ async fn a_page_is_enhanced_in_place_by_the_builds_site_script_and_never_redirec
     assert_eq!(text(&bare, "/portal/site/app-route.js").await.0, 404);
 }
 
+/// The header's search box sends a visitor to the app's results: only when the CMS searches, as
+/// the app shows its own (`/site`'s `search`).
+#[tokio::test]
+async fn the_search_box_is_there_only_when_the_cms_searches() {
+    let app = spawn_with_reference_cms().await;
+    let (_, _, html) = text(&app, "/portal/site/news_center/notice.html").await;
+    assert!(html.contains("<form class=\"search-box\" role=\"search\""));
+    let cms = spawn_reference_cms().await;
+    let without = spawn_app(config_for(
+        &format!("http://{cms}/"),
+        &static_dir(),
+        "[dialect.endpoints]\narticle_search = { path = \"\" }\n",
+    ))
+    .await;
+    assert_eq!(
+        without.get_json("/portal/api/site").await.1["result"]["search"],
+        false
+    );
+    let (_, _, html) = text(&without, "/portal/site/news_center/notice.html").await;
+    assert!(!html.contains("role=\"search\""), "no search box");
+    assert!(html.contains("data-reading"), "the other tools stay");
+}
+
 #[tokio::test]
 async fn a_crawl_from_the_home_page_resolves_every_link_and_reaches_every_article() {
     let app = spawn_with_reference_cms().await;
