@@ -85,7 +85,12 @@ const precompress = () => [
 module.exports = (_env, argv) => {
   const production = argv.mode !== 'development';
   return {
-    entry: { main: './src/index.tsx' },
+    entry: {
+      main: './src/index.tsx',
+      // The crawlable pages' small script (src/site-enhance; the gateway links assets/site.<hash>.js).
+      // Its runtime is inside it (runtime: false), so a page loads one file and not the app's runtime.
+      site: { import: './src/site-enhance/index.ts', runtime: false },
+    },
     output: {
       path: path.resolve(__dirname, 'dist'),
       publicPath: '/portal/',
@@ -109,7 +114,8 @@ module.exports = (_env, argv) => {
       ],
     },
     plugins: [
-      new HtmlWebpackPlugin({ template: './public/index.html', favicon: './public/favicon.svg' }),
+      // The app's page loads the app only, never the crawlable pages' script.
+      new HtmlWebpackPlugin({ template: './public/index.html', favicon: './public/favicon.svg', chunks: ['main'] }),
       ...(production ? [new FirstPaintAssets()] : []),
       ...(production ? [new BundleReport()] : []),
       new MiniCssExtractPlugin({

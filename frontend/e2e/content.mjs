@@ -129,7 +129,7 @@ export const contentTests = [
   {
     name: 'one section structure: the app menu is the crawlable one, every entry leads to content, duplicates redirect, 404s in both faces',
     async run({ page, base, browser }) {
-      // The crawlable page as a visitor without JavaScript reads it (with it, it sends them on).
+      // The crawlable page as a visitor without JavaScript reads it.
       const plain = await browser.newContext({ javaScriptEnabled: false });
       const reader = await plain.newPage();
       await reader.goto(`${base}/portal/site/index.html`);

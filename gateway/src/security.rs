@@ -15,7 +15,9 @@ use crate::config::ServerConfig;
 
 /// The one inline script allowed: the app's index.html applies the visitor's stored reading
 /// choices (text size, contrast, spacing) and the site's last known mourning setting before the
-/// first paint, which a file would delay by a round trip. A test keeps this hash equal to the script in `frontend/public/index.html`.
+/// first paint, which a file would delay by a round trip. The crawlable pages' template carries the
+/// same script, byte for byte, so one hash allows both. Tests keep this hash equal to the script in
+/// `frontend/public/index.html` and in `gateway/templates/crawl/page.html`.
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; \
     script-src 'self' 'sha256-Mf8E6ziZgPW7Iz6pDQbQkybgyiyfKutyn1FG5bU9P4U='; \
     style-src 'self'; img-src 'self'; media-src 'self'; font-src 'self'; connect-src 'self'; \
@@ -90,30 +92,47 @@ mod tests {
     use base64::Engine;
     use sha2::Digest;
 
+    /// The hashes of the inline scripts (`<script>` without attributes: not the JSON-LD block,
+    /// which is data) of a template.
+    fn inline_script_hashes(path: &str) -> Vec<String> {
+        let html =
+            std::fs::read_to_string(format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        html.split("<script>")
+            .skip(1)
+            .map(|part| {
+                let script = part.split("</script>").next().unwrap();
+                let digest = sha2::Sha256::digest(script.as_bytes());
+                format!(
+                    "'sha256-{}'",
+                    base64::engine::general_purpose::STANDARD.encode(digest)
+                )
+            })
+            .collect()
+    }
+
+    fn policy_hashes() -> Vec<&'static str> {
+        super::CONTENT_SECURITY_POLICY
+            .split([' ', ';'])
+            .filter(|t| t.starts_with("'sha256-"))
+            .collect()
+    }
+
     /// Every inline script of the app's page template is allowed by its hash, and nothing else
     /// inline is: editing the script without the policy (or the reverse) fails here, not in a
     /// visitor's console.
     #[test]
     fn the_policy_allows_exactly_the_inline_scripts_of_index_html() {
-        let html = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../frontend/public/index.html"
-        ))
-        .unwrap();
-        let mut hashes = Vec::new();
-        for part in html.split("<script>").skip(1) {
-            let script = part.split("</script>").next().unwrap();
-            let digest = sha2::Sha256::digest(script.as_bytes());
-            hashes.push(format!(
-                "'sha256-{}'",
-                base64::engine::general_purpose::STANDARD.encode(digest)
-            ));
-        }
+        let hashes = inline_script_hashes("../frontend/public/index.html");
         assert_eq!(hashes.len(), 1, "one inline script expected");
-        let policy_hashes: Vec<&str> = super::CONTENT_SECURITY_POLICY
-            .split([' ', ';'])
-            .filter(|t| t.starts_with("'sha256-"))
-            .collect();
-        assert_eq!(policy_hashes, hashes);
+        assert_eq!(policy_hashes(), hashes);
+    }
+
+    /// The crawlable pages apply the reading choices before their first paint with the app's own
+    /// script: the policy allows it as it is in the template.
+    #[test]
+    fn the_crawlable_pages_inline_script_is_the_one_the_policy_allows() {
+        let hashes = inline_script_hashes("templates/crawl/page.html");
+        assert_eq!(hashes.len(), 1, "one inline script expected");
+        assert_eq!(policy_hashes(), hashes);
     }
 }

@@ -57,6 +57,8 @@ pub struct AppFiles {
     bytes: u64,
     /// The fingerprint of `index.html`, which keys the page drawn from it.
     index: u64,
+    /// The crawlable pages' enhancement script (`/assets/site.<hash>.js`), when the build has one.
+    site_script: Option<String>,
 }
 
 /// One file and the encodings of it the build wrote.
@@ -126,6 +128,13 @@ impl AppFiles {
             app.bytes += asset.weight();
             app.files.insert(name.clone(), asset);
         }
+        // The smallest name when a folder holds more than one build's (none does after a clean build).
+        app.site_script = app
+            .files
+            .keys()
+            .filter(|name| is_site_script(name))
+            .min()
+            .cloned();
         Ok(app)
     }
 
@@ -138,6 +147,12 @@ impl AppFiles {
     pub fn index_html(&self) -> Option<(&str, u64)> {
         let bytes = &self.files.get("/index.html")?.identity.bytes;
         Some((std::str::from_utf8(bytes).ok()?, self.index))
+    }
+
+    /// The path under `BASE` of the crawlable pages' script (`frontend/src/site-enhance`, the
+    /// build's `site` entry), named by its content hash.
+    pub fn site_script(&self) -> Option<&str> {
+        self.site_script.as_deref()
     }
 
     pub fn len(&self) -> usize {
@@ -378,9 +393,26 @@ fn is_hashed_asset(path: &str) -> bool {
         .any(|p| p.len() >= 8 && p.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
+/// `/assets/site.<hex hash>.js`: the `site` entry, not one of its chunks (`….chunk.js`).
+fn is_site_script(path: &str) -> bool {
+    path.strip_prefix("/assets/site.")
+        .and_then(|rest| rest.strip_suffix(".js"))
+        .is_some_and(|hash| hash.len() >= 8 && hash.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_site_script_is_the_site_entry_by_its_hash() {
+        assert!(is_site_script("/assets/site.3f9a0c1d2b4e.js"));
+        assert!(!is_site_script("/assets/site.3f9a0c1d2b4e.js.map"));
+        assert!(!is_site_script("/assets/site-qr.3f9a0c1d2b4e.chunk.js"));
+        assert!(!is_site_script("/assets/site.3f9a0c1d2b4e.chunk.js"));
+        assert!(!is_site_script("/assets/main.3f9a0c1d2b4e.js"));
+        assert!(!is_site_script("/site.3f9a0c1d2b4e.js"));
+    }
 
     #[test]
     fn only_content_hashed_names_are_immutable() {

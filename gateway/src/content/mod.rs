@@ -108,6 +108,11 @@ impl<'a> ContentService<'a> {
         self.runtime.upstream.dialect().max_page_size()
     }
 
+    /// Whether the CMS searches (the crawlable pages show a search box only then, as the app does).
+    pub fn searches(&self) -> bool {
+        self.runtime.upstream.dialect().has_search()
+    }
+
     /// The answer to `query`: from the cache (loaded once on a miss) for the gateway's own
     /// credential, straight from the CMS for a visitor's token or with the cache off
     /// (`Outcome::Bypass`).

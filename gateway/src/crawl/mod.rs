@@ -14,9 +14,10 @@
 //! `portal_routes.rs` (`/portal/site/news_center/notice.html`), `/portal/site/article/<id>.html`,
 //! `/portal/feed/<categoryId>.xml` for each list category and `/portal/feed/news.xml` for all news.
 
+mod assets;
 mod pages;
 
-use std::{collections::HashMap, future::Future, sync::OnceLock, time::Duration};
+use std::{collections::HashMap, future::Future, time::Duration};
 
 use askama::Template;
 use axum::{
@@ -39,6 +40,7 @@ use crate::{
     request::{RequestInfo, query::RawQuery},
     state::AppState,
 };
+use assets::Assets;
 use pages::{ArticleView, AttachmentView, Child, FeedItem, Item, MenuItem, Pager};
 
 /// The route of the group whose list categories make the all-news feed.
@@ -184,18 +186,18 @@ async fn site_index(State(state): State<AppState>, info: RequestInfo) -> Respons
     .await
 }
 
-/// `/portal/site/…`: the two files the pages use, the home page, an article, a menu route.
+/// `/portal/site/…`: the stylesheets the pages use, the home page, an article, a menu route.
 async fn site_page(
     State(state): State<AppState>,
     Path(path): Path<String>,
     info: RequestInfo,
     query: RawQuery,
 ) -> Response {
-    match path.as_str() {
-        "page.css" => return asset(info, MediaType::Css, include_str!("page.css")),
-        "app-route.js" => return asset(info, MediaType::Js, include_str!("app-route.js")),
-        "index.html" => return site_index(State(state), info).await,
-        _ => {}
+    if let Some(sheet) = assets::sheet(&path) {
+        return sheet.serve(info);
+    }
+    if path == "index.html" {
+        return site_index(State(state), info).await;
     }
     let Some(stem) = path.strip_suffix(".html") else {
         return not_found();
@@ -235,31 +237,7 @@ fn id_of(text: &str) -> Option<u64> {
         .filter(|&id| id > 0)
 }
 
-/// The stylesheet and the script of the pages: encoded once per process, cached by browsers an hour.
-fn asset(info: RequestInfo, media_type: MediaType, text: &'static str) -> Response {
-    static CSS: OnceLock<Entry> = OnceLock::new();
-    static JS: OnceLock<Entry> = OnceLock::new();
-    let cell = if media_type == MediaType::Css {
-        &CSS
-    } else {
-        &JS
-    };
-    let entry = cell.get_or_init(|| {
-        Entry::of(
-            media_type,
-            StatusCode::OK,
-            Bytes::from_static(text.as_bytes()),
-        )
-    });
-    respond(
-        entry,
-        Outcome::Hit,
-        &info.into_wants(),
-        Timing::fresh(Duration::from_secs(3600)),
-    )
-}
-
-/// Links of the crawlable pages and the hash routes of the app, in one place.
+/// Links of the crawlable pages, in one place.
 mod links {
     pub fn home() -> String {
         "/portal/site/index.html".to_owned()
@@ -403,6 +381,7 @@ async fn home(state: AppState) -> Result<Made, ApiError> {
     let tree = content.tree().await?;
     let latest = content.first_articles(None, LIST_SIZE as usize).await?;
     let menu = menu(&tree.value);
+    let assets = Assets::of(runtime);
     let page = pages::Page {
         site,
         title: site.company_name.clone(),
@@ -412,7 +391,9 @@ async fn home(state: AppState) -> Result<Made, ApiError> {
             site.company_name
         ),
         canonical: absolute(site, &links::home()),
-        app_route: "/".to_owned(),
+        assets: &assets,
+        search: content.searches(),
+        article_tools: false,
         og_type: "website",
         og_image: None,
         json_ld: pages::json_ld(&json!({
@@ -490,6 +471,7 @@ async fn article_page(state: AppState, id: u64) -> Result<Made, ApiError> {
         .unwrap_or_default();
     let category = trail.last();
     let menu = menu(&tree.value);
+    let assets = Assets::of(runtime);
     let description = describe(
         article.summary.as_deref(),
         article.content.as_deref(),
@@ -523,7 +505,9 @@ async fn article_page(state: AppState, id: u64) -> Result<Made, ApiError> {
         heading: article.title.clone(),
         description,
         canonical,
-        app_route: format!("/article/{id}"),
+        assets: &assets,
+        search: content.searches(),
+        article_tools: true,
         og_type: "article",
         og_image: article.cover.as_deref().map(|c| absolute(site, c)),
         json_ld: pages::json_ld(&ld),
@@ -574,6 +558,7 @@ async fn category_page(state: AppState, route: String, page_no: u32) -> Result<M
     };
     let category = *trail.last().expect("a trail ends with its category");
     let menu = menu(&tree.value);
+    let assets = Assets::of(runtime);
     let mut found_tags = vec![tags::category(category.id)];
     let mut view = pages::Page {
         site,
@@ -584,11 +569,9 @@ async fn category_page(state: AppState, route: String, page_no: u32) -> Result<M
             .clone()
             .unwrap_or_else(|| format!("{}：{}", site.company_name, category.name)),
         canonical: absolute(site, &links::route_page(&route, page_no)),
-        app_route: if page_no > 1 {
-            format!("{route}?page={page_no}")
-        } else {
-            route.clone()
-        },
+        assets: &assets,
+        search: content.searches(),
+        article_tools: false,
         og_type: "website",
         og_image: None,
         json_ld: String::new(),

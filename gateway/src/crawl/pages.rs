@@ -4,6 +4,7 @@
 
 use askama::Template;
 
+use super::assets::Assets;
 use crate::model::site::Site;
 
 pub struct MenuItem {
@@ -61,8 +62,12 @@ pub struct Page<'a> {
     pub heading: String,
     pub description: String,
     pub canonical: String,
-    /// Where the app shows the same thing (`/article/2101`, `/news_center/notice?page=2`).
-    pub app_route: String,
+    /// The stylesheets and the enhancement script it links.
+    pub assets: &'a Assets,
+    /// The header's search box (sent to the app's results), when the CMS searches.
+    pub search: bool,
+    /// 复制链接, 二维码 and 打印 under an article (an article page, not a section's text).
+    pub article_tools: bool,
     pub og_type: &'static str,
     pub og_image: Option<String>,
     /// Written as it is: made by `json_ld`.

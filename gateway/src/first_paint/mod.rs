@@ -16,7 +16,7 @@
 //!   (the build's are the demo company's).
 //!
 //! Kept in the cache like a crawlable page (tags of the tree and of both lists, so purges and the
-//! CMS webhook reach it; the article list's TTL), keyed by the build's fingerprint. When the CMS
+//! CMS webhook reach it; the article list's TTL), keyed by the build's and `/site`'s fingerprints. When the CMS
 //! cannot give the tree or a list, the page is drawn with what there is and not kept: the app
 //! asks for the rest itself.
 
@@ -52,7 +52,14 @@ const ROOT: &str = r#"<div id="root"></div>"#;
 pub async fn document(state: &AppState, request: &Parts) -> Option<Response> {
     let runtime = state.runtime();
     let (_, build) = runtime.app_files.index_html()?;
-    let key = format!("app/index.html?build={build:016x}");
+    // The page holds `/site`'s answer: a reload that changes the site facts is a new page.
+    let site = runtime
+        .site
+        .etag
+        .to_str()
+        .unwrap_or_default()
+        .trim_matches('"');
+    let key = format!("app/index.html?build={build:016x}&site={site}");
     let policy = ContentService::new(state).policy(Endpoint::ArticleList, &key);
     let for_load = state.clone();
     let load = move || {

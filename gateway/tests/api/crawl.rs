@@ -66,8 +66,6 @@ async fn an_article_reads_whole_without_javascript_at_its_real_url() {
         "<meta name=\"renderer\" content=\"webkit\">",
         "<link rel=\"canonical\" href=\"http://127.0.0.1:8080/portal/site/article/2101.html\">",
         "<meta property=\"og:type\" content=\"article\">",
-        "data-app-route=\"/article/2101\"",
-        "<script src=\"/portal/site/app-route.js\" defer></script>",
         "首页</a> › <a href=\"/portal/site/news_center.html\">新闻中心</a>",
     ] {
         assert!(html.contains(needle), "{needle} missing");
@@ -86,6 +84,168 @@ async fn an_article_reads_whole_without_javascript_at_its_real_url() {
     let response = app.get("/portal/site/article/2101.html").await;
     assert_eq!(response.headers()["x-cache"], "HIT");
     assert!(response.headers().contains_key("content-security-policy"));
+}
+
+/// The `content` of a page's `<meta {attribute}="{name}">`.
+fn meta<'a>(html: &'a str, attribute: &str, name: &str) -> Option<&'a str> {
+    html.split(&format!("<meta {attribute}=\"{name}\" content=\""))
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+}
+
+/// What a link in a chat or a share card is made of (WeChat reads `itemprop`, others Open Graph
+/// and Twitter's card): the article's title, its summary and its cover at an absolute address.
+#[tokio::test]
+async fn an_article_page_carries_what_share_cards_read() {
+    let app = spawn_with_reference_cms().await;
+    let (_, detail) = app.get_json("/portal/api/article/detail?id=2101").await;
+    let article = &detail["result"];
+    let (title, summary) = (
+        article["title"].as_str().unwrap(),
+        article["summary"].as_str().unwrap(),
+    );
+    let cover = article["cover"].as_str().unwrap();
+    assert!(cover.starts_with("/portal/"), "{cover}");
+    let (_, _, html) = text(&app, "/portal/site/article/2101.html").await;
+    assert!(
+        html.contains("<html lang=\"zh-CN\" itemscope itemtype=\"https://schema.org/WebPage\">")
+    );
+    let image = format!("http://127.0.0.1:8080{cover}");
+    for (attribute, name, expected) in [
+        ("property", "og:title", title),
+        ("property", "og:description", summary),
+        ("property", "og:image", &image),
+        ("name", "twitter:card", "summary_large_image"),
+        ("itemprop", "name", title),
+        ("itemprop", "description", summary),
+        ("itemprop", "image", &image),
+    ] {
+        assert_eq!(meta(&html, attribute, name), Some(expected), "{name}");
+    }
+    // A page without a picture asks for the small card and names no image.
+    let (_, _, html) = text(&app, "/portal/site/news_center/notice.html").await;
+    assert_eq!(meta(&html, "name", "twitter:card"), Some("summary"));
+    assert_eq!(meta(&html, "itemprop", "image"), None);
+    assert_eq!(meta(&html, "property", "og:image"), None);
+}
+
+/// The crawlable page stays where the link points: no script sends a visitor with JavaScript to
+/// the app. What it loads: its versioned stylesheets, and the build's enhancement script when the
+/// app is built (none when it is not: the page is whole without it). Its one inline script, which
+/// applies the reading choices before the first paint, is allowed by the policy it is sent with.
+#[tokio::test]
+async fn a_page_is_enhanced_in_place_by_the_builds_site_script_and_never_redirected() {
+    let cms = spawn_reference_cms().await;
+    // A build with the site entry beside the app's.
+    let build = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("static-with-site");
+    std::fs::create_dir_all(build.join("assets")).unwrap();
+    std::fs::write(
+        build.join("index.html"),
+        "<!doctype html><title>门户</title>",
+    )
+    .unwrap();
+    std::fs::write(build.join("assets/site.0123456789ab.js"), "void 0;").unwrap();
+    std::fs::write(
+        build.join("assets/site-qr.0123456789ab.chunk.js"),
+        "void 0;",
+    )
+    .unwrap();
+    let built = spawn_app(config_for(&format!("http://{cms}/"), &build, "")).await;
+    let bare = spawn_app(config_for(&format!("http://{cms}/"), &static_dir(), "")).await;
+
+    for path in [
+        "/portal/site/article/2101.html",
+        "/portal/site/news_center/notice.html",
+        "/portal/site/",
+    ] {
+        let response = built.get(path).await;
+        let policy = response.headers()["content-security-policy"]
+            .to_str()
+            .unwrap()
+            .to_owned();
+        let html = response.text().await.unwrap();
+        assert!(
+            html.contains("<script src=\"/portal/assets/site.0123456789ab.js\" defer></script>"),
+            "{path}: the build's site script"
+        );
+        for redirect in [
+            "app-route",
+            "data-app-route",
+            "location.replace",
+            "/portal/#",
+        ] {
+            assert!(!html.contains(redirect), "{path} carries {redirect}");
+        }
+        // The head script, allowed by its hash and by nothing looser.
+        let script = html
+            .split("<script>")
+            .nth(1)
+            .and_then(|rest| rest.split("</script>").next())
+            .expect("the reading choices' head script");
+        assert!(script.contains("readingPrefs") && script.contains("data-text-size"));
+        let hash = {
+            use base64::Engine;
+            use sha2::Digest;
+            base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(script))
+        };
+        assert!(
+            policy.contains(&format!("'sha256-{hash}'")),
+            "{path}: {policy}"
+        );
+        assert!(!policy.contains("unsafe-inline"), "{policy}");
+
+        let html = text(&bare, path).await.2;
+        assert!(
+            !html.contains("/portal/assets/site."),
+            "{path}: no build, no script"
+        );
+        assert_eq!(html.matches("<script").count(), 2, "{path}");
+    }
+
+    // The stylesheets: linked with their fingerprint, served from the binary.
+    let html = text(&bare, "/portal/site/article/2101.html").await.2;
+    for name in ["page.css", "noscript.css"] {
+        let href = html
+            .split(&format!("href=\"/portal/site/{name}?v="))
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .map(|v| format!("/portal/site/{name}?v={v}"))
+            .unwrap_or_else(|| panic!("{name} is linked with its version"));
+        let (status, kind, css) = text(&bare, &href).await;
+        assert_eq!(
+            (status, kind.as_str()),
+            (200, "text/css; charset=utf-8"),
+            "{href}"
+        );
+        assert!(css.contains(".site-nav"), "{href}");
+    }
+    assert!(
+        html.contains("<noscript><link rel=\"stylesheet\" href=\"/portal/site/noscript.css?v=")
+    );
+    assert_eq!(text(&bare, "/portal/site/app-route.js").await.0, 404);
+}
+
+/// The header's search box sends a visitor to the app's results: only when the CMS searches, as
+/// the app shows its own (`/site`'s `search`).
+#[tokio::test]
+async fn the_search_box_is_there_only_when_the_cms_searches() {
+    let app = spawn_with_reference_cms().await;
+    let (_, _, html) = text(&app, "/portal/site/news_center/notice.html").await;
+    assert!(html.contains("<form class=\"search-box\" role=\"search\""));
+    let cms = spawn_reference_cms().await;
+    let without = spawn_app(config_for(
+        &format!("http://{cms}/"),
+        &static_dir(),
+        "[dialect.endpoints]\narticle_search = { path = \"\" }\n",
+    ))
+    .await;
+    assert_eq!(
+        without.get_json("/portal/api/site").await.1["result"]["search"],
+        false
+    );
+    let (_, _, html) = text(&without, "/portal/site/news_center/notice.html").await;
+    assert!(!html.contains("role=\"search\""), "no search box");
+    assert!(html.contains("data-reading"), "the other tools stay");
 }
 
 #[tokio::test]
@@ -113,6 +273,8 @@ async fn a_crawl_from_the_home_page_resolves_every_link_and_reaches_every_articl
         for href in hrefs(&html) {
             if href.starts_with("/portal/") {
                 queue.push_back(href);
+            } else if href.starts_with('#') {
+                // A place on the same page (跳到正文, the menu the 菜单 link opens).
             } else {
                 assert!(
                     href.starts_with("http"),
@@ -214,7 +376,7 @@ async fn markup_in_the_cms_text_is_escaped_and_cannot_end_the_json_ld() {
     assert_eq!(
         html.matches("<script").count(),
         2,
-        "only the JSON-LD block and the app-route script"
+        "only the JSON-LD block and the reading choices' head script (no build, no site script)"
     );
     assert!(
         !html.contains("<img src=x"),
@@ -382,13 +544,13 @@ fn json_ld(html: &str) -> Vec<Value> {
 /// The names of the crawlable menu's entries (`<nav aria-label="栏目导航">`), in order.
 fn menu_names(html: &str) -> Vec<String> {
     let nav = html
-        .split("<nav aria-label=\"栏目导航\">")
+        .split("aria-label=\"栏目导航\">")
         .nth(1)
         .and_then(|rest| rest.split("</nav>").next())
         .expect("every page carries the menu");
-    nav.split("\">")
-        .skip(1)
-        .filter_map(|rest| rest.split("</a>").next())
+    nav.split("</a>")
+        .filter_map(|rest| rest.rsplit_once('>').map(|(_, name)| name))
+        .filter(|name| !name.is_empty())
         .map(str::to_owned)
         .collect()
 }
@@ -441,7 +603,7 @@ async fn the_crawlable_menu_is_the_apps_and_hidden_sections_are_reached_from_the
     // `/portal/site/` is the crawlable home, not the app's shell.
     let (status, kind, index) = text(&app, "/portal/site/").await;
     assert_eq!((status, kind.as_str()), (200, "text/html; charset=utf-8"));
-    assert!(index.contains("<nav aria-label=\"栏目导航\">"), "{index}");
+    assert!(index.contains("aria-label=\"栏目导航\">"), "{index}");
     assert!(!index.contains("id=\"root\""));
     let bare = app.get("/portal/site").await;
     assert_eq!(bare.status(), 308);
