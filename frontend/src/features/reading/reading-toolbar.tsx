@@ -1,47 +1,13 @@
 import './reading.css';
 
-import { useCallback, useEffect, useId, useRef, useState, type ComponentType } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 
+import { afterPaint } from '../../lib/after-paint';
 import { useDismiss } from '../../lib/dismiss';
 import { isChanged, useReadingPrefs } from './prefs';
-import type { ReadingPanelProps } from './reading-panel';
 
-type Panel = ComponentType<ReadingPanelProps>;
-let panel: Panel | null = null;
-let loading: Promise<Panel> | null = null;
-
-/**
- * The panel's chunk: asked for once the page has painted, or when the entry is hovered, focused or
- * pressed, whichever comes first. A failed load is asked for again on the next press.
- */
-export function loadReadingPanel(): Promise<Panel> {
-  loading ??= import(/* webpackChunkName: "reading-panel" */ './reading-panel').then(
-    (module) => (panel = module.default),
-    (error: unknown) => {
-      loading = null;
-      throw error;
-    },
-  );
-  return loading;
-}
-
-/** The panel once its chunk is here (rendered at once, no suspense), else null while it loads. */
-function useReadingPanel(): [Panel | null, () => void] {
-  // A component is a function, which useState would call: it is kept as its module's loaded state.
-  const [loaded, setLoaded] = useState(() => panel);
-  const load = useCallback(() => {
-    if (!panel) loadReadingPanel().then((p) => setLoaded(() => p), () => undefined);
-  }, []);
-  useEffect(() => {
-    if (panel) return undefined;
-    // After the first paint, while the visitor reads: the entry then opens at once.
-    const idle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 1500));
-    const cancel = window.cancelIdleCallback ?? window.clearTimeout;
-    const handle = idle(load);
-    return () => cancel(handle);
-  }, [load]);
-  return [loaded, load];
-}
+// No first paint shows the panel: it comes once the page has painted, or on a hover, focus or press.
+const panel = afterPaint(() => import(/* webpackChunkName: "reading-panel" */ './reading-panel').then((m) => m.default));
 
 /**
  * 关怀版: the entry in the header (desktop and phone) opening the reading aids of the 适老化 rules
@@ -51,7 +17,7 @@ function useReadingPanel(): [Panel | null, () => void] {
 export function ReadingToolbar() {
   const prefs = useReadingPrefs();
   const [open, setOpen] = useState(false);
-  const [Panel, load] = useReadingPanel();
+  const [Panel, load] = panel.useModule();
   const id = `${useId()}-panel`;
   const root = useRef<HTMLDivElement>(null);
   const toggle = useRef<HTMLButtonElement>(null);
