@@ -1,7 +1,9 @@
 // What each dependency and each app module costs in the JavaScript index.html loads before any page
 // chunk: the built files' source maps say which source wrote each minified character; each source's
 // characters are gzipped (-9) on their own, then scaled so the column adds up to the files' real gzip
-// size (a module gzipped alone compresses worse than inside its file). `--json` prints the figures.
+// size (a module gzipped alone compresses worse than inside its file). `--json` prints the figures;
+// BY_FILE=1 names each source file rather than its package. What no source map line names (the
+// runtime, webpack's module glue, JSON modules such as route-table.json) is one row.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -10,6 +12,7 @@ const dist = new URL('../dist/', import.meta.url).pathname;
 const html = readFileSync(join(dist, 'index.html'), 'utf8');
 const scripts = [...html.matchAll(/<script[^>]*\ssrc="?([^"\s>]+)"?/g)].map((m) => m[1].replace(/^\/portal\//, ''));
 
+const UNMAPPED = '(webpack runtime and glue, JSON data)';
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 /** The source-map "mappings" string as [line][segment] = [column, source index]. */
 function decode(mappings) {
@@ -42,12 +45,12 @@ function decode(mappings) {
 
 /** What a source is called in the table: a package by its name, an app module by its path. */
 function groupOf(source) {
-  if (process.env.BY_FILE) return source.replace(/^webpack:\/\/[^/]*\//, "");
+  if (process.env.BY_FILE) return source.replace(/^webpack:\/\/[^/]*\//, '');
   const pkg = source.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
   if (pkg) return pkg[1];
   const app = source.match(/(src\/.*)$/);
   if (app) return app[1];
-  return '(webpack runtime)';
+  return UNMAPPED;
 }
 
 const code = new Map();
@@ -61,7 +64,7 @@ for (const file of scripts) {
     const line = lines[n] ?? '';
     segments.forEach(([column, source], i) => {
       const end = i + 1 < segments.length ? segments[i + 1][0] : line.length;
-      const group = source < 0 ? '(webpack runtime)' : groupOf(map.sources[source]);
+      const group = source < 0 ? UNMAPPED : groupOf(map.sources[source]);
       code.set(group, (code.get(group) ?? '') + line.slice(column, end));
     });
   });
