@@ -345,8 +345,12 @@ export const visitorTests = [
       assert.ok(html.includes(`<title>${title}`), 'the crawlable page is titled with the article');
       assert.ok(html.includes(`<link rel="canonical" href="`) && html.includes('/portal/site/article/2101.html"'), 'and names itself canonical');
       // A list's page past the first, then a route without a crawlable page.
-      await page.evaluate(() => (window.location.hash = '#/news_center/notice?page=2'));
-      await page.waitForFunction(() => document.querySelector('link[rel="canonical"]')?.href.endsWith('/portal/site/news_center/notice.html?page=2'));
+      // (工会活动 has the e2e archive: pages past the first on both faces. The crawlable lists hold 20
+      // a page and the app's 10, so their page 2 differ: a gateway change, see docs/quality.md.)
+      await page.evaluate(() => (window.location.hash = '#/party-construction/trade-union-activities?page=2'));
+      await page.waitForFunction(() =>
+        document.querySelector('link[rel="canonical"]')?.href.endsWith('/portal/site/party-construction/trade-union-activities.html?page=2'),
+      );
       assert.equal((await page.request.get((await canonical())[0], { maxRedirects: 0 })).status(), 200);
       await page.evaluate(() => (window.location.hash = '#/search?q=%E7%8F%AD%E5%88%97'));
       await page.waitForFunction(() => document.querySelector('link[rel="canonical"]')?.href === window.location.href);
