@@ -11,6 +11,8 @@ import { findById, findByUrl, selectMenu, useGetCategoriesQuery, type Category }
 import { parseSearch, type SearchPageProps } from '../features/search';
 import { useGetSiteQuery, type Site } from '../features/site';
 import { lazyPage, type LazyPage } from '../lib/lazy-page';
+import { Canonical } from './canonical';
+import { shareUrl } from './crawlable-url';
 import { currentPath } from './hash-location';
 import { Layout } from './layout/layout';
 import { composeTitle, useCompanyName, usePageTitle, withPageNumber } from './page-title';
@@ -89,6 +91,7 @@ function extrasFor(path: string, site: Site | undefined): PageExtras | undefined
 /** What every content page is told: its category from the CMS tree, breadcrumb, settings. */
 function usePageContext(path: string, title: string): ContentPageProps {
   const { data: tree = [], isLoading } = useGetCategoriesQuery();
+  const search = useSearch();
   const { data: site } = useGetSiteQuery();
   const category = findByUrl(tree, path);
   const breadcrumb: Crumb[] = category
@@ -118,6 +121,7 @@ function usePageContext(path: string, title: string): ContentPageProps {
     breadcrumbFor,
     urlOf,
     extras: extrasFor(path, site),
+    shareUrl: shareUrl(path, search),
   };
 }
 
@@ -259,6 +263,7 @@ export function AppRoutes() {
   return (
     <>
       <RouteAnnouncer />
+      <Canonical />
       <Switch>
         {routes.map((route) => (
           <Route key={route.path} path={route.path!}>

@@ -2,10 +2,10 @@ import type { ReactNode } from 'react';
 
 import { categoriesToMenu, useGetCategoriesQuery } from '../../features/categories';
 import { useGetSiteQuery, useMourning } from '../../features/site';
+import { afterPaint } from '../../lib/after-paint';
 import { useHashPath } from '../hash-location';
 import { useCompanyName, usePageTitle } from '../page-title';
 import { ROUTES } from '../routes';
-import { Footer } from './footer';
 import { Header } from './header';
 import { menuFromRoutes } from './menu-items';
 
@@ -51,9 +51,14 @@ export function SiteHeader() {
   );
 }
 
+// Below the fold on every page's first paint: the footer's facts come once the page has painted.
+const footer = afterPaint(() => import(/* webpackChunkName: "footer" */ './footer').then((m) => m.Footer));
+
 export function SiteFooter() {
   const { data: site } = useGetSiteQuery();
-  return <Footer site={site} />;
+  const [Footer] = footer.useModule();
+  // The landmark is there from the first paint; nothing follows it, so its content moves nothing.
+  return Footer ? <Footer site={site} /> : <footer className="site-footer" />;
 }
 
 export function Layout({ children }: { children: ReactNode }) {

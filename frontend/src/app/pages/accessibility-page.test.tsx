@@ -16,6 +16,7 @@ const props = {
   paginationLocale: 'zh-CN' as const,
   breadcrumbFor: () => [],
   urlOf: () => undefined,
+  shareUrl: 'http://127.0.0.1/portal/#/accessibility',
 };
 
 describe('无障碍声明', () => {

@@ -26,6 +26,11 @@ export interface ContentPageProps {
   urlOf: (categoryId: number) => string | undefined;
   /** What the app adds under the page's content, shown once the content is there. */
   extras?: PageExtras;
+  /**
+   * The absolute address 复制链接, the QR code and the printed page give: the gateway's crawlable
+   * page of this route when it has one (a preview or a search engine can read it), else the app's.
+   */
+  shareUrl: string;
 }
 
 /** The app's additions to a page, by route (issue 24). */

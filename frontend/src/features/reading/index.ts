@@ -1,2 +1,2 @@
-export { ReadingToolbar, STATEMENT_HREF } from './reading-toolbar';
+export { ReadingToolbar } from './reading-toolbar';
 export { TEXT_SIZES, ZOOMS } from './prefs';

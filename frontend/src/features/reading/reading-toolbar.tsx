@@ -2,39 +2,25 @@ import './reading.css';
 
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 
+import { afterPaint } from '../../lib/after-paint';
 import { useDismiss } from '../../lib/dismiss';
-import { DEFAULT_PREFS, ZOOMS, isChanged, setPrefs, useReadingPrefs, type ReadingPrefs, type TextSize } from './prefs';
-import { useReadAloud } from './read-aloud';
-import { useHasChineseVoice } from './voices';
+import { isChanged, useReadingPrefs } from './prefs';
 
-const SIZE_LABELS: Record<TextSize, string> = { standard: '标准', large: '大', xlarge: '特大' };
-
-/** The on/off aids, in the order they are offered. */
-const SWITCHES: { key: 'contrast' | 'spacing' | 'cursor' | 'guide'; label: string }[] = [
-  { key: 'contrast', label: '高对比度' },
-  { key: 'spacing', label: '加大行距' },
-  { key: 'cursor', label: '大鼠标' },
-  { key: 'guide', label: '十字线' },
-];
-
-/** Where the 关怀版's statement is (the route table's `accessibility` page). */
-export const STATEMENT_HREF = '#/accessibility';
+// No first paint shows the panel: it comes once the page has painted, or on a hover, focus or press.
+const panel = afterPaint(() => import(/* webpackChunkName: "reading-panel" */ './reading-panel').then((m) => m.default));
 
 /**
- * 关怀版: the entry in the header (desktop and phone) opening the reading aids of the 适老化 rules:
- * text size and page zoom for the whole page, high contrast, wider line spacing, a large cursor, a
- * reading guide (十字线), 语音朗读 of the main content when the browser has a Chinese voice, the
- * 无障碍声明 and 重置. Every aid is a button with aria-pressed, in labelled groups. Escape or a click
- * elsewhere closes the panel, Escape putting focus back on the entry; choices are kept (prefs.ts).
+ * 关怀版: the entry in the header (desktop and phone) opening the reading aids of the 适老化 rules
+ * (reading-panel.tsx, a chunk of its own). Escape or a click elsewhere closes the panel, Escape
+ * putting focus back on the entry; choices are kept (prefs.ts) and applied before the first paint.
  */
 export function ReadingToolbar() {
   const prefs = useReadingPrefs();
   const [open, setOpen] = useState(false);
-  const id = useId();
+  const [Panel, load] = panel.useModule();
+  const id = `${useId()}-panel`;
   const root = useRef<HTMLDivElement>(null);
   const toggle = useRef<HTMLButtonElement>(null);
-  const speech = useReadAloud();
-  const canSpeak = useHasChineseVoice(open || speech.speaking);
 
   const close = useCallback(() => setOpen(false), []);
   useDismiss(open, close, toggle, root);
@@ -45,8 +31,6 @@ export function ReadingToolbar() {
     return () => window.removeEventListener('hashchange', close);
   }, [open, close]);
 
-  const change = (patch: Partial<ReadingPrefs>) => setPrefs({ ...prefs, ...patch });
-  const changed = isChanged(prefs);
   return (
     <div className="reading" ref={root}>
       <button
@@ -54,56 +38,19 @@ export function ReadingToolbar() {
         type="button"
         className="reading__toggle"
         aria-expanded={open}
-        aria-controls={`${id}-panel`}
-        onClick={() => setOpen((o) => !o)}
+        aria-controls={id}
+        onPointerEnter={load}
+        onFocus={load}
+        onClick={() => {
+          load();
+          setOpen((o) => !o);
+        }}
       >
         关怀版
-        {changed && <span className="visually-hidden">（已开启辅助功能）</span>}
+        {isChanged(prefs) && <span className="visually-hidden">（已开启辅助功能）</span>}
       </button>
-      <div id={`${id}-panel`} className="reading__panel" hidden={!open} role="group" aria-label="关怀版设置">
-        <fieldset className="reading__group">
-          <legend>文字大小</legend>
-          {(Object.keys(SIZE_LABELS) as TextSize[]).map((size) => (
-            <button key={size} type="button" aria-pressed={prefs.size === size} onClick={() => change({ size })}>
-              {SIZE_LABELS[size]}
-            </button>
-          ))}
-        </fieldset>
-        <fieldset className="reading__group">
-          <legend>页面缩放</legend>
-          {ZOOMS.map((zoom) => (
-            <button key={zoom} type="button" aria-pressed={prefs.zoom === zoom} onClick={() => change({ zoom })}>
-              {zoom}%
-            </button>
-          ))}
-        </fieldset>
-        <fieldset className="reading__group">
-          <legend>辅助功能</legend>
-          {SWITCHES.map(({ key, label }) => (
-            <button key={key} type="button" aria-pressed={prefs[key]} onClick={() => change({ [key]: !prefs[key] })}>
-              {label}
-            </button>
-          ))}
-          {(canSpeak || speech.speaking) && (
-            <button type="button" aria-pressed={speech.speaking} onClick={speech.speaking ? speech.stop : speech.start}>
-              语音朗读
-            </button>
-          )}
-        </fieldset>
-        <div className="reading__actions">
-          <a href={STATEMENT_HREF}>无障碍声明</a>
-          <button
-            type="button"
-            onClick={() => {
-              speech.stop();
-              setPrefs(DEFAULT_PREFS);
-            }}
-            disabled={!changed && !speech.speaking}
-          >
-            重置
-          </button>
-        </div>
-      </div>
+      {/* Until its chunk is here, an empty stand-in keeps aria-controls pointing at something. */}
+      {Panel ? <Panel id={id} open={open} /> : <div id={id} hidden role="group" aria-label="关怀版设置" />}
     </div>
   );
 }

@@ -28,6 +28,21 @@ afterEach(async () => {
   window.location.hash = '';
 });
 
+// First in the file: the panel's chunk is not loaded yet (the module keeps it once it is).
+describe('the 关怀版 panel in its own chunk', () => {
+  it('is not in the first paint: the entry points at an empty stand-in, and a press brings the panel', async () => {
+    render(<ReadingToolbar />);
+    const toggle = screen.getByRole('button', { name: '关怀版' });
+    const standIn = document.getElementById(toggle.getAttribute('aria-controls')!);
+    expect(standIn).toBeEmptyDOMElement();
+    expect(screen.queryByRole('button', { name: '标准', hidden: true })).toBeNull();
+    await userEvent.click(toggle);
+    const panel = await screen.findByRole('group', { name: '关怀版设置' });
+    expect(panel.id).toBe(toggle.getAttribute('aria-controls'));
+    expect(within(panel).getByRole('button', { name: '标准' })).toHaveAttribute('aria-pressed', 'true');
+  });
+});
+
 describe('reading preferences', () => {
   it('index.html sets exactly what the app sets for size, contrast and spacing, for every stored choice, before the app runs', () => {
     expect(inline).toContain(`'${STORAGE_KEYS.readingPrefs}'`);

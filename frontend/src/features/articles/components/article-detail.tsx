@@ -24,7 +24,7 @@ const articleHref = (id: number) => `#/article/${id}`;
 export const ARTICLE_CRUMB = '正文';
 
 /** One article by id: breadcrumb, body, neighbours, related articles and the way back to its list. */
-export function ArticleDetail({ id, breadcrumbFor, urlOf, hrefOf = articleHref, breadcrumb }: ArticleDetailProps) {
+export function ArticleDetail({ id, breadcrumbFor, urlOf, hrefOf = articleHref, breadcrumb, shareUrl }: ArticleDetailProps) {
   const valid = id !== null && Number.isInteger(id) && id > 0;
   const listPage = listPageFromSearch(useSearch());
   // currentData: this id's article, not the previous one while this one loads (a skeleton then).
@@ -54,7 +54,7 @@ export function ArticleDetail({ id, breadcrumbFor, urlOf, hrefOf = articleHref, 
   return (
     <article className="content-page article">
       <Breadcrumb items={[...trail, { name: ARTICLE_CRUMB }]} />
-      <ArticleView article={article} hrefOf={hrefOf} />
+      <ArticleView article={article} hrefOf={hrefOf} shareUrl={shareUrl} />
       {listUrl && (
         <p className="article__back">
           <a className="button button--ghost" href={listHref(listUrl, listPage)}>

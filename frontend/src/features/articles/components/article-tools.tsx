@@ -32,15 +32,16 @@ async function copyText(text: string): Promise<boolean> {
 interface ArticleToolsProps {
   size: ArticleSize;
   onSize: (size: ArticleSize) => void;
+  /** What 复制链接 copies and the QR code holds: the page's crawlable address when it has one. */
+  url: string;
 }
 
 /** 字号 大/中/小, 打印本页, 复制链接 and the page's QR code (分享), above an article. */
-export function ArticleTools({ size, onSize }: ArticleToolsProps) {
+export function ArticleTools({ size, onSize, url }: ArticleToolsProps) {
   const [status, setStatus] = useState('');
   const [qrShown, setQrShown] = useState(false);
   const id = useId();
   const qrButton = useRef<HTMLButtonElement>(null);
-  const url = window.location.href;
 
   const hideQr = useCallback(() => setQrShown(false), []);
   useDismiss(qrShown, hideQr, qrButton);

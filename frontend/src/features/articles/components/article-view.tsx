@@ -14,6 +14,8 @@ interface ArticleViewProps {
   /** Whether to show the title block (a single-page category shows its own heading). */
   withHeader?: boolean;
   hrefOf?: (id: number) => string;
+  /** The page's address to share and print (the crawlable page's, `ContentPageProps.shareUrl`). */
+  shareUrl: string;
 }
 
 const articleHref = (id: number) => `#/article/${id}`;
@@ -36,7 +38,7 @@ function precedingHeading(element: Element): string | undefined {
   return undefined;
 }
 
-export function ArticleView({ article, withHeader = true, hrefOf = articleHref }: ArticleViewProps) {
+export function ArticleView({ article, withHeader = true, hrefOf = articleHref, shareUrl }: ArticleViewProps) {
   const [downloading, setDownloading] = useState<string | null>(null);
   const body = useRef<HTMLDivElement>(null);
   const [gallery, setGallery] = useState<LightboxImage[]>([]);
@@ -175,7 +177,7 @@ export function ArticleView({ article, withHeader = true, hrefOf = articleHref }
           </p>
         </header>
       )}
-      <ArticleTools size={size} onSize={setSize} />
+      <ArticleTools size={size} onSize={setSize} url={shareUrl} />
       {article.video && <VideoPlayer src={article.video} poster={article.cover} title={article.title} captions={article.captions} />}
       {/* The gateway sanitises article HTML (ammonia) before it reaches the browser. */}
       <div ref={body} className={`article__body article__body--${size}`} dangerouslySetInnerHTML={{ __html: article.content ?? '' }} />
@@ -201,7 +203,7 @@ export function ArticleView({ article, withHeader = true, hrefOf = articleHref }
         </section>
       )}
       {/* Paper has no address bar: the printout says where the article lives. */}
-      <p className="article__print-url">本文链接：{window.location.href}</p>
+      <p className="article__print-url">本文链接：{shareUrl}</p>
       {(article.prev || article.next) && (
         <nav className="article__siblings" aria-label="上一篇与下一篇">
           <p>

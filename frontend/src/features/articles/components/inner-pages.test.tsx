@@ -48,6 +48,7 @@ const CONTEXT: ContentPageProps = {
   categoriesLoading: false,
   breadcrumb: [{ name: '新闻中心', url: '/news_center' }, { name: '通知公告', url: '/news_center/notice' }],
   paginationLocale: 'zh-CN',
+  shareUrl: 'http://127.0.0.1/portal/site/news_center/notice.html',
   breadcrumbFor: () => [
     { name: '新闻中心', url: '/news_center' },
     { name: '通知公告', url: '/news_center/notice' },
@@ -191,7 +192,7 @@ describe('charts in an article', () => {
       '<figure><img src="/portal/api/files/figures/throughput.svg" alt="吞吐量" width="720" height="400"><figcaption>吞吐量</figcaption></figure>' +
       '<figure><img src="/portal/api/files/covers/train.jpg" alt="班列" width="640" height="360"></figure>' +
       '<ul class="gallery"><li><figure><img src="/portal/api/files/honors/a.svg" alt="证书" width="720" height="500"></figure></li></ul>';
-    const { container } = renderAt('/article/1', <ArticleView article={{ id: 1, categoryId: 11, title: '公司简介', content }} withHeader={false} />);
+    const { container } = renderAt('/article/1', <ArticleView article={{ id: 1, categoryId: 11, title: '公司简介', content }} withHeader={false} shareUrl="http://127.0.0.1/portal/site/article/1.html" />);
     const boxes = container.querySelectorAll('.figure-scroll');
     expect(boxes).toHaveLength(1);
     expect(boxes[0].querySelector('img')).toHaveAttribute('alt', '吞吐量');
@@ -207,7 +208,7 @@ describe('tables in an article', () => {
     const content =
       '<h2>出资人</h2><table><caption>股东名单</caption><tr><td>1</td></tr></table>' +
       '<h2>主要经营指标</h2><table><tr><td>2</td></tr></table><table><tr><td>3</td></tr></table>';
-    renderAt('/article/1', <ArticleView article={{ id: 1, categoryId: 101, title: '企业概况', content }} withHeader={false} />);
+    renderAt('/article/1', <ArticleView article={{ id: 1, categoryId: 101, title: '企业概况', content }} withHeader={false} shareUrl="http://127.0.0.1/portal/site/article/1.html" />);
     const names = screen.getAllByRole('region').map((r) => r.getAttribute('aria-label'));
     expect(names).toEqual(['表格：股东名单', '表格：主要经营指标', '表格 3：主要经营指标']);
   });

@@ -26,7 +26,7 @@ export default function SinglePage(props: ContentPageProps) {
         {failed && <p className="empty">内容加载失败，请稍后再试。</p>}
         {detail.data && (
           <div className="article">
-            <ArticleView article={detail.data} withHeader={false} />
+            <ArticleView article={detail.data} withHeader={false} shareUrl={props.shareUrl} />
           </div>
         )}
         <PageExtras extras={extras} />
