@@ -1,4 +1,4 @@
-import { dismissible, find, reveal } from './dom';
+import { dismissible, find } from './dom';
 
 /** The page's canonical address (its crawlable URL at the site's public address). */
 const canonical = (): string => find<HTMLLinkElement>('link[rel="canonical"]')?.href ?? window.location.href;
@@ -69,5 +69,5 @@ export function enhanceArticleTools(): void {
       if (refocus) qrButton.focus();
     },
   );
-  reveal(root);
+  root.removeAttribute('data-pending');
 }
