@@ -1,25 +1,8 @@
 import { dismissible, find } from './dom';
+import { copyText } from '../lib/clipboard';
 
 /** The page's canonical address (its crawlable URL at the site's public address). */
 const canonical = (): string => find<HTMLLinkElement>('link[rel="canonical"]')?.href ?? window.location.href;
-
-/** Copies text: the Clipboard API where the page may use it, else a selected field and the copy command. */
-async function copyText(text: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    const field = document.createElement('textarea');
-    field.value = text;
-    field.setAttribute('readonly', '');
-    field.className = 'visually-hidden';
-    document.body.appendChild(field);
-    field.select();
-    const copied = document.execCommand('copy');
-    field.remove();
-    return copied;
-  }
-}
 
 /** 复制链接, 二维码 (the QR encoder a chunk loaded when first asked for) and 打印 under an article. */
 export function enhanceArticleTools(): void {

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useCallback, useId, useRef, useState } from 'react';
 
 import { useDismiss } from '../../../lib/dismiss';
+import { copyText } from '../../../lib/clipboard';
 
 export const ARTICLE_SIZES = [
   { key: 'large', label: '大' },
@@ -10,24 +11,6 @@ export const ARTICLE_SIZES = [
 export type ArticleSize = (typeof ARTICLE_SIZES)[number]['key'];
 
 const QrCode = lazy(() => import(/* webpackChunkName: "qr-code" */ './qr-code'));
-
-/** Copies text: the Clipboard API where the page may use it, else a selected field and the copy command. */
-async function copyText(text: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    const field = document.createElement('textarea');
-    field.value = text;
-    field.setAttribute('readonly', '');
-    field.className = 'visually-hidden';
-    document.body.appendChild(field);
-    field.select();
-    const copied = document.execCommand('copy');
-    field.remove();
-    return copied;
-  }
-}
 
 interface ArticleToolsProps {
   size: ArticleSize;
