@@ -47,9 +47,12 @@ use pages::{ArticleView, AttachmentView, Child, FeedItem, Item, MenuItem, Pager}
 const NEWS_GROUP: &str = "/news_center";
 /// 清正廉洁, the page that carries the 信访举报 channel (as the app's does).
 const INTEGRITY_ROUTE: &str = "/party-construction/clean-honest";
-/// Articles on a crawlable list page and in a feed (fewer on a list page when the CMS's pages
-/// are smaller: one CMS page each).
-const LIST_SIZE: u32 = 20;
+/// Articles on a crawlable list page: the app's list page holds as many (spec §3, the frontend's
+/// `LIST_PAGE_SIZE`), so page N here is page N there — the app shares this page's address for
+/// its own list page (fewer when the CMS's pages are smaller: one CMS page each).
+const LIST_SIZE: u32 = 10;
+/// Articles on the home page's latest list and in a feed.
+const FEED_SIZE: usize = 20;
 /// Highest list page served (beyond it no portal has content).
 const MAX_PAGE: u32 = 1000;
 
@@ -379,7 +382,7 @@ async fn home(state: AppState) -> Result<Made, ApiError> {
     let runtime = content.runtime();
     let site = &runtime.config.site;
     let tree = content.tree().await?;
-    let latest = content.first_articles(None, LIST_SIZE as usize).await?;
+    let latest = content.first_articles(None, FEED_SIZE).await?;
     let menu = menu(&tree.value);
     let assets = Assets::of(runtime);
     let page = pages::Page {
@@ -795,13 +798,13 @@ async fn make_feed(state: AppState, which: Option<u64>) -> Result<Made, ApiError
     for category in &categories {
         found_tags.push(tags::category(category.id));
         let latest = content
-            .first_articles(Some(category.id), LIST_SIZE as usize)
+            .first_articles(Some(category.id), FEED_SIZE)
             .await?;
         cacheable &= latest.cacheable;
         articles.extend(latest.value.iter().cloned());
     }
     articles.sort_by(|a, b| b.publish_time.cmp(&a.publish_time).then(b.id.cmp(&a.id)));
-    articles.truncate(LIST_SIZE as usize);
+    articles.truncate(FEED_SIZE);
     found_tags.extend(articles.iter().map(|a| tags::article(a.id)));
     let self_href = match which {
         Some(id) => links::feed(id),
@@ -841,4 +844,20 @@ async fn robots(State(state): State<AppState>, info: RequestInfo) -> Response {
         &info.into_wants(),
         Timing::fresh(Duration::from_secs(3600)),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    /// The app shares a list's crawlable address (frontend `app/crawlable-url.ts`): both faces
+    /// must cut the list into the same pages.
+    #[test]
+    fn a_crawlable_list_page_holds_as_many_articles_as_the_apps() {
+        let slice = include_str!("../../../frontend/src/features/articles/list-page-slice.ts");
+        let declared = slice
+            .lines()
+            .find_map(|l| l.strip_prefix("export const LIST_PAGE_SIZE = "))
+            .and_then(|rest| rest.trim_end_matches(';').trim().parse::<u32>().ok())
+            .expect("list-page-slice.ts declares LIST_PAGE_SIZE");
+        assert_eq!(super::LIST_SIZE, declared);
+    }
 }

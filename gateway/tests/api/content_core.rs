@@ -312,7 +312,8 @@ async fn a_cms_paging_at_most_20_is_crawled_whole_with_its_sitemap_and_feeds() {
     }
     assert!(failing.is_empty(), "{}", failing.join("\n"));
 
-    // Each list category, every one of its pages: 20 a page, newest first, nothing missing.
+    // Each list category, every one of its pages: 10 a page as in the app, newest first, nothing
+    // missing.
     for (category, route) in [
         (21, "/news_center/company_announcement/1"),
         (22, "/news_center/media_coverage/2"),
@@ -322,8 +323,8 @@ async fn a_cms_paging_at_most_20_is_crawled_whole_with_its_sitemap_and_feeds() {
         let want = ids_of(Some(category));
         assert_eq!(
             pages.len(),
-            want.len().div_ceil(20),
-            "{route}: one crawlable page per 20 articles"
+            want.len().div_ceil(10),
+            "{route}: one crawlable page per 10 articles"
         );
         assert_eq!(pages.concat(), want, "{route}: every article, newest first");
         let (status, html) = text(
