@@ -90,6 +90,24 @@ pub struct Assets {
 }
 
 impl Assets {
+    /// What a page's cache key carries so that a page never names assets its gateway does not
+    /// serve: the sheets' and the script's addresses are fingerprinted, and a page kept in the
+    /// shared tier by a replica of an older build (a rolling update), or kept before the app was
+    /// rebuilt, would otherwise link a script or sheet that is gone.
+    pub fn version(runtime: &Runtime) -> u64 {
+        let assets = Self::of(runtime);
+        [
+            assets.css,
+            assets.noscript_css,
+            assets.script.as_deref().unwrap_or(""),
+        ]
+        .iter()
+        .flat_map(|href| href.bytes().chain([0]))
+        .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+        })
+    }
+
     pub fn of(runtime: &Runtime) -> Self {
         Self {
             css: PAGE_CSS.href(),

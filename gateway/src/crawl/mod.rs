@@ -179,14 +179,8 @@ fn unavailable(err: &ApiError) -> Response {
 /// `/portal/site/` and `/portal/site/index.html`: the crawlable home page (one cache entry; its
 /// canonical link names `index.html`).
 async fn site_index(State(state): State<AppState>, info: RequestInfo) -> Response {
-    cached(
-        &state,
-        info,
-        "site/index.html".to_owned(),
-        Endpoint::ArticleList,
-        home,
-    )
-    .await
+    let key = format!("site/index.html?v={:x}", Assets::version(&state.runtime()));
+    cached(&state, info, key, Endpoint::ArticleList, home).await
 }
 
 /// `/portal/site/…`: the stylesheets the pages use, the home page, an article, a menu route.
@@ -209,7 +203,10 @@ async fn site_page(
         let Some(id) = id_of(id) else {
             return not_found();
         };
-        let key = format!("site/article/{id}.html");
+        let key = format!(
+            "site/article/{id}.html?v={:x}",
+            Assets::version(&state.runtime())
+        );
         return cached(&state, info, key, Endpoint::ArticleDetail, move |state| {
             article_page(state, id)
         })
@@ -226,7 +223,10 @@ async fn site_page(
             _ => return not_found(),
         },
     };
-    let key = format!("site{route}.html?page={page}");
+    let key = format!(
+        "site{route}.html?page={page}&v={:x}",
+        Assets::version(&state.runtime())
+    );
     cached(&state, info, key, Endpoint::ArticleList, move |state| {
         category_page(state, route.clone(), page)
     })
@@ -797,9 +797,7 @@ async fn make_feed(state: AppState, which: Option<u64>) -> Result<Made, ApiError
     let mut found_tags = Vec::new();
     for category in &categories {
         found_tags.push(tags::category(category.id));
-        let latest = content
-            .first_articles(Some(category.id), FEED_SIZE)
-            .await?;
+        let latest = content.first_articles(Some(category.id), FEED_SIZE).await?;
         cacheable &= latest.cacheable;
         articles.extend(latest.value.iter().cloned());
     }

@@ -137,6 +137,11 @@ impl CountingCms {
 
 /// A gateway sharing `redis` (long TTLs: only purges and webhooks change what it serves).
 async fn replica(cms: SocketAddr, redis: String) -> TestApp {
+    replica_of_build(cms, redis, &static_dir()).await
+}
+
+/// A replica serving the app build in `build`.
+async fn replica_of_build(cms: SocketAddr, redis: String, build: &std::path::Path) -> TestApp {
     let extra = format!(
         r#"
 [cache]
@@ -155,7 +160,7 @@ token = "{ADMIN_TOKEN}"
 webhook_secret = "{WEBHOOK_SECRET}"
 "#
     );
-    let app = spawn_app(config_for(&format!("http://{cms}/"), &static_dir(), &extra)).await;
+    let app = spawn_app(config_for(&format!("http://{cms}/"), build, &extra)).await;
     wait_for_shared(&app, "up").await;
     app
 }
@@ -219,6 +224,40 @@ async fn a_cold_key_costs_one_cms_call_across_three_replicas() {
         .map(|r| r.headers()["etag"].to_str().unwrap().to_owned())
         .collect();
     assert!(etags.windows(2).all(|w| w[0] == w[1]), "{etags:?}");
+}
+
+/// A rolling update: replicas of two app builds share one Redis. A crawlable page names its
+/// build's fingerprinted enhancement script, so a page one build stored must not be served by the
+/// other (its script would be a 404 there): each build links its own.
+#[tokio::test]
+async fn replicas_of_two_builds_each_serve_crawlable_pages_naming_their_own_script() {
+    let redis = Redis::start();
+    let cms = CountingCms::start(None).await;
+    let build = |name: &str, hash: &str| {
+        let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+        std::fs::create_dir_all(dir.join("assets")).unwrap();
+        std::fs::write(dir.join("index.html"), "<!doctype html><title>门户</title>").unwrap();
+        std::fs::write(dir.join(format!("assets/site.{hash}.js")), "void 0;").unwrap();
+        dir
+    };
+    let old = replica_of_build(cms.addr, redis.url(), &build("build-old", "aaaaaaaaaaaa")).await;
+    let new = replica_of_build(cms.addr, redis.url(), &build("build-new", "bbbbbbbbbbbb")).await;
+    for path in [
+        "/portal/site/article/2101.html",
+        "/portal/site/news_center/notice.html",
+        "/portal/site/index.html",
+    ] {
+        for (app, hash) in [(&old, "aaaaaaaaaaaa"), (&new, "bbbbbbbbbbbb")] {
+            let response = app.get(path).await;
+            let status = response.status();
+            let html = response.text().await.unwrap();
+            assert_eq!(status, 200, "{path}");
+            assert!(
+                html.contains(&format!("/portal/assets/site.{hash}.js")),
+                "{path}: a replica links its own build's script"
+            );
+        }
+    }
 }
 
 #[tokio::test]
