@@ -88,4 +88,31 @@ export const firstPaintTests = [
       assert.equal(await page.locator('.boot-home').count(), 0, 'the app replaced the drawn page');
     },
   },
+  {
+    name: 'a deep link asks for its page chunk and its first answer beside the app\'s scripts, and the app takes that answer (one request)',
+    async run({ page, base }) {
+      const tree = (await (await fetch(`${base}/portal/api/category/list`)).json()).result.content;
+      const notice = tree.flatMap((c) => [c, ...(c.subCategory ?? [])]).find((c) => c.url === '/news_center/notice');
+      const article = (await (await fetch(`${base}/portal/api/article/list?page=1&size=1`)).json()).result.content[0];
+      for (const [hash, answer, chunk, shown] of [
+        [`#/article/${article.id}`, `/portal/api/article/detail?id=${article.id}`, /page-article\.[0-9a-f]+\.chunk\.js$/, article.title],
+        ['#/news_center/notice?page=2', `/portal/api/article/list?categoryId=${notice.id}&page=2&size=10`, /page-news\.[0-9a-f]+\.chunk\.js$/, notice.name],
+      ]) {
+        const asked = [];
+        const onRequest = (r) => asked.push(r.url().replace(base, ''));
+        page.on('request', onRequest);
+        await page.goto('about:blank');
+        await page.goto(`${base}/portal/${hash}`);
+        await page.getByRole('heading', { level: 1, name: shown }).first().waitFor();
+        await page.waitForLoadState('networkidle');
+        page.off('request', onRequest);
+        const main = asked.findIndex((u) => /\/assets\/main\.[0-9a-f]+\.js$/.test(u));
+        const data = asked.findIndex((u) => u === answer);
+        const code = asked.findIndex((u) => chunk.test(u));
+        assert.ok(main >= 0 && data >= 0 && code >= 0, `${hash}: ${asked.join(' ')}`);
+        assert.ok(data < main && code < main, `${hash}: the chunk and the answer are asked for with the app's scripts, not after them: ${asked.join(' ')}`);
+        assert.equal(asked.filter((u) => u === answer).length, 1, `${hash}: the app takes the preloaded answer`);
+      }
+    },
+  },
 ];
