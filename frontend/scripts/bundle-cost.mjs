@@ -10,7 +10,11 @@ import { gzipSync } from 'node:zlib';
 
 const dist = new URL('../dist/', import.meta.url).pathname;
 const html = readFileSync(join(dist, 'index.html'), 'utf8');
-const scripts = [...html.matchAll(/<script[^>]*\ssrc="?([^"\s>]+)"?/g)].map((m) => m[1].replace(/^\/portal\//, ''));
+// The app's scripts are named by `<meta name="app-script">` (index.html's head script starts them).
+const scripts = [
+  ...html.matchAll(/<script[^>]*\ssrc="?([^"\s>]+)"?/g),
+  ...html.matchAll(/<meta name="?app-script"? content="?([^"\s>]+)"?/g),
+].map((m) => m[1].replace(/^\/portal\//, ''));
 
 const UNMAPPED = '(webpack runtime and glue, JSON data)';
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
