@@ -5,7 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { Router } from 'wouter';
 
-import { startFromBoot } from './app/boot';
+import { drawnPhotoPainted, startFromBoot } from './app/boot';
 import { currentPath, useHashPath } from './app/hash-location';
 import { AppRoutes, preloadHome } from './app/router';
 import { makeStore } from './app/store';
@@ -15,25 +15,35 @@ const store = makeStore();
 // The app restores list positions itself (from the store); the browser's guess would fight it.
 if ('scrollRestoration' in window.history) window.history.scrollRestoration = 'manual';
 
+// On a deep link index.html starts this script before the page is parsed: the boot block and the
+// root are in its body.
+const parsed =
+  document.readyState === 'loading'
+    ? new Promise<void>((resolve) => document.addEventListener('DOMContentLoaded', () => resolve(), { once: true }))
+    : Promise.resolve();
+
 /**
  * The first render waits for what the page already holds (the gateway's answers, the home page's
  * chunk preloaded by its head): it then replaces the server-drawn page in one commit with the
- * same boxes, instead of a placeholder first. Without them it waits for nothing.
+ * same boxes, instead of a placeholder first, once the drawn page's first photo is on screen.
+ * Without them it waits for nothing.
  */
-void Promise.all([startFromBoot(store), currentPath() === '/' ? preloadHome() : undefined]).then(() => {
-  const root = createRoot(document.getElementById('root')!);
-  // As a transition, React renders in slices and lets the phone breathe between them (one long
-  // task otherwise: Lighthouse counts it as blocking time); the drawn page stays until the commit.
-  startTransition(() =>
-    root.render(
-      <StrictMode>
-        <Provider store={store}>
-          <Router hook={useHashPath} searchHook={useHashPath.searchHook} hrefs={useHashPath.hrefs}>
-            <AppRoutes />
-          </Router>
-          <Notifications />
-        </Provider>
-      </StrictMode>,
-    ),
-  );
-});
+void parsed
+  .then(() => Promise.all([startFromBoot(store), currentPath() === '/' ? preloadHome() : undefined, drawnPhotoPainted()]))
+  .then(() => {
+    const root = createRoot(document.getElementById('root')!);
+    // A transition: React renders it in slices, letting a phone breathe between them (the build's
+    // Preact renders it at once; the drawn page stays until the commit either way).
+    startTransition(() =>
+      root.render(
+        <StrictMode>
+          <Provider store={store}>
+            <Router hook={useHashPath} searchHook={useHashPath.searchHook} hrefs={useHashPath.hrefs}>
+              <AppRoutes />
+            </Router>
+            <Notifications />
+          </Provider>
+        </StrictMode>,
+      ),
+    );
+  });

@@ -29,14 +29,21 @@ const TREE = {
 
 /** Runs the head script at `hash` on a page holding the map and the tree; returns what it preloads. */
 function preloadsAt(hash: string, { token = false, map = true } = {}): string[] {
-  document.head.innerHTML = '';
-  document.body.innerHTML = `${map ? `<script type="application/json" id="portal-deep-link">${JSON.stringify(MAP)}</script>` : ''}<script type="application/json" id="portal-boot">${JSON.stringify({ '/portal/api/category/list': TREE })}</script>`;
+  // As in index.html: the map in the head before the script, the boot block in the body after it.
+  document.head.innerHTML = map ? `<script type="application/json" id="portal-deep-link">${JSON.stringify(MAP)}</script>` : '';
+  document.body.innerHTML = '';
   window.localStorage.clear();
   if (token) window.localStorage.setItem('systemToken', 'visitor-token');
   window.history.replaceState(null, '', `/portal/${hash}`);
-  Object.defineProperty(document, 'readyState', { configurable: true, get: () => 'interactive' });
+  const added: [string, EventListenerOrEventListenerObject][] = [];
+  const add = jest.spyOn(document, 'addEventListener').mockImplementation((type: string, listener: EventListenerOrEventListenerObject) => {
+    added.push([type, listener]);
+  });
   new Function(inline)();
-  document.dispatchEvent(new Event('DOMContentLoaded'));
+  add.mockRestore();
+  document.body.innerHTML = `<script type="application/json" id="portal-boot">${JSON.stringify({ '/portal/api/category/list': TREE })}</script>`;
+  // This run's listeners only (each run of the script adds its own).
+  for (const [type, listener] of added) if (type === 'DOMContentLoaded') (listener as () => void)();
   return [...document.head.querySelectorAll('link[rel=preload]')].map((l) => {
     const link = l as HTMLLinkElement;
     return `${link.as} ${link.getAttribute('href')}${link.crossOrigin ? ` ${link.crossOrigin}` : ''}`;
