@@ -13,7 +13,8 @@ usage:
   matches none the scrape shows (values that only appear on an event are listed in EVENT_ONLY);
 - an alert lacks a `severity` label, a summary, a description or a runbook_url whose anchor is in
   docs/operations.md; or rules.test.yml has no test where it fires and none where it stays silent;
-- a dashboard target does not use the datasource variable.
+- a dashboard target does not use the datasource variable;
+- a family has no `# HELP` line, or an enumerated label value has an uppercase letter.
 """
 import json
 import re
@@ -43,7 +44,13 @@ EXTERNAL_LABELS = {
 # the upstream ceiling and the concurrency bound are not provoked by the check's short run).
 EVENT_ONLY = {
     ("portal_rate_limited_total", "limit"): {"client", "upstream", "upstream_concurrency"},
+    # A purge's origin: the check makes an admin purge (and the second replica's pubsub one).
+    ("portal_cache_purges_total", "origin"): {"admin", "webhook", "pubsub", "reconnect"},
+    ("portal_cache_purged_entries_total", "origin"): {"admin", "webhook", "pubsub", "reconnect"},
 }
+# Label values must be lowercase (Prometheus's convention): enumerations the gateway makes. An
+# endpoint's or route's label is its path's spelling (`category/getParentCategory`) and is exempt.
+PATH_LABELS = {"route", "endpoint"}
 KEYWORDS = {
     "and", "or", "unless", "by", "without", "on", "ignoring", "group_left", "group_right", "offset",
     "bool", "inf", "nan", "Inf", "NaN",
@@ -226,12 +233,32 @@ def check_alerts(rules, problems):
                 problems.append(f"alert {name}: no test in rules.test.yml where it stays silent")
 
 
+def check_lowercase(scrape, problems):
+    for name, labels in scrape.items():
+        for label, values in labels.items():
+            if label in PATH_LABELS or label == "le":
+                continue
+            for value in values:
+                if value != value.lower():
+                    problems.append(f"{name}{{{label}=\"{value}\"}}: label values are lowercase")
+
+
+def check_help(text, problems):
+    helped = set(re.findall(r"^# HELP (\S+) ", text, re.M))
+    for family in re.findall(r"^# TYPE (\S+) ", text, re.M):
+        if family not in helped:
+            problems.append(f"metric {family} has no # HELP line (metrics::describe_*)")
+
+
 def check(metrics_file):
     problems = []
     if PROMETHEUS_RULE.read_text(encoding="utf-8") != prometheus_rule_text():
         problems.append(f"{PROMETHEUS_RULE.relative_to(ROOT)} differs from deploy/monitoring/rules.yml: "
                         "run `python3 scripts/check_monitoring.py sync`")
-    scrape = parse_scrape(Path(metrics_file).read_text(encoding="utf-8"))
+    text = Path(metrics_file).read_text(encoding="utf-8")
+    scrape = parse_scrape(text)
+    check_lowercase(scrape, problems)
+    check_help(text, problems)
     rules = yaml.safe_load(RULES.read_text(encoding="utf-8"))
     recorded = {r["record"] for g in rules["groups"] for r in g["rules"] if "record" in r}
     queries = [(f"rules.yml {r.get('record') or r.get('alert')}", r["expr"]) for g in rules["groups"] for r in g["rules"]]

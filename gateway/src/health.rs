@@ -17,6 +17,12 @@ use crate::{
     state::AppState,
 };
 
+/// Why this replica is not ready, or `None` when it is (`/readyz` and `portal_ready` ask).
+pub fn not_ready(state: &AppState) -> Option<&'static str> {
+    (!state.runtime().app_files.has_index())
+        .then_some("the app's files are missing: run `make frontend`")
+}
+
 pub async fn healthz() -> impl IntoResponse {
     Success(json!({ "status": "up" }))
 }
@@ -31,9 +37,8 @@ pub async fn readyz(State(state): State<AppState>, query: RawQuery) -> Response 
             Err(err) => ApiError::Upstream(err).into_response(),
         };
     }
-    if !runtime.app_files.has_index() {
-        return ApiError::NotReady("the app's files are missing: run `make frontend`")
-            .into_response();
+    if let Some(why) = not_ready(&state) {
+        return ApiError::NotReady(why).into_response();
     }
     let health = &state.upstream_health;
     Success(json!({

@@ -1,7 +1,12 @@
 use std::{path::PathBuf, process::ExitCode};
 
 use clap::{Parser, Subcommand};
-use portal_gateway::{Application, Config, check, startup::shutdown_signal, telemetry};
+use portal_gateway::{
+    Application, Config, check,
+    cli::cache::{self as cache_cli, Action},
+    startup::shutdown_signal,
+    telemetry,
+};
 
 // Allocation is the largest user-space cost of a cache hit (docs/performance.md).
 #[global_allocator]
@@ -43,6 +48,47 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Look into and purge the cache of a running gateway, through its admin API. The admin token
+    /// is read from --token-file, PORTAL_ADMIN_TOKEN or the config's admin.token; it is never
+    /// printed. Exit 0 when the gateway answered, 77 when it refused the token, 69 when it is
+    /// unreachable, 78 without a token, 1 for any other answer (an unknown key: 404).
+    Cache {
+        #[command(subcommand)]
+        action: CacheCommand,
+        /// The gateway's base URL (default: the config's server.listen, on loopback when it is a
+        /// wildcard address; else http://127.0.0.1:8080).
+        #[arg(long, global = true)]
+        url: Option<String>,
+        /// A file whose first line is the admin token.
+        #[arg(long, global = true)]
+        token_file: Option<PathBuf>,
+        /// Print the gateway's envelope as it answered, rather than a table.
+        #[arg(long, global = true)]
+        json: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum CacheCommand {
+    /// Entries, bytes, hits, misses, stale answers, hit ratio and effective TTL per endpoint, and
+    /// the shared tier's state.
+    Stats,
+    /// One entry: its age, what is left of its fresh and stale windows, tags, encodings and
+    /// where it came from (KEY as the cache names it: article/list?categoryId=21&page=1&size=10).
+    Show { key: String },
+    /// Purge entries on every replica: by key prefix, by tag, or everything when neither is
+    /// given. Soft (served stale while one refresh runs) unless --hard.
+    Purge {
+        /// A key prefix (article/list); may be repeated.
+        #[arg(long = "prefix")]
+        prefixes: Vec<String>,
+        /// A tag (article:2101, category:21, articles, categories); may be repeated.
+        #[arg(long = "tag")]
+        tags: Vec<String>,
+        /// Delete the entries rather than mark them stale.
+        #[arg(long)]
+        hard: bool,
+    },
 }
 
 fn load(path: &std::path::Path) -> Result<Config, ExitCode> {
@@ -55,6 +101,22 @@ fn load(path: &std::path::Path) -> Result<Config, ExitCode> {
 #[tokio::main]
 async fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Some(Command::Cache {
+        action,
+        url,
+        token_file,
+        json,
+    }) = &cli.command
+    {
+        return cache(
+            &cli.config,
+            action,
+            url.as_deref(),
+            token_file.as_deref(),
+            *json,
+        )
+        .await;
+    }
     let config = match load(&cli.config) {
         Ok(config) => config,
         Err(code) => return code,
@@ -69,6 +131,59 @@ async fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::CheckUpstream { json } => check_upstream(&config, json).await,
+        Command::Cache { .. } => unreachable!("answered above"),
+    }
+}
+
+/// `cache …`: the config is read only for the gateway's address and the admin token, so a
+/// command run from elsewhere (a token file, --url) needs none.
+async fn cache(
+    path: &std::path::Path,
+    command: &CacheCommand,
+    url: Option<&str>,
+    token_file: Option<&std::path::Path>,
+    json: bool,
+) -> ExitCode {
+    let config = Config::load(path).ok();
+    let token = match cache_cli::token(
+        token_file,
+        std::env::var(cache_cli::TOKEN_VARIABLE).ok(),
+        config.as_ref().and_then(|c| c.admin.token.as_ref()),
+    ) {
+        Ok(token) => token,
+        Err(err) => {
+            eprintln!("portal-gateway: {err}");
+            return ExitCode::from(err.exit_code());
+        }
+    };
+    let url = url.map(str::to_owned).unwrap_or_else(|| {
+        config.as_ref().map_or_else(
+            || "http://127.0.0.1:8080".to_owned(),
+            |c| cache_cli::url_for(c.server.listen),
+        )
+    });
+    let action = match command {
+        CacheCommand::Stats => Action::Stats,
+        CacheCommand::Show { key } => Action::Show { key: key.clone() },
+        CacheCommand::Purge {
+            prefixes,
+            tags,
+            hard,
+        } => Action::Purge {
+            prefixes: prefixes.clone(),
+            tags: tags.clone(),
+            hard: *hard,
+        },
+    };
+    match cache_cli::run(&action, &url, &token, json).await {
+        Ok(out) => {
+            print!("{out}");
+            ExitCode::SUCCESS
+        }
+        Err(err) => {
+            eprintln!("portal-gateway: {err}");
+            ExitCode::from(err.exit_code())
+        }
     }
 }
 

@@ -1,11 +1,19 @@
-//! Prometheus metrics: requests by route and code, cache outcomes, upstream latency, refusals.
+//! Prometheus metrics: requests by route and code and their duration, cache outcomes by endpoint,
+//! purges and their lag, upstream latency, refusals, readiness and the process's own figures.
+//! Names follow Prometheus's conventions: base units (`_seconds`, `_bytes`), `_total` on counters,
+//! lowercase label values, a `# HELP` line for every family (`describe`); docs/operations.md
+//! ("Metrics") lists them.
 
-use std::sync::{LazyLock, OnceLock, RwLock};
+use std::{
+    sync::{LazyLock, OnceLock, RwLock},
+    time::Duration,
+};
 
-use metrics::Counter;
+use axum::extract::State;
+use metrics::{Counter, Histogram, Unit};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
-use crate::endpoint::Endpoint;
+use crate::{cache::PurgeOrigin, endpoint::Endpoint, state::AppState};
 
 static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
 
@@ -13,7 +21,7 @@ static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
 pub fn handle() -> PrometheusHandle {
     HANDLE
         .get_or_init(|| {
-            PrometheusBuilder::new()
+            let handle = PrometheusBuilder::new()
                 .set_buckets_for_metric(
                     Matcher::Full("portal_upstream_duration_seconds".to_owned()),
                     &[
@@ -21,10 +29,134 @@ pub fn handle() -> PrometheusHandle {
                     ],
                 )
                 .expect("bucket list is not empty")
+                .set_buckets_for_metric(
+                    Matcher::Full("portal_request_duration_seconds".to_owned()),
+                    &[
+                        0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
+                        5.0, 12.0,
+                    ],
+                )
+                .expect("bucket list is not empty")
+                .set_buckets_for_metric(
+                    Matcher::Full("portal_cache_purge_lag_seconds".to_owned()),
+                    &[
+                        0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0,
+                        10.0,
+                    ],
+                )
+                .expect("bucket list is not empty")
                 .install_recorder()
-                .expect("no other metrics recorder is installed")
+                .expect("no other metrics recorder is installed");
+            describe();
+            crate::cache::stats::register();
+            handle
         })
         .clone()
+}
+
+/// The `# HELP` and `# TYPE` of every family, once.
+fn describe() {
+    use metrics::{describe_counter, describe_gauge, describe_histogram};
+    describe_counter!(
+        "portal_requests_total",
+        "Answers by route (an API endpoint's label or the area) and status code."
+    );
+    describe_histogram!(
+        "portal_request_duration_seconds",
+        Unit::Seconds,
+        "Time from a request's head to its answer's head, by route (file bodies stream after it)."
+    );
+    describe_counter!(
+        "portal_cache_total",
+        "Cache outcomes (hit, miss, stale, bypass) by endpoint (the table's, crawl, app)."
+    );
+    describe_counter!(
+        "portal_cache_purges_total",
+        "Purges applied to this replica's memory, by origin (admin, webhook, pubsub, reconnect)."
+    );
+    describe_counter!(
+        "portal_cache_purged_entries_total",
+        "Entries of this replica's memory a purge reached, by origin."
+    );
+    describe_histogram!(
+        "portal_cache_purge_lag_seconds",
+        Unit::Seconds,
+        "Time from a purge published by another replica to its application here (wall clocks)."
+    );
+    describe_gauge!(
+        "portal_cache_entries",
+        "Entries in this replica's memory (read at scrape)."
+    );
+    describe_gauge!(
+        "portal_cache_bytes",
+        Unit::Bytes,
+        "Weight of this replica's memory cache: bodies, their encodings and keys (read at scrape)."
+    );
+    describe_histogram!(
+        "portal_upstream_duration_seconds",
+        Unit::Seconds,
+        "CMS calls' time by endpoint and outcome (ok, error)."
+    );
+    describe_counter!(
+        "portal_rate_limited_total",
+        "Refusals by limit (client, upstream, upstream_concurrency)."
+    );
+    describe_gauge!(
+        "portal_upstream_up",
+        "1 while the CMS's last calls succeeded, 0 while they fail."
+    );
+    describe_counter!(
+        "portal_upstream_credential_refused_total",
+        "CMS calls that refused the gateway's own credential."
+    );
+    describe_gauge!(
+        "portal_shared_cache_up",
+        "1 while the shared tier (Redis) answers, 0 while this replica goes on alone."
+    );
+    describe_counter!(
+        "portal_shared_cache_errors_total",
+        "Failed or timed-out commands to the shared tier."
+    );
+    describe_counter!(
+        "portal_shared_cache_lookups_total",
+        "Memory misses looked up in the shared tier, by result (found, absent)."
+    );
+    describe_counter!(
+        "portal_log_lines_dropped_total",
+        "Log lines dropped because the writer fell behind."
+    );
+    describe_gauge!(
+        "portal_ready",
+        "1 while /readyz answers ready, 0 while not (read at scrape)."
+    );
+    describe_gauge!(
+        "process_resident_memory_bytes",
+        Unit::Bytes,
+        "Resident memory size (read from /proc at scrape)."
+    );
+    describe_gauge!(
+        "process_virtual_memory_bytes",
+        Unit::Bytes,
+        "Virtual memory size (read from /proc at scrape)."
+    );
+    describe_counter!(
+        "process_cpu_seconds_total",
+        Unit::Seconds,
+        "User and system CPU time spent (read from /proc at scrape)."
+    );
+    describe_gauge!(
+        "process_open_fds",
+        "Open file descriptors (read from /proc at scrape)."
+    );
+    describe_gauge!(
+        "process_max_fds",
+        "The limit on open file descriptors (read from /proc at scrape)."
+    );
+    describe_gauge!(
+        "process_start_time_seconds",
+        Unit::Seconds,
+        "Start time of the process since the Unix epoch."
+    );
 }
 
 /// A bounded label for a request path: the API endpoint's label from the table, or the area of
@@ -71,18 +203,40 @@ pub fn requests_counter(route: &'static str, code: u16) -> Counter {
     counter
 }
 
-/// `portal_cache_total{result}` by outcome, resolved once.
-pub fn cache_outcome(outcome: &'static str) -> &'static Counter {
-    static COUNTERS: LazyLock<[(&'static str, Counter); 4]> = LazyLock::new(|| {
-        ["HIT", "MISS", "STALE", "BYPASS"]
-            .map(|r| (r, metrics::counter!("portal_cache_total", "result" => r)))
-    });
-    let counters = &*COUNTERS;
-    &counters
-        .iter()
-        .find(|(r, _)| *r == outcome)
-        .unwrap_or(&counters[1])
-        .1
+/// `portal_request_duration_seconds{route}` handles, found as `requests_counter`'s are.
+static DURATIONS: LazyLock<RwLock<Vec<(&'static str, Histogram)>>> =
+    LazyLock::new(Default::default);
+
+pub fn request_duration(route: &'static str) -> Histogram {
+    let find = |known: &[(&'static str, Histogram)]| {
+        known
+            .iter()
+            .find(|(r, _)| *r == route)
+            .map(|(_, h)| h.clone())
+    };
+    if let Some(histogram) = find(&DURATIONS.read().expect("metrics lock")) {
+        return histogram;
+    }
+    let mut known = DURATIONS.write().expect("metrics lock");
+    if let Some(histogram) = find(&known) {
+        return histogram;
+    }
+    let histogram = metrics::histogram!("portal_request_duration_seconds", "route" => route);
+    known.push((route, histogram.clone()));
+    histogram
+}
+
+/// A purge applied to this replica's memory, and how many entries it reached.
+pub fn purged(origin: PurgeOrigin, entries: usize) {
+    let origin = origin.label();
+    metrics::counter!("portal_cache_purges_total", "origin" => origin).increment(1);
+    metrics::counter!("portal_cache_purged_entries_total", "origin" => origin)
+        .increment(entries as u64);
+}
+
+/// How long another replica's purge took to arrive here.
+pub fn purge_lag(lag: Duration) {
+    metrics::histogram!("portal_cache_purge_lag_seconds").record(lag.as_secs_f64());
 }
 
 /// `portal_shared_cache_up`: 1 while the shared tier (Redis) answers, 0 while the replica goes on
@@ -105,9 +259,23 @@ pub fn shared_cache_lookup(found: bool) {
     COUNTERS[usize::from(!found)].increment(1);
 }
 
-pub async fn render() -> String {
+/// `GET /metrics`: the figures read at scrape time (readiness, the cache's size, the process),
+/// then every family.
+pub async fn render(State(state): State<AppState>) -> String {
     metrics::counter!("portal_log_lines_dropped_total").absolute(crate::telemetry::dropped_lines());
-    handle().render()
+    metrics::gauge!("portal_ready").set(if crate::health::not_ready(&state).is_none() {
+        1.0
+    } else {
+        0.0
+    });
+    let (entries, bytes) = state.cache.size();
+    metrics::gauge!("portal_cache_entries").set(entries as f64);
+    metrics::gauge!("portal_cache_bytes").set(bytes as f64);
+    crate::process::record();
+    let handle = handle();
+    // Histograms keep their samples until drained; a scrape drains them.
+    handle.run_upkeep();
+    handle.render()
 }
 
 #[cfg(test)]

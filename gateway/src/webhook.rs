@@ -139,7 +139,10 @@ pub async fn receive(
         hard: notice.removes(),
         ..Purge::default()
     };
-    let reached = state.cache.purge(&purge).await;
+    let reached = state
+        .cache
+        .purge(&purge, crate::cache::PurgeOrigin::Webhook)
+        .await;
     let refreshed = if admin.webhook_refresh {
         refresh(&state, &notice, &reached).await
     } else {

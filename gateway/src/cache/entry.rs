@@ -35,6 +35,17 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// The `result` label of `portal_cache_total` (Prometheus label values are lowercase; the
+    /// `X-Cache` header keeps `as_str`).
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Hit => "hit",
+            Self::Miss => "miss",
+            Self::Stale => "stale",
+            Self::Bypass => "bypass",
+        }
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Hit => "HIT",
@@ -87,6 +98,26 @@ impl MediaType {
     }
 }
 
+/// What an entry answers and whose TTL it takes (`Policy::named` judges it with these).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Class {
+    pub kind: super::Kind,
+    /// The cache name of the endpoint whose TTL applies (a crawlable page's: the endpoint whose
+    /// data it shows).
+    pub cache_name: &'static str,
+}
+
+/// Where this replica's copy of an entry came from.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Source {
+    /// Made here (a load by this replica).
+    #[default]
+    Loaded,
+    /// Read from the shared tier; `replica` is who stored it there (`None`: written by a
+    /// version that did not record it).
+    Shared { replica: Option<Arc<str>> },
+}
+
 #[derive(Debug, Clone)]
 pub struct Entry {
     pub status: StatusCode,
@@ -114,6 +145,9 @@ pub struct Entry {
     /// than send its bytes (the crawlable pages, the sitemap, the feeds). `None` for answers that
     /// are not content (pages, files, a "not found").
     pub content: Option<Content>,
+    /// Set when the cache stores it (`Policy::class`): what it answers, for the admin view.
+    pub class: Option<Class>,
+    pub source: Source,
 }
 
 impl Entry {
@@ -172,6 +206,8 @@ impl Entry {
             keep_for: Duration::ZERO,
             cacheable: true,
             content: None,
+            class: None,
+            source: Source::Loaded,
         }
     }
 
@@ -204,6 +240,19 @@ impl Entry {
 
     pub fn is_success(&self) -> bool {
         self.status.is_success()
+    }
+
+    /// The encodings held, with their sizes: identity always, gzip and brotli for bodies worth
+    /// compressing.
+    pub fn encodings(&self) -> Vec<(&'static str, usize)> {
+        let mut out = vec![("identity", self.body.bytes.len())];
+        if let Some(gzip) = &self.gzip {
+            out.push(("gzip", gzip.bytes.len()));
+        }
+        if let Some(br) = &self.br {
+            out.push(("br", br.bytes.len()));
+        }
+        out
     }
 
     pub fn weight(&self) -> usize {

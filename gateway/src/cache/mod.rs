@@ -3,7 +3,9 @@
 //! once, stale answers while one refresh runs or while the CMS is down.
 
 mod entry;
+pub mod inspect;
 mod shared;
+pub mod stats;
 
 use std::{
     collections::HashMap,
@@ -18,9 +20,11 @@ use crate::{config::CacheConfig, endpoint::CacheKey, envelope::ApiError};
 pub use entry::{
     CACHE_STATUS, Entry, MediaType, Outcome, Timing, Wants, X_CACHE, cache_status, respond,
 };
+pub use entry::{Class, Source};
 pub(crate) use entry::{Encoding, matches_etag, negotiate};
 use shared::Coordinated;
 pub use shared::{Purge, SharedTier};
+pub use stats::Kind;
 
 type Loaded = Result<Arc<Entry>, ApiError>;
 
@@ -41,27 +45,39 @@ pub struct Policy {
     pub stale_if_error: Duration,
     /// How long a visitor waits for someone else's upstream call before giving up (408).
     pub wait: Duration,
+    /// What the key answers and whose TTL it takes; stored with the entry, so the admin view
+    /// judges it with this same function.
+    pub class: Class,
 }
 
 impl Policy {
     pub fn new(config: &CacheConfig, key: &CacheKey, upstream_timeout: Duration) -> Self {
-        Self::named(config, key.cache_name(), key.as_str(), upstream_timeout)
+        Self::named(
+            config,
+            Class {
+                kind: Kind::Api(key.endpoint()),
+                cache_name: key.cache_name(),
+            },
+            key.as_str(),
+            upstream_timeout,
+        )
     }
 
     /// For a key that is not an endpoint's (a crawlable page, the sitemap, a feed): the TTL of
-    /// the endpoint `cache_name` whose data it shows, or an override matching `key`.
+    /// the endpoint `class.cache_name` whose data it shows, or an override matching `key`.
     pub fn named(
         config: &CacheConfig,
-        cache_name: &str,
+        class: Class,
         key: &str,
         upstream_timeout: Duration,
     ) -> Self {
         Self {
-            ttl: config.ttl_for(cache_name, key),
+            ttl: config.ttl_for(class.cache_name, key),
             not_found_ttl: config.not_found_ttl,
             stale_while_revalidate: config.stale_while_revalidate,
             stale_if_error: config.stale_if_error,
             wait: upstream_timeout + Duration::from_millis(500),
+            class,
         }
     }
 
@@ -263,6 +279,7 @@ impl ResponseCache {
                             Coordinated::Found(mut found) => {
                                 found.keep_for = (policy_for_load.ttl_of(&found) + stale_budget)
                                     .saturating_sub(found.stored.elapsed());
+                                found.class = Some(policy_for_load.class);
                                 let found = Arc::new(*found);
                                 task_cache
                                     .entries
@@ -284,6 +301,7 @@ impl ResponseCache {
                     if !ttl.is_zero() && entry.cacheable {
                         let mut stored = Entry::clone(entry);
                         stored.keep_for = ttl + stale_budget;
+                        stored.class = Some(policy_for_load.class);
                         let stored = Arc::new(stored);
                         share = Some(Arc::clone(&stored));
                         task_cache.entries.insert(task_key.clone(), stored).await;
@@ -335,6 +353,7 @@ impl ResponseCache {
         let found = self.shared.as_ref()?.get(key).await;
         crate::metrics::shared_cache_lookup(found.is_some());
         let mut entry = found?;
+        entry.class = Some(policy.class);
         let keep = policy.ttl_of(&entry) + policy.stale_while_revalidate.max(policy.stale_if_error);
         entry.keep_for = keep.checked_sub(entry.stored.elapsed())?;
         let entry = Arc::new(entry);
@@ -346,8 +365,8 @@ impl ResponseCache {
 
     /// Applies `purge` here, in the shared tier and (through its channel) on every other
     /// replica. Returns the keys it reached, for a refresh.
-    pub async fn purge(&self, purge: &Purge) -> Vec<String> {
-        let mut reached = self.purge_memory(purge).await;
+    pub async fn purge(&self, purge: &Purge, origin: PurgeOrigin) -> Vec<String> {
+        let mut reached = self.purge_memory(purge, origin).await;
         if let Some(tier) = &self.shared {
             reached.extend(tier.purge(purge).await);
             reached.sort_unstable();
@@ -358,7 +377,7 @@ impl ResponseCache {
 
     /// Applies `purge` to this replica's memory only: marks the entries it reaches stale (or
     /// deletes them when hard) and drops its evicted keys.
-    pub async fn purge_memory(&self, purge: &Purge) -> Vec<String> {
+    pub async fn purge_memory(&self, purge: &Purge, origin: PurgeOrigin) -> Vec<String> {
         // Pending inserts become visible to the walk below.
         self.entries.run_pending_tasks().await;
         let mut reached = Vec::new();
@@ -378,6 +397,7 @@ impl ResponseCache {
         for key in &purge.evict {
             self.entries.invalidate(key).await;
         }
+        crate::metrics::purged(origin, reached.len() + purge.evict.len());
         reached
     }
 
@@ -398,6 +418,30 @@ impl ResponseCache {
 
     pub fn entry_count(&self) -> u64 {
         self.entries.entry_count()
+    }
+}
+
+/// Who asked for a purge, for `portal_cache_purges_total{origin}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PurgeOrigin {
+    /// The operator (`POST /portal/admin/cache/purge`).
+    Admin,
+    /// The CMS's webhook.
+    Webhook,
+    /// Another replica, through the shared tier's purge channel.
+    Pubsub,
+    /// The purge channel came back after a break: everything marked stale.
+    Reconnect,
+}
+
+impl PurgeOrigin {
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Admin => "admin",
+            Self::Webhook => "webhook",
+            Self::Pubsub => "pubsub",
+            Self::Reconnect => "reconnect",
+        }
     }
 }
 

@@ -9,7 +9,8 @@
 //!
 //! Keys, under the configured prefix `P`: `P e:<cache key>` a hash (`s` status, `t` stored, Unix
 //! ms, `c` media type, `b`/`g`/`r` identity, gzip and brotli bodies, `v` the typed content value (JSON of
-//! `model::Content`, content answers only), `tags`, `p` when soft-purged) expiring with
+//! `model::Content`, content answers only), `tags`, `p` when soft-purged, `o` the replica that
+//! stored it: its host name and process id, for the admin cache view) expiring with
 //! the entry's TTL plus its stale allowance; `P t:<tag>` the set of cache keys carrying a tag;
 //! `P l:<cache key>` the lock of the replica loading it; `P purge` the purge channel.
 
@@ -30,7 +31,7 @@ use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use secrecy::ExposeSecret;
 use serde::{Deserialize, Serialize};
 
-use super::{Entry, MediaType, Policy, ResponseCache};
+use super::{Entry, MediaType, Policy, PurgeOrigin, ResponseCache, Source};
 use crate::config::SharedCacheConfig;
 
 /// How long a tag set outlives its last write, at least: longer than any entry it names.
@@ -70,8 +71,21 @@ impl Purge {
 struct Notice {
     /// The replica that sent it, which has applied it already.
     origin: String,
+    /// When it was sent (Unix ms), for `portal_cache_purge_lag_seconds`; absent from a notice
+    /// of a version before it, which is applied all the same.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    sent_ms: Option<u64>,
     #[serde(flatten)]
     purge: Purge,
+}
+
+fn unix_ms(at: SystemTime) -> u64 {
+    u64::try_from(
+        at.duration_since(UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_millis(),
+    )
+    .unwrap_or(u64::MAX)
 }
 
 /// What a replica about to call the CMS for a key learned from the others.
@@ -92,6 +106,8 @@ pub struct SharedTier {
     prefix: String,
     /// This replica's name on the channel and in the locks it holds.
     id: String,
+    /// This replica's name for people (host name and process id), written with what it stores.
+    replica: Arc<str>,
     purge_script: redis::Script,
     unlock_script: redis::Script,
 }
@@ -120,6 +136,7 @@ impl SharedTier {
             timeout: config.timeout,
             prefix: config.prefix.clone(),
             id,
+            replica: Arc::from(replica_name()),
             purge_script: redis::Script::new(PURGE_LUA),
             unlock_script: redis::Script::new(UNLOCK_LUA),
         }))
@@ -132,6 +149,11 @@ impl SharedTier {
         tokio::spawn(keep_connected(weak.clone()));
         tokio::spawn(subscribe(weak));
         crate::metrics::shared_cache_up(false);
+    }
+
+    /// This replica's name as the shared entries it stores record it.
+    pub fn replica(&self) -> &str {
+        &self.replica
     }
 
     pub fn is_up(&self) -> bool {
@@ -226,7 +248,9 @@ impl SharedTier {
             .arg("b")
             .arg(entry.body.bytes.as_ref())
             .arg("tags")
-            .arg(entry.tags.join("\n"));
+            .arg(entry.tags.join("\n"))
+            .arg("o")
+            .arg(self.replica.as_ref());
         if let Some(gzip) = &entry.gzip {
             hset.arg("g").arg(gzip.bytes.as_ref());
         }
@@ -345,6 +369,7 @@ impl SharedTier {
     pub async fn publish(&self, purge: &Purge) {
         let notice = Notice {
             origin: self.id.clone(),
+            sent_ms: Some(unix_ms(SystemTime::now())),
             purge: purge.clone(),
         };
         let payload = serde_json::to_string(&notice).expect("a notice serialises");
@@ -394,7 +419,26 @@ fn decode(mut fields: HashMap<String, Vec<u8>>) -> Option<Entry> {
     if fields.contains_key("p") {
         entry.mark_purged();
     }
+    let mut entry = entry;
+    entry.source = Source::Shared {
+        replica: fields.remove("o").and_then(text).map(Arc::from),
+    };
     Some(entry)
+}
+
+/// The name a person reads for this replica: the host's (a pod's name in Kubernetes) and the
+/// process id, since one host may run several.
+fn replica_name() -> String {
+    let host = std::env::var("HOSTNAME")
+        .ok()
+        .filter(|h| !h.is_empty())
+        .or_else(|| {
+            std::fs::read_to_string("/proc/sys/kernel/hostname")
+                .ok()
+                .map(|h| h.trim().to_owned())
+        })
+        .unwrap_or_else(|| "unknown".to_owned());
+    format!("{host}/{}", std::process::id())
 }
 
 /// `text` matched literally by a Redis glob.
@@ -478,10 +522,13 @@ async fn subscribe(cache: Weak<ResponseCache>) {
         if let Ok(Ok(pubsub)) = connected {
             if heard_before && let Some(cache) = cache.upgrade() {
                 let reached = cache
-                    .purge_memory(&Purge {
-                        prefixes: vec![String::new()],
-                        ..Purge::default()
-                    })
+                    .purge_memory(
+                        &Purge {
+                            prefixes: vec![String::new()],
+                            ..Purge::default()
+                        },
+                        PurgeOrigin::Reconnect,
+                    )
                     .await;
                 tracing::info!(
                     entries = reached.len(),
@@ -499,7 +546,12 @@ async fn subscribe(cache: Weak<ResponseCache>) {
                 let Some(cache) = cache.upgrade() else { return };
                 let ours = cache.shared.as_ref().is_some_and(|t| t.id == notice.origin);
                 if !ours {
-                    cache.purge_memory(&notice.purge).await;
+                    cache.purge_memory(&notice.purge, PurgeOrigin::Pubsub).await;
+                    // Clocks of two replicas differ: a lag "before" it was sent counts as none.
+                    if let Some(sent) = notice.sent_ms {
+                        let lag = unix_ms(SystemTime::now()).saturating_sub(sent);
+                        crate::metrics::purge_lag(Duration::from_millis(lag));
+                    }
                 }
             }
         }
@@ -550,6 +602,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn notices_of_either_version_are_read() {
+        let old: Notice =
+            serde_json::from_str(r#"{"origin":"1-2","tags":["articles"],"hard":false}"#).unwrap();
+        assert_eq!(old.sent_ms, None);
+        assert_eq!(old.purge.tags, ["articles"]);
+        let new = serde_json::to_string(&Notice {
+            origin: "1-2".into(),
+            sent_ms: Some(5),
+            purge: Purge::default(),
+        })
+        .unwrap();
+        assert!(new.contains(r#""sent_ms":5"#), "{new}");
+    }
+
+    #[test]
     fn globs_match_keys_literally() {
         assert_eq!(
             glob_escape("article/list?categoryId=2*"),
@@ -589,6 +656,16 @@ mod tests {
         );
         assert_eq!(&*back.tags, &*original.tags);
         assert!(!back.is_purged());
+        assert_eq!(back.source, Source::Shared { replica: None });
+        let mut named = fields.clone();
+        named.insert("o".to_owned(), b"web-1/42".to_vec());
+        assert_eq!(
+            decode(named).unwrap().source,
+            Source::Shared {
+                replica: Some(Arc::from("web-1/42"))
+            },
+            "the replica that stored it is read back"
+        );
         fields.insert("p".to_owned(), b"1".to_vec());
         assert!(decode(fields.clone()).unwrap().is_purged());
         fields.remove("b");

@@ -107,6 +107,10 @@ fn policy(wait: Duration) -> Policy {
         stale_while_revalidate: Duration::ZERO,
         stale_if_error: Duration::ZERO,
         wait,
+        class: super::Class {
+            kind: super::Kind::Api(crate::endpoint::Endpoint::CategoryList),
+            cache_name: "category/list",
+        },
     }
 }
 

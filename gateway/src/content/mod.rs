@@ -16,7 +16,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode};
 
 pub use crate::cms::UpstreamFile as File;
 use crate::{
-    cache::{Entry, Lookup, Outcome, Policy, ResponseCache, Timing},
+    cache::{Class, Entry, Kind, Lookup, Outcome, Policy, ResponseCache, Timing, stats},
     cms::{Credential, Fetched, UpstreamError},
     endpoint::Endpoint,
     envelope::{ApiError, success_bytes},
@@ -73,13 +73,21 @@ impl<'a> ContentService<'a> {
 
     /// How long an answer that shows `shows`'s data lives (a crawlable page, the sitemap, a
     /// feed: the endpoint's TTL, or an override matching `key`).
-    pub fn policy(&self, shows: Endpoint, key: &str) -> Policy {
+    pub fn policy(&self, kind: Kind, shows: Endpoint, key: &str) -> Policy {
         Policy::named(
             &self.runtime.config.cache,
-            shows.cache_name(),
+            Class {
+                kind,
+                cache_name: shows.cache_name(),
+            },
             key,
             self.runtime.upstream.timeout(),
         )
+    }
+
+    /// How long a CMS call may take (a cache policy's wait is built from it).
+    pub fn cms_timeout(&self) -> std::time::Duration {
+        self.runtime.upstream.timeout()
     }
 
     /// Whether the CMS searches (`dialect.endpoints.article_search` set).
@@ -118,7 +126,7 @@ impl<'a> ContentService<'a> {
     /// (`Outcome::Bypass`).
     pub async fn lookup(&self, query: Query, caller: Caller) -> Lookup {
         if caller.bearer.is_some() || !self.runtime.config.cache.enabled {
-            crate::metrics::cache_outcome(Outcome::Bypass.as_str()).increment(1);
+            stats::record(Kind::Api(query.endpoint()), Outcome::Bypass);
             let result = Box::pin(query.entry(self, &caller, false))
                 .await
                 .map(|entry| Arc::new(entry.not_cacheable()));
@@ -138,7 +146,7 @@ impl<'a> ContentService<'a> {
             .cache
             .get_or_load(key.as_str(), &policy, self.loader(query, caller, &policy))
             .await;
-        crate::metrics::cache_outcome(lookup.outcome.as_str()).increment(1);
+        stats::record(policy.class.kind, lookup.outcome);
         lookup
     }
 

@@ -31,7 +31,7 @@ use bytes::Bytes;
 use serde_json::json;
 
 use crate::{
-    cache::{Entry, MediaType, Outcome, Timing, respond},
+    cache::{Entry, Kind, MediaType, Outcome, Timing, respond},
     content::ContentService,
     endpoint::Endpoint,
     envelope::ApiError,
@@ -107,7 +107,7 @@ where
     Fut: Future<Output = Result<Made, ApiError>> + Send + 'static,
 {
     let content = ContentService::new(state);
-    let policy = content.policy(shows, &key);
+    let policy = content.policy(Kind::Crawl, shows, &key);
     let cache_enabled = content.runtime().config.cache.enabled;
     let for_load = state.clone();
     let keep_not_found = !policy.not_found_ttl.is_zero();
@@ -148,7 +148,7 @@ where
         };
     }
     let lookup = state.cache.get_or_load(&key, &policy, load).await;
-    crate::metrics::cache_outcome(lookup.outcome.as_str()).increment(1);
+    crate::cache::stats::record(Kind::Crawl, lookup.outcome);
     match lookup.result {
         Ok(entry) => respond(&entry, lookup.outcome, &info.into_wants(), lookup.timing),
         Err(err) => unavailable(&err),

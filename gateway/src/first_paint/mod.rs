@@ -30,7 +30,7 @@ use axum::{
 use bytes::Bytes;
 
 use crate::{
-    cache::{Entry, MediaType, Outcome, Timing, Wants, respond},
+    cache::{Entry, Kind, MediaType, Outcome, Timing, Wants, respond},
     content::{Caller, ContentService, Query},
     endpoint::Endpoint,
     model::{Article, Category, CategoryTree, site::Site, tags},
@@ -60,7 +60,7 @@ pub async fn document(state: &AppState, request: &Parts) -> Option<Response> {
         .unwrap_or_default()
         .trim_matches('"');
     let key = format!("app/index.html?build={build:016x}&site={site}");
-    let policy = ContentService::new(state).policy(Endpoint::ArticleList, &key);
+    let policy = ContentService::new(state).policy(Kind::App, Endpoint::ArticleList, &key);
     let for_load = state.clone();
     let load = move || {
         let state = for_load.clone();
@@ -73,7 +73,7 @@ pub async fn document(state: &AppState, request: &Parts) -> Option<Response> {
     let wants = Wants::of(&request.headers);
     let mut response = if runtime.config.cache.enabled {
         let lookup = state.cache.get_or_load(&key, &policy, load).await;
-        crate::metrics::cache_outcome(lookup.outcome.as_str()).increment(1);
+        crate::cache::stats::record(Kind::App, lookup.outcome);
         match lookup.result {
             Ok(entry) => respond(&entry, lookup.outcome, &wants, lookup.timing),
             Err(_) => return None,

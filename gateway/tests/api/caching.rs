@@ -558,12 +558,29 @@ async fn metrics_are_exposed_for_prometheus() {
     for needle in [
         "portal_requests_total{route=\"category/list\",code=\"200\"}",
         "portal_requests_total{route=\"category/list\",code=\"429\"}",
-        "portal_cache_total{result=\"HIT\"}",
-        "portal_cache_total{result=\"MISS\"}",
+        "portal_cache_total{endpoint=\"category/list\",result=\"hit\"}",
+        "portal_cache_total{endpoint=\"category/list\",result=\"miss\"}",
+        "portal_request_duration_seconds_bucket{route=\"category/list\",le=",
+        "# HELP portal_cache_total ",
+        "# HELP portal_requests_total ",
+        "# TYPE portal_ready gauge",
+        "process_resident_memory_bytes ",
+        "process_open_fds ",
+        "process_start_time_seconds ",
         "portal_upstream_duration_seconds_bucket{endpoint=\"category/list\",outcome=\"ok\"",
         "portal_rate_limited_total{limit=\"client\"}",
     ] {
         assert!(text.contains(needle), "missing {needle} in\n{text}");
+    }
+    // Label values are lowercase (the X-Cache header keeps HIT/MISS/STALE/BYPASS).
+    assert!(!text.contains("result=\"HIT\""), "{text}");
+    // Every family says what it is.
+    for line in text.lines().filter(|l| l.starts_with("# TYPE ")) {
+        let family = line.split_whitespace().nth(2).unwrap();
+        assert!(
+            text.contains(&format!("# HELP {family} ")),
+            "no # HELP for {family}"
+        );
     }
 }
 

@@ -544,3 +544,67 @@ async fn a_stalled_redis_costs_at_most_its_time_out_and_the_tier_returns_when_it
         "failures are counted"
     );
 }
+
+#[tokio::test]
+async fn the_cache_view_names_the_replica_that_stored_a_shared_entry_and_purges_are_timed() {
+    let redis = Redis::start();
+    let cms = CountingCms::start(None).await;
+    let replicas = join_all((0..2).map(|_| replica(cms.addr, redis.url()))).await;
+    let (id, _, detail) = an_article(&replicas[0]).await;
+    assert_eq!(fetch(&replicas[0], &detail).await.0, 200);
+    // The second replica reads it from the shared tier once the first has written it there
+    // (after its visitor's answer).
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(fetch(&replicas[1], &detail).await.1, "HIT");
+    let response = replicas[1]
+        .client
+        .get(replicas[1].url(&format!("/portal/admin/cache?key=article/detail?id%3D{id}")))
+        .bearer_auth(ADMIN_TOKEN)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let entry = response.json::<Value>().await.unwrap()["result"].clone();
+    assert_eq!(entry["loadedFrom"], "shared", "{entry}");
+    let stored_by = entry["storedBy"].as_str().expect("the replica is recorded");
+    assert!(
+        stored_by.ends_with(&format!("/{}", std::process::id())),
+        "{stored_by}"
+    );
+    let (_, body) = {
+        let response = replicas[0]
+            .client
+            .get(replicas[0].url("/portal/admin/cache"))
+            .bearer_auth(ADMIN_TOKEN)
+            .send()
+            .await
+            .unwrap();
+        (response.status(), response.json::<Value>().await.unwrap())
+    };
+    assert_eq!(body["result"]["shared"]["configured"], true);
+    assert_eq!(body["result"]["shared"]["up"], true);
+    // A purge on one replica is applied by the other through the channel, and timed there.
+    let purged = replicas[0]
+        .client
+        .post(replicas[0].url(&format!("/portal/admin/cache/purge?tag=article:{id}")))
+        .bearer_auth(ADMIN_TOKEN)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(purged.status(), 200);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(3);
+    loop {
+        let text = replicas[1].get("/metrics").await.text().await.unwrap();
+        if text.contains("portal_cache_purge_lag_seconds_count")
+            && text.contains("portal_cache_purges_total{origin=\"pubsub\"}")
+        {
+            assert!(text.contains("portal_cache_purges_total{origin=\"admin\"}"));
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no purge lag in\n{text}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}

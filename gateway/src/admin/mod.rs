@@ -1,18 +1,20 @@
-//! `/portal/admin`: the operator's cache purge, behind the admin token from config, and the CMS's
-//! webhook (`webhook.rs`), behind its HMAC signature.
+//! `/portal/admin`: the operator's cache purge and cache view (`cache_view.rs`), behind the admin
+//! token from config, and the CMS's webhook (`webhook.rs`), behind its HMAC signature.
+
+mod cache_view;
 
 use axum::{
     Router,
     extract::State,
     http::{HeaderMap, header},
-    routing::{any, post},
+    routing::{any, get, post},
 };
 use secrecy::ExposeSecret;
 use serde_json::json;
 use subtle::ConstantTimeEq;
 
 use crate::{
-    cache::Purge,
+    cache::{Purge, PurgeOrigin},
     envelope::{ApiError, Success},
     limits::ADMIN_PREFIX,
     model::tags,
@@ -24,6 +26,7 @@ use crate::{
 pub fn router() -> Router<AppState> {
     use crate::api::not_found;
     Router::new()
+        .route(&format!("{ADMIN_PREFIX}/cache"), get(cache_view::view))
         .route(&format!("{ADMIN_PREFIX}/cache/purge"), post(purge))
         .route(
             &format!("{ADMIN_PREFIX}/webhook"),
@@ -43,6 +46,22 @@ fn presented(headers: &HeaderMap) -> Option<&str> {
         .or_else(|| headers.get("x-admin-token").and_then(|v| v.to_str().ok()))
 }
 
+/// Lets the operator's request through: 404 while no admin token is configured (the admin API
+/// is off), 401 unless the request presents it (compared in constant time).
+fn authorise(state: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
+    let runtime = state.runtime();
+    let Some(token) = runtime.config.admin.token.as_ref() else {
+        return Err(ApiError::NotFound("管理接口未启用。".to_owned()));
+    };
+    let allowed = presented(headers)
+        .is_some_and(|p| bool::from(p.as_bytes().ct_eq(token.expose_secret().as_bytes())));
+    if allowed {
+        Ok(())
+    } else {
+        Err(ApiError::AdminRefused)
+    }
+}
+
 /// `POST /portal/admin/cache/purge[?prefix=article/list][&tag=article:2101…][&hard=true]`: the
 /// entries whose key starts with a prefix or that carry a tag, or every entry when neither is
 /// given, on every replica. Soft by default: they are served stale while one refresh runs (and
@@ -52,15 +71,7 @@ async fn purge(
     headers: HeaderMap,
     query: RawQuery,
 ) -> Result<Success<serde_json::Value>, ApiError> {
-    let runtime = state.runtime();
-    let Some(token) = runtime.config.admin.token.as_ref() else {
-        return Err(ApiError::NotFound("管理接口未启用。".to_owned()));
-    };
-    let allowed = presented(&headers)
-        .is_some_and(|p| bool::from(p.as_bytes().ct_eq(token.expose_secret().as_bytes())));
-    if !allowed {
-        return Err(ApiError::AdminRefused);
-    }
+    authorise(&state, &headers)?;
     let mut purge = Purge {
         prefixes: query.all("prefix").map(str::to_owned).collect(),
         tags: Vec::new(),
@@ -89,7 +100,7 @@ async fn purge(
     if everything {
         purge.prefixes = vec![String::new()];
     }
-    let reached = state.cache.purge(&purge).await;
+    let reached = state.cache.purge(&purge, PurgeOrigin::Admin).await;
     tracing::info!(
         prefixes = ?purge.prefixes,
         tags = ?purge.tags,
