@@ -64,6 +64,7 @@ pub fn app(state: AppState) -> App {
         state.client_limits.clone(),
         state.hsts.clone(),
         state.access_log.clone(),
+        state.traces.clone(),
     )
 }
 
@@ -140,6 +141,11 @@ impl Application {
         .await;
         // The last requests' lines, before the process ends.
         access_log::flush();
+        // And their spans: the provider's shutdown exports what is queued and waits for it
+        // (blocking, so off the async workers).
+        if let Some(traces) = self.state.traces.clone() {
+            let _ = tokio::task::spawn_blocking(move || traces.shutdown()).await;
+        }
         served
     }
 }

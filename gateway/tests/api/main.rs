@@ -21,3 +21,4 @@ mod search;
 mod statics;
 mod strapi;
 mod structure;
+mod traces;
