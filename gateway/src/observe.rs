@@ -285,7 +285,7 @@ where
                     &access,
                     response,
                     request_id.as_ref(),
-                    trace_id.as_deref(),
+                    trace_id.as_ref().map(traces::TraceIdText::as_str),
                     error,
                     failed,
                 );
@@ -295,7 +295,7 @@ where
                     status = status.as_u16(),
                     path = this.failure_path.as_ref().map(Uri::path),
                     request_id = request_id.as_ref().and_then(|v| v.to_str().ok()),
-                    trace_id,
+                    trace_id = trace_id.as_ref().map(traces::TraceIdText::as_str),
                     error = error.map(tracing::field::display),
                     "answered with a server error"
                 );

@@ -27,7 +27,7 @@ use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
 use opentelemetry::{
     Context, KeyValue, global,
     propagation::{Extractor, Injector},
-    trace::{SpanKind, Status, TraceContextExt, Tracer as _},
+    trace::{Span as _, SpanKind, Status, TraceContextExt, Tracer as _},
 };
 use opentelemetry_otlp::{SpanExporter, WithExportConfig};
 use opentelemetry_sdk::{
@@ -162,8 +162,12 @@ impl Traces {
         }
     }
 
-    /// The request's server span, child of the caller's `traceparent` when it sent one, in a
-    /// context that also holds this app's `Traces` for the spans below it.
+    /// The request's server span, child of the caller's `traceparent` when it sent one. When
+    /// it is sampled, its context also holds this app's `Traces`, from which the spans below it
+    /// start; when it is not, only its ids travel (to the CMS, marked not sampled).
+    ///
+    /// The name, attributes and `Traces` are added only to a sampled span: at a 1 % ratio most
+    /// requests pay for the sampling decision and the ids alone (docs/performance.md).
     pub fn start_request(
         &self,
         method: &Method,
@@ -173,20 +177,23 @@ impl Traces {
         request_id: Option<&HeaderValue>,
     ) -> Context {
         let parent = global::get_text_map_propagator(|p| p.extract(&Headers(headers)));
-        let mut attributes = vec![
+        let mut span = self
+            .tracer
+            .span_builder(route)
+            .with_kind(SpanKind::Server)
+            .start_with_context(&self.tracer, &parent);
+        if !span.is_recording() {
+            return parent.with_span(span);
+        }
+        span.update_name(format!("{} {route}", method.as_str()));
+        span.set_attributes([
             KeyValue::new("http.request.method", method.as_str().to_owned()),
             KeyValue::new("http.route", route),
             KeyValue::new("url.path", path.to_owned()),
-        ];
+        ]);
         if let Some(id) = request_id.and_then(|v| v.to_str().ok()) {
-            attributes.push(KeyValue::new("portal.request_id", id.to_owned()));
+            span.set_attribute(KeyValue::new("portal.request_id", id.to_owned()));
         }
-        let span = self
-            .tracer
-            .span_builder(format!("{} {route}", method.as_str()))
-            .with_kind(SpanKind::Server)
-            .with_attributes(attributes)
-            .start_with_context(&self.tracer, &parent);
         parent.with_span(span).with_value(self.clone())
     }
 }
@@ -194,6 +201,9 @@ impl Traces {
 /// Ends the request's span with its status and cache outcome (the `X-Cache` header).
 pub fn finish_request(cx: &Context, status: StatusCode, cache: Option<&str>) {
     let span = cx.span();
+    if !span.is_recording() {
+        return;
+    }
     span.set_attribute(KeyValue::new(
         "http.response.status_code",
         i64::from(status.as_u16()),
@@ -208,27 +218,59 @@ pub fn finish_request(cx: &Context, status: StatusCode, cache: Option<&str>) {
     span.end();
 }
 
-/// The request span's trace id (32 hex digits), for the access line.
-pub fn trace_id(cx: &Context) -> Option<String> {
-    let span = cx.span();
-    let context = span.span_context();
-    context.is_valid().then(|| context.trace_id().to_string())
+/// A trace id as 32 hex digits, written without the formatting machinery (access lines).
+pub struct TraceIdText([u8; 32]);
+
+impl TraceIdText {
+    pub fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.0).unwrap_or("")
+    }
 }
 
-/// A span below the current request's, ended when dropped. `None` with traces off.
-pub struct ChildSpan(Context);
+/// The request span's trace id, for the access line (sampled or not: the CMS got it either way).
+pub fn trace_id(cx: &Context) -> Option<TraceIdText> {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let span = cx.span();
+    let context = span.span_context();
+    if !context.is_valid() {
+        return None;
+    }
+    let mut text = [b'0'; 32];
+    for (i, byte) in context.trace_id().to_bytes().iter().enumerate() {
+        text[2 * i] = HEX[usize::from(byte >> 4)];
+        text[2 * i + 1] = HEX[usize::from(byte & 0xf)];
+    }
+    Some(TraceIdText(text))
+}
+
+/// A span below the current request's, ended when dropped; `None` with traces off. Below a
+/// request that is not sampled it is that request's context alone (nothing recorded, nothing
+/// ended), which still tells the CMS the trace and that it is not sampled.
+pub struct ChildSpan {
+    cx: Context,
+    /// Whether this is a span of its own, which ends with it.
+    own: bool,
+}
 
 impl ChildSpan {
     fn start(name: &'static str, attributes: Vec<KeyValue>) -> Option<Self> {
         let current = Context::current();
-        let traces = current.get::<Traces>()?;
+        let Some(traces) = current.get::<Traces>() else {
+            return current.has_active_span().then_some(Self {
+                cx: current,
+                own: false,
+            });
+        };
         let span = traces
             .tracer
             .span_builder(name)
             .with_kind(SpanKind::Client)
             .with_attributes(attributes)
             .start_with_context(&traces.tracer, &current);
-        Some(Self(current.with_span(span)))
+        Some(Self {
+            cx: current.with_span(span),
+            own: true,
+        })
     }
 
     /// A CMS call: method, server, and the dialect's path on it. Only the path: the query may
@@ -262,13 +304,15 @@ impl ChildSpan {
     pub fn propagation_headers(&self) -> HeaderMap {
         let mut headers = HeaderMap::new();
         global::get_text_map_propagator(|p| {
-            p.inject_context(&self.0, &mut HeadersMut(&mut headers))
+            p.inject_context(&self.cx, &mut HeadersMut(&mut headers))
         });
         headers
     }
 
     pub fn set(&self, key: &'static str, value: impl Into<opentelemetry::Value>) {
-        self.0.span().set_attribute(KeyValue::new(key, value));
+        if self.own {
+            self.cx.span().set_attribute(KeyValue::new(key, value));
+        }
     }
 
     /// The callee's answer status; a 5xx marks the span failed.
@@ -281,7 +325,10 @@ impl ChildSpan {
 
     /// What went wrong, as a fixed kind (never a message, which may quote a URL).
     pub fn failed(&self, kind: Cow<'static, str>) {
-        let span = self.0.span();
+        if !self.own {
+            return;
+        }
+        let span = self.cx.span();
         span.set_attribute(KeyValue::new("error.type", kind));
         span.set_status(Status::error(""));
     }
@@ -289,7 +336,9 @@ impl ChildSpan {
 
 impl Drop for ChildSpan {
     fn drop(&mut self) {
-        self.0.span().end();
+        if self.own {
+            self.cx.span().end();
+        }
     }
 }
 
@@ -300,7 +349,7 @@ pub fn carry<F: Future>(
 ) -> futures_util::future::Either<opentelemetry::context::WithContext<F>, F> {
     use opentelemetry::context::FutureExt;
     let current = Context::current();
-    if current.get::<Traces>().is_some() {
+    if current.has_active_span() {
         futures_util::future::Either::Left(future.with_context(current))
     } else {
         futures_util::future::Either::Right(future)
@@ -311,7 +360,16 @@ struct Headers<'a>(&'a HeaderMap);
 
 impl Extractor for Headers<'_> {
     fn get(&self, key: &str) -> Option<&str> {
-        self.0.get(key).and_then(|v| v.to_str().ok())
+        // The propagator's two names as constants: a `&str` key is parsed into a header name
+        // at every look-up, and this runs for every request while traces are on.
+        const TRACEPARENT: HeaderName = HeaderName::from_static("traceparent");
+        const TRACESTATE: HeaderName = HeaderName::from_static("tracestate");
+        match key {
+            "traceparent" => self.0.get(TRACEPARENT),
+            "tracestate" => self.0.get(TRACESTATE),
+            other => self.0.get(other),
+        }
+        .and_then(|v| v.to_str().ok())
     }
 
     fn keys(&self) -> Vec<&str> {
