@@ -176,7 +176,12 @@ impl Traces {
         headers: &HeaderMap,
         request_id: Option<&HeaderValue>,
     ) -> Context {
-        let parent = global::get_text_map_propagator(|p| p.extract(&Headers(headers)));
+        // Most requests come without a caller's trace: no propagator to ask then.
+        let parent = if headers.contains_key(TRACEPARENT) {
+            global::get_text_map_propagator(|p| p.extract(&Headers(headers)))
+        } else {
+            Context::new()
+        };
         let mut span = self
             .tracer
             .span_builder(route)
@@ -356,14 +361,15 @@ pub fn carry<F: Future>(
     }
 }
 
+const TRACEPARENT: HeaderName = HeaderName::from_static("traceparent");
+const TRACESTATE: HeaderName = HeaderName::from_static("tracestate");
+
 struct Headers<'a>(&'a HeaderMap);
 
 impl Extractor for Headers<'_> {
     fn get(&self, key: &str) -> Option<&str> {
         // The propagator's two names as constants: a `&str` key is parsed into a header name
-        // at every look-up, and this runs for every request while traces are on.
-        const TRACEPARENT: HeaderName = HeaderName::from_static("traceparent");
-        const TRACESTATE: HeaderName = HeaderName::from_static("tracestate");
+        // at every look-up.
         match key {
             "traceparent" => self.0.get(TRACEPARENT),
             "tracestate" => self.0.get(TRACESTATE),
