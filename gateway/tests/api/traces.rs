@@ -288,3 +288,50 @@ async fn with_traces_off_the_cms_receives_no_traceparent() {
     assert!(sent.headers.get("traceparent").is_none());
     assert!(sent.headers.get("tracestate").is_none());
 }
+
+/// The hit path's promise, as far as a test can see it (the instructions are counted by `make
+/// bench-instructions`): with traces off the observe layer makes no span and attaches no
+/// context, so nothing below it (the cache, the CMS adapter) finds a trace to work for.
+#[tokio::test]
+async fn with_traces_off_a_request_is_handled_without_a_trace_context() {
+    use axum::routing::get;
+    use opentelemetry::trace::TraceContextExt;
+    use portal_gateway::{config::LimitsConfig, limits::ClientLimits, startup};
+
+    let router = Router::new().route(
+        "/portal/api/probe",
+        get(|| async {
+            if opentelemetry::Context::current().has_active_span() {
+                "traced"
+            } else {
+                "untraced"
+            }
+        }),
+    );
+    let app = startup::layers(
+        router,
+        ClientLimits::new(&LimitsConfig::default()),
+        Default::default(),
+        Default::default(),
+        None,
+    );
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(portal_gateway::serve::serve(
+        listener,
+        app,
+        std::time::Duration::from_secs(5),
+        std::time::Duration::from_secs(5),
+        std::future::pending(),
+    ));
+    let answer = reqwest::Client::new()
+        .get(format!("http://{addr}/portal/api/probe"))
+        .header(
+            "traceparent",
+            "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.text().await.unwrap(), "untraced");
+}
