@@ -148,12 +148,6 @@ impl AppState {
         let client_limits = ClientLimits::new(&config.limits);
         let upstream_health = Arc::new(UpstreamHealth::default());
         let traces = Traces::from_config(&config.telemetry)?;
-        if traces.is_some() {
-            tracing::info!(
-                sample_ratio = config.telemetry.sample_ratio,
-                "traces are on (OTLP over HTTP)"
-            );
-        }
         Ok(Self(Arc::new(Shared {
             runtime: ArcSwap::from_pointee(Runtime::new(config, upstream_health.clone())?),
             cache,

@@ -138,6 +138,14 @@ impl Traces {
             )));
         }
         let provider = provider.build();
+        // Not the endpoint: its URL may carry a collector's credential.
+        match settings.sample_ratio {
+            Some(ratio) => tracing::info!(sample_ratio = ratio, "traces are on (OTLP over HTTP)"),
+            None => tracing::info!(
+                sampler = "OTEL_TRACES_SAMPLER",
+                "traces are on (OTLP over HTTP)"
+            ),
+        }
         // W3C trace context (`traceparent`, `tracestate`) in and out; the same for every app of
         // the process, so setting it again (tests) changes nothing.
         global::set_text_map_propagator(TraceContextPropagator::new());
