@@ -335,3 +335,41 @@ async fn with_traces_off_a_request_is_handled_without_a_trace_context() {
         .unwrap();
     assert_eq!(answer.text().await.unwrap(), "untraced");
 }
+
+#[tokio::test]
+async fn a_shared_tier_look_up_is_a_span_of_the_request() {
+    let redis = crate::replicas::Redis::start();
+    let (receiver, collector) = Receiver::start().await;
+    let extra = format!(
+        "[cache.shared]\nurl = \"{}\"\ntimeout = \"200ms\"\nprefix = \"traces:\"\n",
+        redis.url()
+    );
+    let (app, state, _fake) = traced(collector, &extra).await;
+    crate::replicas::wait_for_shared(&app, "up").await;
+    assert_eq!(app.get("/portal/api/category/list").await.status(), 200);
+    flush(&state).await;
+
+    let spans = receiver.spans();
+    let request = server_spans(&spans)
+        .into_iter()
+        .find(|s| string(&s.attributes, "url.path").as_deref() == Some("/portal/api/category/list"))
+        .expect("the request's span");
+    let lookup = spans
+        .iter()
+        .map(|(_, s)| s)
+        .find(|s| s.name == "cache.shared lookup")
+        .expect("the shared tier's span");
+    assert_eq!(lookup.parent_span_id, request.span_id);
+    assert_eq!(
+        string(&lookup.attributes, "db.system.name").as_deref(),
+        Some("redis")
+    );
+    assert_eq!(
+        string(&lookup.attributes, "portal.cache.result").as_deref(),
+        Some("miss")
+    );
+    assert!(
+        !format!("{spans:?}").contains(&redis.url()),
+        "no Redis URL in a span"
+    );
+}
