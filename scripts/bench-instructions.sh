@@ -10,6 +10,10 @@ CMS=127.0.0.1:18191
 GATEWAY=127.0.0.1:18193
 CEILING=127.0.0.1:18194
 PATH_=${BENCH_PATH:-/portal/api/category/list}
+# BENCH_TRACES=<ratio> (0.01, 1.0): traces on at that sample ratio, exported to a loopback OTLP
+# receiver (a few lines of Python answering 200 to every POST /v1/traces). Unset: traces off.
+TRACES=${BENCH_TRACES:-}
+RECEIVER=127.0.0.1:18195
 out=target/callgrind
 mkdir -p "$out"
 work=$(mktemp -d)
@@ -24,7 +28,23 @@ wait_for() { for _ in $(seq 1 300); do curl -fsS -o /dev/null "$1" 2>/dev/null &
 
 REFERENCE_CMS_LISTEN=$CMS RUST_LOG=warn target/release/reference-cms >/dev/null 2>&1 &
 pids+=($!)
-PORTAL__SERVER__LISTEN=$GATEWAY PORTAL__UPSTREAM__BASE_URL="http://$CMS/" PORTAL__SERVER__LOG_LEVEL=warn \
+traces=()
+if [ -n "$TRACES" ]; then
+  python3 - "${RECEIVER#*:}" >/dev/null 2>&1 <<'PY' &
+import http.server, sys
+class Otlp(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        self.send_response(200); self.send_header("Content-Length", "0"); self.end_headers()
+    def log_message(self, *args): pass
+http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Otlp).serve_forever()
+PY
+  pids+=($!)
+  traces=(PORTAL__TELEMETRY__OTLP_ENDPOINT="http://$RECEIVER" PORTAL__TELEMETRY__SAMPLE_RATIO="$TRACES")
+  echo "traces on: sample ratio $TRACES, exported to a loopback OTLP receiver ($RECEIVER)"
+fi
+env "${traces[@]}" PORTAL__SERVER__LISTEN=$GATEWAY PORTAL__UPSTREAM__BASE_URL="http://$CMS/" PORTAL__SERVER__LOG_LEVEL=warn \
 PORTAL__LIMITS__PER_CLIENT_PER_SECOND=100000000 PORTAL__LIMITS__PER_CLIENT_BURST=100000000 \
   valgrind -q --tool=callgrind --callgrind-out-file="$out/gateway.%p" \
   target/release/portal-gateway --config config/gateway.toml >/dev/null 2>&1 &

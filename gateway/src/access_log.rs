@@ -40,6 +40,8 @@ pub struct Line<'a> {
     pub forwarded_for: Option<&'a str>,
     pub user_agent: Option<&'a str>,
     pub request_id: Option<&'a str>,
+    /// The request span's trace id, with traces on (`traces`), to find its trace.
+    pub trace_id: Option<&'a str>,
     /// What went wrong, for an answer that is an error (written as its message).
     pub error: Option<&'a dyn std::fmt::Display>,
 }
@@ -144,6 +146,7 @@ fn json_line(out: &mut Vec<u8>, time: &[&[u8]; 4], line: &Line<'_>) {
         ("forwarded_for", line.forwarded_for),
         ("user_agent", line.user_agent),
         ("request_id", line.request_id),
+        ("trace_id", line.trace_id),
     ];
     out.extend_from_slice(b",\"client\":\"");
     let _ = write!(out, "{}", line.client);
@@ -190,6 +193,7 @@ fn human_line(out: &mut Vec<u8>, time: &[&[u8]; 4], line: &Line<'_>) {
         ("forwarded_for", line.forwarded_for),
         ("user_agent", line.user_agent),
         ("request_id", line.request_id),
+        ("trace_id", line.trace_id),
     ] {
         if let Some(value) = value {
             out.push(b' ');
@@ -252,6 +256,7 @@ mod tests {
             forwarded_for: None,
             user_agent,
             request_id: Some("abc-1"),
+            trace_id: None,
             error: None,
         }
     }
@@ -272,6 +277,21 @@ mod tests {
         assert_eq!(value["client"], "10.0.0.7");
         assert_eq!(value["user_agent"], "Mozilla/5.0 \"x\"\n{forged}");
         assert!(value.get("forwarded_for").is_none());
+        assert_eq!(value["request_id"], "abc-1");
+        assert!(value.get("trace_id").is_none(), "only with traces on");
+
+        let mut out = Vec::new();
+        let trace_id = "4bf92f3577b34da6a3ce929d0e0e4736";
+        json_line(
+            &mut out,
+            &TIME,
+            &Line {
+                trace_id: Some(trace_id),
+                ..line(None)
+            },
+        );
+        let value: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(value["trace_id"], trace_id);
 
         let mut out = Vec::new();
         let error = "参数 id 无效";

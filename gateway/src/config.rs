@@ -40,6 +40,9 @@ pub struct Config {
     /// How the CMS speaks (paths, paging, envelope, fields); the native dialect by default.
     #[serde(default)]
     pub dialect: DialectConfig,
+    /// OpenTelemetry traces (`traces.rs`); off unless an endpoint is set here or in `OTEL_*`.
+    #[serde(default)]
+    pub telemetry: TelemetryConfig,
     /// Serve the demo as it is on an address others can reach, demo secret and all.
     #[serde(default)]
     pub demo: bool,
@@ -198,6 +201,31 @@ impl Default for LimitsConfig {
             trusted_proxies: Vec::new(),
             max_header_bytes: 16 * 1024,
             max_uri_bytes: 4096,
+        }
+    }
+}
+
+/// `[telemetry]`: traces over OTLP (HTTP/protobuf). The standard `OTEL_*` variables, when set,
+/// win over these keys, as the OpenTelemetry SDKs have it (`traces::Settings::resolve`).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TelemetryConfig {
+    /// The collector's OTLP/HTTP base URL (`http://127.0.0.1:4318`); spans go to its
+    /// `/v1/traces`. Unset (and no `OTEL_EXPORTER_OTLP_*ENDPOINT`): no traces, no cost.
+    pub otlp_endpoint: Option<Url>,
+    /// The share of traces started here that are kept (0 to 1); a caller's sampled flag is
+    /// followed either way (parent-based).
+    pub sample_ratio: f64,
+    /// `service.name` of the spans (`OTEL_SERVICE_NAME` wins).
+    pub service_name: String,
+}
+
+impl Default for TelemetryConfig {
+    fn default() -> Self {
+        Self {
+            otlp_endpoint: None,
+            sample_ratio: 1.0,
+            service_name: "portal-gateway".to_owned(),
         }
     }
 }
@@ -431,7 +459,35 @@ impl Config {
         self.validate_cache()?;
         self.validate_limits()?;
         self.validate_admin()?;
-        self.validate_site()
+        self.validate_site()?;
+        self.validate_telemetry()
+    }
+
+    /// `[telemetry]`: an http(s) endpoint, a ratio between 0 and 1, a service name.
+    fn validate_telemetry(&self) -> Result<(), ConfigError> {
+        let invalid = |key, reason: &str| ConfigError::Invalid {
+            key,
+            reason: reason.to_owned(),
+        };
+        let telemetry = &self.telemetry;
+        if let Some(url) = &telemetry.otlp_endpoint
+            && !matches!(url.scheme(), "http" | "https")
+        {
+            return Err(invalid(
+                "telemetry.otlp_endpoint",
+                "must be an http or https URL (OTLP over HTTP)",
+            ));
+        }
+        if !(0.0..=1.0).contains(&telemetry.sample_ratio) {
+            return Err(invalid(
+                "telemetry.sample_ratio",
+                "must be between 0 and 1 (0.01 keeps one trace in a hundred)",
+            ));
+        }
+        if telemetry.service_name.trim().is_empty() {
+            return Err(invalid("telemetry.service_name", "must not be empty"));
+        }
+        Ok(())
     }
 
     /// `[upstream]`: a CMS address, a credential (not the demo's where others reach the gateway), time-outs.

@@ -31,6 +31,7 @@ pub mod startup;
 pub mod state;
 pub mod static_files;
 pub mod telemetry;
+pub mod traces;
 pub mod webhook;
 
 pub use config::Config;

@@ -18,6 +18,10 @@
 //! debug lines are on, which are the only ones written inside a request's handling. The line
 //! itself is added to the access log's block (`access_log`), which goes to a non-blocking
 //! writer (`telemetry`), so no request waits on the terminal or the log collector.
+//!
+//! With traces on (`traces`), the request's server span starts here and its context is attached
+//! while the request's future is polled; with them off the layer holds `None` and does no span
+//! work at all (one branch per request).
 
 use std::{
     future::Future,
@@ -47,6 +51,7 @@ use crate::{
     envelope::{ApiError, panic_response},
     metrics,
     security::{self, Hsts},
+    traces::{self, Traces},
 };
 
 /// Whether access lines are written (`server.access_log`); shared with the reload path.
@@ -80,13 +85,18 @@ const ACCESS: &str = "portal_gateway::access";
 pub struct ObserveLayer {
     hsts: Hsts,
     access_log: AccessLog,
+    traces: Option<Traces>,
 }
 
 impl ObserveLayer {
     /// `hsts` is the HSTS setting the layer adds to every response (see `security`);
-    /// `access_log` whether it writes a line per request.
-    pub fn new(hsts: Hsts, access_log: AccessLog) -> Self {
-        Self { hsts, access_log }
+    /// `access_log` whether it writes a line per request; `traces` the app's tracer, when on.
+    pub fn new(hsts: Hsts, access_log: AccessLog, traces: Option<Traces>) -> Self {
+        Self {
+            hsts,
+            access_log,
+            traces,
+        }
     }
 }
 
@@ -98,6 +108,7 @@ impl<S> Layer<S> for ObserveLayer {
             inner,
             hsts: self.hsts.clone(),
             access_log: self.access_log.clone(),
+            traces: self.traces.clone(),
             peer: IpAddr::V4(Ipv4Addr::LOCALHOST),
         }
     }
@@ -108,6 +119,7 @@ pub struct Observe<S> {
     inner: S,
     hsts: Hsts,
     access_log: AccessLog,
+    traces: Option<Traces>,
     /// The connection's peer, for the access line.
     peer: IpAddr,
 }
@@ -177,8 +189,18 @@ where
             peer: self.peer,
         });
         let failure_path = access.is_none().then(|| request.uri().clone());
+        let trace = self.traces.as_ref().map(|traces| {
+            traces.start_request(
+                request.method(),
+                request.uri().path(),
+                route,
+                request.headers(),
+                request_id.as_ref(),
+            )
+        });
         let called = {
             let _entered = span.enter();
+            let _attached = trace.clone().map(opentelemetry::Context::attach);
             catch_unwind(AssertUnwindSafe(|| self.inner.call(request)))
         };
         let (inner, panicked) = match called {
@@ -195,6 +217,7 @@ where
             request_id,
             access,
             failure_path,
+            trace,
         }
     }
 }
@@ -214,6 +237,8 @@ pin_project_lite::pin_project! {
         access: Option<Access>,
         // The target, kept for the warning of a server error when no access line is written.
         failure_path: Option<Uri>,
+        // The request span's context, with traces on.
+        trace: Option<opentelemetry::Context>,
     }
 }
 
@@ -226,6 +251,8 @@ where
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.project();
         let _entered = this.span.enter();
+        // The request's trace is current while its handler runs (the CMS calls' spans below it).
+        let _attached = this.trace.clone().map(opentelemetry::Context::attach);
         let mut result = match this.inner.as_pin_mut() {
             // Not polled again once it has panicked: this poll answers.
             Some(inner) => match catch_unwind(AssertUnwindSafe(|| inner.poll(cx))) {
@@ -254,14 +281,26 @@ where
             metrics::request_duration(this.route).record(this.started.elapsed().as_secs_f64());
             let error = response.extensions().get::<ApiError>();
             let failed = status.is_server_error() || status == http::StatusCode::REQUEST_TIMEOUT;
+            let trace_id = this.trace.take().and_then(|cx| {
+                traces::finish_request(&cx, status, text(response.headers().get(X_CACHE)));
+                traces::trace_id(&cx)
+            });
             if let Some(access) = this.access.take() {
-                log_access(&access, response, request_id.as_ref(), error, failed);
+                log_access(
+                    &access,
+                    response,
+                    request_id.as_ref(),
+                    trace_id.as_ref().map(traces::TraceIdText::as_str),
+                    error,
+                    failed,
+                );
             } else if failed {
                 tracing::warn!(
                     target: ACCESS,
                     status = status.as_u16(),
                     path = this.failure_path.as_ref().map(Uri::path),
                     request_id = request_id.as_ref().and_then(|v| v.to_str().ok()),
+                    trace_id = trace_id.as_ref().map(traces::TraceIdText::as_str),
                     error = error.map(tracing::field::display),
                     "answered with a server error"
                 );
@@ -281,6 +320,7 @@ fn log_access(
     access: &Access,
     response: &Response,
     request_id: Option<&HeaderValue>,
+    trace_id: Option<&str>,
     error: Option<&ApiError>,
     failed: bool,
 ) {
@@ -297,6 +337,7 @@ fn log_access(
         forwarded_for: text(access.forwarded_for.as_ref()),
         user_agent: text(access.user_agent.as_ref()),
         request_id: text(request_id),
+        trace_id,
         error: error.map(|e| e as &dyn std::fmt::Display),
     };
     if !failed {
@@ -316,6 +357,7 @@ fn log_access(
         forwarded_for = line.forwarded_for,
         user_agent = line.user_agent,
         request_id = line.request_id,
+        trace_id = line.trace_id,
         error = line.error.map(tracing::field::display),
         "answered with a server error"
     );

@@ -24,6 +24,7 @@ use crate::{
     limits::{ClientLimit, ClientLimitLayer, ClientLimits},
     observe::{AccessLog, Observe, ObserveLayer, REQUEST_ID},
     security::Hsts,
+    traces::Traces,
 };
 
 /// Request ids: a random per-process prefix and a counter. Unique enough to join log lines and
@@ -104,13 +105,14 @@ pub fn layers(
     client_limits: ClientLimits,
     hsts: Hsts,
     access_log: AccessLog,
+    traces: Option<Traces>,
 ) -> App {
     App(ServiceBuilder::new()
         .layer(SetRequestIdLayer::new(
             REQUEST_ID,
             SequentialRequestId::new(),
         ))
-        .layer(ObserveLayer::new(hsts, access_log))
+        .layer(ObserveLayer::new(hsts, access_log, traces))
         .layer(ClientLimitLayer::new(client_limits))
         .service(router))
 }

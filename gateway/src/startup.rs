@@ -64,6 +64,7 @@ pub fn app(state: AppState) -> App {
         state.client_limits.clone(),
         state.hsts.clone(),
         state.access_log.clone(),
+        state.traces.clone(),
     )
 }
 
@@ -140,29 +141,43 @@ impl Application {
         .await;
         // The last requests' lines, before the process ends.
         access_log::flush();
+        // And their spans: the provider's shutdown exports what is queued and waits for it
+        // (blocking, so off the async workers).
+        if let Some(traces) = self.state.traces.clone() {
+            let _ = tokio::task::spawn_blocking(move || traces.shutdown()).await;
+        }
         served
     }
 }
 
-/// Resolves on Ctrl-C or SIGTERM.
-pub async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
+/// Resolves on Ctrl-C or SIGTERM. SIGTERM's handler is installed when this is called (before
+/// the accept loop starts), not when the future is first polled: the loop's `select!` may take
+/// a waiting connection first, and a SIGTERM sent after that connection's answer but before the
+/// next turn of the loop would otherwise kill the process unhandled (the full test suite's load
+/// made `operations::sigterm_cuts_a_download_still_running_after_the_shutdown_time_out` die by
+/// signal 15 so).
+pub fn shutdown_signal() -> impl Future<Output = ()> + Send + 'static {
     #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
+    let terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate());
+    async move {
+        let ctrl_c = async {
+            let _ = tokio::signal::ctrl_c().await;
+        };
+        #[cfg(unix)]
+        let terminate = async {
+            match terminate {
+                Ok(mut signal) => {
+                    signal.recv().await;
+                }
+                Err(_) => std::future::pending::<()>().await,
             }
-            Err(_) => std::future::pending::<()>().await,
+        };
+        #[cfg(not(unix))]
+        let terminate = std::future::pending::<()>();
+        tokio::select! {
+            () = ctrl_c => {},
+            () = terminate => {},
         }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {},
-        () = terminate => {},
+        tracing::info!("shutdown signal received; finishing requests in flight");
     }
-    tracing::info!("shutdown signal received; finishing requests in flight");
 }

@@ -21,6 +21,7 @@ use crate::{
     observe::AccessLog,
     security::Hsts,
     static_files::{AppFiles, LoadError},
+    traces::{Traces, TracesError},
 };
 
 /// Everything built from one version of the config. A reload builds a new one; requests in
@@ -45,6 +46,8 @@ pub enum RuntimeError {
     /// The URL itself is not repeated: it may hold a password.
     #[error("cache.shared.url is not a URL the Redis client accepts ({0})")]
     SharedCache(String),
+    #[error(transparent)]
+    Traces(#[from] TracesError),
 }
 
 impl Runtime {
@@ -110,6 +113,8 @@ pub struct Shared {
     /// Shared with the observe layer.
     pub hsts: Hsts,
     pub access_log: AccessLog,
+    /// This app's traces, `None` when off (`[telemetry]`, `OTEL_*`); fixed until a restart.
+    pub traces: Option<Traces>,
     config_path: Option<PathBuf>,
 }
 
@@ -142,6 +147,7 @@ impl AppState {
         access_log.configure(&config.server);
         let client_limits = ClientLimits::new(&config.limits);
         let upstream_health = Arc::new(UpstreamHealth::default());
+        let traces = Traces::from_config(&config.telemetry)?;
         Ok(Self(Arc::new(Shared {
             runtime: ArcSwap::from_pointee(Runtime::new(config, upstream_health.clone())?),
             cache,
@@ -149,6 +155,7 @@ impl AppState {
             upstream_health,
             hsts,
             access_log,
+            traces,
             config_path,
         })))
     }
@@ -182,6 +189,9 @@ impl Shared {
         };
         if url(was) != url(is) || was.prefix != is.prefix || was.timeout != is.timeout {
             tracing::warn!("[cache.shared] takes effect at the next restart");
+        }
+        if old.config.telemetry != config.telemetry {
+            tracing::warn!("[telemetry] takes effect at the next restart");
         }
         let runtime = Runtime::new(config, self.upstream_health.clone())?;
         self.hsts.configure(&runtime.config.server);

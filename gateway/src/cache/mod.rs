@@ -214,9 +214,10 @@ impl ResponseCache {
             let cache = Arc::clone(self);
             let policy = policy.clone();
             let key = key.to_owned();
-            tokio::spawn(async move {
+            // The refresh's CMS call belongs to this request's trace (traces on).
+            tokio::spawn(crate::traces::carry(async move {
                 let _ = cache.load_once(key, &policy, load, Why::Revalidate).await;
-            });
+            }));
             return stale(entry);
         }
         match Box::pin(self.load_once(key.to_owned(), policy, load, Why::Revalidate)).await {
@@ -267,7 +268,8 @@ impl ResponseCache {
             // The call runs in its own task: a visitor who goes away does not cancel it for others.
             let task_cache = Arc::clone(&cache);
             let task_key = key.clone();
-            let result = tokio::spawn(async move {
+            // With traces on, the request's context goes along: its CMS calls are its children.
+            let result = tokio::spawn(crate::traces::carry(async move {
                 let shared = task_cache.shared.as_ref();
                 // Another replica may be loading it, or have just done so.
                 let locked = match shared {
@@ -331,7 +333,7 @@ impl ResponseCache {
                     }
                 }
                 loaded
-            })
+            }))
             .await;
             result.unwrap_or_else(|join| {
                 tracing::error!(error = %join, "cache load task failed");
@@ -350,7 +352,16 @@ impl ResponseCache {
 
     /// The shared tier's entry for `key`, put in memory, when it may still be served.
     async fn look_in_shared(&self, key: &str, policy: &Policy) -> Option<Arc<Entry>> {
-        let found = self.shared.as_ref()?.get(key).await;
+        let tier = self.shared.as_ref()?;
+        let span = crate::traces::ChildSpan::shared_lookup();
+        let found = tier.get(key).await;
+        if let Some(span) = &span {
+            span.set(
+                crate::traces::CACHE_RESULT,
+                if found.is_some() { "hit" } else { "miss" },
+            );
+        }
+        drop(span);
         crate::metrics::shared_cache_lookup(found.is_some());
         let mut entry = found?;
         entry.class = Some(policy.class);

@@ -44,6 +44,24 @@ impl UpstreamError {
         matches!(self, Self::Status { code, .. } if (400..500).contains(code) && *code != 401 && *code != 403)
     }
 
+    /// The failure's kind as a fixed word, never its message (which may quote the CMS or an
+    /// address): a span's `error.type` (`traces`).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Timeout => "timeout",
+            Self::Unauthorized { .. } => "unauthorized",
+            Self::CredentialRefused { .. } => "credential_refused",
+            Self::Unreachable(_) => "unreachable",
+            Self::Unresolved(_) => "unresolved",
+            Self::Unavailable => "unavailable",
+            Self::BadResponse(_) => "bad_response",
+            Self::Redirect { .. } => "redirect",
+            Self::Status { .. } => "status",
+            Self::Ceiling { .. } => "ceiling",
+            Self::Busy => "busy",
+        }
+    }
+
     /// What a reqwest failure says, without its URL: a query-string credential
     /// (`upstream.auth = "query"`) must never reach a log line or `check-upstream`.
     pub(crate) fn from_reqwest(err: reqwest::Error) -> Self {

@@ -35,6 +35,7 @@ use crate::{
     config::{AuthStyle, LimitsConfig, UpstreamConfig},
     endpoint::Endpoint,
     model::{Article, ArticlePage, CategoryTree},
+    traces::ChildSpan,
 };
 use dialect::{CategoryShape, CategorySource, CmsCall, Dialect};
 pub use error::UpstreamError;
@@ -321,9 +322,13 @@ impl Upstream {
         request_id: Option<&HeaderValue>,
     ) -> Result<RawAnswer, UpstreamError> {
         let wanted = self.dialect.request(call);
+        let url = self.url(&wanted.path);
+        // With traces on, a span for the call (the URL's path only: the query may hold the
+        // credential) and its `traceparent` on the request, so the CMS's spans join the trace.
+        let span = ChildSpan::cms_call(&url, cms.metrics_label());
         let request = self
             .http
-            .get(self.url(&wanted.path))
+            .get(url)
             .timeout(self.timeout)
             .query(&wanted.query)
             .header(header::ACCEPT, "application/json");
@@ -331,9 +336,21 @@ impl Upstream {
         if let Some(id) = request_id {
             request = request.header("x-request-id", id.clone());
         }
+        if let Some(span) = &span {
+            request = request.headers(span.propagation_headers());
+        }
         let started = Instant::now();
-        let response = request.send().await.map_err(UpstreamError::from_reqwest)?;
+        let response = request.send().await.map_err(|err| {
+            let err = UpstreamError::from_reqwest(err);
+            if let Some(span) = &span {
+                span.failed(err.kind().into());
+            }
+            err
+        })?;
         let status = response.status();
+        if let Some(span) = &span {
+            span.answered(status);
+        }
         let headers = response.headers().clone();
         let content_type = headers
             .get(header::CONTENT_TYPE)
@@ -427,7 +444,11 @@ impl Upstream {
             .expect("http URLs have path segments")
             .pop_if_empty()
             .extend(segments);
+        let span = ChildSpan::cms_call(&url, Endpoint::Files.metrics_label());
         let mut request = self.authenticate(self.http.get(url), Credential::Client);
+        if let Some(span) = &span {
+            request = request.headers(span.propagation_headers());
+        }
         for name in [
             header::IF_NONE_MATCH,
             header::IF_MODIFIED_SINCE,
@@ -439,9 +460,17 @@ impl Upstream {
         }
         let response = tokio::time::timeout(self.timeout, request.send())
             .await
-            .map_err(|_| UpstreamError::Timeout)?
-            .map_err(UpstreamError::from_reqwest)?;
+            .map_err(|_| UpstreamError::Timeout)
+            .and_then(|sent| sent.map_err(UpstreamError::from_reqwest))
+            .inspect_err(|err| {
+                if let Some(span) = &span {
+                    span.failed(err.kind().into());
+                }
+            })?;
         let status = response.status();
+        if let Some(span) = &span {
+            span.answered(status);
+        }
         if status == StatusCode::UNAUTHORIZED {
             return Err(UpstreamError::CredentialRefused { msg: None });
         }

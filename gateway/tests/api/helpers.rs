@@ -120,21 +120,28 @@ pub fn config_for(upstream: &str, static_dir: &Path, extra: &str) -> Config {
 }
 
 pub async fn spawn_app(config: Config) -> TestApp {
+    spawn_app_with_state(config).await.0
+}
+
+/// `spawn_app`, with the state the app serves from (its traces, a reload).
+pub async fn spawn_app_with_state(config: Config) -> (TestApp, portal_gateway::state::AppState) {
     init_tracing();
     let app = Application::build(config).await.expect("gateway builds");
+    let state = app.state();
     let addr = app.local_addr();
     let (stop, stopped) = oneshot::channel::<()>();
     tokio::spawn(app.run_until(async {
         let _ = stopped.await;
     }));
-    TestApp {
+    let app = TestApp {
         addr,
         client: reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .build()
             .unwrap(),
         _stop: stop,
-    }
+    };
+    (app, state)
 }
 
 /// The bundled reference-cms on port 0 with the test credential.

@@ -22,3 +22,4 @@ mod search;
 mod statics;
 mod strapi;
 mod structure;
+mod traces;

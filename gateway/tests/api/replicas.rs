@@ -24,7 +24,7 @@ const WEBHOOK_SECRET: &str = "webhook-secret-0123456789";
 const ADMIN_TOKEN: &str = "admin-token-0123456789";
 
 /// A `redis-server` on a free loopback port, without persistence; killed when dropped.
-struct Redis {
+pub(crate) struct Redis {
     port: u16,
     child: Child,
 }
@@ -49,7 +49,7 @@ impl Redis {
         Self { port, child }
     }
 
-    fn start() -> Self {
+    pub(crate) fn start() -> Self {
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .unwrap()
             .local_addr()
@@ -58,7 +58,7 @@ impl Redis {
         Self::start_on(port)
     }
 
-    fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         format!("redis://127.0.0.1:{}/", self.port)
     }
 
@@ -165,7 +165,7 @@ webhook_secret = "{WEBHOOK_SECRET}"
     app
 }
 
-async fn wait_for_shared(app: &TestApp, state: &str) {
+pub(crate) async fn wait_for_shared(app: &TestApp, state: &str) {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
     loop {
         let (_, body) = app.get_json("/readyz").await;

@@ -180,6 +180,7 @@ async fn a_panicking_handler_answers_a_500_envelope_and_serving_goes_on() {
         ClientLimits::new(&LimitsConfig::default()),
         Default::default(),
         Default::default(),
+        None,
     );
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
