@@ -20,14 +20,7 @@ const GATEWAY = process.env.GATEWAY_URL || 'http://127.0.0.1:8080';
 const FIRST_PAINT_CHUNK = 'page-home';
 
 /** React's modules as Preact's compatibility layer provides them (exact names: `react$`). */
-const PREACT = {
-  react$: 'preact/compat',
-  'react-dom$': 'preact/compat',
-  'react-dom/client$': 'preact/compat/client',
-  'react/jsx-runtime$': 'preact/jsx-runtime',
-  'react/jsx-dev-runtime$': 'preact/jsx-dev-runtime',
-  'react-dom/test-utils$': 'preact/test-utils',
-};
+const PREACT = Object.fromEntries(Object.entries(require('./react-on-preact')).map(([name, to]) => [`${name}$`, to]));
 
 /** The page kinds whose chunks and first API answer a deep link preloads (src/app/router.tsx). */
 const DEEP_LINK_PAGES = { article: 'page-article', news: 'page-news', single: 'page-single' };
@@ -143,10 +136,8 @@ module.exports = (_env, argv) => {
     devtool: production ? 'source-map' : 'eval-cheap-module-source-map',
     resolve: {
       extensions: ['.tsx', '.ts', '.js'],
-      // The app is written against React's API and runs on Preact's compatibility layer in the
-      // build: react-dom was 59 of the 114 KB (gzip) a phone fetched and ran before any page
-      // (scripts/bundle-cost.mjs), the largest paint of a deep link waiting on it.
-      alias: production ? PREACT : {},
+      // React's API on Preact's compatibility layer (react-on-preact.js), in every build.
+      alias: PREACT,
     },
     // index.html is HtmlWebpackPlugin's template, not a webpack HTML module: webpack's own HTML
     // support ("auto" since 5.11x) would minify its inline script and break the CSP hash.
