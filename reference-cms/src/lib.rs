@@ -204,6 +204,11 @@ pub async fn serve(
 ) -> Result<(), ContentError> {
     let content = Content::load(&settings.content_dir)?;
     let app = router(&settings, content);
+    // A file answer is written as headers, then body: with Nagle's algorithm on, the body waited
+    // for the gateway's delayed ACK, 40 ms a file (as no real CMS's web server would make it).
+    let listener = axum::serve::ListenerExt::tap_io(listener, |stream| {
+        let _ = stream.set_nodelay(true);
+    });
     axum::serve(listener, app)
         .with_graceful_shutdown(shutdown)
         .await
