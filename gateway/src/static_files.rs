@@ -155,6 +155,11 @@ impl AppFiles {
         self.site_script.as_deref()
     }
 
+    /// Whether the build has the file at `path` (`/favicon.svg`).
+    pub fn has(&self, path: &str) -> bool {
+        self.files.contains_key(path)
+    }
+
     pub fn len(&self) -> usize {
         self.files.len()
     }

@@ -87,6 +87,9 @@ pub struct Assets {
     pub noscript_css: &'static str,
     /// `/portal/assets/site.<hash>.js`; none when the app is not built (the page works without).
     pub script: Option<String>,
+    /// The app's icon, `/portal/favicon.svg`, when the build has it (else the browser asks for
+    /// `/favicon.ico`, which nothing answers, and logs the 404 as an error).
+    pub icon: Option<String>,
 }
 
 impl Assets {
@@ -100,6 +103,7 @@ impl Assets {
             assets.css,
             assets.noscript_css,
             assets.script.as_deref().unwrap_or(""),
+            assets.icon.as_deref().unwrap_or(""),
         ]
         .iter()
         .flat_map(|href| href.bytes().chain([0]))
@@ -116,6 +120,10 @@ impl Assets {
                 .app_files
                 .site_script()
                 .map(|path| format!("{BASE}{path}")),
+            icon: runtime
+                .app_files
+                .has("/favicon.svg")
+                .then(|| format!("{BASE}/favicon.svg")),
         }
     }
 }

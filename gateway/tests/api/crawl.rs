@@ -146,6 +146,11 @@ async fn a_page_is_enhanced_in_place_by_the_builds_site_script_and_never_redirec
     .unwrap();
     std::fs::write(build.join("assets/site.0123456789ab.js"), "void 0;").unwrap();
     std::fs::write(
+        build.join("favicon.svg"),
+        "<svg xmlns=\"http://www.w3.org/2000/svg\"/>",
+    )
+    .unwrap();
+    std::fs::write(
         build.join("assets/site-qr.0123456789ab.chunk.js"),
         "void 0;",
     )
@@ -167,6 +172,12 @@ async fn a_page_is_enhanced_in_place_by_the_builds_site_script_and_never_redirec
         assert!(
             html.contains("<script src=\"/portal/assets/site.0123456789ab.js\" defer></script>"),
             "{path}: the build's site script"
+        );
+        assert!(
+            html.contains(
+                "<link rel=\"icon\" type=\"image/svg+xml\" href=\"/portal/favicon.svg\">"
+            ),
+            "{path}: the build's icon (the browser would ask for a /favicon.ico nothing answers)"
         );
         for redirect in [
             "app-route",
