@@ -626,7 +626,8 @@ impl Config {
                 "must be at least 1048576 (1 MiB)",
             ));
         }
-        if self.cache.file_max_bytes > (64 << 20) || self.cache.file_max_bytes > self.cache.max_bytes
+        if self.cache.file_max_bytes > (64 << 20)
+            || self.cache.file_max_bytes > self.cache.max_bytes
         {
             return Err(invalid(
                 "cache.file_max_bytes",

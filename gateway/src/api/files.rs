@@ -76,7 +76,7 @@ pub async fn file(
             return Ok(response);
         }
     };
-    Ok(streamed(upstream)?)
+    streamed(upstream)
 }
 
 /// The CMS's answer, streamed on with the headers the route passes.

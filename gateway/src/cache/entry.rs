@@ -246,9 +246,13 @@ impl Entry {
             entry.etag = etag.clone();
         }
         let etag = entry.etag.clone();
-        for encoded in [Some(&mut entry.body), entry.gzip.as_mut(), entry.br.as_mut()]
-            .into_iter()
-            .flatten()
+        for encoded in [
+            Some(&mut entry.body),
+            entry.gzip.as_mut(),
+            entry.br.as_mut(),
+        ]
+        .into_iter()
+        .flatten()
         {
             for (name, value) in passed {
                 // Each encoding's length is its own.

@@ -65,27 +65,20 @@ fn keepable(status: StatusCode, headers: &HeaderMap, max_bytes: u64) -> Option<b
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok()?.parse::<u64>().ok())
         .is_some_and(|length| length > max_bytes);
-    let keep = status == StatusCode::OK
-        && (image || captions)
-        && !forbidden
-        && !encoded
-        && !too_long;
+    let keep =
+        status == StatusCode::OK && (image || captions) && !forbidden && !encoded && !too_long;
     keep.then(|| captions || content_type.starts_with("image/svg+xml"))
 }
 
 /// What a load of a file made: its entry, or the CMS's answer to stream on.
 pub enum Loaded {
-    Kept(Entry),
+    Kept(Box<Entry>),
     Streamed(File),
 }
 
 /// Fetches a file with the gateway's credential and no condition of the visitor's (a full
 /// answer, to keep), and keeps it when it may be kept.
-pub async fn load(
-    cms: &Upstream,
-    segments: &[String],
-    max_bytes: u64,
-) -> Result<Loaded, ApiError> {
+pub async fn load(cms: &Upstream, segments: &[String], max_bytes: u64) -> Result<Loaded, ApiError> {
     let segments: Vec<&str> = segments.iter().map(String::as_str).collect();
     let file = fetch(cms, &segments, &HeaderMap::new()).await?;
     let Some(compress) = keepable(file.status, &file.headers, max_bytes) else {
@@ -100,9 +93,8 @@ pub async fn load(
     let mut read: Vec<Bytes> = Vec::new();
     let mut length = 0u64;
     while let Some(piece) = pieces.next().await {
-        let piece = piece.map_err(|err| {
-            UpstreamError::BadResponse(format!("a file's body was cut: {err}"))
-        })?;
+        let piece = piece
+            .map_err(|err| UpstreamError::BadResponse(format!("a file's body was cut: {err}")))?;
         length += piece.len() as u64;
         read.push(piece);
         if length > max_bytes {
@@ -125,12 +117,12 @@ pub async fn load(
             passed.insert(name.clone(), value.clone());
         }
     }
-    Ok(Loaded::Kept(Entry::file(
+    Ok(Loaded::Kept(Box::new(Entry::file(
         body,
         &passed,
         compress,
         cache_control(&headers),
-    )))
+    ))))
 }
 
 /// A file of the CMS's file store, streamed: its answer when the store has it (200, 206, or

@@ -109,7 +109,11 @@ impl<'a> ContentService<'a> {
     /// once on a miss; streamed from the CMS otherwise (a `Range`, another type, a larger file,
     /// the cache off), as its answer (200, 206, or 304 to a conditional request). "Not found"
     /// for 404 and 410, a bad answer for any other status.
-    pub async fn file(&self, segments: &[&str], forward: &HeaderMap) -> Result<FileAnswer, ApiError> {
+    pub async fn file(
+        &self,
+        segments: &[&str],
+        forward: &HeaderMap,
+    ) -> Result<FileAnswer, ApiError> {
         let kind = Kind::Api(Endpoint::Files);
         let config = &self.runtime.config.cache;
         let max_bytes = config.file_max_bytes;
@@ -126,11 +130,14 @@ impl<'a> ContentService<'a> {
             let owned: Arc<[String]> = segments.iter().map(|s| (*s).to_owned()).collect();
             let handoff = Arc::clone(&handoff);
             move || {
-                let (runtime, owned, handoff) =
-                    (Arc::clone(&runtime), Arc::clone(&owned), Arc::clone(&handoff));
+                let (runtime, owned, handoff) = (
+                    Arc::clone(&runtime),
+                    Arc::clone(&owned),
+                    Arc::clone(&handoff),
+                );
                 Box::pin(async move {
                     match file::load(&runtime.upstream, &owned, max_bytes).await? {
-                        file::Loaded::Kept(entry) => Ok(Arc::new(entry)),
+                        file::Loaded::Kept(entry) => Ok(Arc::new(*entry)),
                         file::Loaded::Streamed(streamed) => {
                             *handoff.lock().expect("file handoff lock") = Some(streamed);
                             // Not stored: it tells the requests waiting on this load to stream.

@@ -79,18 +79,23 @@ async fn serve_file(State(store): State<Store>, request: Request) -> Response {
         )
             .into_response(),
         "covers/b.svg" => ([(header::CONTENT_TYPE, "image/svg+xml")], svg()).into_response(),
-        "covers/big.png" => ([(header::CONTENT_TYPE, "image/png")], vec![7u8; 8000]).into_response(),
+        "covers/big.png" => {
+            ([(header::CONTENT_TYPE, "image/png")], vec![7u8; 8000]).into_response()
+        }
         // No length said: read up to the bound, then streamed on whole.
         "covers/unsized.png" => {
-            let pieces = (0..8).map(|_| Ok::<_, std::io::Error>(bytes::Bytes::from(vec![9u8; 1000])));
+            let pieces =
+                (0..8).map(|_| Ok::<_, std::io::Error>(bytes::Bytes::from(vec![9u8; 1000])));
             Response::builder()
                 .header(header::CONTENT_TYPE, "image/png")
                 .body(Body::from_stream(futures_util::stream::iter(pieces)))
                 .unwrap()
         }
-        "docs/a.pdf" => {
-            ([(header::CONTENT_TYPE, "application/pdf")], b"%PDF-1.4 small".to_vec()).into_response()
-        }
+        "docs/a.pdf" => (
+            [(header::CONTENT_TYPE, "application/pdf")],
+            b"%PDF-1.4 small".to_vec(),
+        )
+            .into_response(),
         _ => StatusCode::NOT_FOUND.into_response(),
     }
 }
@@ -99,9 +104,7 @@ async fn file_store() -> (SocketAddr, Store) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let store = Store::default();
-    let app = Router::new()
-        .fallback(serve_file)
-        .with_state(store.clone());
+    let app = Router::new().fallback(serve_file).with_state(store.clone());
     tokio::spawn(async move { axum::serve(listener, app).await });
     (addr, store)
 }
@@ -139,8 +142,15 @@ async fn a_cover_asked_twice_is_one_cms_call_and_the_same_answer() {
     let encodings = [("accept-encoding", "br, gzip")];
     let first = get_with(&app, path, &encodings).await;
     let second = get_with(&app, path, &encodings).await;
-    assert_eq!(store.calls("covers/a.jpg"), 1, "the second came from the cache");
-    assert_eq!((first.status().as_u16(), second.status().as_u16()), (200, 200));
+    assert_eq!(
+        store.calls("covers/a.jpg"),
+        1,
+        "the second came from the cache"
+    );
+    assert_eq!(
+        (first.status().as_u16(), second.status().as_u16()),
+        (200, 200)
+    );
     assert_eq!(header_of(&first, "x-cache").as_deref(), Some("MISS"));
     assert_eq!(header_of(&second, "x-cache").as_deref(), Some("HIT"));
     for name in [
@@ -157,12 +167,20 @@ async fn a_cover_asked_twice_is_one_cms_call_and_the_same_answer() {
         assert_eq!(header_of(&first, name), header_of(&second, name), "{name}");
     }
     assert_eq!(header_of(&second, "content-type").unwrap(), "image/jpeg");
-    assert_eq!(header_of(&second, "etag").unwrap(), ETAG, "the CMS's own ETag");
+    assert_eq!(
+        header_of(&second, "etag").unwrap(),
+        ETAG,
+        "the CMS's own ETag"
+    );
     assert_eq!(
         header_of(&second, "cache-control").unwrap(),
         "public, max-age=86400"
     );
-    assert!(header_of(&second, "content-security-policy").unwrap().contains("sandbox"));
+    assert!(
+        header_of(&second, "content-security-policy")
+            .unwrap()
+            .contains("sandbox")
+    );
     assert_eq!(
         header_of(&second, "content-encoding"),
         None,
@@ -176,9 +194,19 @@ async fn a_cover_asked_twice_is_one_cms_call_and_the_same_answer() {
     get_with(&app, svg_path, &encodings).await;
     let svg_hit = get_with(&app, svg_path, &encodings).await;
     assert_eq!(store.calls("covers/b.svg"), 1);
-    assert_eq!(header_of(&svg_hit, "content-encoding").as_deref(), Some("br"));
-    assert_eq!(header_of(&svg_hit, "content-type").unwrap(), "image/svg+xml");
-    assert!(header_of(&svg_hit, "content-security-policy").unwrap().contains("sandbox"));
+    assert_eq!(
+        header_of(&svg_hit, "content-encoding").as_deref(),
+        Some("br")
+    );
+    assert_eq!(
+        header_of(&svg_hit, "content-type").unwrap(),
+        "image/svg+xml"
+    );
+    assert!(
+        header_of(&svg_hit, "content-security-policy")
+            .unwrap()
+            .contains("sandbox")
+    );
     let plain = get_with(&app, svg_path, &[]).await;
     assert_eq!(plain.text().await.unwrap(), svg());
 
@@ -219,13 +247,21 @@ async fn a_conditional_request_for_a_kept_file_is_answered_by_the_gateway() {
     let by_etag = get_with(&app, path, &[("if-none-match", ETAG)]).await;
     assert_eq!(by_etag.status(), 304);
     assert_eq!(header_of(&by_etag, "etag").as_deref(), Some(ETAG));
-    assert!(header_of(&by_etag, "content-security-policy").unwrap().contains("sandbox"));
+    assert!(
+        header_of(&by_etag, "content-security-policy")
+            .unwrap()
+            .contains("sandbox")
+    );
     let by_date = get_with(&app, path, &[("if-modified-since", MODIFIED)]).await;
     assert_eq!(by_date.status(), 304);
     let changed = get_with(&app, path, &[("if-none-match", "\"older\"")]).await;
     assert_eq!(changed.status(), 200);
     assert_eq!(changed.bytes().await.unwrap(), jpeg());
-    assert_eq!(store.calls("covers/a.jpg"), 1, "no condition reached the CMS");
+    assert_eq!(
+        store.calls("covers/a.jpg"),
+        1,
+        "no condition reached the CMS"
+    );
 }
 
 #[tokio::test]
@@ -243,7 +279,12 @@ async fn larger_files_and_ranges_are_streamed_each_time() {
             vec![9u8; 8000],
             "what was read before the bound, and the rest"
         );
-        let part = get_with(&app, "/portal/api/files/covers/a.jpg", &[("range", "bytes=0-9")]).await;
+        let part = get_with(
+            &app,
+            "/portal/api/files/covers/a.jpg",
+            &[("range", "bytes=0-9")],
+        )
+        .await;
         assert_eq!(part.status(), 206);
         assert_eq!(part.bytes().await.unwrap(), jpeg()[..10]);
     }
@@ -268,7 +309,10 @@ async fn an_attachment_is_not_kept() {
 async fn file_max_bytes_zero_keeps_no_file() {
     let (app, store) = gateway("[cache]\nfile_max_bytes = 0\n").await;
     for _ in 0..2 {
-        assert_eq!(app.get("/portal/api/files/covers/a.jpg").await.status(), 200);
+        assert_eq!(
+            app.get("/portal/api/files/covers/a.jpg").await.status(),
+            200
+        );
     }
     assert_eq!(store.calls("covers/a.jpg"), 2);
 }
@@ -278,7 +322,10 @@ async fn a_purge_of_files_makes_the_next_request_ask_the_cms() {
     let (app, store) = gateway(&format!("{BOUND}[admin]\ntoken = \"{TOKEN}\"\n")).await;
     let path = "/portal/api/files/covers/a.jpg";
     app.get(path).await;
-    assert_eq!(header_of(&app.get(path).await, "x-cache").as_deref(), Some("HIT"));
+    assert_eq!(
+        header_of(&app.get(path).await, "x-cache").as_deref(),
+        Some("HIT")
+    );
     let purged = app
         .client
         .post(app.url("/portal/admin/cache/purge?prefix=files/"))
@@ -289,14 +336,22 @@ async fn a_purge_of_files_makes_the_next_request_ask_the_cms() {
     assert_eq!(purged.status(), 200);
     let next = app.get(path).await;
     assert_eq!(next.status(), 200);
-    assert_eq!(next.bytes().await.unwrap(), jpeg(), "served while it is asked again");
+    assert_eq!(
+        next.bytes().await.unwrap(),
+        jpeg(),
+        "served while it is asked again"
+    );
     for _ in 0..40 {
         if store.calls("covers/a.jpg") == 2 {
             break;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    assert_eq!(store.calls("covers/a.jpg"), 2, "the purge sent it to the CMS");
+    assert_eq!(
+        store.calls("covers/a.jpg"),
+        2,
+        "the purge sent it to the CMS"
+    );
 }
 
 #[tokio::test]
