@@ -75,6 +75,9 @@ pub struct CacheConfig {
     /// Past its TTL, an entry is served for this long when the CMS fails.
     #[serde(with = "humantime_serde")]
     pub stale_if_error: Duration,
+    /// Largest CMS file (an image or captions) kept in the cache, in bytes; larger ones, and
+    /// every other type, are streamed. 0 keeps no file.
+    pub file_max_bytes: u64,
     /// The tier shared by every replica (Redis or Valkey); off unless `url` is set.
     pub shared: SharedCacheConfig,
 }
@@ -113,6 +116,7 @@ impl Default for CacheConfig {
             not_found_ttl: Duration::from_secs(10),
             stale_while_revalidate: Duration::from_secs(30),
             stale_if_error: Duration::from_secs(600),
+            file_max_bytes: 1024 * 1024,
             shared: SharedCacheConfig::default(),
         }
     }
@@ -127,13 +131,16 @@ pub struct TtlOverride {
 }
 
 impl CacheConfig {
-    /// The time to live of `key` (an endpoint name, `?`, its normalised query).
+    /// The time to live of `key` (an endpoint name, `?`, its normalised query): an override,
+    /// the endpoint's line of `ttl`, the table's own default for it (files: an hour), else
+    /// `default_ttl`.
     pub fn ttl_for(&self, endpoint: &str, key: &str) -> Duration {
         self.overrides
             .iter()
             .find(|o| glob_match(&o.pattern, key))
             .map(|o| o.ttl)
             .or_else(|| self.ttl.get(endpoint).map(|t| **t))
+            .or_else(|| Endpoint::of_cache_name(endpoint).and_then(|e| e.spec().ttl))
             .unwrap_or(self.default_ttl)
     }
 }
@@ -617,6 +624,14 @@ impl Config {
             return Err(invalid(
                 "cache.max_bytes",
                 "must be at least 1048576 (1 MiB)",
+            ));
+        }
+        if self.cache.file_max_bytes > (64 << 20)
+            || self.cache.file_max_bytes > self.cache.max_bytes
+        {
+            return Err(invalid(
+                "cache.file_max_bytes",
+                "must be at most cache.max_bytes and at most 67108864 (64 MiB)",
             ));
         }
         let shared = &self.cache.shared;

@@ -4,7 +4,7 @@
 //! limit and the OpenAPI check all read this table; `tests` fails when one of them misses an
 //! endpoint.
 
-use std::{borrow::Cow, fmt::Write};
+use std::{borrow::Cow, fmt::Write, time::Duration};
 
 /// Where every API path starts.
 pub const API_PREFIX: &str = "/portal/api";
@@ -21,13 +21,19 @@ pub enum Endpoint {
     OpenApi,
 }
 
+/// How long a kept file lives unless `cache.ttl` names `files`.
+const FILES_TTL: Duration = Duration::from_secs(3600);
+
 /// What the table says of one endpoint.
 #[derive(Debug)]
 pub struct Spec {
     /// The public path; for `Files`, the prefix of every file path.
     pub path: &'static str,
-    /// The name cache keys, TTL tables and purges use; `None` for answers not cached.
+    /// The name cache keys, TTL tables and purges use; `None` for answers not cached. (Files:
+    /// only images and captions within `cache.file_max_bytes` are kept, as `files/<path>`.)
     pub cache: Option<&'static str>,
+    /// Its time to live when `cache.ttl` does not name it; `None`: `cache.default_ttl`.
+    pub ttl: Option<Duration>,
     /// The endpoint whose CMS path this one calls (`ParentCategory` reads the category list);
     /// `None` when it makes no CMS call.
     pub cms: Option<Endpoint>,
@@ -57,6 +63,7 @@ impl Endpoint {
             Self::CategoryList => &Spec {
                 path: "/portal/api/category/list",
                 cache: Some("category/list"),
+                ttl: None,
                 cms: Some(Self::CategoryList),
                 metrics: "category/list",
                 params: &[],
@@ -65,6 +72,7 @@ impl Endpoint {
             Self::ParentCategory => &Spec {
                 path: "/portal/api/category/getParentCategory",
                 cache: Some("category/getParentCategory"),
+                ttl: None,
                 cms: Some(Self::CategoryList),
                 metrics: "category/getParentCategory",
                 params: &["id"],
@@ -73,6 +81,7 @@ impl Endpoint {
             Self::ArticleList => &Spec {
                 path: "/portal/api/article/list",
                 cache: Some("article/list"),
+                ttl: None,
                 cms: Some(Self::ArticleList),
                 metrics: "article/list",
                 params: &["categoryId", "page", "size"],
@@ -81,6 +90,7 @@ impl Endpoint {
             Self::ArticleDetail => &Spec {
                 path: "/portal/api/article/detail",
                 cache: Some("article/detail"),
+                ttl: None,
                 cms: Some(Self::ArticleDetail),
                 metrics: "article/detail",
                 params: &["id"],
@@ -89,6 +99,7 @@ impl Endpoint {
             Self::ArticleSearch => &Spec {
                 path: "/portal/api/article/search",
                 cache: Some("article/search"),
+                ttl: None,
                 cms: Some(Self::ArticleSearch),
                 metrics: "article/search",
                 params: &["keyword", "page", "size"],
@@ -97,6 +108,7 @@ impl Endpoint {
             Self::Site => &Spec {
                 path: "/portal/api/site",
                 cache: None,
+                ttl: None,
                 cms: None,
                 metrics: "site",
                 params: &[],
@@ -104,7 +116,9 @@ impl Endpoint {
             },
             Self::Files => &Spec {
                 path: "/portal/api/files/",
-                cache: None,
+                // An image is not edited in place (a new one gets a new name): an hour.
+                cache: Some("files"),
+                ttl: Some(FILES_TTL),
                 cms: Some(Self::Files),
                 metrics: "files",
                 params: &[],
@@ -113,6 +127,7 @@ impl Endpoint {
             Self::OpenApi => &Spec {
                 path: "/portal/api/openapi.json",
                 cache: None,
+                ttl: None,
                 cms: None,
                 metrics: "openapi",
                 params: &[],

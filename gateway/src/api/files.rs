@@ -1,5 +1,7 @@
-//! `/portal/api/files/*`: images and attachments from the CMS's file store, streamed through
-//! the gateway so the browser never needs the CMS's address or credential.
+//! `/portal/api/files/*`: images and attachments from the CMS's file store, through the
+//! gateway so the browser never needs the CMS's address or credential. Images and captions
+//! within `cache.file_max_bytes` are answered from the cache (`content/file.rs`); everything
+//! else is streamed.
 
 use axum::{
     extract::{Path, State},
@@ -7,7 +9,12 @@ use axum::{
     response::{IntoResponse, Response},
 };
 
-use crate::{content::ContentService, envelope::ApiError, state::AppState};
+use crate::{
+    cache::{Wants, respond},
+    content::{ContentService, File, FileAnswer, PASSED_HEADERS, file_cache_control, not_modified},
+    envelope::ApiError,
+    state::AppState,
+};
 
 /// Kinds of file a portal page links to; anything else from the file store is refused.
 const ALLOWED_TYPES: &[&str] = &[
@@ -24,16 +31,6 @@ const ALLOWED_TYPES: &[&str] = &[
     "text/csv",
     // A video's captions (WebVTT), read by the browser's <track>.
     "text/vtt",
-];
-
-const PASSED_HEADERS: &[header::HeaderName] = &[
-    header::CONTENT_TYPE,
-    header::CONTENT_LENGTH,
-    header::CONTENT_RANGE,
-    header::ACCEPT_RANGES,
-    header::ETAG,
-    header::LAST_MODIFIED,
-    header::CONTENT_DISPOSITION,
 ];
 
 fn not_found() -> ApiError {
@@ -55,9 +52,35 @@ pub async fn file(
     if segments.len() > 16 || !segments.iter().all(safe) {
         return Err(not_found());
     }
-    let upstream = ContentService::new(&state)
+    let upstream = match ContentService::new(&state)
         .file(&segments, &headers)
-        .await?;
+        .await?
+    {
+        FileAnswer::Streamed(upstream) => upstream,
+        FileAnswer::Kept(lookup) => {
+            let entry = lookup.result?;
+            let mut wants = Wants::of(&headers);
+            // `If-Modified-Since` (without `If-None-Match`) against the file's Last-Modified:
+            // answered as its ETag would be.
+            if wants.if_none_match.is_none() {
+                let modified = entry
+                    .header(&header::LAST_MODIFIED)
+                    .map(|m| HeaderMap::from_iter([(header::LAST_MODIFIED, m.clone())]))
+                    .unwrap_or_default();
+                if not_modified(&headers, &modified) {
+                    wants.if_none_match = Some(entry.etag.clone());
+                }
+            }
+            let mut response = respond(&entry, lookup.outcome, &wants, lookup.timing);
+            protect(response.headers_mut());
+            return Ok(response);
+        }
+    };
+    streamed(upstream)
+}
+
+/// The CMS's answer, streamed on with the headers the route passes.
+fn streamed(upstream: File) -> Result<Response, ApiError> {
     if upstream.status == StatusCode::NOT_MODIFIED {
         let mut response = StatusCode::NOT_MODIFIED.into_response();
         copy_headers(&upstream.headers, response.headers_mut());
@@ -77,14 +100,13 @@ pub async fn file(
     *response.status_mut() = upstream.status;
     copy_headers(&upstream.headers, response.headers_mut());
     let out = response.headers_mut();
-    out.insert(
-        header::CACHE_CONTROL,
-        upstream
-            .headers
-            .get(header::CACHE_CONTROL)
-            .cloned()
-            .unwrap_or(HeaderValue::from_static("public, max-age=86400")),
-    );
+    out.insert(header::CACHE_CONTROL, file_cache_control(&upstream.headers));
+    protect(out);
+    Ok(response)
+}
+
+/// What every file answer carries, kept or streamed.
+fn protect(out: &mut HeaderMap) {
     out.insert(
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),
@@ -96,7 +118,6 @@ pub async fn file(
             "default-src 'none'; img-src 'self' data:; media-src 'self'; sandbox",
         ),
     );
-    Ok(response)
 }
 
 fn copy_headers(from: &HeaderMap, to: &mut HeaderMap) {

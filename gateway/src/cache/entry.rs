@@ -67,6 +67,8 @@ pub enum MediaType {
     Text,
     Css,
     Js,
+    /// A file of the CMS's file store: its own type is in the entry's headers (`Entry::file`).
+    File,
 }
 
 impl MediaType {
@@ -79,6 +81,7 @@ impl MediaType {
             Self::Text => "text/plain; charset=utf-8",
             Self::Css => "text/css; charset=utf-8",
             Self::Js => "text/javascript; charset=utf-8",
+            Self::File => "application/octet-stream",
         }
     }
 
@@ -92,6 +95,7 @@ impl MediaType {
             Self::Text,
             Self::Css,
             Self::Js,
+            Self::File,
         ]
         .into_iter()
         .find(|m| m.as_str() == text)
@@ -148,6 +152,9 @@ pub struct Entry {
     /// Set when the cache stores it (`Policy::class`): what it answers, for the admin view.
     pub class: Option<Class>,
     pub source: Source,
+    /// The browser's `Cache-Control` whatever the time left to live (a file's: the CMS's own,
+    /// as the files route has always passed it on); `None`: from the time left (`respond`).
+    pub cache_control: Option<HeaderValue>,
 }
 
 impl Entry {
@@ -208,7 +215,81 @@ impl Entry {
             content: None,
             class: None,
             source: Source::Loaded,
+            cache_control: None,
         }
+    }
+
+    /// A file of the CMS's file store, kept as it came: `passed` (its type, ETag, Last-Modified,
+    /// Content-Disposition…) on every answer, the CMS's ETag (when it gave one) the one a
+    /// conditional request is judged by, `cache_control` the browser's whatever the time to
+    /// live, and gzip and brotli only when `compress` (SVG, captions: JPEG, PNG and WebP are
+    /// compressed already and gain nothing).
+    pub fn file(
+        body: Bytes,
+        passed: &HeaderMap,
+        compress: bool,
+        cache_control: HeaderValue,
+    ) -> Self {
+        let mut entry = if compress {
+            Self::of(MediaType::File, StatusCode::OK, body)
+        } else {
+            Self::from_parts(
+                MediaType::File,
+                StatusCode::OK,
+                body,
+                None,
+                None,
+                SystemTime::now(),
+            )
+        };
+        if let Some(etag) = passed.get(header::ETAG) {
+            entry.etag = etag.clone();
+        }
+        let etag = entry.etag.clone();
+        for encoded in [
+            Some(&mut entry.body),
+            entry.gzip.as_mut(),
+            entry.br.as_mut(),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            for (name, value) in passed {
+                // Each encoding's length is its own.
+                if name != header::CONTENT_LENGTH && name != header::CONTENT_RANGE {
+                    encoded.headers.insert(name.clone(), value.clone());
+                }
+            }
+            encoded.headers.insert(header::ETAG, etag.clone());
+        }
+        entry.not_modified.insert(header::ETAG, etag);
+        if let Some(modified) = passed.get(header::LAST_MODIFIED) {
+            entry
+                .not_modified
+                .insert(header::LAST_MODIFIED, modified.clone());
+        }
+        entry.cache_control = Some(cache_control);
+        entry
+    }
+
+    /// The answer of a file load that found a file not to keep (`content::file`): never stored;
+    /// it sends the requests that waited on that load to stream the file.
+    pub fn file_not_kept() -> Self {
+        Self::from_parts(
+            MediaType::File,
+            StatusCode::OK,
+            Bytes::new(),
+            None,
+            None,
+            SystemTime::now(),
+        )
+        .not_cacheable()
+    }
+
+    /// A header every full answer of this entry carries (`Content-Type`, a file's
+    /// `Last-Modified`).
+    pub fn header(&self, name: &HeaderName) -> Option<&HeaderValue> {
+        self.body.headers.get(name)
     }
 
     /// This answer, carrying `tags` for purges.
@@ -394,7 +475,15 @@ pub(crate) fn negotiate(wants: &Wants) -> Encoding {
 }
 
 pub(crate) fn matches_etag(wants: &Wants, etag: &HeaderValue) -> bool {
-    let Some(value) = wants.if_none_match.as_ref().and_then(|v| v.to_str().ok()) else {
+    wants
+        .if_none_match
+        .as_ref()
+        .is_some_and(|wanted| matches_etag_value(wanted, etag))
+}
+
+/// Whether an `If-None-Match` value names `etag` (weakly: `W/` ignored), or is `*`.
+pub(crate) fn matches_etag_value(wanted: &HeaderValue, etag: &HeaderValue) -> bool {
+    let Ok(value) = wanted.to_str() else {
         return false;
     };
     let ours = etag.to_str().unwrap_or("");
@@ -429,7 +518,10 @@ impl Timing {
 /// accepts, with `X-Cache`, `Cache-Status`, `Age`, `ETag` and a browser `Cache-Control` from
 /// the time left to live.
 pub fn respond(entry: &Entry, outcome: Outcome, wants: &Wants, timing: Timing) -> Response {
-    let cache_control = max_age(timing.fresh_for);
+    let cache_control = match &entry.cache_control {
+        Some(kept) => kept.clone(),
+        None => max_age(timing.fresh_for),
+    };
     let (status, body, template) = if matches_etag(wants, &entry.etag) {
         (StatusCode::NOT_MODIFIED, Body::empty(), &entry.not_modified)
     } else {

@@ -90,7 +90,8 @@ pub struct EntryView {
     /// shared tier that is no API key.
     pub endpoint: Option<&'static str>,
     pub status: u16,
-    pub media_type: &'static str,
+    /// Its `Content-Type` (a file's own).
+    pub media_type: String,
     pub in_memory: bool,
     pub age_seconds: f64,
     /// The effective TTL (a 404's is `not_found_ttl`); `None` when the kind is not known.
@@ -238,7 +239,11 @@ fn view(key: &str, entry: &Entry, in_memory: bool, policy: Option<&Policy>) -> E
             .or_else(|| policy.map(|p| p.class.kind))
             .map(Kind::label),
         status: entry.status.as_u16(),
-        media_type: entry.media_type.as_str(),
+        media_type: entry
+            .header(&axum::http::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or(entry.media_type.as_str())
+            .to_owned(),
         in_memory,
         age_seconds: round_ms(age.as_secs_f64()),
         ttl_seconds: windows.map(|w| w.0.as_secs()),
@@ -265,7 +270,7 @@ fn round_ms(seconds: f64) -> f64 {
 
 /// The overrides whose pattern may match a key of `kind`: its literal start (up to the first
 /// `*`) and the kind's key start agree. Crawlable pages' keys start `site`/`feed/`/`sitemap`,
-/// the drawn page's `app/`.
+/// the drawn page's `app/`, a file's `files/` (its cache name).
 fn overrides_for(config: &CacheConfig, kind: Kind) -> Vec<Ttl> {
     let starts: &[&str] = match kind {
         Kind::Api(endpoint) => &[endpoint.cache_name()][..],

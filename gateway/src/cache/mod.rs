@@ -21,7 +21,7 @@ pub use entry::{
     CACHE_STATUS, Entry, MediaType, Outcome, Timing, Wants, X_CACHE, cache_status, respond,
 };
 pub use entry::{Class, Source};
-pub(crate) use entry::{Encoding, matches_etag, negotiate};
+pub(crate) use entry::{Encoding, matches_etag, matches_etag_value, negotiate};
 use shared::Coordinated;
 pub use shared::{Purge, SharedTier};
 pub use stats::Kind;
@@ -48,6 +48,11 @@ pub struct Policy {
     /// What the key answers and whose TTL it takes; stored with the entry, so the admin view
     /// judges it with this same function.
     pub class: Class,
+    /// Kept in this replica's memory only, never looked up in or written to the shared tier
+    /// (files: their bytes would cross to Redis and back for what the CMS serves cheaply, and
+    /// their own headers are not among what the shared tier stores). Purges still reach them
+    /// on every replica through the purge channel.
+    pub memory_only: bool,
 }
 
 impl Policy {
@@ -78,7 +83,14 @@ impl Policy {
             stale_if_error: config.stale_if_error,
             wait: upstream_timeout + Duration::from_millis(500),
             class,
+            memory_only: false,
         }
+    }
+
+    /// This policy, for entries this replica keeps to itself (`memory_only`).
+    pub fn in_memory_only(mut self) -> Self {
+        self.memory_only = true;
+        self
     }
 
     /// The TTL that applies to `entry` (a 404 lives `not_found_ttl`).
@@ -270,7 +282,10 @@ impl ResponseCache {
             let task_key = key.clone();
             // With traces on, the request's context goes along: its CMS calls are its children.
             let result = tokio::spawn(crate::traces::carry(async move {
-                let shared = task_cache.shared.as_ref();
+                let shared = task_cache
+                    .shared
+                    .as_ref()
+                    .filter(|_| !policy_for_load.memory_only);
                 // Another replica may be loading it, or have just done so.
                 let locked = match shared {
                     Some(tier) => {
@@ -352,7 +367,7 @@ impl ResponseCache {
 
     /// The shared tier's entry for `key`, put in memory, when it may still be served.
     async fn look_in_shared(&self, key: &str, policy: &Policy) -> Option<Arc<Entry>> {
-        let tier = self.shared.as_ref()?;
+        let tier = self.shared.as_ref().filter(|_| !policy.memory_only)?;
         let span = crate::traces::ChildSpan::shared_lookup();
         let found = tier.get(key).await;
         if let Some(span) = &span {

@@ -111,6 +111,7 @@ fn policy(wait: Duration) -> Policy {
             kind: super::Kind::Api(crate::endpoint::Endpoint::CategoryList),
             cache_name: "category/list",
         },
+        memory_only: false,
     }
 }
 

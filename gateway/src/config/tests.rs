@@ -325,3 +325,26 @@ fn the_secret_file_is_read_and_never_both() {
     let err = Config::from_toml_str(&missing).unwrap_err().to_string();
     assert!(err.contains("upstream.client_secret_file"), "{err}");
 }
+
+#[test]
+fn files_live_an_hour_unless_named_and_file_max_bytes_is_bounded() {
+    let config = Config::from_toml_str(MINIMAL).unwrap();
+    assert_eq!(config.cache.file_max_bytes, 1024 * 1024);
+    assert_eq!(
+        config.cache.ttl_for("files", "files/covers/a.jpg"),
+        Duration::from_secs(3600),
+        "the table's default for files, not default_ttl"
+    );
+    let named =
+        Config::from_toml_str(&format!("{MINIMAL}[cache.ttl]\n\"files\" = \"5m\"\n")).unwrap();
+    assert_eq!(
+        named.cache.ttl_for("files", "files/covers/a.jpg"),
+        Duration::from_secs(300)
+    );
+    let err = Config::from_toml_str(&format!(
+        "{MINIMAL}[cache]\nmax_bytes = 2097152\nfile_max_bytes = 4194304\n"
+    ))
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("cache.file_max_bytes"), "{err}");
+}

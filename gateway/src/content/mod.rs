@@ -8,22 +8,31 @@
 //! An entry holds the value and its API encoding (the envelope, gzip, brotli, made once on a
 //! miss), so an API hit stays a byte copy (docs/performance.md) whichever face missed first.
 
+mod file;
 mod query;
 
 use std::{future::Future, pin::Pin, sync::Arc};
 
-use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 
 pub use crate::cms::UpstreamFile as File;
 use crate::{
     cache::{Class, Entry, Kind, Lookup, Outcome, Policy, ResponseCache, Timing, stats},
-    cms::{Credential, Fetched, UpstreamError},
+    cms::{Credential, Fetched},
     endpoint::Endpoint,
     envelope::{ApiError, success_bytes},
     model::{Article, ArticlePage, CategoryTree, Content},
     state::{AppState, Runtime},
 };
+pub use file::{PASSED_HEADERS, cache_control as file_cache_control, not_modified};
 pub use query::Query;
+
+/// A file as the service gives it: the cache's answer (kept, or just loaded and kept), or the
+/// CMS's answer streamed on.
+pub enum FileAnswer {
+    Kept(Lookup),
+    Streamed(File),
+}
 
 /// A load under way, as the cache runs it.
 type Loading = Pin<Box<dyn Future<Output = Result<Arc<Entry>, ApiError>> + Send>>;
@@ -95,20 +104,66 @@ impl<'a> ContentService<'a> {
         self.runtime.upstream.dialect().has_search()
     }
 
-    /// A file of the CMS's file store (`segments` already checked by the caller), streamed:
-    /// its answer when the store has it (200, 206, or 304 to a conditional request), "not
-    /// found" for 404 and 410, a bad answer otherwise. Never cached here (browsers keep files).
-    pub async fn file(&self, segments: &[&str], forward: &HeaderMap) -> Result<File, ApiError> {
-        let file = self.runtime.upstream.get_file(segments, forward).await?;
-        match file.status {
-            StatusCode::OK | StatusCode::PARTIAL_CONTENT | StatusCode::NOT_MODIFIED => Ok(file),
-            StatusCode::NOT_FOUND | StatusCode::GONE => {
-                Err(ApiError::NotFound("文件不存在。".to_owned()))
-            }
-            status => {
-                Err(UpstreamError::BadResponse(format!("file answered HTTP {status}")).into())
-            }
+    /// A file of the CMS's file store (`segments` already checked by the caller): from the
+    /// cache when it is an image or captions within `cache.file_max_bytes` (`file.rs`), loaded
+    /// once on a miss; streamed from the CMS otherwise (a `Range`, another type, a larger file,
+    /// the cache off), as its answer (200, 206, or 304 to a conditional request). "Not found"
+    /// for 404 and 410, a bad answer for any other status.
+    pub async fn file(
+        &self,
+        segments: &[&str],
+        forward: &HeaderMap,
+    ) -> Result<FileAnswer, ApiError> {
+        let kind = Kind::Api(Endpoint::Files);
+        let config = &self.runtime.config.cache;
+        let max_bytes = config.file_max_bytes;
+        if !config.enabled || max_bytes == 0 || forward.contains_key(header::RANGE) {
+            stats::record(kind, Outcome::Bypass);
+            let streamed = file::fetch(&self.runtime.upstream, segments, forward).await?;
+            return Ok(FileAnswer::Streamed(streamed));
         }
+        let key = format!("files/{}", segments.join("/"));
+        let policy = self.policy(kind, Endpoint::Files, &key).in_memory_only();
+        let handoff = file::Handoff::default();
+        let load = {
+            let runtime = Arc::clone(&self.runtime);
+            let owned: Arc<[String]> = segments.iter().map(|s| (*s).to_owned()).collect();
+            let handoff = Arc::clone(&handoff);
+            move || {
+                let (runtime, owned, handoff) = (
+                    Arc::clone(&runtime),
+                    Arc::clone(&owned),
+                    Arc::clone(&handoff),
+                );
+                Box::pin(async move {
+                    match file::load(&runtime.upstream, &owned, max_bytes).await? {
+                        file::Loaded::Kept(entry) => Ok(Arc::new(*entry)),
+                        file::Loaded::Streamed(streamed) => {
+                            *handoff.lock().expect("file handoff lock") = Some(streamed);
+                            // Not stored: it tells the requests waiting on this load to stream.
+                            Ok(Arc::new(Entry::file_not_kept()))
+                        }
+                    }
+                }) as Loading
+            }
+        };
+        let lookup = self.cache.get_or_load(&key, &policy, load).await;
+        if matches!(&lookup.result, Ok(entry) if !entry.cacheable) {
+            stats::record(kind, Outcome::Bypass);
+            let handed = handoff.lock().expect("file handoff lock").take();
+            let streamed = match handed {
+                // This request's own load: the full answer, which may answer its condition.
+                Some(full) if file::not_modified(forward, &full.headers) => {
+                    file::unchanged(full.headers)
+                }
+                Some(full) => full,
+                // Another request's load found a file not to keep: this one streams its own.
+                None => file::fetch(&self.runtime.upstream, segments, forward).await?,
+            };
+            return Ok(FileAnswer::Streamed(streamed));
+        }
+        stats::record(kind, lookup.outcome);
+        Ok(FileAnswer::Kept(lookup))
     }
 
     /// The largest page the CMS gives (`dialect.paging.max_size`).

@@ -8,6 +8,7 @@ mod content_core;
 mod crawl;
 mod credentials;
 mod dialects;
+mod files;
 mod first_paint;
 mod helpers;
 mod hostile;
