@@ -15,8 +15,9 @@ import { chineseVoice } from './voices';
 const html = readFileSync(join(__dirname, '../../../public/index.html'), 'utf8');
 const inline = /<script>([^<]*)<\/script>/.exec(html)![1];
 
-const PAINT_ATTRIBUTES = ['data-text-size', 'data-contrast', 'data-spacing'];
-const ALL_ATTRIBUTES = [...PAINT_ATTRIBUTES, 'data-zoom', 'data-cursor'];
+// All of them before the first paint: the gateway draws the page's top before the app runs.
+const PAINT_ATTRIBUTES = ['data-text-size', 'data-contrast', 'data-spacing', 'data-zoom', 'data-cursor'];
+const ALL_ATTRIBUTES = PAINT_ATTRIBUTES;
 const attributes = (el: HTMLElement, names = PAINT_ATTRIBUTES) => Object.fromEntries(names.map((a) => [a, el.getAttribute(a)]));
 const clearAttributes = () => ALL_ATTRIBUTES.forEach((a) => document.documentElement.removeAttribute(a));
 const guide = () => document.querySelector('svg[data-reading-guide]');
@@ -44,13 +45,15 @@ describe('the 关怀版 panel in its own chunk', () => {
 });
 
 describe('reading preferences', () => {
-  it('index.html sets exactly what the app sets for size, contrast and spacing, for every stored choice, before the app runs', () => {
+  it('index.html sets exactly what the app sets (size, zoom, contrast, spacing, cursor), for every stored choice, before the app runs', () => {
     expect(inline).toContain(`'${STORAGE_KEYS.readingPrefs}'`);
     const choices: ReadingPrefs[] = [
       DEFAULT_PREFS,
       { ...DEFAULT_PREFS, size: 'large', spacing: true },
       { ...DEFAULT_PREFS, size: 'xlarge', contrast: true, spacing: true, zoom: 150, cursor: true },
       { ...DEFAULT_PREFS, contrast: true },
+      { ...DEFAULT_PREFS, zoom: 125 },
+      { ...DEFAULT_PREFS, cursor: true, zoom: 130 as never },
     ];
     for (const prefs of choices) {
       clearAttributes();
@@ -58,7 +61,7 @@ describe('reading preferences', () => {
       new Function(inline)();
       const fromScript = attributes(document.documentElement);
       const expected = document.createElement('html');
-      applyPrefs(prefs, expected);
+      applyPrefs(parsePrefs(prefs), expected);
       expect(fromScript).toEqual(attributes(expected));
     }
   });
