@@ -17,6 +17,17 @@ use crate::{cache::PurgeOrigin, endpoint::Endpoint, state::AppState};
 
 static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
 
+/// How often the histograms' samples are folded into their buckets without a scrape: the
+/// recorder keeps every sample until then, and `install_recorder` starts no task that does it
+/// (`make bench`: 135 MB of RSS after ~9 M requests unscraped, 41 MB before the per-request
+/// histogram; a gateway nobody scrapes would grow without end).
+pub const UPKEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Folds the histograms' pending samples into their buckets (`UPKEEP_EVERY`, and each scrape).
+pub fn upkeep() {
+    handle().run_upkeep();
+}
+
 /// The process-wide recorder (installed once; every app in a test process shares it).
 pub fn handle() -> PrometheusHandle {
     HANDLE

@@ -124,6 +124,13 @@ impl Application {
             }
         });
         tokio::spawn(async {
+            let mut every = tokio::time::interval(metrics::UPKEEP_EVERY);
+            loop {
+                every.tick().await;
+                metrics::upkeep();
+            }
+        });
+        tokio::spawn(async {
             let mut every = tokio::time::interval(access_log::FLUSH_EVERY);
             loop {
                 every.tick().await;
