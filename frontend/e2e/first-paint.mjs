@@ -59,6 +59,17 @@ export const firstPaintTests = [
         assert.deepEqual(asked, [], 'the answers the page holds are not asked for again');
         assert.equal(documents.length, 1, 'one document load');
         assert.equal(await page.evaluate(() => window.__shifts), 0, 'no layout shift');
+        // The drawn photo is the largest paint, and the app's scripts are asked for only after it
+        // (else the app's copy of the photo, painted later, would be the largest paint).
+        const order = await page.evaluate(async () => {
+          const lcp = await new Promise((resolve) =>
+            new PerformanceObserver((list) => resolve(list.getEntries().at(-1))).observe({ type: 'largest-contentful-paint', buffered: true }),
+          );
+          const main = performance.getEntriesByType('resource').find((r) => /\/assets\/main\.[0-9a-f]+\.js$/.test(r.name));
+          return { url: lcp.url, paint: lcp.startTime, asked: main?.startTime };
+        });
+        assert.match(order.url, /\/portal\/api\/files\//, `the largest paint is the drawn photo: ${JSON.stringify(order)}`);
+        assert.ok(order.asked >= order.paint, `main.js is asked for after the photo's paint: ${JSON.stringify(order)}`);
         // The drawn controls are the app's now: the carousel pauses.
         await page.getByRole('button', { name: /暂停/ }).first().click();
         await page.getByRole('button', { name: /播放/ }).first().waitFor();
