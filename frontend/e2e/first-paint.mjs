@@ -77,26 +77,97 @@ export const firstPaintTests = [
     },
   },
   {
-    name: 'a deep link never shows the drawn home page, and the app starts from the page the gateway drew',
+    name: 'a deep link paints the page the gateway drew for it (never the home page), and the app takes over in the same boxes',
     async run({ page, browser, base }) {
-      const list = (await (await fetch(`${base}/portal/api/article/list?page=1&size=1`)).json()).result.content[0];
-      const deep = `${base}/portal/#/article/${list.id}`;
-      // What is on screen before the app's scripts run (they never arrive here).
+      const article = (await (await fetch(`${base}/portal/api/article/list?page=1&size=1`)).json()).result.content[0];
+      const tree = (await (await fetch(`${base}/portal/api/category/list`)).json()).result.content;
+      const notice = tree.flatMap((c) => [c, ...(c.subCategory ?? [])]).find((c) => c.url === '/news_center/notice');
+      const boxes = ['.section-nav', '.breadcrumb', 'main h1', '.article__meta', '.article__tools', '.article__body > p', '.content-page__header .lead', '.article-item'];
+      const boxesHere = (p) =>
+        p.evaluate((selectors) => {
+          const out = {};
+          for (const s of selectors) {
+            const r = document.querySelector(s)?.getBoundingClientRect();
+            if (r) out[s] = [r.x, r.y, r.width, r.height].map((v) => Math.round(v));
+          }
+          return out;
+        }, boxes);
+      for (const viewport of [
+        { width: 412, height: 823 },
+        { width: 1366, height: 768 },
+      ]) {
+        for (const [hash, heading] of [
+          [`#/article/${article.id}`, article.title],
+          ['#/news_center/notice?page=2', notice.name],
+        ]) {
+          // What is on screen before the app's scripts run (they never arrive here).
+          const drawn = await browser.newContext({ viewport, locale: 'zh-CN' });
+          const still = await drawn.newPage();
+          await still.route(/\/portal\/assets\/(runtime|main)\.[0-9a-f]+\.js$/, (route) => route.abort());
+          await still.goto(`${base}/portal/${hash}`, { waitUntil: 'load' });
+          await still.locator('main[data-drawn] h1').waitFor();
+          assert.equal(await still.locator('main[data-drawn] h1').textContent(), heading, `${hash}: the gateway drew the page`);
+          assert.equal(await still.locator('.boot-home').count(), 0, `${hash}: in place of the home page`);
+          assert.ok(await still.locator('.brand__name').isVisible(), `${hash}: under the header`);
+          const before = await boxesHere(still);
+          await drawn.close();
+
+          // With JavaScript: the drawn page is the largest paint, the app's scripts are asked for
+          // after it, and the app's first render draws the same boxes (no skeleton in between).
+          await page.setViewportSize(viewport);
+          await page.goto('about:blank');
+          await page.addInitScript(() => {
+            window.__shifts = 0;
+            new PerformanceObserver((list) => {
+              for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shifts += e.value;
+            }).observe({ type: 'layout-shift', buffered: true });
+            // A placeholder in between (a skeleton, a busy region) moves nothing but is a flash.
+            window.__placeholders = [];
+            new MutationObserver((records) => {
+              for (const r of records)
+                for (const n of r.addedNodes)
+                  if (n.nodeType === 1 && (n.matches('[class*=skeleton], [aria-busy=true]') || n.querySelector('[class*=skeleton], [aria-busy=true]')))
+                    window.__placeholders.push(n.outerHTML.slice(0, 120));
+            }).observe(document, { childList: true, subtree: true });
+          });
+          await page.goto(`${base}/portal/${hash}`);
+          await page.waitForSelector('.route-announcer', { state: 'attached' });
+          await page.waitForLoadState('networkidle');
+          assert.equal(await page.locator('main[data-drawn]').count(), 0, `${hash}: the app's page replaced the drawn one`);
+          const after = await boxesHere(page);
+          for (const [selector, box] of Object.entries(before)) {
+            assert.deepEqual(after[selector], box, `${hash} (${viewport.width} px): ${selector} where the gateway drew it`);
+          }
+          assert.equal(await page.evaluate(() => window.__shifts), 0, `${hash} (${viewport.width} px): no layout shift`);
+          assert.deepEqual(await page.evaluate(() => window.__placeholders), [], `${hash} (${viewport.width} px): no placeholder between the drawn page and the app's`);
+          const order = await page.evaluate(async () => {
+            const lcp = await new Promise((resolve) =>
+              new PerformanceObserver((list) => resolve(list.getEntries()[0])).observe({ type: 'largest-contentful-paint', buffered: true }),
+            );
+            const main = performance.getEntriesByType('resource').find((r) => /\/assets\/main\.[0-9a-f]+\.js$/.test(r.name));
+            return { paint: lcp.startTime, asked: main?.startTime };
+          });
+          assert.ok(order.asked >= order.paint, `${hash}: main.js is asked for after the drawn page's paint: ${JSON.stringify(order)}`);
+        }
+      }
+      // The app is the page's now: 字号 works on the article.
+      await page.goto('about:blank');
+      await page.goto(`${base}/portal/#/article/${article.id}`);
+      await page.getByRole('button', { name: '正文字号大' }).click();
+      await page.locator('.article__body--large').waitFor();
+
+      // A route the gateway does not draw (a single page): the home page stays hidden, the header shows.
       const drawn = await browser.newContext({ locale: 'zh-CN' });
       const still = await drawn.newPage();
       await still.route(/\/portal\/assets\/(runtime|main)\.[0-9a-f]+\.js$/, (route) => route.abort());
-      await still.goto(deep, { waitUntil: 'load' });
-      assert.equal(await still.locator('.boot-home').count(), 1, 'the home page is in the page');
-      assert.ok(!(await still.locator('.boot-home').isVisible()), 'but not shown on a deep link');
+      await still.goto(`${base}/portal/#/about/company_profile`, { waitUntil: 'load' });
+      assert.equal(await still.locator('main[data-drawn]').count(), 0, 'a single page is not drawn');
+      assert.ok(!(await still.locator('.boot-home').isVisible()), 'the home page is not shown on a deep link');
       assert.ok(await still.locator('.brand__name').isVisible(), 'the header is');
       await still.goto(`${base}/portal/#/`, { waitUntil: 'load' });
       await still.reload({ waitUntil: 'load' });
       assert.ok(await still.locator('.boot-home .home-lead').isVisible(), 'the home page shows at #/');
       await drawn.close();
-
-      await page.goto(deep);
-      await page.getByRole('heading', { level: 1, name: list.title }).waitFor();
-      assert.equal(await page.locator('.boot-home').count(), 0, 'the app replaced the drawn page');
     },
   },
   {

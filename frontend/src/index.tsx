@@ -6,6 +6,7 @@ import { Provider } from 'react-redux';
 import { Router } from 'wouter';
 
 import { drawnPhotoPainted, startFromBoot } from './app/boot';
+import { drawnRouteReady } from './app/drawn-route';
 import { currentPath, useHashPath } from './app/hash-location';
 import { AppRoutes, preloadHome } from './app/router';
 import { makeStore } from './app/store';
@@ -25,11 +26,13 @@ const parsed =
 /**
  * The first render waits for what the page already holds (the gateway's answers, the home page's
  * chunk preloaded by its head): it then replaces the server-drawn page in one commit with the
- * same boxes, instead of a placeholder first, once the drawn page's first photo is on screen.
+ * same boxes, instead of a placeholder first, once the drawn page's first photo is on screen; on a
+ * deep link whose page the gateway drew, once that route's chunk and first answer are in.
  * Without them it waits for nothing.
  */
 void parsed
   .then(() => Promise.all([startFromBoot(store), currentPath() === '/' ? preloadHome() : undefined, drawnPhotoPainted()]))
+  .then(() => drawnRouteReady(store))
   .then(() => {
     const root = createRoot(document.getElementById('root')!);
     // A transition: React renders it in slices, letting a phone breathe between them (the build's

@@ -55,6 +55,7 @@ pub fn app(state: AppState) -> App {
         .merge(api::router())
         .merge(admin::router())
         .merge(crate::crawl::router())
+        .merge(crate::first_paint::router())
         .method_not_allowed_fallback(api::method_not_allowed)
         // The app's files, from memory, as the build encoded them.
         .fallback(app_file)

@@ -39,14 +39,17 @@ function preloadsAt(hash: string, { token = false, map = true } = {}): string[] 
   const add = jest.spyOn(document, 'addEventListener').mockImplementation((type: string, listener: EventListenerOrEventListenerObject) => {
     added.push([type, listener]);
   });
+  // The drawn page's request stays unanswered here (the next describe answers it).
+  Object.assign(window, { fetch: jest.fn(() => new Promise(() => undefined)) });
   new Function(inline)();
   add.mockRestore();
   document.body.innerHTML = `<script type="application/json" id="portal-boot">${JSON.stringify({ '/portal/api/category/list': TREE })}</script>`;
   // This run's listeners only (each run of the script adds its own).
   for (const [type, listener] of added) if (type === 'DOMContentLoaded') (listener as () => void)();
-  return [...document.head.querySelectorAll('link[rel=preload]')].map((l) => {
+  // A stylesheet of a page the gateway draws is applied, not preloaded: the drawn page needs it.
+  return [...document.head.querySelectorAll('link[rel=preload], link[rel=stylesheet]')].map((l) => {
     const link = l as HTMLLinkElement;
-    return `${link.as} ${link.getAttribute('href')}${link.crossOrigin ? ` ${link.crossOrigin}` : ''}`;
+    return `${link.rel === 'stylesheet' ? 'stylesheet' : link.as} ${link.getAttribute('href')}${link.crossOrigin ? ` ${link.crossOrigin}` : ''}`;
   });
 }
 
@@ -61,7 +64,7 @@ describe('a deep link preloads its page', () => {
     jest.useFakeTimers();
     expect(preloadsAt('#/article/2101')).toEqual([
       'script /portal/assets/90.js',
-      'style /portal/assets/page-article.css',
+      'stylesheet /portal/assets/page-article.css',
       'script /portal/assets/page-article.js',
       'fetch /portal/api/article/detail?id=2101 use-credentials',
     ]);
@@ -86,5 +89,77 @@ describe('a deep link preloads its page', () => {
     expect(preloadsAt('#/article/0')).toEqual([]);
     expect(preloadsAt('#/article/2101', { map: false })).toEqual([]);
     expect(preloadsAt('#/article/2101', { token: true }).some((p) => p.startsWith('fetch'))).toBe(false);
+  });
+});
+
+/**
+ * The page the gateway drew for the route (`/portal/drawn/…`) is put in place of the drawn home
+ * page once it and the route's stylesheet are in: the header stays, the home part goes, and the
+ * app's scripts are asked for only after that (here, no largest-paint support: a frame later).
+ */
+describe('a deep link paints the page the gateway drew', () => {
+  const DRAWN = '<main id="main-content" tabindex="-1" class="container site-main" data-drawn=""><article class="content-page article"><h1>云川—汉堡中欧班列累计开行突破3000列</h1></article></main>';
+  const HOME =
+    '<div id="root"><div class="home"><a class="skip-link" href="#main-content">跳到主要内容</a><header class="site-header">菜单</header><main id="main-content" class="boot-home">头条</main></div></div>';
+
+  function openAt(hash: string, answer: { ok: boolean; text: string } | 'fails', { token = false } = {}) {
+    document.head.innerHTML = `<script type="application/json" id="portal-deep-link">${JSON.stringify(MAP)}</script><meta name="app-script" content="/portal/assets/main.js">`;
+    document.body.innerHTML = '';
+    window.localStorage.clear();
+    if (token) window.localStorage.setItem('systemToken', 'visitor-token');
+    window.history.replaceState(null, '', `/portal/${hash}`);
+    const fetch = jest.fn(() => (answer === 'fails' ? Promise.reject(new TypeError('offline')) : Promise.resolve({ ok: answer.ok, text: () => Promise.resolve(answer.text) })));
+    Object.assign(window, { fetch });
+    const added: [string, EventListenerOrEventListenerObject][] = [];
+    const add = jest.spyOn(document, 'addEventListener').mockImplementation((type: string, listener: EventListenerOrEventListenerObject) => {
+      added.push([type, listener]);
+    });
+    new Function(inline)();
+    add.mockRestore();
+    document.body.innerHTML = `${HOME}<script type="application/json" id="portal-boot">${JSON.stringify({ '/portal/api/category/list': TREE })}</script>`;
+    for (const [type, listener] of added) if (type === 'DOMContentLoaded') (listener as () => void)();
+    // jsdom loads no stylesheet: each says it has.
+    document.head.querySelectorAll('link[rel=stylesheet]').forEach((l) => l.dispatchEvent(new Event('load')));
+    return fetch;
+  }
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+  const scripts = () => [...document.head.querySelectorAll('script[src]')].map((s) => s.getAttribute('src'));
+
+  afterEach(async () => {
+    // This test's runs finish here, not in the next test's page.
+    await settle();
+    delete (window as { fetch?: unknown }).fetch;
+    window.localStorage.clear();
+    document.documentElement.removeAttribute('data-deep');
+  });
+
+  it('an article: asked for beside its chunks, its stylesheet applied, put in place of the home part, then the app', async () => {
+    const fetch = openAt('#/article/2101', { ok: true, text: DRAWN });
+    expect(fetch).toHaveBeenCalledWith('/portal/drawn/article/2101');
+    expect([...document.head.querySelectorAll('link[rel=stylesheet]')].map((l) => l.getAttribute('href'))).toEqual(['/portal/assets/page-article.css']);
+    await settle();
+    const root = document.getElementById('root')!;
+    expect(root.querySelector('.home')).toBeNull();
+    expect([...root.children].map((e) => e.tagName.toLowerCase())).toEqual(['a', 'header', 'main']);
+    expect(root.querySelector('main[data-drawn] h1')?.textContent).toBe('云川—汉堡中欧班列累计开行突破3000列');
+    expect(scripts()).toEqual(['/portal/assets/main.js']);
+  });
+
+  it('a list asks for its page (`?page=` kept); a single page or a visitor with a token ask for none', () => {
+    expect(openAt('#/news_center/notice?page=3', { ok: true, text: DRAWN })).toHaveBeenCalledWith('/portal/drawn/news/news_center/notice?page=3');
+    expect(openAt('#/news_center/notice', { ok: true, text: DRAWN })).toHaveBeenCalledWith('/portal/drawn/news/news_center/notice');
+    expect(openAt('#/about/company_profile', { ok: true, text: DRAWN })).not.toHaveBeenCalled();
+    expect(openAt('#/article/2101', { ok: true, text: DRAWN }, { token: true })).not.toHaveBeenCalled();
+  });
+
+  it('nothing drawn when the gateway draws nothing or cannot be reached: the home part stays hidden and the app starts', async () => {
+    for (const answer of [{ ok: false, text: '' }, 'fails' as const]) {
+      await settle();
+      openAt('#/article/2101', answer);
+      await settle();
+      expect(document.querySelector('main.boot-home')).not.toBeNull();
+      expect(document.querySelector('main[data-drawn]')).toBeNull();
+      expect(scripts()).toEqual(['/portal/assets/main.js']);
+    }
   });
 });

@@ -71,12 +71,12 @@ pub fn router() -> Router<AppState> {
 
 /// What a crawlable answer is made of: its body and type, the tags purges find it by, and
 /// whether it may be kept (not when any value it shows came from an empty CMS answer).
-struct Made {
-    status: StatusCode,
-    media_type: MediaType,
-    body: String,
-    tags: Vec<String>,
-    cacheable: bool,
+pub(crate) struct Made {
+    pub status: StatusCode,
+    pub media_type: MediaType,
+    pub body: String,
+    pub tags: Vec<String>,
+    pub cacheable: bool,
 }
 
 impl Made {
@@ -106,8 +106,24 @@ where
     F: Fn(AppState) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = Result<Made, ApiError>> + Send + 'static,
 {
+    cached_as(Kind::Crawl, state, info, key, shows, make).await
+}
+
+/// `cached`, counted in the cache statistics as `kind` (the app's drawn pages use it too).
+pub(crate) async fn cached_as<F, Fut>(
+    kind: Kind,
+    state: &AppState,
+    info: RequestInfo,
+    key: String,
+    shows: Endpoint,
+    make: F,
+) -> Response
+where
+    F: Fn(AppState) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<Made, ApiError>> + Send + 'static,
+{
     let content = ContentService::new(state);
-    let policy = content.policy(Kind::Crawl, shows, &key);
+    let policy = content.policy(kind, shows, &key);
     let cache_enabled = content.runtime().config.cache.enabled;
     let for_load = state.clone();
     let keep_not_found = !policy.not_found_ttl.is_zero();
@@ -148,7 +164,7 @@ where
         };
     }
     let lookup = state.cache.get_or_load(&key, &policy, load).await;
-    crate::cache::stats::record(Kind::Crawl, lookup.outcome);
+    crate::cache::stats::record(kind, lookup.outcome);
     match lookup.result {
         Ok(entry) => respond(&entry, lookup.outcome, &info.into_wants(), lookup.timing),
         Err(err) => unavailable(&err),

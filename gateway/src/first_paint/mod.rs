@@ -20,6 +20,8 @@
 //! cannot give the tree or a list, the page is drawn with what there is and not kept: the app
 //! asks for the rest itself.
 
+mod deep_link;
+
 use std::sync::Arc;
 
 use askama::Template;
@@ -28,6 +30,8 @@ use axum::{
     response::Response,
 };
 use bytes::Bytes;
+
+pub use deep_link::router;
 
 use crate::{
     cache::{Entry, Kind, MediaType, Outcome, Timing, Wants, respond},

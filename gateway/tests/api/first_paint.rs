@@ -164,3 +164,137 @@ async fn without_the_cms_the_app_still_loads_and_nothing_of_it_is_kept() {
         assert!(boot.get("/portal/api/category/list").is_none());
     }
 }
+
+/// A deep link's page as drawn (`/portal/drawn/…`): the article's and the list's `<main>` in
+/// the app's classes, with the same texts as the API's answer, the CMS's markup kept only as
+/// the API sanitised it; what the app would draw otherwise is not drawn.
+#[tokio::test]
+async fn a_deep_links_page_is_drawn_from_the_same_answers_the_app_reads() {
+    let app = spawn_with_reference_cms().await;
+
+    let (_, detail) = app.get_json("/portal/api/article/detail?id=2101").await;
+    let article = &detail["result"];
+    let drawn = app.get("/portal/drawn/article/2101").await;
+    assert_eq!(drawn.status(), 200);
+    assert!(
+        drawn.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/html")
+    );
+    let drawn = drawn.text().await.unwrap();
+    assert!(
+        drawn.starts_with(
+            r#"<main id="main-content" tabindex="-1" class="container site-main" data-drawn="">"#
+        ),
+        "{drawn}"
+    );
+    assert!(drawn.ends_with("</main>"), "{drawn}");
+    let title = article["title"].as_str().unwrap();
+    assert!(drawn.contains(&format!("<h1>{title}</h1>")), "{drawn}");
+    assert!(
+        drawn.contains(article["content"].as_str().unwrap()),
+        "the body is the API's, byte for byte"
+    );
+    let time = article["publishTime"].as_str().unwrap();
+    assert!(drawn.contains(&format!(
+        r#"<time datetime="{}">{time}</time>"#,
+        time.replacen(' ', "T", 1)
+    )));
+    assert!(
+        drawn.contains(r#"aria-current="true">"#),
+        "its list is marked in 栏目导航"
+    );
+    assert!(drawn.contains(r#"<span aria-current="page">正文</span>"#));
+    assert!(
+        !drawn.contains("> <") && !drawn.contains(">\n"),
+        "no space between tags: the app writes none"
+    );
+
+    // The list: the page the app asks for (10 a page), its articles linked with the page number.
+    let (_, tree) = app.get_json("/portal/api/category/list").await;
+    let notice = tree["result"]["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|c| c["subCategory"].as_array().unwrap())
+        .find(|c| c["url"] == "/news_center/notice")
+        .unwrap();
+    let (_, page2) = app
+        .get_json(&format!(
+            "/portal/api/article/list?categoryId={}&page=2&size=10",
+            notice["id"]
+        ))
+        .await;
+    let drawn = app
+        .get("/portal/drawn/news/news_center/notice?page=2")
+        .await
+        .text()
+        .await
+        .unwrap();
+    let items = page2["result"]["content"].as_array().unwrap();
+    assert!(!items.is_empty());
+    assert_eq!(
+        drawn.matches(r#"<li class="article-item"#).count(),
+        items.len()
+    );
+    for item in items {
+        assert!(
+            drawn.contains(&format!(
+                r##"<a href="#/article/{}?listPage=2">{}</a>"##,
+                item["id"],
+                item["title"].as_str().unwrap()
+            )),
+            "{drawn}"
+        );
+    }
+    assert!(drawn.contains(&format!("<h1>{}</h1>", notice["name"].as_str().unwrap())));
+    assert!(drawn.contains(r##"<a href="#/news_center/notice" aria-current="page">"##));
+
+    // Not drawn (the app's own first render shows these): an article with a video, one that does
+    // not exist, a list page past the last, an unknown route, a kind the app draws otherwise.
+    for url in [
+        "/portal/drawn/article/1015",
+        "/portal/drawn/article/999999",
+        "/portal/drawn/article/0",
+        "/portal/drawn/article/x",
+        "/portal/drawn/news/news_center/notice?page=999",
+        "/portal/drawn/news/news_center/notice?page=0",
+        "/portal/drawn/news/no/such/route",
+        "/portal/drawn/single/about/company_profile",
+    ] {
+        assert_eq!(app.get(url).await.status(), 404, "{url}");
+    }
+}
+
+/// A drawn article is kept as the API's detail is, and the CMS's webhook for that article (its
+/// tag) makes it anew: a drawn page never shows an edit older than the answer the app reads.
+#[tokio::test]
+async fn a_drawn_article_is_kept_and_a_purge_of_the_article_reaches_it() {
+    const TOKEN: &str = "purge-token-0123456789";
+    let cms = spawn_reference_cms().await;
+    let app = spawn_app(config_for(
+        &format!("http://{cms}/"),
+        &static_dir(),
+        &format!("{OPEN_LIMITS}[admin]\ntoken = \"{TOKEN}\"\n"),
+    ))
+    .await;
+    let first = app.get("/portal/drawn/article/2101").await;
+    assert_eq!(first.status(), 200);
+    assert_eq!(
+        app.get("/portal/drawn/article/2101").await.headers()["x-cache"],
+        "HIT"
+    );
+    let purge = app
+        .client
+        .post(app.url("/portal/admin/cache/purge?tag=article:2101"))
+        .bearer_auth(TOKEN)
+        .send()
+        .await
+        .unwrap();
+    assert!(purge.status().is_success());
+    assert_ne!(
+        app.get("/portal/drawn/article/2101").await.headers()["x-cache"],
+        "HIT"
+    );
+}

@@ -1,2 +1,3 @@
 export type { ContentPageProps, CategoryRef, PageExtras } from './types';
 export { articlesApi, useGetArticleQuery, useGetArticlesQuery, usePrefetchArticle, type ArticleSummary } from './api';
+export { LIST_PAGE_SIZE, pageFromSearch } from './list-page-slice';

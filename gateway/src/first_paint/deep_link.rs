@@ -1,0 +1,307 @@
+//! A deep link's page as the gateway draws it: `/portal/drawn/article/<id>` and
+//! `/portal/drawn/news/<route>[?page=N]`, the `<main>` the app shows at `#/article/<id>` and at a
+//! list route, in the app's own classes, for `index.html`'s head script to put in place of the
+//! drawn home page before the app's script has arrived.
+//!
+//! The server never sees a URL's hash, so `/portal/#/article/2101` is answered with the home
+//! page; its largest paint then waited for the app's whole script (Lighthouse mobile: 1.7–1.8 s
+//! on an article and a list). The head script knows the route at once and asks for this piece
+//! beside the route's chunks; the app's first render then draws the same boxes over it (no
+//! layout shift), once the route's data is in (`frontend/src/app/deep-link.ts`).
+//!
+//! Drawn: the 栏目导航, breadcrumb, heading and what the visitor reads first (an article's
+//! meta, tools and body; a list's articles). What comes after them (an article's neighbours and
+//! related articles, a list's pagination) is left to the app: added below, it moves nothing. A page
+//! whose boxes would not match the app's is not drawn (404, and the head script draws nothing):
+//! an article with a video, a route the tree lacks or whose section the tree cannot give.
+
+use askama::Template;
+use axum::{
+    Router,
+    extract::{Path, State},
+    http::StatusCode,
+    response::Response,
+    routing::get,
+};
+
+use crate::{
+    cache::{Kind, MediaType},
+    content::ContentService,
+    crawl::{Made, cached_as},
+    endpoint::Endpoint,
+    envelope::ApiError,
+    model::{Article, Category, CategoryTree, tags},
+    portal_routes::PORTAL_ROUTES,
+    request::{RequestInfo, query::RawQuery},
+    state::AppState,
+};
+
+/// The app's list page size (`LIST_PAGE_SIZE` in `frontend/src/features/articles/list-page-slice.ts`).
+const LIST_SIZE: u32 = 10;
+/// Highest list page drawn (as the crawlable pages).
+const MAX_PAGE: u32 = 1000;
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/portal/drawn/{*path}", get(drawn))
+}
+
+async fn drawn(
+    State(state): State<AppState>,
+    Path(path): Path<String>,
+    info: RequestInfo,
+    query: RawQuery,
+) -> Response {
+    if let Some(id) = path.strip_prefix("article/") {
+        let Some(id) = id_of(id) else {
+            return not_drawn();
+        };
+        let key = format!("drawn/article/{id}");
+        return cached_as(
+            Kind::App,
+            &state,
+            info,
+            key,
+            Endpoint::ArticleDetail,
+            move |state| article(state, id),
+        )
+        .await;
+    }
+    let Some(route) = path.strip_prefix("news/").map(|r| format!("/{r}")) else {
+        return not_drawn();
+    };
+    if !PORTAL_ROUTES.contains(&route.as_str()) {
+        return not_drawn();
+    }
+    let page = match query.text("page").as_deref() {
+        None => 1,
+        Some(raw) => match raw.parse::<u32>() {
+            Ok(n) if (1..=MAX_PAGE).contains(&n) => n,
+            _ => return not_drawn(),
+        },
+    };
+    let key = format!("drawn/news{route}?page={page}");
+    cached_as(
+        Kind::App,
+        &state,
+        info,
+        key,
+        Endpoint::ArticleList,
+        move |state| list(state, route.clone(), page),
+    )
+    .await
+}
+
+fn id_of(text: &str) -> Option<u64> {
+    (!text.is_empty() && text.len() <= 19 && text.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| text.parse().ok())
+        .flatten()
+        .filter(|&id| id > 0)
+}
+
+fn not_drawn() -> Response {
+    axum::response::IntoResponse::into_response((StatusCode::NOT_FOUND, ""))
+}
+
+/// What the app would show differently: the head script then draws nothing.
+fn unlike_the_app(what: &str) -> ApiError {
+    ApiError::NotFound(format!("{what}：不预先绘制。"))
+}
+
+/// 栏目导航 (`SectionNav`, `app/sections.ts` `fromTree`): the parent's routed children, the hidden
+/// ones only on a hidden page.
+struct SectionNav {
+    name: String,
+    url: String,
+    items: Vec<(String, String)>,
+    current: String,
+    /// `aria-current`: `page` on the list itself, `true` on an article of it.
+    current_kind: &'static str,
+}
+
+fn section(
+    tree: &CategoryTree,
+    category: &Category,
+    current_kind: &'static str,
+) -> Option<SectionNav> {
+    let parent = tree.trail_to_id(category.parent_id)?.last().copied()?;
+    let hidden = category.hidden == Some(true);
+    let items: Vec<_> = parent
+        .sub_category
+        .iter()
+        .filter(|c| !c.url.is_empty() && (c.hidden != Some(true) || hidden))
+        .map(|c| (c.name.clone(), c.url.clone()))
+        .collect();
+    (!items.is_empty()).then(|| SectionNav {
+        name: parent.name.clone(),
+        url: parent.url.clone(),
+        items,
+        current: category.url.clone(),
+        current_kind,
+    })
+}
+
+/// 当前位置 (`crumbsOf` in `app/router.tsx`): the category's parent and the category, then `last`
+/// (the article's 正文), each but the last linked.
+fn crumbs(tree: &CategoryTree, category: &Category, last: Option<&str>) -> Vec<(String, String)> {
+    let mut items = Vec::new();
+    if let Some(parent) = tree
+        .trail_to_id(category.parent_id)
+        .and_then(|t| t.last().copied())
+    {
+        items.push((parent.name.clone(), parent.url.clone()));
+    }
+    items.push((category.name.clone(), category.url.clone()));
+    if let Some(last) = last {
+        items.push((last.to_owned(), String::new()));
+    }
+    items
+}
+
+/// A list's line (`ArticleList`).
+struct Line {
+    href: String,
+    title: String,
+    summary: Option<String>,
+    date: String,
+    source: Option<String>,
+    cover: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "app/deep_link.html")]
+struct Drawn<'a> {
+    /// An article's page keeps its two columns even without a 栏目导航 (`reserve`).
+    columns: bool,
+    section: Option<SectionNav>,
+    crumbs: Vec<(String, String)>,
+    article: Option<&'a Article>,
+    /// An article's time: `datetime` (`T` for the space) and as written.
+    published: Option<(String, String)>,
+    heading: String,
+    lead: Option<String>,
+    lines: Vec<Line>,
+}
+
+impl Drawn<'_> {
+    fn render_made(&self, tags: Vec<String>, cacheable: bool) -> Result<Made, ApiError> {
+        let body = self
+            .render()
+            .map_err(|_| ApiError::Internal("a drawn page failed to render"))?;
+        Ok(Made {
+            status: StatusCode::OK,
+            media_type: MediaType::Html,
+            body,
+            tags,
+            cacheable,
+        })
+    }
+}
+
+async fn article(state: AppState, id: u64) -> Result<Made, ApiError> {
+    let content = ContentService::new(&state);
+    let tree = content.tree().await?;
+    let got = content.article(id).await?;
+    let article = &got.value;
+    if article.video.is_some() {
+        return Err(unlike_the_app("带视频的文章"));
+    }
+    let category = tree
+        .value
+        .trail_to_id(article.category_id)
+        .and_then(|t| t.last().copied())
+        .filter(|c| !c.url.is_empty())
+        .ok_or_else(|| unlike_the_app("栏目不在栏目树中的文章"))?;
+    let page = Drawn {
+        columns: true,
+        section: section(&tree.value, category, "true"),
+        crumbs: crumbs(&tree.value, category, Some("正文")),
+        article: Some(article),
+        published: article
+            .publish_time
+            .as_deref()
+            .filter(|t| !t.is_empty())
+            .map(|t| (t.replacen(' ', "T", 1), t.to_owned())),
+        heading: article.title.clone(),
+        lead: None,
+        lines: Vec::new(),
+    };
+    let mut found = vec![tags::article(id), tags::CATEGORIES.to_owned()];
+    found.extend(article.neighbour_ids().map(tags::article));
+    page.render_made(found, tree.cacheable && got.cacheable)
+}
+
+async fn list(state: AppState, route: String, page_no: u32) -> Result<Made, ApiError> {
+    let content = ContentService::new(&state);
+    let tree = content.tree().await?;
+    let category = tree
+        .value
+        .trail_to_url(&route)
+        .and_then(|t| t.last().copied())
+        .ok_or_else(|| unlike_the_app("栏目树中没有的栏目"))?;
+    let got = content
+        .articles(Some(category.id), page_no, LIST_SIZE)
+        .await?;
+    // A page past the last: the app goes to the last page itself.
+    if got.value.content.is_empty() {
+        return Err(unlike_the_app("没有文章的列表页"));
+    }
+    let list_page = |href: String| {
+        if page_no > 1 {
+            format!("{href}?listPage={page_no}")
+        } else {
+            href
+        }
+    };
+    let lines = got
+        .value
+        .content
+        .iter()
+        .map(|a| Line {
+            href: list_page(format!("#/article/{}", a.id)),
+            title: a.title.clone(),
+            summary: a.summary.clone().filter(|s| !s.is_empty()),
+            date: a.publish_time.as_deref().map(date_of).unwrap_or_default(),
+            source: a.source.clone().filter(|s| !s.is_empty()),
+            cover: a.cover.clone().filter(|s| !s.is_empty()),
+        })
+        .collect();
+    let page = Drawn {
+        columns: false,
+        section: section(&tree.value, category, "page"),
+        crumbs: crumbs(&tree.value, category, None),
+        article: None,
+        published: None,
+        heading: category.name.clone(),
+        lead: category.description.clone().filter(|d| !d.is_empty()),
+        lines,
+    };
+    let mut found = vec![tags::category(category.id), tags::CATEGORIES.to_owned()];
+    found.extend(got.value.content.iter().map(|a| tags::article(a.id)));
+    page.render_made(found, tree.cacheable && got.cacheable)
+}
+
+/// `dateOf` in `frontend/src/features/articles/format.ts`: the first ten characters.
+fn date_of(time: &str) -> String {
+    time.chars().take(10).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_date_is_the_times_first_ten_characters_as_the_app_shows_it() {
+        assert_eq!(date_of("2026-11-12 09:30:00"), "2026-11-12");
+        assert_eq!(date_of("2026-11-12"), "2026-11-12");
+        assert_eq!(date_of(""), "");
+    }
+
+    #[test]
+    fn the_list_size_is_the_apps() {
+        let slice = include_str!("../../../frontend/src/features/articles/list-page-slice.ts");
+        assert!(
+            slice.contains(&format!("LIST_PAGE_SIZE = {LIST_SIZE};")),
+            "LIST_PAGE_SIZE in list-page-slice.ts differs from the drawn list's"
+        );
+    }
+}
