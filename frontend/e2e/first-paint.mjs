@@ -82,6 +82,7 @@ export const firstPaintTests = [
       const article = (await (await fetch(`${base}/portal/api/article/list?page=1&size=1`)).json()).result.content[0];
       const tree = (await (await fetch(`${base}/portal/api/category/list`)).json()).result.content;
       const notice = tree.flatMap((c) => [c, ...(c.subCategory ?? [])]).find((c) => c.url === '/news_center/notice');
+      const profile = tree.flatMap((c) => [c, ...(c.subCategory ?? [])]).find((c) => c.url === '/about/company_profile');
       const boxes = ['.section-nav', '.breadcrumb', 'main h1', '.article__meta', '.article__tools', '.article__body > p', '.content-page__header .lead', '.article-item'];
       const boxesHere = (p) =>
         p.evaluate((selectors) => {
@@ -99,6 +100,7 @@ export const firstPaintTests = [
         for (const [hash, heading] of [
           [`#/article/${article.id}`, article.title],
           ['#/news_center/notice?page=2', notice.name],
+          ['#/about/company_profile', profile.name],
         ]) {
           // What is on screen before the app's scripts run (they never arrive here).
           const drawn = await browser.newContext({ viewport, locale: 'zh-CN' });
@@ -156,12 +158,12 @@ export const firstPaintTests = [
       await page.getByRole('button', { name: '正文字号大' }).click();
       await page.locator('.article__body--large').waitFor();
 
-      // A route the gateway does not draw (a single page): the home page stays hidden, the header shows.
+      // A page the gateway does not draw (a single page with a video): the home page stays hidden, the header shows.
       const drawn = await browser.newContext({ locale: 'zh-CN' });
       const still = await drawn.newPage();
       await still.route(/\/portal\/assets\/(runtime|main)\.[0-9a-f]+\.js$/, (route) => route.abort());
-      await still.goto(`${base}/portal/#/about/company_profile`, { waitUntil: 'load' });
-      assert.equal(await still.locator('main[data-drawn]').count(), 0, 'a single page is not drawn');
+      await still.goto(`${base}/portal/#/about/promotional-video`, { waitUntil: 'load' });
+      assert.equal(await still.locator('main[data-drawn]').count(), 0, 'a page with a video is not drawn');
       assert.ok(!(await still.locator('.boot-home').isVisible()), 'the home page is not shown on a deep link');
       assert.ok(await still.locator('.brand__name').isVisible(), 'the header is');
       await still.goto(`${base}/portal/#/`, { waitUntil: 'load' });

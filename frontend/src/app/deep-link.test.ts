@@ -145,10 +145,11 @@ describe('a deep link paints the page the gateway drew', () => {
     expect(scripts()).toEqual(['/portal/assets/main.js']);
   });
 
-  it('a list asks for its page (`?page=` kept); a single page or a visitor with a token ask for none', () => {
+  it('a list asks for its page (`?page=` kept); a single page its own; an unknown route or a visitor with a token ask for none', () => {
     expect(openAt('#/news_center/notice?page=3', { ok: true, text: DRAWN })).toHaveBeenCalledWith('/portal/drawn/news/news_center/notice?page=3');
     expect(openAt('#/news_center/notice', { ok: true, text: DRAWN })).toHaveBeenCalledWith('/portal/drawn/news/news_center/notice');
-    expect(openAt('#/about/company_profile', { ok: true, text: DRAWN })).not.toHaveBeenCalled();
+    expect(openAt('#/about/company_profile', { ok: true, text: DRAWN })).toHaveBeenCalledWith('/portal/drawn/single/about/company_profile');
+    expect(openAt('#/no/such/page', { ok: true, text: DRAWN })).not.toHaveBeenCalled();
     expect(openAt('#/article/2101', { ok: true, text: DRAWN }, { token: true })).not.toHaveBeenCalled();
   });
 

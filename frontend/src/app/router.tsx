@@ -66,7 +66,7 @@ const NotFoundPage = lazyPage(() => import(/* webpackChunkName: "page-not-found"
 export const preloadHome = (): Promise<void> => PAGES.home.preload();
 
 /** Before the first render of a deep link whose page the gateway drew (`app/drawn-route.ts`): its chunk. */
-export const preloadPage = (page: 'article' | 'news'): Promise<void> => (page === 'article' ? ArticlePage : PAGES.news).preload();
+export const preloadPage = (page: 'article' | 'news' | 'single'): Promise<void> => (page === 'article' ? ArticlePage : PAGES[page]).preload();
 
 /** The page kinds shown with their section's 栏目导航 (issue 24); the article page too. */
 const SECTION_PAGES: ReadonlySet<PageKey> = new Set(['single', 'news', 'partyConstruction']);

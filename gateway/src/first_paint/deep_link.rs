@@ -1,19 +1,20 @@
-//! A deep link's page as the gateway draws it: `/portal/drawn/article/<id>` and
-//! `/portal/drawn/news/<route>[?page=N]`, the `<main>` the app shows at `#/article/<id>` and at a
-//! list route, in the app's own classes, for `index.html`'s head script to put in place of the
+//! A deep link's page as the gateway draws it: `/portal/drawn/article/<id>`,
+//! `/portal/drawn/news/<route>[?page=N]` and `/portal/drawn/single/<route>[?page=N]`, the `<main>`
+//! the app shows at `#/article/<id>`, at a list route and at a single page's route (the route
+//! table's `page` kinds), in the app's own classes, for `index.html`'s head script to put in place of the
 //! drawn home page before the app's script has arrived.
 //!
 //! The server never sees a URL's hash, so `/portal/#/article/2101` is answered with the home
 //! page; its largest paint then waited for the app's whole script (Lighthouse mobile: 1.7–1.8 s
-//! on an article and a list). The head script knows the route at once and asks for this piece
+//! on an article, a list and a single page). The head script knows the route at once and asks for this piece
 //! beside the route's chunks; the app's first render then draws the same boxes over it (no
 //! layout shift), once the route's data is in (`frontend/src/app/deep-link.ts`).
 //!
 //! Drawn: the 栏目导航, breadcrumb, heading and what the visitor reads first (an article's
-//! meta, tools and body; a list's articles). What comes after them (an article's neighbours and
+//! meta, tools and body; a list's articles; a single page's text). What comes after them (an article's neighbours and
 //! related articles, a list's pagination) is left to the app: added below, it moves nothing. A page
 //! whose boxes would not match the app's is not drawn (404, and the head script draws nothing):
-//! an article with a video, a route the tree lacks or whose section the tree cannot give.
+//! an article with a video, a route the tree lacks, an empty list or page.
 
 use askama::Template;
 use axum::{
@@ -66,8 +67,10 @@ async fn drawn(
         )
         .await;
     }
-    let Some(route) = path.strip_prefix("news/").map(|r| format!("/{r}")) else {
-        return not_drawn();
+    let (single, route) = match (path.strip_prefix("news/"), path.strip_prefix("single/")) {
+        (Some(route), _) => (false, format!("/{route}")),
+        (_, Some(route)) => (true, format!("/{route}")),
+        _ => return not_drawn(),
     };
     if !PORTAL_ROUTES.contains(&route.as_str()) {
         return not_drawn();
@@ -79,14 +82,15 @@ async fn drawn(
             _ => return not_drawn(),
         },
     };
-    let key = format!("drawn/news{route}?page={page}");
+    let kind = if single { "single" } else { "news" };
+    let key = format!("drawn/{kind}{route}?page={page}");
     cached_as(
         Kind::App,
         &state,
         info,
         key,
         Endpoint::ArticleList,
-        move |state| list(state, route.clone(), page),
+        move |state| category_page(state, route.clone(), page, single),
     )
     .await
 }
@@ -175,6 +179,8 @@ struct Drawn<'a> {
     section: Option<SectionNav>,
     crumbs: Vec<(String, String)>,
     article: Option<&'a Article>,
+    /// The article is a single page's text, under the category's heading (`SinglePage`).
+    single: bool,
     /// An article's time: `datetime` (`T` for the space) and as written.
     published: Option<(String, String)>,
     heading: String,
@@ -216,6 +222,7 @@ async fn article(state: AppState, id: u64) -> Result<Made, ApiError> {
         section: section(&tree.value, category, "true"),
         crumbs: crumbs(&tree.value, category, Some("正文")),
         article: Some(article),
+        single: false,
         published: article
             .publish_time
             .as_deref()
@@ -230,7 +237,14 @@ async fn article(state: AppState, id: u64) -> Result<Made, ApiError> {
     page.render_made(found, tree.cacheable && got.cacheable)
 }
 
-async fn list(state: AppState, route: String, page_no: u32) -> Result<Made, ApiError> {
+/// A list route, or a single page's (its text; its list when the CMS makes the category a list,
+/// as `SinglePage` does).
+async fn category_page(
+    state: AppState,
+    route: String,
+    page_no: u32,
+    single: bool,
+) -> Result<Made, ApiError> {
     let content = ContentService::new(&state);
     let tree = content.tree().await?;
     let category = tree
@@ -238,6 +252,9 @@ async fn list(state: AppState, route: String, page_no: u32) -> Result<Made, ApiE
         .trail_to_url(&route)
         .and_then(|t| t.last().copied())
         .ok_or_else(|| unlike_the_app("栏目树中没有的栏目"))?;
+    if single && !category.is_list() {
+        return single_page(&content, &tree.value, category, tree.cacheable).await;
+    }
     let got = content
         .articles(Some(category.id), page_no, LIST_SIZE)
         .await?;
@@ -270,6 +287,7 @@ async fn list(state: AppState, route: String, page_no: u32) -> Result<Made, ApiE
         section: section(&tree.value, category, "page"),
         crumbs: crumbs(&tree.value, category, None),
         article: None,
+        single: false,
         published: None,
         heading: category.name.clone(),
         lead: category.description.clone().filter(|d| !d.is_empty()),
@@ -278,6 +296,44 @@ async fn list(state: AppState, route: String, page_no: u32) -> Result<Made, ApiE
     let mut found = vec![tags::category(category.id), tags::CATEGORIES.to_owned()];
     found.extend(got.value.content.iter().map(|a| tags::article(a.id)));
     page.render_made(found, tree.cacheable && got.cacheable)
+}
+
+/// A single page: the category's first article under the category's name, its summary the lead.
+async fn single_page(
+    content: &ContentService<'_>,
+    tree: &CategoryTree,
+    category: &Category,
+    tree_cacheable: bool,
+) -> Result<Made, ApiError> {
+    let first = content.articles(Some(category.id), 1, 1).await?;
+    let id = first
+        .value
+        .content
+        .first()
+        .map(|a| a.id)
+        .ok_or_else(|| unlike_the_app("没有内容的单页"))?;
+    let got = content.article(id).await?;
+    let article = &got.value;
+    if article.video.is_some() {
+        return Err(unlike_the_app("带视频的单页"));
+    }
+    let page = Drawn {
+        columns: false,
+        section: section(tree, category, "page"),
+        crumbs: crumbs(tree, category, None),
+        article: Some(article),
+        single: true,
+        published: None,
+        heading: category.name.clone(),
+        lead: article.summary.clone().filter(|s| !s.is_empty()),
+        lines: Vec::new(),
+    };
+    let found = vec![
+        tags::category(category.id),
+        tags::article(id),
+        tags::CATEGORIES.to_owned(),
+    ];
+    page.render_made(found, tree_cacheable && first.cacheable && got.cacheable)
 }
 
 /// `dateOf` in `frontend/src/features/articles/format.ts`: the first ten characters.

@@ -251,8 +251,42 @@ async fn a_deep_links_page_is_drawn_from_the_same_answers_the_app_reads() {
     assert!(drawn.contains(&format!("<h1>{}</h1>", notice["name"].as_str().unwrap())));
     assert!(drawn.contains(r##"<a href="#/news_center/notice" aria-current="page">"##));
 
-    // Not drawn (the app's own first render shows these): an article with a video, one that does
-    // not exist, a list page past the last, an unknown route, a kind the app draws otherwise.
+    // A single page: the category's name over its first article's text, its summary the lead.
+    let profile = tree["result"]["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|c| c["subCategory"].as_array().unwrap())
+        .find(|c| c["url"] == "/about/company_profile")
+        .unwrap();
+    let (_, first) = app
+        .get_json(&format!(
+            "/portal/api/article/list?categoryId={}&page=1&size=1",
+            profile["id"]
+        ))
+        .await;
+    let (_, text) = app
+        .get_json(&format!(
+            "/portal/api/article/detail?id={}",
+            first["result"]["content"][0]["id"]
+        ))
+        .await;
+    let drawn = app
+        .get("/portal/drawn/single/about/company_profile")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(drawn.contains(&format!("<h1>{}</h1>", profile["name"].as_str().unwrap())));
+    assert!(drawn.contains(text["result"]["content"].as_str().unwrap()));
+    assert!(drawn.contains(r#"<article class="content-page"><nav class="breadcrumb""#));
+    assert!(
+        !drawn.contains("article__header"),
+        "no article heading on a single page"
+    );
+
+    // Not drawn (the app's own first render shows these): an article or a single page with a video,
+    // one that does not exist, a list page past the last, an unknown route, a kind the app draws otherwise.
     for url in [
         "/portal/drawn/article/1015",
         "/portal/drawn/article/999999",
@@ -261,7 +295,8 @@ async fn a_deep_links_page_is_drawn_from_the_same_answers_the_app_reads() {
         "/portal/drawn/news/news_center/notice?page=999",
         "/portal/drawn/news/news_center/notice?page=0",
         "/portal/drawn/news/no/such/route",
-        "/portal/drawn/single/about/company_profile",
+        "/portal/drawn/single/about/promotional-video",
+        "/portal/drawn/page/about/company_profile",
     ] {
         assert_eq!(app.get(url).await.status(), 404, "{url}");
     }
