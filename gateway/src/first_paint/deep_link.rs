@@ -112,7 +112,9 @@ fn unlike_the_app(what: &str) -> ApiError {
 }
 
 /// 栏目导航 (`SectionNav`, `app/sections.ts` `fromTree`): the parent's routed children, the hidden
-/// ones only on a hidden page.
+/// ones only on a hidden page; none when it has none. A category without a parent in the tree is
+/// not drawn: the app then takes the section from its route table, which the gateway does not
+/// hold.
 struct SectionNav {
     name: String,
     url: String,
@@ -126,8 +128,12 @@ fn section(
     tree: &CategoryTree,
     category: &Category,
     current_kind: &'static str,
-) -> Option<SectionNav> {
-    let parent = tree.trail_to_id(category.parent_id)?.last().copied()?;
+) -> Result<Option<SectionNav>, ApiError> {
+    let parent = (category.parent_id > 0)
+        .then(|| tree.trail_to_id(category.parent_id))
+        .flatten()
+        .and_then(|t| t.last().copied())
+        .ok_or_else(|| unlike_the_app("栏目树中没有上级栏目的栏目"))?;
     let hidden = category.hidden == Some(true);
     let items: Vec<_> = parent
         .sub_category
@@ -135,13 +141,13 @@ fn section(
         .filter(|c| !c.url.is_empty() && (c.hidden != Some(true) || hidden))
         .map(|c| (c.name.clone(), c.url.clone()))
         .collect();
-    (!items.is_empty()).then(|| SectionNav {
+    Ok((!items.is_empty()).then(|| SectionNav {
         name: parent.name.clone(),
         url: parent.url.clone(),
         items,
         current: category.url.clone(),
         current_kind,
-    })
+    }))
 }
 
 /// 当前位置 (`crumbsOf` in `app/router.tsx`): the category's parent and the category, then `last`
@@ -219,7 +225,7 @@ async fn article(state: AppState, id: u64) -> Result<Made, ApiError> {
         .ok_or_else(|| unlike_the_app("栏目不在栏目树中的文章"))?;
     let page = Drawn {
         columns: true,
-        section: section(&tree.value, category, "true"),
+        section: section(&tree.value, category, "true")?,
         crumbs: crumbs(&tree.value, category, Some("正文")),
         article: Some(article),
         single: false,
@@ -284,7 +290,7 @@ async fn category_page(
         .collect();
     let page = Drawn {
         columns: false,
-        section: section(&tree.value, category, "page"),
+        section: section(&tree.value, category, "page")?,
         crumbs: crumbs(&tree.value, category, None),
         article: None,
         single: false,
@@ -319,7 +325,7 @@ async fn single_page(
     }
     let page = Drawn {
         columns: false,
-        section: section(tree, category, "page"),
+        section: section(tree, category, "page")?,
         crumbs: crumbs(tree, category, None),
         article: Some(article),
         single: true,
@@ -350,6 +356,52 @@ mod tests {
         assert_eq!(date_of("2026-11-12 09:30:00"), "2026-11-12");
         assert_eq!(date_of("2026-11-12"), "2026-11-12");
         assert_eq!(date_of(""), "");
+    }
+
+    fn tree() -> CategoryTree {
+        let c = |id: u64, parent: u64, url: &str, hidden: bool, subs: Vec<serde_json::Value>| {
+            serde_json::json!({"id": id, "parentId": parent, "name": format!("栏目{id}"), "url": url,
+                "sort": 0, "hidden": hidden, "subCategory": subs})
+        };
+        serde_json::from_value(serde_json::json!({"content": [
+            c(1, 0, "/about", false, vec![
+                c(11, 1, "/about/profile", false, vec![]),
+                c(12, 1, "/about/hidden", true, vec![]),
+                c(13, 1, "", false, vec![]),
+            ]),
+            c(2, 0, "/alone", false, vec![]),
+        ]}))
+        .unwrap()
+    }
+
+    #[test]
+    fn the_section_is_the_parents_routed_children_as_the_app_lists_them() {
+        let tree = tree();
+        let find = |id| tree.trail_to_id(id).unwrap().last().copied().unwrap();
+        let shown = section(&tree, find(11), "page").unwrap().unwrap();
+        assert_eq!(shown.name, "栏目1");
+        assert_eq!(shown.url, "/about");
+        assert_eq!(
+            shown.items,
+            vec![("栏目11".to_owned(), "/about/profile".to_owned())],
+            "a visible page lists no hidden sibling, and nothing without a route"
+        );
+        let hidden = section(&tree, find(12), "page").unwrap().unwrap();
+        assert_eq!(
+            hidden.items.len(),
+            2,
+            "a hidden page lists its hidden siblings too"
+        );
+        // Without a parent in the tree the app takes its route table's section: not drawn.
+        assert!(section(&tree, find(2), "page").is_err());
+        assert_eq!(
+            crumbs(&tree, find(11), Some("正文")),
+            vec![
+                ("栏目1".to_owned(), "/about".to_owned()),
+                ("栏目11".to_owned(), "/about/profile".to_owned()),
+                ("正文".to_owned(), String::new()),
+            ]
+        );
     }
 
     #[test]
