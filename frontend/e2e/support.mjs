@@ -46,7 +46,7 @@ export async function open(page, base, route) {
   await page.goto(`${base}/portal/#${route}`);
   // The gateway draws the home page's top before the scripts run; a test that reads the page wants
   // the app's own nodes, not the drawn ones the app is about to replace.
-  await page.waitForFunction(() => !document.querySelector('main.boot-home'), null, { timeout: 15_000 });
+  await page.waitForFunction(() => !document.querySelector('main.boot-home, main[data-drawn]'), null, { timeout: 15_000 });
 }
 
 /** Waits for the page's heading (one reading `expected`, when given) and returns its text. */

@@ -13,14 +13,14 @@
 //! Drawn: the 栏目导航, breadcrumb, heading and what the visitor reads first (an article's
 //! meta, tools and body; a list's articles; a single page's text). What comes after them (an article's neighbours and
 //! related articles, a list's pagination) is left to the app: added below, it moves nothing. A page
-//! whose boxes would not match the app's is not drawn (404, and the head script draws nothing):
+//! whose boxes would not match the app's is not drawn (204, and the head script draws nothing):
 //! an article with a video, a route the tree lacks, an empty list or page.
 
 use askama::Template;
 use axum::{
     Router,
     extract::{Path, State},
-    http::StatusCode,
+    http::{StatusCode, header},
     response::Response,
     routing::get,
 };
@@ -46,12 +46,24 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/portal/drawn/{*path}", get(drawn))
 }
 
+/// The drawn page, or `204 No Content` when there is none to draw (an unknown page, one the app
+/// draws otherwise, the CMS failing with nothing kept): the head script then draws nothing, and
+/// the browser logs no failed request on a page that works.
 async fn drawn(
     State(state): State<AppState>,
     Path(path): Path<String>,
     info: RequestInfo,
     query: RawQuery,
 ) -> Response {
+    let response = draw(state, path, info, query).await;
+    if response.status() == StatusCode::OK || response.status() == StatusCode::NOT_MODIFIED {
+        response
+    } else {
+        not_drawn()
+    }
+}
+
+async fn draw(state: AppState, path: String, info: RequestInfo, query: RawQuery) -> Response {
     if let Some(id) = path.strip_prefix("article/") {
         let Some(id) = id_of(id) else {
             return not_drawn();
@@ -103,7 +115,10 @@ fn id_of(text: &str) -> Option<u64> {
 }
 
 fn not_drawn() -> Response {
-    axum::response::IntoResponse::into_response((StatusCode::NOT_FOUND, ""))
+    axum::response::IntoResponse::into_response((
+        StatusCode::NO_CONTENT,
+        [(header::CACHE_CONTROL, "no-cache")],
+    ))
 }
 
 /// What the app would show differently: the head script then draws nothing.
