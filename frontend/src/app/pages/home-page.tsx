@@ -1,6 +1,7 @@
 import { Carousel, CarouselPlaceholder, type Slide } from '../../components/carousel';
 import { findByUrl, useGetCategoriesQuery } from '../../features/categories';
 import { useGetSiteQuery, useMourning } from '../../features/site';
+import { usePainted } from '../../lib/after-paint';
 import { SiteFooter, SiteHeader, useCompanyTitle } from '../layout/layout';
 import { childrenOf } from '../routes';
 import { LeadStory, pickLead } from './home/lead-story';
@@ -166,16 +167,22 @@ function SiteBlocks() {
 export default function HomePage() {
   const companyName = useCompanyTitle();
   const mourning = useMourning();
+  const painted = usePainted();
   return (
     <div className="home">
       <SiteHeader />
       <main id="main-content" tabIndex={-1}>
         <h1 className="visually-hidden">{companyName}</h1>
         <NewsRow stopped={mourning} />
-        <TopicStrip />
-        <PartyBlock />
-        <BusinessTiles />
-        <SiteBlocks />
+        {/* Below the fold: after the top has painted, so the app's takeover is two shorter tasks. */}
+        {painted && (
+          <>
+            <TopicStrip />
+            <PartyBlock />
+            <BusinessTiles />
+            <SiteBlocks />
+          </>
+        )}
       </main>
       <SiteFooter />
     </div>
