@@ -22,6 +22,8 @@ export const firstPaintTests = [
     async run({ page, browser, base }) {
       for (const viewport of [
         { width: 1366, height: 768 },
+        // Tall enough that the whole drawn top and what follows it are on screen.
+        { width: 1350, height: 1200 },
         { width: 412, height: 823 },
       ]) {
         // The page exactly as the gateway drew it: the app's scripts never arrive (JavaScript

@@ -20,7 +20,7 @@ use askama::Template;
 use axum::{
     Router,
     extract::{Path, State},
-    http::{StatusCode, header},
+    http::{HeaderName, HeaderValue, StatusCode, header},
     response::Response,
     routing::get,
 };
@@ -55,12 +55,16 @@ async fn drawn(
     info: RequestInfo,
     query: RawQuery,
 ) -> Response {
-    let response = draw(state, path, info, query).await;
-    if response.status() == StatusCode::OK || response.status() == StatusCode::NOT_MODIFIED {
-        response
-    } else {
-        not_drawn()
+    let mut response = draw(state, path, info, query).await;
+    if response.status() != StatusCode::OK && response.status() != StatusCode::NOT_MODIFIED {
+        response = not_drawn();
     }
+    // A piece of a page, for the head script: no search engine's result (robots.txt says so too).
+    response.headers_mut().insert(
+        HeaderName::from_static("x-robots-tag"),
+        HeaderValue::from_static("noindex"),
+    );
+    response
 }
 
 async fn draw(state: AppState, path: String, info: RequestInfo, query: RawQuery) -> Response {

@@ -327,6 +327,10 @@ async fn the_sitemap_lists_every_article_once_and_robots_points_at_it() {
     assert_eq!((status, kind.as_str()), (200, "text/plain; charset=utf-8"));
     assert!(robots.contains("Sitemap: http://127.0.0.1:8080/portal/sitemap.xml"));
     assert!(robots.contains("Disallow: /portal/api/"));
+    assert!(
+        robots.contains("Disallow: /portal/drawn/"),
+        "a deep link's drawn piece is no page"
+    );
 }
 
 #[tokio::test]

@@ -182,6 +182,7 @@ async fn a_deep_links_page_is_drawn_from_the_same_answers_the_app_reads() {
             .unwrap()
             .starts_with("text/html")
     );
+    assert_eq!(drawn.headers()["x-robots-tag"], "noindex");
     let drawn = drawn.text().await.unwrap();
     assert!(
         drawn.starts_with(

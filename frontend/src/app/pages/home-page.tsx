@@ -184,7 +184,8 @@ export default function HomePage() {
           </>
         )}
       </main>
-      <SiteFooter />
+      {/* With them: on a tall screen a footer drawn before them would be pushed down the screen. */}
+      {painted && <SiteFooter />}
     </div>
   );
 }
