@@ -365,6 +365,30 @@ impl<'a> Home<'a> {
 mod tests {
     use super::*;
 
+    /// The boot answers must be the URLs the app asks (else it asks again), and the drawn top the
+    /// boxes it draws: its sources are declared in the home page and read here.
+    #[test]
+    fn the_home_pages_sources_are_the_apps() {
+        let page = include_str!("../../../frontend/src/app/pages/home-page.tsx");
+        for declared in [
+            format!("const NEWS = '{}';", NEWS.0),
+            format!("const NEWS_PAGE = {};", NEWS.1),
+            format!("const NOTICES = '{}';", NOTICES.0),
+            format!("useCategoryArticles(NOTICES, {})", NOTICES.1),
+            format!("const SLIDES = {SLIDES};"),
+        ] {
+            assert!(
+                page.contains(&declared),
+                "home-page.tsx no longer says {declared}"
+            );
+        }
+        assert_eq!(
+            page.matches(&format!("lines={{{LINES}}}")).count(),
+            2,
+            "both columns of the home page's top show {LINES} lines"
+        );
+    }
+
     #[test]
     fn the_boot_block_cannot_be_closed_by_the_cms() {
         let mut boot = Boot::default();
