@@ -1,20 +1,21 @@
 //! A deep link's page as the gateway draws it: `/portal/drawn/article/<id>`,
-//! `/portal/drawn/news/<route>[?page=N]` and `/portal/drawn/single/<route>[?page=N]`, the `<main>`
-//! the app shows at `#/article/<id>`, at a list route and at a single page's route (the route
-//! table's `page` kinds), in the app's own classes, for `index.html`'s head script to put in place of the
-//! drawn home page before the app's script has arrived.
+//! `/portal/drawn/news/<route>[?page=N]` and `/portal/drawn/single/<route>[?page=N]`, the
+//! `<main>` the app shows at `#/article/<id>`, at a list route and at a single page's route (the
+//! route table's `page` kinds), in the app's own classes, for `index.html`'s head script to put in
+//! place of the drawn home page before the app's script has arrived.
 //!
 //! The server never sees a URL's hash, so `/portal/#/article/2101` is answered with the home
-//! page; its largest paint then waited for the app's whole script (Lighthouse mobile: 1.7–1.8 s
-//! on an article, a list and a single page). The head script knows the route at once and asks for this piece
-//! beside the route's chunks; the app's first render then draws the same boxes over it (no
-//! layout shift), once the route's data is in (`frontend/src/app/deep-link.ts`).
+//! page; its largest paint then waited for the app's whole script (Lighthouse mobile: 1.7–1.8 s on
+//! an article, a list and a single page). The head script knows the route at once and asks for
+//! this piece beside the route's chunks; the app's first render then draws the same boxes over it
+//! (no layout shift), once the route's chunk and data are in (`frontend/src/app/drawn-route.ts`).
 //!
-//! Drawn: the 栏目导航, breadcrumb, heading and what the visitor reads first (an article's
-//! meta, tools and body; a list's articles; a single page's text). What comes after them (an article's neighbours and
-//! related articles, a list's pagination) is left to the app: added below, it moves nothing. A page
-//! whose boxes would not match the app's is not drawn (204, and the head script draws nothing):
-//! an article with a video, a route the tree lacks, an empty list or page.
+//! Drawn: the 栏目导航, breadcrumb, heading and what the visitor reads first (an article's meta,
+//! tools and body; a list's articles; a single page's text). What comes after them (an article's
+//! neighbours and related articles, a list's pagination) is left to the app: added below, it
+//! moves nothing. A page whose boxes would not match the app's is not drawn (204, and the head
+//! script draws nothing): an article with a video, a route the tree lacks, a category without a
+//! parent in the tree, an empty list or page.
 
 use askama::Template;
 use axum::{
