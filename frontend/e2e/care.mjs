@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 
 import AxeBuilder from '@axe-core/playwright';
 
-import { SPEC_ROUTES, api, heading, open, overflowing } from './support.mjs';
+import { SPEC_ROUTES, api, heading, open, overflowing, takenOver } from './support.mjs';
 
 const table = JSON.parse(readFileSync(new URL('../src/app/route-table.json', import.meta.url), 'utf8'));
 const flat = (routes) => routes.flatMap((r) => [r, ...flat(r.routes ?? [])]);
@@ -389,6 +389,7 @@ export const careTests = [
       assert.deepEqual(drawn, { pointerEvents: 'none', display: 'block', h: '400', v: '300', under: true, fixed: 'fixed' });
       // Kept: a reload draws it again and keeps the cursor.
       await page.reload();
+      await takenOver(page);
       await heading(page);
       await page.mouse.move(120, 200);
       await page.waitForFunction(() => document.querySelector('svg[data-reading-guide] .reading-guide__line--v')?.getAttribute('x1') === '120');

@@ -44,8 +44,15 @@ export async function api(base, path) {
 export async function open(page, base, route) {
   if (page.url() !== 'about:blank') await page.goto('about:blank');
   await page.goto(`${base}/portal/#${route}`);
-  // The gateway draws the home page's top before the scripts run; a test that reads the page wants
-  // the app's own nodes, not the drawn ones the app is about to replace.
+  await takenOver(page);
+}
+
+/**
+ * The gateway draws the home page's top, or a deep link's page, before the app's scripts run; a
+ * test that reads or drives the page wants the app's own nodes, not the drawn ones the app is about
+ * to replace (after a `goto` or a `reload` of the app's page).
+ */
+export async function takenOver(page) {
   await page.waitForFunction(() => !document.querySelector('main.boot-home, main[data-drawn]'), null, { timeout: 15_000 });
 }
 
