@@ -25,10 +25,15 @@ const PREACT = Object.fromEntries(Object.entries(require('./react-on-preact')).m
 /** The page kinds whose chunks and first API answer a deep link preloads (src/app/router.tsx). */
 const DEEP_LINK_PAGES = { article: 'page-article', news: 'page-news', single: 'page-single' };
 
-/** [route, kind] of every route of the route table whose page is one of `kinds`. */
+/**
+ * [route, kind] of every route of the route table whose page is one of `kinds`; not a route the app
+ * redirects (`sameAs`): a deep link to it shows another route's page, so nothing of its own is
+ * preloaded or drawn for it.
+ */
 function routesOfKinds(kinds) {
   const table = require('./src/app/route-table.json');
-  const walk = (routes) => routes.flatMap((r) => [...(kinds.includes(r.page) && r.path ? [[r.path, r.page]] : []), ...walk(r.routes ?? [])]);
+  const walk = (routes) =>
+    routes.flatMap((r) => [...(kinds.includes(r.page) && r.path && !r.sameAs ? [[r.path, r.page]] : []), ...walk(r.routes ?? [])]);
   return walk(table.routes);
 }
 class FirstPaintAssets {
