@@ -49,8 +49,9 @@ const NEWS_GROUP: &str = "/news_center";
 const INTEGRITY_ROUTE: &str = "/party-construction/clean-honest";
 /// Articles on a crawlable list page: the app's list page holds as many (spec §3, the frontend's
 /// `LIST_PAGE_SIZE`), so page N here is page N there — the app shares this page's address for
-/// its own list page (fewer when the CMS's pages are smaller: one CMS page each).
-const LIST_SIZE: u32 = 10;
+/// its own list page (fewer when the CMS's pages are smaller: one CMS page each). The app's drawn
+/// deep-link lists (`first_paint::deep_link`) hold as many.
+pub(crate) const LIST_SIZE: u32 = 10;
 /// Articles on the home page's latest list and in a feed.
 const FEED_SIZE: usize = 20;
 /// Highest list page served (beyond it no portal has content).
@@ -94,23 +95,9 @@ impl Made {
 }
 
 /// Answers `key` from the cache, making it with `make` on a miss; kept as long as `shows`'s
-/// answers (its TTL, or an override matching `key`).
-async fn cached<F, Fut>(
-    state: &AppState,
-    info: RequestInfo,
-    key: String,
-    shows: Endpoint,
-    make: F,
-) -> Response
-where
-    F: Fn(AppState) -> Fut + Send + Sync + 'static,
-    Fut: Future<Output = Result<Made, ApiError>> + Send + 'static,
-{
-    cached_as(Kind::Crawl, state, info, key, shows, make).await
-}
-
-/// `cached`, counted in the cache statistics as `kind` (the app's drawn pages use it too).
-pub(crate) async fn cached_as<F, Fut>(
+/// answers (its TTL, or an override matching `key`); counted in the cache statistics as `kind`
+/// (`Crawl` here, `App` for the app's drawn deep-link pages).
+pub(crate) async fn cached<F, Fut>(
     kind: Kind,
     state: &AppState,
     info: RequestInfo,
@@ -196,7 +183,7 @@ fn unavailable(err: &ApiError) -> Response {
 /// canonical link names `index.html`).
 async fn site_index(State(state): State<AppState>, info: RequestInfo) -> Response {
     let key = format!("site/index.html?v={:x}", Assets::version(&state.runtime()));
-    cached(&state, info, key, Endpoint::ArticleList, home).await
+    cached(Kind::Crawl, &state, info, key, Endpoint::ArticleList, home).await
 }
 
 /// `/portal/site/…`: the stylesheets the pages use, the home page, an article, a menu route.
@@ -223,37 +210,52 @@ async fn site_page(
             "site/article/{id}.html?v={:x}",
             Assets::version(&state.runtime())
         );
-        return cached(&state, info, key, Endpoint::ArticleDetail, move |state| {
-            article_page(state, id)
-        })
+        return cached(
+            Kind::Crawl,
+            &state,
+            info,
+            key,
+            Endpoint::ArticleDetail,
+            move |state| article_page(state, id),
+        )
         .await;
     }
     let route = format!("/{stem}");
     if !PORTAL_ROUTES.contains(&route.as_str()) {
         return not_found();
     }
-    let page = match query.text("page").as_deref() {
-        None => 1,
-        Some(raw) => match raw.parse::<u32>() {
-            Ok(n) if (1..=MAX_PAGE).contains(&n) => n,
-            _ => return not_found(),
-        },
+    let Some(page) = page_of(&query) else {
+        return not_found();
     };
     let key = format!(
         "site{route}.html?page={page}&v={:x}",
         Assets::version(&state.runtime())
     );
-    cached(&state, info, key, Endpoint::ArticleList, move |state| {
-        category_page(state, route.clone(), page)
-    })
+    cached(
+        Kind::Crawl,
+        &state,
+        info,
+        key,
+        Endpoint::ArticleList,
+        move |state| category_page(state, route.clone(), page),
+    )
     .await
 }
 
-fn id_of(text: &str) -> Option<u64> {
+/// An id in a path: digits only, above 0 (the drawn deep-link pages read theirs with it too).
+pub(crate) fn id_of(text: &str) -> Option<u64> {
     (!text.is_empty() && text.len() <= 19 && text.bytes().all(|b| b.is_ascii_digit()))
         .then(|| text.parse().ok())
         .flatten()
         .filter(|&id| id > 0)
+}
+
+/// A list page's number from `?page=`: 1 without it, `None` unless it is 1 to `MAX_PAGE`.
+pub(crate) fn page_of(query: &RawQuery) -> Option<u32> {
+    match query.text("page") {
+        None => Some(1),
+        Some(raw) => raw.parse().ok().filter(|n| (1..=MAX_PAGE).contains(n)),
+    }
 }
 
 /// Links of the crawlable pages, in one place.
@@ -688,6 +690,7 @@ async fn category_page(state: AppState, route: String, page_no: u32) -> Result<M
 /// a sitemap of N articles costs ⌈N / max_size⌉ list calls on a miss (docs/operations.md).
 async fn sitemap(State(state): State<AppState>, info: RequestInfo) -> Response {
     cached(
+        Kind::Crawl,
         &state,
         info,
         "sitemap.xml".to_owned(),
@@ -760,9 +763,14 @@ async fn feed(
         return not_found();
     };
     let key = format!("feed/{stem}.xml");
-    cached(&state, info, key, Endpoint::ArticleList, move |state| {
-        make_feed(state, which)
-    })
+    cached(
+        Kind::Crawl,
+        &state,
+        info,
+        key,
+        Endpoint::ArticleList,
+        move |state| make_feed(state, which),
+    )
     .await
 }
 

@@ -29,7 +29,7 @@ use axum::{
 use crate::{
     cache::{Kind, MediaType},
     content::ContentService,
-    crawl::{Made, cached_as},
+    crawl::{LIST_SIZE, Made, cached, id_of, page_of},
     endpoint::Endpoint,
     envelope::ApiError,
     model::{Article, Category, CategoryTree, tags},
@@ -37,11 +37,6 @@ use crate::{
     request::{RequestInfo, query::RawQuery},
     state::AppState,
 };
-
-/// The app's list page size (`LIST_PAGE_SIZE` in `frontend/src/features/articles/list-page-slice.ts`).
-const LIST_SIZE: u32 = 10;
-/// Highest list page drawn (as the crawlable pages).
-const MAX_PAGE: u32 = 1000;
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/portal/drawn/{*path}", get(drawn))
@@ -74,7 +69,7 @@ async fn draw(state: AppState, path: String, info: RequestInfo, query: RawQuery)
             return not_drawn();
         };
         let key = format!("drawn/article/{id}");
-        return cached_as(
+        return cached(
             Kind::App,
             &state,
             info,
@@ -92,16 +87,12 @@ async fn draw(state: AppState, path: String, info: RequestInfo, query: RawQuery)
     if !PORTAL_ROUTES.contains(&route.as_str()) {
         return not_drawn();
     }
-    let page = match query.text("page").as_deref() {
-        None => 1,
-        Some(raw) => match raw.parse::<u32>() {
-            Ok(n) if (1..=MAX_PAGE).contains(&n) => n,
-            _ => return not_drawn(),
-        },
+    let Some(page) = page_of(&query) else {
+        return not_drawn();
     };
     let kind = if single { "single" } else { "news" };
     let key = format!("drawn/{kind}{route}?page={page}");
-    cached_as(
+    cached(
         Kind::App,
         &state,
         info,
@@ -110,13 +101,6 @@ async fn draw(state: AppState, path: String, info: RequestInfo, query: RawQuery)
         move |state| category_page(state, route.clone(), page, single),
     )
     .await
-}
-
-fn id_of(text: &str) -> Option<u64> {
-    (!text.is_empty() && text.len() <= 19 && text.bytes().all(|b| b.is_ascii_digit()))
-        .then(|| text.parse().ok())
-        .flatten()
-        .filter(|&id| id > 0)
 }
 
 fn not_drawn() -> Response {
@@ -303,7 +287,8 @@ async fn category_page(
             href: list_page(format!("#/article/{}", a.id)),
             title: a.title.clone(),
             summary: a.summary.clone().filter(|s| !s.is_empty()),
-            date: a.publish_time.as_deref().map(date_of).unwrap_or_default(),
+            // `dateOf` in `frontend/src/features/articles/format.ts`: the first ten characters.
+            date: a.date().to_owned(),
             source: a.source.clone().filter(|s| !s.is_empty()),
             cover: a.cover.clone().filter(|s| !s.is_empty()),
         })
@@ -362,21 +347,9 @@ async fn single_page(
     page.render_made(found, tree_cacheable && first.cacheable && got.cacheable)
 }
 
-/// `dateOf` in `frontend/src/features/articles/format.ts`: the first ten characters.
-fn date_of(time: &str) -> String {
-    time.chars().take(10).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_date_is_the_times_first_ten_characters_as_the_app_shows_it() {
-        assert_eq!(date_of("2026-11-12 09:30:00"), "2026-11-12");
-        assert_eq!(date_of("2026-11-12"), "2026-11-12");
-        assert_eq!(date_of(""), "");
-    }
 
     fn tree() -> CategoryTree {
         let c = |id: u64, parent: u64, url: &str, hidden: bool, subs: Vec<serde_json::Value>| {
@@ -421,15 +394,6 @@ mod tests {
                 ("栏目11".to_owned(), "/about/profile".to_owned()),
                 ("正文".to_owned(), String::new()),
             ]
-        );
-    }
-
-    #[test]
-    fn the_list_size_is_the_apps() {
-        let slice = include_str!("../../../frontend/src/features/articles/list-page-slice.ts");
-        assert!(
-            slice.contains(&format!("LIST_PAGE_SIZE = {LIST_SIZE};")),
-            "LIST_PAGE_SIZE in list-page-slice.ts differs from the drawn list's"
         );
     }
 }

@@ -6,6 +6,17 @@ use serde_json::Value;
 
 use crate::helpers::*;
 
+/// The category at `url` among the second level of `/category/list`'s answer.
+fn category_at<'a>(tree: &'a Value, url: &str) -> &'a Value {
+    tree["result"]["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|c| c["subCategory"].as_array().unwrap())
+        .find(|c| c["url"] == url)
+        .unwrap_or_else(|| panic!("no category {url}"))
+}
+
 /// The boot block of a drawn page, parsed.
 fn boot_of(page: &str) -> Value {
     let start = page
@@ -214,13 +225,7 @@ async fn a_deep_links_page_is_drawn_from_the_same_answers_the_app_reads() {
 
     // The list: the page the app asks for (10 a page), its articles linked with the page number.
     let (_, tree) = app.get_json("/portal/api/category/list").await;
-    let notice = tree["result"]["content"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|c| c["subCategory"].as_array().unwrap())
-        .find(|c| c["url"] == "/news_center/notice")
-        .unwrap();
+    let notice = category_at(&tree, "/news_center/notice");
     let (_, page2) = app
         .get_json(&format!(
             "/portal/api/article/list?categoryId={}&page=2&size=10",
@@ -253,13 +258,7 @@ async fn a_deep_links_page_is_drawn_from_the_same_answers_the_app_reads() {
     assert!(drawn.contains(r##"<a href="#/news_center/notice" aria-current="page">"##));
 
     // A single page: the category's name over its first article's text, its summary the lead.
-    let profile = tree["result"]["content"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|c| c["subCategory"].as_array().unwrap())
-        .find(|c| c["url"] == "/about/company_profile")
-        .unwrap();
+    let profile = category_at(&tree, "/about/company_profile");
     let (_, first) = app
         .get_json(&format!(
             "/portal/api/article/list?categoryId={}&page=1&size=1",
