@@ -1,5 +1,6 @@
 // Issue 25: the page the gateway draws (gateway/src/first_paint) is the app's first paint.
 import assert from 'node:assert/strict';
+import { takenOver } from './support.mjs';
 
 /** What the first paint shows, by box: the header, the menu, 头条 and the first photo. */
 const BOXES = ['.site-header', '.brand', '.menu__list', '.home-lead__title', '.carousel__slide.is-active img', '.carousel__controls'];
@@ -154,11 +155,26 @@ export const firstPaintTests = [
           assert.ok(order.asked >= order.paint, `${hash}: main.js is asked for after the drawn page's paint: ${JSON.stringify(order)}`);
         }
       }
-      // The app is the page's now: 字号 works on the article.
+      // 字号大 pressed on the drawn page, before the app's scripts are in, is pressed again on the
+      // app's page once it has taken over (a visitor's early press is not lost).
+      let release;
+      const held = new Promise((resolve) => (release = resolve));
+      const app = /\/portal\/assets\/main\.[0-9a-f]+\.js$/;
+      await page.route(app, async (route) => {
+        await held;
+        await route.continue();
+      });
       await page.goto('about:blank');
       await page.goto(`${base}/portal/#/article/${article.id}`);
-      await page.getByRole('button', { name: '正文字号大' }).click();
+      await page.locator('main[data-drawn]').getByRole('button', { name: '正文字号大' }).click();
+      release();
+      await takenOver(page);
       await page.locator('.article__body--large').waitFor();
+      assert.equal(await page.getByRole('button', { name: '正文字号大' }).getAttribute('aria-pressed'), 'true', 'the app shows 大 chosen');
+      await page.unroute(app);
+      // And the app's own controls work: back to 中.
+      await page.getByRole('button', { name: '正文字号中' }).click();
+      await page.locator('.article__body--medium').waitFor();
 
       // A page the gateway does not draw (a single page with a video): the home page stays hidden, the header shows.
       const drawn = await browser.newContext({ locale: 'zh-CN' });

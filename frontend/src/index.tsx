@@ -7,6 +7,7 @@ import { Router } from 'wouter';
 
 import { drawnPhotoPainted, startFromBoot } from './app/boot';
 import { drawnRouteReady } from './app/drawn-route';
+import { DrawnTap } from './app/drawn-tap';
 import { currentPath, useHashPath } from './app/hash-location';
 import { AppRoutes, preloadHome } from './app/router';
 import { makeStore } from './app/store';
@@ -45,6 +46,7 @@ void parsed
               <AppRoutes />
             </Router>
             <Notifications />
+            <DrawnTap />
           </Provider>
         </StrictMode>,
       ),

@@ -98,10 +98,11 @@ describe('a deep link preloads its page', () => {
  * app's scripts are asked for only after that (here, no largest-paint support: a frame later).
  */
 describe('a deep link paints the page the gateway drew', () => {
-  const DRAWN = '<main id="main-content" tabindex="-1" class="container site-main" data-drawn=""><article class="content-page article"><h1>云川—汉堡中欧班列累计开行突破3000列</h1></article></main>';
+  const DRAWN = '<main id="main-content" tabindex="-1" class="container site-main" data-drawn=""><article class="content-page article"><h1>云川—汉堡中欧班列累计开行突破3000列</h1><button type="button" aria-label="正文字号大">大</button><button type="button">打印本页</button></article></main>';
   const HOME =
     '<div id="root"><div class="home"><a class="skip-link" href="#main-content">跳到主要内容</a><header class="site-header">菜单</header><main id="main-content" class="boot-home">头条</main></div></div>';
 
+  let listeners: [string, EventListenerOrEventListenerObject][] = [];
   function openAt(hash: string, answer: { ok: boolean; text: string } | 'fails', { token = false } = {}) {
     document.head.innerHTML = `<script type="application/json" id="portal-deep-link">${JSON.stringify(MAP)}</script><meta name="app-script" content="/portal/assets/main.js">`;
     document.body.innerHTML = '';
@@ -116,6 +117,7 @@ describe('a deep link paints the page the gateway drew', () => {
     });
     new Function(inline)();
     add.mockRestore();
+    listeners = added;
     document.body.innerHTML = `${HOME}<script type="application/json" id="portal-boot">${JSON.stringify({ '/portal/api/category/list': TREE })}</script>`;
     for (const [type, listener] of added) if (type === 'DOMContentLoaded') (listener as () => void)();
     // jsdom loads no stylesheet: each says it has.
@@ -143,6 +145,23 @@ describe('a deep link paints the page the gateway drew', () => {
     expect([...root.children].map((e) => e.tagName.toLowerCase())).toEqual(['a', 'header', 'main']);
     expect(root.querySelector('main[data-drawn] h1')?.textContent).toBe('云川—汉堡中欧班列累计开行突破3000列');
     expect(scripts()).toEqual(['/portal/assets/main.js']);
+  });
+
+  it('a press on a drawn control is noted for the app (drawn-tap.tsx presses it again); one on the app’s own is not', async () => {
+    openAt('#/article/2101', { ok: true, text: DRAWN });
+    await settle();
+    const press = (target: Element) => {
+      for (const [type, listener] of listeners) if (type === 'click') (listener as EventListener)({ target } as unknown as Event);
+    };
+    press(document.querySelector('main[data-drawn] [aria-label=正文字号大]')!);
+    expect(document.documentElement.getAttribute('data-tap')).toBe('正文字号大');
+    press(document.querySelector('main[data-drawn] button:not([aria-label])')!);
+    expect(document.documentElement.getAttribute('data-tap')).toBe('打印本页');
+    document.documentElement.removeAttribute('data-tap');
+    // The app's page in place of the drawn one: its controls work by themselves.
+    document.querySelector('main[data-drawn]')!.removeAttribute('data-drawn');
+    press(document.querySelector('main [aria-label=正文字号大]')!);
+    expect(document.documentElement.hasAttribute('data-tap')).toBe(false);
   });
 
   it('a list asks for its page (`?page=` kept); a single page its own; an unknown route or a visitor with a token ask for none', () => {
