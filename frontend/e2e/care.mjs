@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 
 import AxeBuilder from '@axe-core/playwright';
 
-import { SPEC_ROUTES, api, heading, open, overflowing, takenOver } from './support.mjs';
+import { SPEC_ROUTES, api, heading, open, overflowing, sweep, takenOver } from './support.mjs';
 
 const table = JSON.parse(readFileSync(new URL('../src/app/route-table.json', import.meta.url), 'utf8'));
 const flat = (routes) => routes.flatMap((r) => [r, ...flat(r.routes ?? [])]);
@@ -197,12 +197,11 @@ const axeTests = Object.entries(MODES).map(([mode, prefs]) => ({
     const article = (await api(base, '/article/list?categoryId=21&page=1&size=1')).content[0];
     const routes = [...SPEC_ROUTES, `/article/${article.id}`, '/sitemap', '/contact', '/accessibility', '/search?q=班列'];
     await store(page, base, prefs);
-    const problems = [];
-    for (const route of routes) {
-      await visit(page, base, route);
-      for (const finding of await axeFindings(page)) problems.push(`${route}: ${finding}`);
-    }
-    assert.deepEqual(problems, []);
+    const found = await sweep(page, routes, async (p, route) => {
+      await visit(p, base, route);
+      return (await axeFindings(p)).map((finding) => `${route}: ${finding}`);
+    });
+    assert.deepEqual(found.flat(), []);
   },
 }));
 

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import jsQR from 'jsqr';
 
-import { SAME_AS_ROUTES, SPEC_ROUTES, api, hanCount, heading, open, overflowing } from './support.mjs';
+import { SAME_AS_ROUTES, SPEC_ROUTES, api, hanCount, heading, open, overflowing, sweep } from './support.mjs';
 
 const ALL_ON = { size: 'xlarge', contrast: true, spacing: true };
 
@@ -112,21 +112,25 @@ export const visitorTests = [
       const routes = [...SPEC_ROUTES, '/article/2302', '/sitemap', '/contact', '/search?q=班列'];
       // The choice is stored once; every later load of the context reads it, as a visitor's would.
       await openWith(page, base, '/', ALL_ON);
-      for (const route of routes) {
-        await open(page, base, route);
-        await heading(page);
-        await page.waitForLoadState('networkidle');
-        for (const v of await seriousAxe(page)) problems.push(`${route} all modes: ${v}`);
-        for (const o of await overflowing(page)) problems.push(`${route} 1280 特大: ${o}`);
-      }
+      const wide = await sweep(page, routes, async (p, route) => {
+        await open(p, base, route);
+        await heading(p);
+        await p.waitForLoadState('networkidle');
+        return [
+          ...(await seriousAxe(p)).map((v) => `${route} all modes: ${v}`),
+          ...(await overflowing(p)).map((o) => `${route} 1280 特大: ${o}`),
+        ];
+      });
+      problems.push(...wide.flat());
       await page.setViewportSize({ width: 320, height: 640 });
       for (const prefs of [{}, ALL_ON]) {
         await openWith(page, base, '/', prefs);
-        for (const route of routes) {
-          await open(page, base, route);
-          await heading(page);
-          for (const o of await overflowing(page)) problems.push(`${route} 320 ${JSON.stringify(prefs)}: ${o}`);
-        }
+        const narrow = await sweep(page, routes, async (p, route) => {
+          await open(p, base, route);
+          await heading(p);
+          return (await overflowing(p)).map((o) => `${route} 320 ${JSON.stringify(prefs)}: ${o}`);
+        });
+        problems.push(...narrow.flat());
       }
       assert.deepEqual(problems, []);
     },
