@@ -191,6 +191,42 @@ export const firstPaintTests = [
     },
   },
   {
+    name: 'a search begun on the drawn page before the app runs is kept: the keyword stays in the app\'s box with the focus, one submitted shows its results',
+    async run({ page, base }) {
+      const app = /\/portal\/assets\/main\.[0-9a-f]+\.js$/;
+      const box = page.locator('.site-header__tools form[role=search] input[name=q]');
+      for (const submit of [false, true]) {
+        // The app's scripts are held back until the visitor has typed on the drawn header.
+        let release;
+        const held = new Promise((resolve) => (release = resolve));
+        await page.route(app, async (route) => {
+          await held;
+          await route.continue();
+        });
+        await page.goto('about:blank');
+        await page.goto(`${base}/portal/#/`);
+        await page.locator('main.boot-home').waitFor();
+        await box.click();
+        await page.keyboard.type('班列');
+        if (submit) await page.keyboard.press('Enter');
+        release();
+        await takenOver(page);
+        await page.unroute(app);
+        if (submit) {
+          await page.locator('.search-results li a').first().waitFor();
+          assert.equal(await page.locator('main form[role=search] input').inputValue(), '班列');
+          assert.equal(new URL(page.url()).search, '', 'the drawn form did not submit the page (to /portal/?q=)');
+        } else {
+          assert.equal(await box.inputValue(), '班列', 'the keyword typed on the drawn header is in the app\'s box');
+          assert.ok(await box.evaluate((input) => document.activeElement === input), 'with the focus');
+          await page.keyboard.type('运输');
+          await page.keyboard.press('Enter');
+          await page.waitForFunction(() => decodeURIComponent(location.hash) === '#/search?q=班列运输');
+        }
+      }
+    },
+  },
+  {
     name: 'a deep link asks for its page chunk and its first answer beside the app\'s scripts, and the app takes that answer (one request)',
     async run({ page, base }) {
       const tree = (await (await fetch(`${base}/portal/api/category/list`)).json()).result.content;

@@ -100,7 +100,7 @@ describe('a deep link preloads its page', () => {
 describe('a deep link paints the page the gateway drew', () => {
   const DRAWN = '<main id="main-content" tabindex="-1" class="container site-main" data-drawn=""><article class="content-page article"><h1>云川—汉堡中欧班列累计开行突破3000列</h1><button type="button" aria-label="正文字号大">大</button><button type="button">打印本页</button></article></main>';
   const HOME =
-    '<div id="root"><div class="home"><a class="skip-link" href="#main-content">跳到主要内容</a><header class="site-header">菜单</header><main id="main-content" class="boot-home">头条</main></div></div>';
+    '<div id="root"><div class="home"><a class="skip-link" href="#main-content">跳到主要内容</a><header class="site-header"><form role="search" class="search-box"><input type="search" name="q"><button type="submit">搜索</button></form>菜单</header><main id="main-content" class="boot-home">头条</main></div></div>';
 
   let listeners: [string, EventListenerOrEventListenerObject][] = [];
   function openAt(hash: string, answer: { ok: boolean; text: string } | 'fails', { token = false } = {}) {
@@ -133,6 +133,7 @@ describe('a deep link paints the page the gateway drew', () => {
     delete (window as { fetch?: unknown }).fetch;
     window.localStorage.clear();
     document.documentElement.removeAttribute('data-deep');
+    document.documentElement.removeAttribute('data-typed');
   });
 
   it('an article: asked for beside its chunks, its stylesheet applied, put in place of the home part, then the app', async () => {
@@ -162,6 +163,29 @@ describe('a deep link paints the page the gateway drew', () => {
     document.querySelector('main[data-drawn]')!.removeAttribute('data-drawn');
     press(document.querySelector('main [aria-label=正文字号大]')!);
     expect(document.documentElement.hasAttribute('data-tap')).toBe(false);
+  });
+
+  it('a keyword typed into the drawn search box is noted for the app; one submitted there goes to the results route', async () => {
+    openAt('#/article/2101', { ok: true, text: DRAWN });
+    await settle();
+    const fire = (type: string, event: object) => {
+      for (const [t, listener] of listeners) if (t === type) (listener as EventListener)(event as Event);
+    };
+    const input = document.querySelector<HTMLInputElement>('header input[name=q]')!;
+    input.value = '班列';
+    fire('input', { target: input });
+    expect(document.documentElement.getAttribute('data-typed')).toBe('班列');
+    const preventDefault = jest.fn();
+    input.value = '  中欧班列 ';
+    fire('submit', { target: input.form, preventDefault });
+    expect(preventDefault).toHaveBeenCalled();
+    expect(window.location.hash).toBe(`#/search?q=${encodeURIComponent('中欧班列')}`);
+    expect(document.documentElement.hasAttribute('data-typed')).toBe(false);
+    // Nothing typed: nothing happens (the app's box says why once it is there).
+    input.value = ' ';
+    window.history.replaceState(null, '', '/portal/#/article/2101');
+    fire('submit', { target: input.form, preventDefault: jest.fn() });
+    expect(window.location.hash).toBe('#/article/2101');
   });
 
   it('a list asks for its page (`?page=` kept); a single page its own; an unknown route or a visitor with a token ask for none', () => {

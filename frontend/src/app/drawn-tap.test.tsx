@@ -1,9 +1,11 @@
 import { render } from '@testing-library/react';
+import { useState } from 'react';
 
 import { DrawnTap } from './drawn-tap';
 
 afterEach(() => {
   document.documentElement.removeAttribute('data-tap');
+  document.documentElement.removeAttribute('data-typed');
   document.querySelectorAll('#root').forEach((r) => r.remove());
 });
 
@@ -65,6 +67,35 @@ describe('a press on a drawn control before the app ran', () => {
     // A mutation observer's record arrives in a microtask.
     await Promise.resolve();
     expect(large).toHaveBeenCalledTimes(1);
+    unmount();
+  });
+
+  it('puts what was typed into the drawn search box into the app’s, with the focus', () => {
+    document.documentElement.setAttribute('data-typed', '班列');
+    const seen: string[] = [];
+    function Box() {
+      const [value, setValue] = useState('');
+      seen.push(value);
+      return (
+        <form role="search">
+          <input type="search" name="q" value={value} onChange={(e) => setValue(e.target.value)} />
+        </form>
+      );
+    }
+    const root = document.body.appendChild(document.createElement('div'));
+    root.id = 'root';
+    const { unmount } = render(
+      <>
+        <Box />
+        <DrawnTap />
+      </>,
+      { container: root },
+    );
+    const input = root.querySelector('input')!;
+    expect(input.value).toBe('班列');
+    // The box's own state has it (a later render keeps it), not only the element.
+    expect(seen.at(-1)).toBe('班列');
+    expect(document.activeElement).toBe(input);
     unmount();
   });
 
