@@ -217,7 +217,8 @@ export const firstPaintTests = [
           assert.equal(await page.locator('main form[role=search] input').inputValue(), '班列');
           assert.equal(new URL(page.url()).search, '', 'the drawn form did not submit the page (to /portal/?q=)');
         } else {
-          assert.equal(await box.inputValue(), '班列', 'the keyword typed on the drawn header is in the app\'s box');
+          // The app puts it there once its box is in (an effect after the takeover): waited for.
+          await page.waitForFunction(() => document.querySelector('.site-header__tools form[role=search] input[name=q]')?.value === '班列', null, { timeout: 10_000 });
           assert.ok(await box.evaluate((input) => document.activeElement === input), 'with the focus');
           await page.keyboard.type('运输');
           await page.keyboard.press('Enter');
