@@ -1,6 +1,6 @@
 // Issue 25: the page the gateway draws (gateway/src/first_paint) is the app's first paint.
 import assert from 'node:assert/strict';
-import { takenOver } from './support.mjs';
+import { SAME_AS_ROUTES, takenOver } from './support.mjs';
 
 /** What the first paint shows, by box: the header, the menu, 头条 and the first photo. */
 const BOXES = ['.site-header', '.brand', '.menu__list', '.home-lead__title', '.carousel__slide.is-active img', '.carousel__controls'];
@@ -233,6 +233,13 @@ export const firstPaintTests = [
       const tree = (await (await fetch(`${base}/portal/api/category/list`)).json()).result.content;
       const notice = tree.flatMap((c) => [c, ...(c.subCategory ?? [])]).find((c) => c.url === '/news_center/notice');
       const article = (await (await fetch(`${base}/portal/api/article/list?page=1&size=1`)).json()).result.content[0];
+      // The page's deep-link map (webpack's FirstPaintAssets) names the routes with a page of their
+      // own, not those the app redirects (sameAs): their page is another route's.
+      const served = await (await fetch(`${base}/portal/`)).text();
+      const map = JSON.parse(/<script type="application\/json" id="portal-deep-link">([^<]*)<\/script>/.exec(served)[1]);
+      assert.equal(map.r['/news_center/notice'], 'news', 'a list route is in the map');
+      assert.ok(SAME_AS_ROUTES.length > 0);
+      for (const [path] of SAME_AS_ROUTES) assert.equal(map.r[path], undefined, `${path} redirects: not in the map`);
       for (const [hash, answer, chunk, shown] of [
         [`#/article/${article.id}`, `/portal/api/article/detail?id=${article.id}`, /page-article\.[0-9a-f]+\.chunk\.js$/, article.title],
         ['#/news_center/notice?page=2', `/portal/api/article/list?categoryId=${notice.id}&page=2&size=10`, /page-news\.[0-9a-f]+\.chunk\.js$/, notice.name],
