@@ -35,6 +35,13 @@ export const firstPaintTests = [
         await still.goto(`${base}/portal/`);
         await still.locator('.carousel__slide.is-active img').evaluate((img) => img.decode());
         const before = await boxesOf(still);
+        // The page is taller than the screen from the first paint, as it is once the app adds the
+        // sections below: a desktop's scrollbar is there from the start and moves nothing when they
+        // come (headless Chromium draws no scrollbar, so the height is what is checked).
+        assert.ok(
+          await still.evaluate(() => document.documentElement.scrollHeight > window.innerHeight),
+          `the drawn home page is taller than the ${viewport.height} px screen`,
+        );
         await drawn.close();
         for (const [selector, box] of Object.entries(before)) assert.ok(box, `${selector} is drawn by the gateway (${viewport.width} px)`);
 
