@@ -1,13 +1,11 @@
-/** Unit tests: jsdom, swc transform, Testing Library; React's API on Preact, as the build. */
-const escape = (name) => name.replace(/[/.]/g, '\\$&');
-const preact = Object.fromEntries(Object.entries(require('./react-on-preact')).map(([name, to]) => [`^${escape(name)}$`, to]));
+/** Unit tests: jsdom, swc transform, Testing Library; React 19 itself, as the build. */
 
 module.exports = {
   testEnvironment: '<rootDir>/src/test/environment.js',
   roots: ['<rootDir>/src'],
   transform: { '^.+\\.(t|j)sx?$': ['@swc/jest'], '^.+\\.mjs$': ['@swc/jest'] },
-  // wouter and Preact ship ES modules only; the tests run the real ones.
-  transformIgnorePatterns: ['/node_modules/(?!wouter/|preact/)'],
-  moduleNameMapper: { '\\.css$': '<rootDir>/src/test/style-stub.js', ...preact },
+  // wouter ships ES modules only; the tests run the real one.
+  transformIgnorePatterns: ['/node_modules/(?!wouter/)'],
+  moduleNameMapper: { '\\.css$': '<rootDir>/src/test/style-stub.js' },
   setupFilesAfterEnv: ['<rootDir>/src/test/setup.ts'],
 };

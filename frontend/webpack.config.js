@@ -19,9 +19,6 @@ const GATEWAY = process.env.GATEWAY_URL || 'http://127.0.0.1:8080';
  */
 const FIRST_PAINT_CHUNK = 'page-home';
 
-/** React's modules as Preact's compatibility layer provides them (exact names: `react$`). */
-const PREACT = Object.fromEntries(Object.entries(require('./react-on-preact')).map(([name, to]) => [`${name}$`, to]));
-
 /** The page kinds whose chunks and first API answer a deep link preloads (src/app/router.tsx). */
 const DEEP_LINK_PAGES = { article: 'page-article', news: 'page-news', single: 'page-single' };
 
@@ -141,8 +138,6 @@ module.exports = (_env, argv) => {
     devtool: production ? 'source-map' : 'eval-cheap-module-source-map',
     resolve: {
       extensions: ['.tsx', '.ts', '.js'],
-      // React's API on Preact's compatibility layer (react-on-preact.js), in every build.
-      alias: PREACT,
     },
     // index.html is HtmlWebpackPlugin's template, not a webpack HTML module: webpack's own HTML
     // support ("auto" since 5.11x) would minify its inline script and break the CSP hash.

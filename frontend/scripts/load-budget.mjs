@@ -4,10 +4,10 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
-// Issue 25: 56.7 KB measured once the build ran on Preact's compatibility layer (114.2 KB on
-// react-dom), the home page's preloaded chunk (3 KB) and the app's start from the gateway's drawn
-// page included; a little room above it.
-const BUDGET_KB = 60;
+// Issue 31: 115.4 KB measured on React 19 itself (react-dom's client is about 58 KB of it), the home
+// page's preloaded chunk (3 KB) included; a little room above it. The page is painted before these
+// scripts start, so their size moves the time to interactive, not the first paint (docs/quality.md).
+const BUDGET_KB = 125;
 const dist = new URL('../dist/', import.meta.url).pathname;
 const html = readFileSync(join(dist, 'index.html'), 'utf8');
 // The app's scripts (named by <meta name="app-script">, started by index.html's head script after the

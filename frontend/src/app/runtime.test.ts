@@ -1,13 +1,12 @@
-// The unit tests run what the build ships: React's API answered by Preact's compatibility layer
-// (react-on-preact.js, read by webpack and by jest.config.js).
-import * as React from 'react';
+// The unit tests run what the build ships: React 19 itself (no substitute behind React's names).
+import { version as reactVersion } from 'react';
+import { version as domVersion } from 'react-dom';
 import * as ReactDOMClient from 'react-dom/client';
-import * as compat from 'preact/compat';
-import * as compatClient from 'preact/compat/client';
 
 describe('the runtime', () => {
-  it('is Preact behind React’s names', () => {
-    expect(React.createElement).toBe(compat.createElement);
-    expect(ReactDOMClient.createRoot).toBe(compatClient.createRoot);
+  it('is React 19, with the client that hydrates server-rendered pages', () => {
+    expect(reactVersion).toMatch(/^19\./);
+    expect(domVersion).toBe(reactVersion);
+    expect(typeof ReactDOMClient.hydrateRoot).toBe('function');
   });
 });
