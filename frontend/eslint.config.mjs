@@ -44,31 +44,6 @@ const sharedZones = ['components', 'lib'].flatMap((shared) => [
   },
 ]);
 
-/**
- * site-enhance/ is the crawlable pages' script, a separate entry that must stay a few kilobytes: it
- * uses lib/ and only the pure modules of features it shares rules with (the reading choices' shape,
- * the search keyword), never app/, components/ or React; and nothing of the app imports it.
- */
-const SITE_SHARED = ['./reading/prefs-core.ts', './search/keyword.ts'];
-const siteZones = [
-  {
-    target: './src/site-enhance',
-    from: './src/features',
-    except: SITE_SHARED,
-    message: 'site-enhance/ uses only the pure prefs-core.ts and keyword.ts of features/ (it must stay small, without React).',
-  },
-  ...['app', 'components'].map((layer) => ({
-    target: './src/site-enhance',
-    from: `./src/${layer}`,
-    message: `site-enhance/ is the crawlable pages' own small entry: it does not import ${layer}/.`,
-  })),
-  ...['app', 'components', 'features', 'lib', 'index.tsx'].map((part) => ({
-    target: `./src/${part}`,
-    from: './src/site-enhance',
-    message: 'site-enhance/ is the crawlable pages\' entry; the app does not import it.',
-  })),
-];
-
 export default [
   { ignores: ['dist/**', 'reports/**', 'node_modules/**', 'coverage/**'] },
   {
@@ -102,18 +77,9 @@ export default [
       ...jsxA11y.flatConfigs.recommended.rules,
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'error',
-      'import/no-restricted-paths': ['error', { zones: [...featureZones, appWiringZone, ...sharedZones, ...siteZones] }],
+      'import/no-restricted-paths': ['error', { zones: [...featureZones, appWiringZone, ...sharedZones] }],
       'import/no-cycle': ['error', { ignoreExternal: true }],
       'import/no-self-import': 'error',
-    },
-  },
-  {
-    files: ['src/site-enhance/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: ['react', 'react-*', 'react/*', '@reduxjs/*', 'wouter'], message: 'site-enhance/ is vanilla TypeScript: no React, no store.' }] },
-      ],
     },
   },
 ];

@@ -1,4 +1,6 @@
-// Production build into dist/, served by the gateway under /portal/.
+// Production build into dist/, served by the gateway under /portal/: the browser's app (client
+// compilation) and the server bundle the gateway renders pages with (dist/server/render.js, one
+// plain script for its JavaScript engine; never served).
 const path = require('node:path');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 const MiniCssExtractPlugin = require('mini-css-extract-plugin');
@@ -6,79 +8,9 @@ const CssMinimizerPlugin = require('css-minimizer-webpack-plugin');
 const CompressionPlugin = require('compression-webpack-plugin');
 const zlib = require('node:zlib');
 
+const webpack = require('webpack');
+
 const GATEWAY = process.env.GATEWAY_URL || 'http://127.0.0.1:8080';
-
-/**
- * What the home page's first paint needs, in index.html's head (the gateway draws the page's top
- * into it, gateway/src/first_paint): the home page's stylesheet, so the drawn markup is styled
- * from the first paint (render-blocking, as main.css; the chunk loader later finds it there and
- * does not load it twice), and its script preloaded, so the app's first render is the page itself
- * (lazyPage's `preload`); the entry's scripts are preloaded and started by index.html's head
- * script once the page has painted. The two API answers every page starts from are in the page too (the
- * gateway's boot block), so no request for them is announced here any more.
- */
-const FIRST_PAINT_CHUNK = 'page-home';
-
-/** The page kinds whose chunks and first API answer a deep link preloads (src/app/router.tsx). */
-const DEEP_LINK_PAGES = { article: 'page-article', news: 'page-news', single: 'page-single' };
-
-/**
- * [route, kind] of every route of the route table whose page is one of `kinds`; not a route the app
- * redirects (`sameAs`): a deep link to it shows another route's page, so nothing of its own is
- * preloaded or drawn for it.
- */
-function routesOfKinds(kinds) {
-  const table = require('./src/app/route-table.json');
-  const walk = (routes) =>
-    routes.flatMap((r) => [...(kinds.includes(r.page) && r.path && !r.sameAs ? [[r.path, r.page]] : []), ...walk(r.routes ?? [])]);
-  return walk(table.routes);
-}
-class FirstPaintAssets {
-  apply(compiler) {
-    compiler.hooks.compilation.tap('FirstPaintAssets', (compilation) => {
-      HtmlWebpackPlugin.getHooks(compilation).alterAssetTagGroups.tap('FirstPaintAssets', (data) => {
-        const chunk = compilation.namedChunks.get(FIRST_PAINT_CHUNK);
-        if (!chunk) throw new Error(`no chunk named ${FIRST_PAINT_CHUNK}: the home page's first paint has nothing to preload`);
-        const publicPath = compilation.outputOptions.publicPath;
-        const link = (attributes) => ({ tagName: 'link', voidTag: true, attributes, meta: { plugin: 'FirstPaintAssets' } });
-        const files = [...chunk.files];
-        // The app's own scripts are asked for once the page the gateway drew is on screen
-        // (index.html's head script reads these names): before it, they would share a slow
-        // line with the stylesheets and the first cover (Lighthouse mobile: the largest paint
-        // 2.0 s with them preloaded, ms without).
-        data.headTags = data.headTags.map((tag) =>
-          tag.tagName === 'script' && tag.attributes.src
-            ? { tagName: 'meta', voidTag: true, attributes: { name: 'app-script', content: tag.attributes.src }, meta: { plugin: 'FirstPaintAssets' } }
-            : tag,
-        );
-        // A deep link (`#/article/2101`, `#/news_center/notice`): the server cannot see the hash,
-        // so index.html's head script preloads the route's chunks and its first API answer itself,
-        // while the app's scripts load, from this map (route → page kind → files); without it they
-        // would start only after main.js has run (Lighthouse mobile, an article: the largest paint
-        // waited on main.js, then the chunk, then the detail call).
-        const kinds = {};
-        for (const [kind, chunkName] of Object.entries(DEEP_LINK_PAGES)) {
-          const group = compilation.namedChunkGroups.get(chunkName);
-          if (!group) throw new Error(`no chunk group named ${chunkName}: a deep link has nothing to preload`);
-          kinds[kind] = group.chunks.flatMap((c) => [...c.files]).filter((f) => /\.(js|css)$/.test(f)).map((f) => publicPath + f);
-        }
-        const routes = Object.fromEntries(routesOfKinds(Object.keys(DEEP_LINK_PAGES)));
-        data.headTags.push(
-          {
-            tagName: 'script',
-            voidTag: false,
-            attributes: { type: 'application/json', id: 'portal-deep-link' },
-            innerHTML: JSON.stringify({ k: kinds, r: routes }).replace(/</g, '\\u003c'),
-            meta: { plugin: 'FirstPaintAssets' },
-          },
-          ...files.filter((f) => f.endsWith('.css')).map((f) => link({ rel: 'stylesheet', href: publicPath + f })),
-          ...files.filter((f) => f.endsWith('.js')).map((f) => link({ rel: 'preload', as: 'script', href: publicPath + f, fetchpriority: 'low' })),
-        );
-        return data;
-      });
-    });
-  }
-}
 
 /** Writes the bundle report (assets, chunks, modules by size) to reports/bundle-stats.json. */
 class BundleReport {
@@ -116,15 +48,48 @@ const precompress = () => [
   }),
 ];
 
-module.exports = (_env, argv) => {
-  const production = argv.mode !== 'development';
-  return {
-    entry: {
-      main: './src/index.tsx',
-      // The crawlable pages' small script (src/site-enhance; the gateway links assets/site.<hash>.js).
-      // Its runtime is inside it (runtime: false), so a page loads one file and not the app's runtime.
-      site: { import: './src/site-enhance/index.ts', runtime: false },
-    },
+const rules = (css) => [
+  { test: /\.tsx?$/, exclude: /node_modules/, use: { loader: 'swc-loader' } },
+  css,
+  // The same file names in both compilations (content hashes), written once by the client's.
+  { test: /\.(svg|png|webp|jpe?g|woff2)$/, type: 'asset/resource' },
+];
+
+/**
+ * The server bundle: the app rendered by the gateway (gateway/src/render runs it in QuickJS). One
+ * script with every page in it (no chunks to load: a render never waits), stylesheets left out (the
+ * browser's build links them), files named as the client build names them but not written again.
+ */
+const serverConfig = (production) => ({
+  name: 'server',
+  target: ['web', 'es2020'],
+  mode: production ? 'production' : 'development',
+  entry: { render: './src/server.tsx' },
+  output: {
+    path: path.resolve(__dirname, 'dist', 'server'),
+    publicPath: '/portal/',
+    filename: '[name].js',
+    assetModuleFilename: '../assets/[name].[contenthash:12][ext]',
+    iife: true,
+    clean: true,
+  },
+  devtool: false,
+  resolve: { extensions: ['.tsx', '.ts', '.js'] },
+  experiments: { html: false },
+  module: {
+    rules: rules({ test: /\.css$/, loader: path.resolve(__dirname, 'scripts/no-css-loader.js') }),
+    generator: { 'asset/resource': { emit: false } },
+  },
+  plugins: [new webpack.optimize.LimitChunkCountPlugin({ maxChunks: 1 })],
+  optimization: { splitChunks: false, runtimeChunk: false },
+  performance: { hints: false },
+  stats: 'errors-warnings',
+});
+
+const clientConfig = (production) => ({
+    name: 'client',
+    mode: production ? 'production' : 'development',
+    entry: { main: './src/index.tsx' },
     output: {
       path: path.resolve(__dirname, 'dist'),
       publicPath: '/portal/',
@@ -133,7 +98,7 @@ module.exports = (_env, argv) => {
       assetModuleFilename: 'assets/[name].[contenthash:12][ext]',
       // The replaced portal's chunk load time-out.
       chunkLoadTimeout: 120000,
-      clean: true,
+      clean: { keep: /^server\// },
     },
     devtool: production ? 'source-map' : 'eval-cheap-module-source-map',
     resolve: {
@@ -143,16 +108,10 @@ module.exports = (_env, argv) => {
     // support ("auto" since 5.11x) would minify its inline script and break the CSP hash.
     experiments: { html: false },
     module: {
-      rules: [
-        { test: /\.tsx?$/, exclude: /node_modules/, use: { loader: 'swc-loader' } },
-        { test: /\.css$/, use: [MiniCssExtractPlugin.loader, 'css-loader'] },
-        { test: /\.(svg|png|webp|jpe?g|woff2)$/, type: 'asset/resource' },
-      ],
+      rules: rules({ test: /\.css$/, use: [MiniCssExtractPlugin.loader, 'css-loader'] }),
     },
     plugins: [
-      // The app's page loads the app only, never the crawlable pages' script.
       new HtmlWebpackPlugin({ template: './public/index.html', favicon: './public/favicon.svg', chunks: ['main'], inject: false }),
-      ...(production ? [new FirstPaintAssets()] : []),
       ...(production ? [new BundleReport()] : []),
       new MiniCssExtractPlugin({
         filename: production ? 'assets/[name].[contenthash:12].css' : 'assets/[name].css',
@@ -166,7 +125,12 @@ module.exports = (_env, argv) => {
       runtimeChunk: 'single',
       splitChunks: {
         chunks: 'async',
-        cacheGroups: { defaultVendors: false },
+        cacheGroups: {
+          defaultVendors: false,
+          // Every stylesheet in one file the page links: a server-rendered page is styled from its
+          // first paint, whichever page's chunk its markup comes from.
+          styles: { name: 'styles', type: 'css/mini-extract', chunks: 'all', enforce: true },
+        },
       },
     },
     performance: { hints: false },
@@ -178,5 +142,10 @@ module.exports = (_env, argv) => {
       proxy: [{ context: ['/portal/api'], target: GATEWAY, changeOrigin: false }],
       open: false,
     },
-  };
+});
+
+module.exports = (_env, argv) => {
+  const production = argv.mode !== 'development';
+  // The dev server serves the browser's app only.
+  return process.env.WEBPACK_SERVE ? clientConfig(production) : [clientConfig(production), serverConfig(production)];
 };

@@ -1,54 +1,54 @@
 import './styles/global.css';
 
-import { StrictMode, startTransition } from 'react';
-import { createRoot } from 'react-dom/client';
-import { Provider } from 'react-redux';
-import { Router } from 'wouter';
+import { hydrateRoot, createRoot } from 'react-dom/client';
 
-import { drawnPhotoPainted, startFromBoot } from './app/boot';
-import { drawnRouteReady } from './app/drawn-route';
-import { DrawnTap } from './app/drawn-tap';
-import { currentPath, useHashPath } from './app/hash-location';
-import { AppRoutes, preloadHome } from './app/router';
+import { HYDRATE } from './app/api';
+import { App } from './app/app';
+import { routeLinksInPlace } from './app/link-navigation';
+import { hashRouteOf } from './app/location';
 import { makeStore } from './app/store';
-import { Notifications } from './components/notifications';
+import { pageHref } from './lib/page-href';
 
-const store = makeStore();
-// The app restores list positions itself (from the store); the browser's guess would fight it.
-if ('scrollRestoration' in window.history) window.history.scrollRestoration = 'manual';
+/** The id of the page's data block: the server render's store state (gateway/src/pages). */
+const STATE_ID = 'portal-state';
 
-// On a deep link index.html starts this script before the page is parsed: the boot block and the
-// root are in its body.
-const parsed =
-  document.readyState === 'loading'
-    ? new Promise<void>((resolve) => document.addEventListener('DOMContentLoaded', () => resolve(), { once: true }))
-    : Promise.resolve();
+function serverState(): Record<string, unknown> | null {
+  const text = document.getElementById(STATE_ID)?.textContent;
+  if (!text) return null;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
 
-/**
- * The first render waits for what the page already holds (the gateway's answers, the home page's
- * chunk preloaded by its head): it then replaces the server-drawn page in one commit with the
- * same boxes, instead of a placeholder first, once the drawn page's first photo is on screen; on a
- * deep link whose page the gateway drew, once that route's chunk and first answer are in.
- * Without them it waits for nothing.
- */
-void parsed
-  .then(() => Promise.all([startFromBoot(store), currentPath() === '/' ? preloadHome() : undefined, drawnPhotoPainted()]))
-  .then(() => drawnRouteReady(store))
-  .then(() => {
-    const root = createRoot(document.getElementById('root')!);
-    // A transition: React renders it in slices, letting a phone breathe between them (the build's
-    // Preact renders it at once; the drawn page stays until the commit either way).
-    startTransition(() =>
-      root.render(
-        <StrictMode>
-          <Provider store={store}>
-            <Router hook={useHashPath} searchHook={useHashPath.searchHook} hrefs={useHashPath.hrefs}>
-              <AppRoutes />
-            </Router>
-            <Notifications />
-            <DrawnTap />
-          </Provider>
-        </StrictMode>,
-      ),
-    );
-  });
+function start(): void {
+  // A spec hash route (`/portal/#/article/2101`) is the page at its real URL: index.html's head
+  // script sends it there before anything paints; a browser that ran this first goes there now.
+  const hashRoute = hashRouteOf(window.location.hash);
+  if (hashRoute) {
+    window.location.replace(pageHref(hashRoute));
+    return;
+  }
+  // The app restores list positions itself (from the store); the browser's guess would fight it.
+  if ('scrollRestoration' in window.history) window.history.scrollRestoration = 'manual';
+  const store = makeStore();
+  const state = serverState();
+  if (state) store.dispatch({ type: HYDRATE, payload: state });
+  routeLinksInPlace();
+  const root = document.getElementById('root')!;
+  const app = <App store={store} />;
+  if (state && root.firstElementChild) {
+    hydrateRoot(root, app, {
+      // A mismatch React recovered from (it re-rendered on the client): said in the console, where
+      // the end-to-end tests look for it, instead of passing unseen.
+      onRecoverableError: (error, info) => console.error('portal: hydration recovered from an error', error, info.componentStack ?? ''),
+    });
+  } else {
+    // The app shell (the gateway could not render this page): the browser renders it.
+    createRoot(root).render(app);
+  }
+}
+
+start();

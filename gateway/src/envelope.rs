@@ -140,6 +140,11 @@ impl ApiError {
         )
     }
 
+    /// The HTTP status this error answers with.
+    pub fn status(&self) -> StatusCode {
+        self.parts().1
+    }
+
     /// The error envelope as bytes, for a cached 404.
     pub fn envelope_bytes(&self) -> Bytes {
         let (code, _, msg) = self.parts();

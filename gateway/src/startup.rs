@@ -27,15 +27,16 @@ pub enum StartupError {
     Runtime(#[from] RuntimeError),
 }
 
-/// Anything outside the API: the app's files, from the runtime's copy in memory.
+/// Anything outside the API: a page of the app (server-rendered, `pages`), or one of the app's
+/// files from the runtime's copy in memory.
 async fn app_file(
     axum::extract::State(state): axum::extract::State<AppState>,
     request: Request,
 ) -> Response {
     let (parts, _body) = request.into_parts();
-    if matches!(parts.uri.path(), "/portal/" | "/portal/index.html")
-        && matches!(parts.method, Method::GET | Method::HEAD)
-        && let Some(page) = crate::first_paint::document(&state, &parts).await
+    if matches!(parts.method, Method::GET | Method::HEAD)
+        && state.runtime().app_files.is_page(parts.uri.path())
+        && let Some(page) = crate::pages::page(&state, &parts).await
     {
         return page;
     }
@@ -55,7 +56,6 @@ pub fn app(state: AppState) -> App {
         .merge(api::router())
         .merge(admin::router())
         .merge(crate::crawl::router())
-        .merge(crate::first_paint::router())
         .method_not_allowed_fallback(api::method_not_allowed)
         // The app's files, from memory, as the build encoded them.
         .fallback(app_file)

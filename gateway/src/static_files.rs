@@ -57,8 +57,6 @@ pub struct AppFiles {
     bytes: u64,
     /// The fingerprint of `index.html`, which keys the page drawn from it.
     index: u64,
-    /// The crawlable pages' enhancement script (`/assets/site.<hash>.js`), when the build has one.
-    site_script: Option<String>,
 }
 
 /// One file and the encodings of it the build wrote.
@@ -128,13 +126,6 @@ impl AppFiles {
             app.bytes += asset.weight();
             app.files.insert(name.clone(), asset);
         }
-        // The smallest name when a folder holds more than one build's (none does after a clean build).
-        app.site_script = app
-            .files
-            .keys()
-            .filter(|name| is_site_script(name))
-            .min()
-            .cloned();
         Ok(app)
     }
 
@@ -143,16 +134,10 @@ impl AppFiles {
         self.files.contains_key("/index.html")
     }
 
-    /// The build's `index.html` (the page `first_paint` draws into) and its fingerprint.
+    /// The build's `index.html` (the page `pages` renders into) and its fingerprint.
     pub fn index_html(&self) -> Option<(&str, u64)> {
         let bytes = &self.files.get("/index.html")?.identity.bytes;
         Some((std::str::from_utf8(bytes).ok()?, self.index))
-    }
-
-    /// The path under `BASE` of the crawlable pages' script (`frontend/src/site-enhance`, the
-    /// build's `site` entry), named by its content hash.
-    pub fn site_script(&self) -> Option<&str> {
-        self.site_script.as_deref()
     }
 
     /// Whether the build has the file at `path` (`/favicon.svg`).
@@ -170,6 +155,19 @@ impl AppFiles {
 
     pub fn bytes(&self) -> u64 {
         self.bytes
+    }
+
+    /// Whether `path` is a page of the app (rendered by `pages`) rather than a file: `/portal/`,
+    /// `/portal/index.html`, and any path under `/portal/` whose last segment has no extension
+    /// and that is no file of the build.
+    pub fn is_page(&self, path: &str) -> bool {
+        let Some(rest) = path.strip_prefix(BASE) else {
+            return false;
+        };
+        match rest {
+            "/" | "/index.html" => true,
+            rest => rest.starts_with('/') && !looks_like_file(rest) && !self.files.contains_key(rest),
+        }
     }
 
     /// The answer to a request outside the API.
@@ -198,10 +196,10 @@ impl AppFiles {
         };
         let asset = match self.files.get(path) {
             Some(asset) => asset,
-            // The app's routes live in the hash, so no other path is a page of the app: a
-            // mistyped or stale address gets the portal's 404 page (with ways back in), a missing
-            // file (a chunk of an older build) a plain 404 rather than HTML.
-            None if !looks_like_file(path) => return page_not_found(path),
+            // Pages are rendered before this (`pages`); without a build to render them with, an
+            // address gets the portal's 404 page (with ways back in), a missing file (a chunk of
+            // an older build) a plain 404 rather than HTML.
+            None if !looks_like_file(path) => return page_not_found(),
             None => return not_found(),
         };
         asset.answer(request)
@@ -365,16 +363,8 @@ fn fingerprint(bytes: &[u8]) -> u64 {
     })
 }
 
-/// A path under `/portal/` that is no file: a route of the app written without its `#` goes to
-/// that route; anything else is the portal's 404 page.
-fn page_not_found(path: &str) -> Response {
-    if crate::portal_routes::PORTAL_ROUTES.contains(&path) {
-        return (
-            StatusCode::FOUND,
-            [(header::LOCATION, format!("/portal/#{path}"))],
-        )
-            .into_response();
-    }
+/// A path under `/portal/` that is no file while no page can be rendered: the portal's 404 page.
+fn page_not_found() -> Response {
     (StatusCode::NOT_FOUND, Html(crate::not_found::PAGE)).into_response()
 }
 
@@ -398,26 +388,9 @@ fn is_hashed_asset(path: &str) -> bool {
         .any(|p| p.len() >= 8 && p.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
-/// `/assets/site.<hex hash>.js`: the `site` entry, not one of its chunks (`….chunk.js`).
-fn is_site_script(path: &str) -> bool {
-    path.strip_prefix("/assets/site.")
-        .and_then(|rest| rest.strip_suffix(".js"))
-        .is_some_and(|hash| hash.len() >= 8 && hash.bytes().all(|b| b.is_ascii_hexdigit()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_site_script_is_the_site_entry_by_its_hash() {
-        assert!(is_site_script("/assets/site.3f9a0c1d2b4e.js"));
-        assert!(!is_site_script("/assets/site.3f9a0c1d2b4e.js.map"));
-        assert!(!is_site_script("/assets/site-qr.3f9a0c1d2b4e.chunk.js"));
-        assert!(!is_site_script("/assets/site.3f9a0c1d2b4e.chunk.js"));
-        assert!(!is_site_script("/assets/main.3f9a0c1d2b4e.js"));
-        assert!(!is_site_script("/site.3f9a0c1d2b4e.js"));
-    }
 
     #[test]
     fn only_content_hashed_names_are_immutable() {

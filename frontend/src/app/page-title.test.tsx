@@ -1,9 +1,10 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { Router } from 'wouter';
+import { navigate } from 'wouter/use-browser-location';
 
 import type { Category } from '../features/categories';
-import { useHashPath } from './hash-location';
+import { BASE } from '../lib/page-href';
 import { composeTitle, resetTitle, withPageNumber } from './page-title';
 import { AppRoutes } from './router';
 
@@ -37,14 +38,18 @@ const mockState = { treeLoading: false, articleLoading: false };
 function mockPage(kind: string) {
   return { __esModule: true, default: () => `${kind}-page` };
 }
-// The home page sets its own title (the company name alone): its stand-in does as it does.
+// The home page renders its own title (the company name alone): its stand-in does as it does.
 jest.mock('./pages/home-page', () => {
-  const { useCompanyTitle } = jest.requireActual('./layout/layout');
+  const { CompanyTitle } = jest.requireActual('./layout/layout');
   return {
     __esModule: true,
     default: function Home() {
-      useCompanyTitle();
-      return 'home-page';
+      return (
+        <>
+          <CompanyTitle />
+          home-page
+        </>
+      );
     },
   };
 });
@@ -90,22 +95,30 @@ jest.mock('../features/articles', () => ({
 beforeAll(() => jest.spyOn(window, 'scrollTo').mockImplementation(() => {}));
 beforeEach(() => {
   resetTitle();
-  document.title = '';
   mockState.treeLoading = false;
   mockState.articleLoading = false;
 });
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  window.history.replaceState(null, '', '/');
+});
 
-async function titleAt(hash: string): Promise<string> {
-  window.location.hash = `#${hash}`;
+/** The `<title>` elements in the document's head (React hoists each page's there). */
+const titles = () => [...document.head.querySelectorAll('title')].map((t) => t.textContent);
+
+/** The document's title once the app's routes have rendered at the real address `/portal{route}`. */
+async function titleAt(route: string): Promise<string> {
+  window.history.replaceState(null, '', `${BASE}${route}`);
   render(
-    <Router hook={useHashPath} searchHook={useHashPath.searchHook} hrefs={useHashPath.hrefs}>
+    <Router base={BASE}>
       <AppRoutes />
     </Router>,
   );
   await screen.findByText(/-page$/);
-  // Effects after the page's first render (the title, the announcer's answer to it) run out.
+  // Effects after the page's first render (the announcer's answer to its title) run out.
   await act(() => new Promise((resolve) => setTimeout(resolve, 30)));
+  // One page, one title, in the head, where the browser reads it.
+  expect(titles()).toHaveLength(1);
   return document.title;
 }
 
@@ -183,26 +196,23 @@ describe('the route announcer', () => {
     const region = screen.getByRole('status');
     expect(region).toHaveAttribute('aria-live', 'polite');
     expect(region.textContent).toBe('');
-    act(() => {
-      window.location.hash = '#/business/China-Europe_train';
-      window.dispatchEvent(new HashChangeEvent('hashchange'));
-    });
+    act(() => navigate('/portal/business/China-Europe_train'));
     await screen.findByText('single-page');
     await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
     expect(region).toHaveTextContent(`中欧班列服务 - 业务板块 - ${COMPANY}`);
+    // The new page's title has taken the old one's place in the head.
+    expect(titles()).toEqual([`中欧班列服务 - 业务板块 - ${COMPANY}`]);
     expect(document.activeElement).toBe(document.getElementById('main-content'));
   });
 
   it('waits for an article’s title before it speaks', async () => {
     await titleAt('/news_center/notice');
     mockState.articleLoading = true;
-    act(() => {
-      window.location.hash = '#/article/7';
-      window.dispatchEvent(new HashChangeEvent('hashchange'));
-    });
+    act(() => navigate('/portal/article/7'));
     await screen.findByText('article-page');
     await act(() => new Promise((resolve) => setTimeout(resolve, 30)));
     const region = screen.getByRole('status');
+    expect(titles()).toEqual([`文章详情 - ${COMPANY}`]);
     expect(document.title).toBe(`文章详情 - ${COMPANY}`);
     expect(region.textContent).toBe('');
   });

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useLocation } from 'wouter';
 
-import { useHashPath } from './hash-location';
 import { currentTitle, subscribeTitle } from './page-title';
 
 /**
@@ -12,7 +12,7 @@ import { currentTitle, subscribeTitle } from './page-title';
  * (a `sameAs` route) is not taken for a route change.
  */
 export function RouteAnnouncer() {
-  const [path] = useHashPath();
+  const [path] = useLocation();
   const title = useSyncExternalStore(subscribeTitle, currentTitle, () => null);
   const [message, setMessage] = useState('');
   // The path whose final title was announced (or shown first); null before the first page.

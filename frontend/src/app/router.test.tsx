@@ -1,7 +1,8 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import { Router } from 'wouter';
 
-import { useHashPath } from './hash-location';
+import { BASE } from '../lib/page-href';
+
 import { AppRoutes } from './router';
 import { ROUTES, flattenRoutes, type PageKey } from './routes';
 
@@ -37,31 +38,37 @@ jest.mock('../features/site', () => ({
 
 // jsdom has no scrolling; each route starts at the top (ScrollToTop).
 beforeAll(() => jest.spyOn(window, 'scrollTo').mockImplementation(() => {}));
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  window.history.replaceState(null, '', '/');
+});
+
+/** The app's routes at the real address `/portal{path}`, as the browser routes them (history, base /portal). */
+function renderAt(path: string) {
+  window.history.replaceState(null, '', `${BASE}${path}`);
+  return render(
+    <Router base={BASE}>
+      <AppRoutes />
+    </Router>,
+  );
+}
 
 describe('the router', () => {
   const own = flattenRoutes(ROUTES).filter((r) => !r.sameAs);
   const same = flattenRoutes(ROUTES).filter((r) => r.sameAs);
 
   it.each(own.map((r) => [r.path!, r.page!] as const))('renders %s with its %s page', async (path, page) => {
-    window.location.hash = `#${path}`;
-    render(
-      <Router hook={useHashPath} searchHook={useHashPath.searchHook} hrefs={useHashPath.hrefs}>
-        <AppRoutes />
-      </Router>,
-    );
+    renderAt(path);
     expect(await screen.findByText(`${page}:${path}`)).toBeInTheDocument();
   });
 
   it.each(same.map((r) => [r.path!, r.sameAs!] as const))('sends %s on to %s, the page it duplicates', async (path, target) => {
-    window.location.hash = `#${path}`;
-    render(
-      <Router hook={useHashPath} searchHook={useHashPath.searchHook} hrefs={useHashPath.hrefs}>
-        <AppRoutes />
-      </Router>,
-    );
+    const historyLength = window.history.length;
+    renderAt(path);
     const page = flattenRoutes(ROUTES).find((r) => r.path === target)!.page;
     expect(await screen.findByText(`${page}:${target}`)).toBeInTheDocument();
-    expect(window.location.hash).toBe(`#${target}`);
+    // The address bar shows the page's own address, the duplicate replaced in history.
+    expect(window.location.pathname).toBe(`/portal${target}`);
+    expect(window.history.length).toBe(historyLength);
   });
 });

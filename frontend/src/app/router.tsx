@@ -1,5 +1,5 @@
-import { useCallback, useLayoutEffect, useState, type ReactNode } from 'react';
-import { Redirect, Route, Switch, useParams, useSearch } from 'wouter';
+import { useCallback, useLayoutEffect, type ReactNode } from 'react';
+import { Redirect, Route, Switch, useLocation, useParams, useSearch } from 'wouter';
 
 import type { Crumb } from '../components/breadcrumb';
 import { InnerLayout } from '../components/inner-layout';
@@ -12,10 +12,10 @@ import { parseSearch, type SearchPageProps } from '../features/search';
 import { useGetSiteQuery, type Site } from '../features/site';
 import { lazyPage, type LazyPage } from '../lib/lazy-page';
 import { Canonical } from './canonical';
-import { shareUrl } from './crawlable-url';
-import { currentPath } from './hash-location';
+import { shareUrl } from './share-url';
 import { Layout } from './layout/layout';
-import { composeTitle, useCompanyName, usePageTitle, withPageNumber } from './page-title';
+import { composeTitle, PageTitle, useCompanyName, withPageNumber } from './page-title';
+import { useResponseStatus } from './response-status';
 import { RouteAnnouncer } from './route-announcer';
 import { ROUTES, flattenRoutes, routeTrail, type PageKey, type RouteDef } from './routes';
 import { sectionOf, sectionOfCategory, type Section } from './sections';
@@ -60,13 +60,11 @@ const SearchPage = lazyPage<SearchPageProps>(() => import(/* webpackChunkName: "
 const NotFoundPage = lazyPage(() => import(/* webpackChunkName: "page-not-found" */ '../components/not-found-page'));
 
 /**
- * Before the first render of the home page (`/`, the page the gateway draws into index.html):
- * its chunk, which the page's head already asked for, so the first render is the page itself.
+ * Every page's chunk, fetched now: the server render has them all in its one bundle and renders
+ * each at once, never a loading state (`lazyPage`'s `preload`).
  */
-export const preloadHome = (): Promise<void> => PAGES.home.preload();
-
-/** Before the first render of a deep link whose page the gateway drew (`app/drawn-route.ts`): its chunk. */
-export const preloadPage = (page: 'article' | 'news' | 'single'): Promise<void> => (page === 'article' ? ArticlePage : PAGES[page]).preload();
+export const preloadAllPages = (): Promise<unknown> =>
+  Promise.all([...Object.values(PAGES), ArticlePage, SearchPage, NotFoundPage].map((page) => page.preload()));
 
 /** The page kinds shown with their section's 栏目导航 (issue 24); the article page too. */
 const SECTION_PAGES: ReadonlySet<PageKey> = new Set(['single', 'news', 'partyConstruction']);
@@ -124,7 +122,7 @@ function usePageContext(path: string, title: string): ContentPageProps {
     breadcrumbFor,
     urlOf,
     extras: extrasFor(path, site),
-    shareUrl: shareUrl(path, search),
+    shareUrl: shareUrl(path, search, site?.publicUrl),
   };
 }
 
@@ -132,14 +130,14 @@ function usePageContext(path: string, title: string): ContentPageProps {
  * A route's title, `页面 - 栏目 - 公司名`: the route and its group as the CMS names them (the route
  * table's names while the tree loads or when it lacks them), a list's page past the first.
  */
-function useRouteTitle(route: RouteDef, tree: readonly Category[], ready: boolean) {
+function RouteTitle({ route, tree, ready }: { route: RouteDef; tree: readonly Category[]; ready: boolean }) {
   const company = useCompanyName();
   const page = new URLSearchParams(useSearch()).get('page');
   const names = routeTrail(route.path ?? '/')
     .map((r) => (r.path && findByUrl(tree, r.path)?.name) || r.name)
     .reverse();
   if (route.page && LIST_PAGES.has(route.page) && names.length > 0) names[0] = withPageNumber(names[0], Number(page));
-  usePageTitle(composeTitle(names, company), ready, route.path ?? '/');
+  return <PageTitle title={composeTitle(names, company)} final={ready} path={route.path ?? '/'} />;
 }
 
 /** The title and 栏目导航 of an article (by its id): `文章标题 - 栏目 - 公司名`, its list's section. */
@@ -151,10 +149,11 @@ function useArticleFrame(id: number | null, fallbackName: string, path: string) 
   const { currentData: article, isError, error } = useGetArticleQuery(id ?? 0, { skip: id === null });
   const settled = id === null || article !== undefined || isError;
   const missing = id === null || (error as { code?: number } | undefined)?.code === 404;
+  useResponseStatus(settled && missing ? 404 : 200);
   const name = article ? article.title : settled ? (missing ? '文章不存在' : '文章加载失败') : fallbackName;
   const category = article ? findById(tree, article.categoryId)?.name : undefined;
-  usePageTitle(composeTitle([name, category], company), settled && !treeLoading && !siteLoading, path);
-  return { loading: !settled, ...(article ? sectionOfCategory(tree, article.categoryId) : {}) };
+  const title = <PageTitle title={composeTitle([name, category], company)} final={settled && !treeLoading && !siteLoading} path={path} />;
+  return { loading: !settled, title, ...(article ? sectionOfCategory(tree, article.categoryId) : {}) };
 }
 
 function sectionNav(section: Section | undefined, current: string | undefined, kind: 'page' | 'true' = 'page'): ReactNode {
@@ -195,17 +194,13 @@ function RoutePage({ route }: { route: RouteDef }) {
   );
 }
 
-function RouteTitle({ route, tree, ready }: { route: RouteDef; tree: readonly Category[]; ready: boolean }) {
-  useRouteTitle(route, tree, ready);
-  return null;
-}
-
 /** 党建风采详情 (`/party/detail?id=9`): an article, titled and placed as the article page is. */
 function PartyDetailFrame({ children }: { children: ReactNode }) {
   const id = idOf(new URLSearchParams(useSearch()).get('id'));
-  const { loading, section, current } = useArticleFrame(id, '党建风采详情', '/party/detail');
+  const { loading, title, section, current } = useArticleFrame(id, '党建风采详情', '/party/detail');
   return (
     <InnerLayout nav={sectionNav(section, current, 'true')} reserve pending={loading}>
+      {title}
       {children}
     </InnerLayout>
   );
@@ -218,9 +213,10 @@ function ArticleRoute() {
   const id = idOf(raw);
   usePrefetchArticle(id);
   const context = usePageContext(path, '文章详情');
-  const { loading, section, current } = useArticleFrame(id, '文章详情', path);
+  const { loading, title, section, current } = useArticleFrame(id, '文章详情', path);
   return (
     <Layout>
+      {title}
       <ScrollToTop path={path} />
       <InnerLayout nav={sectionNav(section, current, 'true')} reserve pending={loading}>
         <ArticlePage {...context} />
@@ -236,9 +232,9 @@ function SearchRoute() {
   const company = useCompanyName();
   const { isLoading } = useGetSiteQuery();
   const parts = keyword ? [withPageNumber(`“${keyword}”的搜索结果`, page), '站内搜索'] : ['站内搜索'];
-  usePageTitle(composeTitle(parts, company), !isLoading, '/search');
   return (
     <Layout>
+      <PageTitle title={composeTitle(parts, company)} final={!isLoading} path="/search" />
       <ScrollToTop path="/search" />
       <SearchPage paginationLocale={paginationLocale} />
     </Layout>
@@ -246,12 +242,13 @@ function SearchRoute() {
 }
 
 function NotFoundRoute() {
-  const [path] = useState(currentPath);
+  const [path] = useLocation();
   const company = useCompanyName();
   const { isLoading } = useGetSiteQuery();
-  usePageTitle(composeTitle(['页面不存在'], company), !isLoading, path);
+  useResponseStatus(404);
   return (
     <Layout>
+      <PageTitle title={composeTitle(['页面不存在'], company)} final={!isLoading} path={path} />
       <NotFoundPage {...({} as ContentPageProps)} />
     </Layout>
   );
@@ -259,9 +256,6 @@ function NotFoundRoute() {
 
 export function AppRoutes() {
   const initial = useInitialState();
-  // The initial state takes a tick; showing nothing (rather than a spinner without the layout)
-  // keeps the page from jumping when the layout arrives.
-  if (initial.loading) return null;
   const routes = flattenRoutes(allowedRoutes(ROUTES, accessFor(initial.state)));
   return (
     <>

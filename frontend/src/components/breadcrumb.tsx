@@ -1,3 +1,4 @@
+import { pageHref } from '../lib/page-href';
 export interface Crumb {
   name: string;
   url?: string;
@@ -10,12 +11,12 @@ export function Breadcrumb({ items }: { items: Crumb[] }) {
       <span className="breadcrumb__label">当前位置：</span>
       <ol>
         <li>
-          <a href="#/">首页</a>
+          <a href={pageHref('/')}>首页</a>
         </li>
         {items.map((item, i) => (
           <li key={`${item.name}-${i}`}>
             {item.url && i < items.length - 1 ? (
-              <a href={`#${item.url}`}>{item.name}</a>
+              <a href={pageHref(item.url)}>{item.name}</a>
             ) : (
               <span aria-current={i === items.length - 1 ? 'page' : undefined}>{item.name}</span>
             )}

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type TouchEvent } from 'react';
 
 import './carousel.css';
+import { useMediaQuery } from '../lib/media-query';
 
 /** One photo-news slide: a picture and its caption, both one link to the story. */
 export interface Slide {
@@ -16,10 +17,6 @@ export interface Slide {
 const INTERVAL_MS = 6000;
 /** A horizontal move this long (CSS px), and longer than it is tall, turns the slide. */
 const SWIPE_PX = 40;
-
-function prefersReducedMotion(): boolean {
-  return typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-}
 
 interface CarouselProps {
   slides: Slide[];
@@ -38,7 +35,9 @@ export function Carousel({ slides, label, stopped = false }: CarouselProps) {
   const [index, setIndex] = useState(0);
   // The visitor's own play/pause wins; until they press it, motion preference and the site decide.
   const [choice, setChoice] = useState<boolean | null>(null);
-  const paused = choice ?? (stopped || prefersReducedMotion());
+  // False on the server and in the first render that hydrates its markup; the preference follows.
+  const reducedMotion = useMediaQuery('(prefers-reduced-motion: reduce)');
+  const paused = choice ?? (stopped || reducedMotion);
   const [held, setHeld] = useState(false);
   const id = useId();
   const touch = useRef<{ x: number; y: number } | null>(null);

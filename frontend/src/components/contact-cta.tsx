@@ -2,7 +2,7 @@ import './page-extras.css';
 
 import { useId } from 'react';
 
-/** A link the page may send a visitor to: an app route (`#/…`, `/…`) or a web address, never `javascript:`. */
+/** A link the page may send a visitor to: an app route (`/…`) or a web address, never `javascript:`. */
 export const safeHref = (url: string): string | undefined => (/^(https?:\/\/|#\/|\/)/i.test(url) ? url : undefined);
 
 /** `400-687-5200` → `tel:4006875200`. */

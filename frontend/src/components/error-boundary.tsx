@@ -1,6 +1,7 @@
 import { Component, type ReactNode } from 'react';
 
 import { describeChunkError, reportChunkFailure, type ChunkFailure } from '../lib/chunk-error';
+import { pageHref } from '../lib/page-href';
 
 const REASONS: Record<ChunkFailure['reason'], string> = {
   load: '网络错误',
@@ -57,7 +58,7 @@ export class PageErrorBoundary extends Component<Props, State> {
           <button type="button" className="button" onClick={this.retry}>
             重新加载
           </button>
-          <a className="button button--ghost" href="#/">
+          <a className="button button--ghost" href={pageHref('/')}>
             返回首页
           </a>
         </p>

@@ -13,10 +13,10 @@ describe('栏目导航', () => {
   it('is a navigation named after its section, linking each page and marking the current one', () => {
     render(<SectionNav title="新闻中心" url="/news_center" items={ITEMS} current="/news_center/notice" />);
     const nav = screen.getByRole('navigation', { name: '新闻中心栏目导航' });
-    expect(within(nav).getByRole('link', { name: '新闻中心' })).toHaveAttribute('href', '#/news_center');
+    expect(within(nav).getByRole('link', { name: '新闻中心' })).toHaveAttribute('href', '/portal/news_center');
     const links = within(nav).getAllByRole('listitem').map((li) => within(li).getByRole('link'));
     expect(links.map((a) => a.textContent)).toEqual(['公司要闻', '媒体报道', '通知公告']);
-    expect(links.map((a) => a.getAttribute('href'))).toEqual(ITEMS.map((i) => `#${i.url}`));
+    expect(links.map((a) => a.getAttribute('href'))).toEqual(ITEMS.map((i) => `/portal${i.url}`));
     expect(within(nav).getByRole('link', { name: '通知公告' })).toHaveAttribute('aria-current', 'page');
     expect(links.filter((a) => a.hasAttribute('aria-current'))).toHaveLength(1);
   });

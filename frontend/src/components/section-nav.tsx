@@ -1,6 +1,7 @@
 import './section-nav.css';
 
 import { useLayoutEffect, useRef } from 'react';
+import { pageHref } from '../lib/page-href';
 
 export interface SectionLink {
   name: string;
@@ -41,11 +42,11 @@ export function SectionNav({ title, url, items, current, currentKind = 'page' }:
 
   return (
     <nav className="section-nav" aria-label={`${title}栏目导航`}>
-      <p className="section-nav__title">{url ? <a href={`#${url}`}>{title}</a> : title}</p>
+      <p className="section-nav__title">{url ? <a href={pageHref(url)}>{title}</a> : title}</p>
       <ul className="section-nav__list" ref={list}>
         {items.map((item) => (
           <li key={item.url}>
-            <a href={`#${item.url}`} aria-current={item.url === current ? currentKind : undefined}>
+            <a href={pageHref(item.url)} aria-current={item.url === current ? currentKind : undefined}>
               {item.name}
             </a>
           </li>

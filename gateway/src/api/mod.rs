@@ -130,8 +130,7 @@ async fn parent_category(
     info: RequestInfo,
     query: RawQuery,
 ) -> Result<Response, ApiError> {
-    let id = query.only(Endpoint::ParentCategory).required_id("id")?;
-    Ok(answer(&ContentService::new(&state), info, Query::Parent { id }).await)
+    content_answer(&state, info, Endpoint::ParentCategory, query).await
 }
 
 async fn article_list(
@@ -139,14 +138,7 @@ async fn article_list(
     info: RequestInfo,
     query: RawQuery,
 ) -> Result<Response, ApiError> {
-    let content = ContentService::new(&state);
-    let list = ListQuery::parse(&query.only(Endpoint::ArticleList), content.max_page_size())?;
-    let query = Query::Articles {
-        category: list.category_id,
-        page: list.page,
-        size: list.size,
-    };
-    Ok(answer(&content, info, query).await)
+    content_answer(&state, info, Endpoint::ArticleList, query).await
 }
 
 async fn article_detail(
@@ -154,30 +146,73 @@ async fn article_detail(
     info: RequestInfo,
     query: RawQuery,
 ) -> Result<Response, ApiError> {
-    let id = query.only(Endpoint::ArticleDetail).required_id("id")?;
-    Ok(answer(&ContentService::new(&state), info, Query::Article { id }).await)
+    content_answer(&state, info, Endpoint::ArticleDetail, query).await
 }
 
-/// Articles matching a keyword, through the CMS's own search (`dialect.endpoints.article_search`);
-/// 404 when the CMS has none (`/site` says `search: false` and the app shows no search box).
 async fn article_search(
     State(state): State<AppState>,
     info: RequestInfo,
     query: RawQuery,
 ) -> Result<Response, ApiError> {
-    let content = ContentService::new(&state);
-    if !content.has_search() {
-        return Err(ApiError::NotFound("站内搜索未启用。".to_owned()));
-    }
-    let query = query.only(Endpoint::ArticleSearch);
-    let keyword = query.keyword("keyword")?;
-    let list = ListQuery::parse(&query, content.max_page_size())?;
-    let query = Query::Search {
-        keyword: keyword.into(),
-        page: list.page,
-        size: list.size,
-    };
+    content_answer(&state, info, Endpoint::ArticleSearch, query).await
+}
+
+async fn content_answer(
+    state: &AppState,
+    info: RequestInfo,
+    endpoint: Endpoint,
+    query: RawQuery,
+) -> Result<Response, ApiError> {
+    let content = ContentService::new(state);
+    let query = content_query(&content, endpoint, query)?;
     Ok(answer(&content, info, query).await)
+}
+
+/// The content query an API request asks, its parameters checked: the one reading of the API's
+/// query strings, for the handlers and for the pages the gateway renders (`pages`), which ask the
+/// API's URLs the app asks. An endpoint that is no content query (the site settings, files, the
+/// OpenAPI document) is "not found" here.
+pub fn content_query(
+    content: &ContentService<'_>,
+    endpoint: Endpoint,
+    query: RawQuery,
+) -> Result<Query, ApiError> {
+    let query = query.only(endpoint);
+    Ok(match endpoint {
+        Endpoint::CategoryList => Query::Categories,
+        Endpoint::ParentCategory => Query::Parent {
+            id: query.required_id("id")?,
+        },
+        Endpoint::ArticleList => {
+            let list = ListQuery::parse(&query, content.max_page_size())?;
+            Query::Articles {
+                category: list.category_id,
+                page: list.page,
+                size: list.size,
+            }
+        }
+        Endpoint::ArticleDetail => Query::Article {
+            id: query.required_id("id")?,
+        },
+        // Articles matching a keyword, through the CMS's own search (`dialect.endpoints.
+        // article_search`); 404 when the CMS has none (`/site` says `search: false` and the app
+        // shows no search box).
+        Endpoint::ArticleSearch => {
+            if !content.has_search() {
+                return Err(ApiError::NotFound("站内搜索未启用。".to_owned()));
+            }
+            let keyword = query.keyword("keyword")?;
+            let list = ListQuery::parse(&query, content.max_page_size())?;
+            Query::Search {
+                keyword: keyword.into(),
+                page: list.page,
+                size: list.size,
+            }
+        }
+        Endpoint::Site | Endpoint::Files | Endpoint::OpenApi => {
+            return Err(ApiError::NotFound("请求的接口不存在。".to_owned()));
+        }
+    })
 }
 
 async fn site(State(state): State<AppState>, info: RequestInfo) -> Response {

@@ -274,8 +274,8 @@ fn round_ms(seconds: f64) -> f64 {
 fn overrides_for(config: &CacheConfig, kind: Kind) -> Vec<Ttl> {
     let starts: &[&str] = match kind {
         Kind::Api(endpoint) => &[endpoint.cache_name()][..],
-        Kind::Crawl => &["site", "feed/", "sitemap", "robots"],
-        Kind::App => &["app/"],
+        Kind::Crawl => &["feed/", "sitemap", "robots"],
+        Kind::Page => &["page/"],
     };
     config
         .overrides

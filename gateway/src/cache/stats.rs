@@ -17,12 +17,14 @@ use crate::endpoint::Endpoint;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Kind {
     Api(Endpoint),
+    /// The sitemap, the feeds and robots.txt (`crawl`).
     Crawl,
-    App,
+    /// The pages the gateway renders (`pages`).
+    Page,
 }
 
 /// How many kinds there are: one per endpoint of the table (the uncached ones never count),
-/// then `Crawl` and `App`.
+/// then `Crawl` and `Page`.
 const KINDS: usize = Endpoint::ALL.len() + 2;
 const OUTCOMES: [Outcome; 4] = [Outcome::Hit, Outcome::Miss, Outcome::Stale, Outcome::Bypass];
 
@@ -33,15 +35,15 @@ impl Kind {
             .into_iter()
             .filter(|e| e.spec().cache.is_some())
             .map(Self::Api)
-            .chain([Self::Crawl, Self::App])
+            .chain([Self::Crawl, Self::Page])
     }
 
-    /// The `endpoint` label: the table's metrics label, `crawl` or `app`.
+    /// The `endpoint` label: the table's metrics label, `crawl` or `page`.
     pub fn label(self) -> &'static str {
         match self {
             Self::Api(endpoint) => endpoint.metrics_label(),
             Self::Crawl => "crawl",
-            Self::App => "app",
+            Self::Page => "page",
         }
     }
 
@@ -52,7 +54,7 @@ impl Kind {
                 .position(|e| *e == endpoint)
                 .unwrap_or_default(),
             Self::Crawl => KINDS - 2,
-            Self::App => KINDS - 1,
+            Self::Page => KINDS - 1,
         }
     }
 }
@@ -75,7 +77,7 @@ struct Slot {
 /// search, no string compared on a hit).
 static SLOTS: LazyLock<Vec<Slot>> = LazyLock::new(|| {
     let mut kinds: Vec<Kind> = Endpoint::ALL.into_iter().map(Kind::Api).collect();
-    kinds.extend([Kind::Crawl, Kind::App]);
+    kinds.extend([Kind::Crawl, Kind::Page]);
     kinds
         .into_iter()
         .flat_map(|kind| {

@@ -9,7 +9,6 @@ mod crawl;
 mod credentials;
 mod dialects;
 mod files;
-mod first_paint;
 mod helpers;
 mod hostile;
 mod normalise;

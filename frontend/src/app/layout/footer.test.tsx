@@ -31,8 +31,8 @@ describe('footer', () => {
   it('shows no 公安备案 line while the number is unset, and the links to 网站地图 and 联系我们', () => {
     const { container } = render(<Footer site={{ ...SITE, policeFilingNumber: '' }} />);
     expect(container.querySelector('.site-footer__filing')).toBeNull();
-    expect(screen.getByRole('link', { name: '网站地图' })).toHaveAttribute('href', '#/sitemap');
-    expect(screen.getByRole('link', { name: '联系我们' })).toHaveAttribute('href', '#/contact');
+    expect(screen.getByRole('link', { name: '网站地图' })).toHaveAttribute('href', '/portal/sitemap');
+    expect(screen.getByRole('link', { name: '联系我们' })).toHaveAttribute('href', '/portal/contact');
   });
 
   it('shows the number with its emblem, linked when a URL is set and as text when not', () => {

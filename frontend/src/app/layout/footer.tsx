@@ -1,4 +1,5 @@
 import type { Site } from '../../features/site';
+import { pageHref } from '../../lib/page-href';
 
 /** The public-security filing mark beside its number: a drawn shield (the ministry's own image is not ours to ship). */
 function FilingEmblem() {
@@ -34,9 +35,9 @@ export function Footer({ site }: { site?: Site }) {
             </address>
           )}
           <nav className="site-footer__links" aria-label="页脚导航">
-            <a href="#/sitemap">网站地图</a>
-            <a href="#/contact">联系我们</a>
-            <a href="#/liaison">联络合作</a>
+            <a href={pageHref('/sitemap')}>网站地图</a>
+            <a href={pageHref('/contact')}>联系我们</a>
+            <a href={pageHref('/liaison')}>联络合作</a>
           </nav>
         </div>
         {site && (

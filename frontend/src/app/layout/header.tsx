@@ -1,10 +1,11 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 
 import { Menu } from '../../components/menu/menu';
 import type { MenuItem } from '../../components/menu/types';
 import { ReadingToolbar } from '../../features/reading';
 import { SearchBox } from '../../features/search';
 import { Logo } from './logo';
+import { pageHref } from '../../lib/page-href';
 
 interface HeaderProps {
   companyName: string;
@@ -16,6 +17,14 @@ interface HeaderProps {
 
 export function Header({ companyName, items, currentPath, search = false }: HeaderProps) {
   const [open, setOpen] = useState(false);
+  // A menu opened by the link before the app ran (the address ends in #site-nav) is the app's
+  // open menu now; the fragment goes, so closing it closes it.
+  useEffect(() => {
+    if (window.location.hash !== '#site-nav') return;
+    setOpen(true);
+    window.history.replaceState(window.history.state, '', `${window.location.pathname}${window.location.search}`);
+  }, []);
+  const toggle = () => setOpen((o) => !o);
   return (
     <header className="site-header">
       {/* A strip above the menu (the menu keeps its room): 关怀版 on every screen, where a visitor
@@ -28,20 +37,32 @@ export function Header({ companyName, items, currentPath, search = false }: Head
         </div>
       </div>
       <div className="container site-header__inner">
-        <a className="brand" href="#/">
+        <a className="brand" href={pageHref('/')}>
           <Logo />
           <span className="brand__name">{companyName}</span>
         </a>
-        <button
-          type="button"
+        {/* A link to the menu, so a tap opens it before the app's script has run (and with none:
+            the stylesheet shows #site-nav when it is the target); the app then toggles it. */}
+        <a
+          href="#site-nav"
+          role="button"
           className="menu-toggle"
           aria-expanded={open}
           aria-controls="site-nav"
-          onClick={() => setOpen((o) => !o)}
+          onClick={(event) => {
+            event.preventDefault();
+            toggle();
+          }}
+          onKeyDown={(event) => {
+            if (event.key === ' ') {
+              event.preventDefault();
+              toggle();
+            }
+          }}
         >
           <span className="menu-toggle__bars" aria-hidden="true" />
           {open ? '关闭菜单' : '菜单'}
-        </button>
+        </a>
         <div id="site-nav" className={`site-nav${open ? ' is-open' : ''}`}>
           <Menu items={items} currentPath={currentPath} onNavigate={() => setOpen(false)} />
           <div className="site-nav__tools">

@@ -1,22 +1,20 @@
 import type { ReactNode } from 'react';
+import { useLocation } from 'wouter';
 
 import { categoriesToMenu, useGetCategoriesQuery } from '../../features/categories';
 import { useGetSiteQuery, useMourning } from '../../features/site';
-import { afterPaint } from '../../lib/after-paint';
-import { useHashPath } from '../hash-location';
-import { useCompanyName, usePageTitle } from '../page-title';
+import { PageTitle, useCompanyName } from '../page-title';
 import { ROUTES } from '../routes';
+import { Footer } from './footer';
 import { Header } from './header';
 import { menuFromRoutes } from './menu-items';
 
 export { FALLBACK_NAME, useCompanyName } from '../page-title';
 
 /** The home page's title: the company name alone (spec §1). Every other route sets its own (router). */
-export function useCompanyTitle(): string {
+export function CompanyTitle() {
   const { isLoading } = useGetSiteQuery();
-  const name = useCompanyName();
-  usePageTitle(name, !isLoading, '/');
-  return name;
+  return <PageTitle title={useCompanyName()} final={!isLoading} path="/" />;
 }
 
 export function SkipLink() {
@@ -32,7 +30,7 @@ export function SkipLink() {
 
 /** Skip link and header with the menu: the category tree, or the route table when it cannot load. */
 export function SiteHeader() {
-  const [path] = useHashPath();
+  const [path] = useLocation();
   const companyName = useCompanyName();
   const { data: tree, isError } = useGetCategoriesQuery();
   const { data: site } = useGetSiteQuery();
@@ -51,14 +49,9 @@ export function SiteHeader() {
   );
 }
 
-// Below the fold on every page's first paint: the footer's facts come once the page has painted.
-const footer = afterPaint(() => import(/* webpackChunkName: "footer" */ './footer').then((m) => m.Footer));
-
 export function SiteFooter() {
   const { data: site } = useGetSiteQuery();
-  const [Footer] = footer.useModule();
-  // The landmark is there from the first paint; nothing follows it, so its content moves nothing.
-  return Footer ? <Footer site={site} /> : <footer className="site-footer" />;
+  return <Footer site={site} />;
 }
 
 export function Layout({ children }: { children: ReactNode }) {

@@ -30,7 +30,7 @@ describe('无障碍声明', () => {
     for (const standard of ['GB/T 37668', '互联网网站适老化通用设计规范', 'WCAG', '2.1 AA']) expect(text).toContain(standard);
     expect(screen.getByRole('link', { name: 'a11y@example.org' })).toHaveAttribute('href', 'mailto:a11y@example.org');
     expect(screen.getByRole('link', { name: '010-1234 5678' })).toHaveAttribute('href', 'tel:01012345678');
-    expect(screen.getByRole('link', { name: '联系我们' })).toHaveAttribute('href', '#/contact');
+    expect(screen.getByRole('link', { name: '联系我们' })).toHaveAttribute('href', '/portal/contact');
   });
 
   it('shows only the contact facts the site sets, and no company name of its own', () => {

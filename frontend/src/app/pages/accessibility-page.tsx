@@ -2,6 +2,7 @@ import { Breadcrumb } from '../../components/breadcrumb';
 import type { ContentPageProps } from '../../features/articles';
 import { ZOOMS } from '../../features/reading';
 import { useGetSiteQuery } from '../../features/site';
+import { pageHref } from '../../lib/page-href';
 
 const STANDARDS = [
   'GB/T 37668—2019《信息技术 互联网内容无障碍可访问性技术要求与测试方法》',
@@ -94,7 +95,7 @@ export default function AccessibilityPage({ title, breadcrumb }: ContentPageProp
           </dl>
         ) : null}
         <p>
-          来信请说明所访问的页面和遇到的问题，我们会尽快答复。更多联系方式请见<a href="#/contact">联系我们</a>。
+          来信请说明所访问的页面和遇到的问题，我们会尽快答复。更多联系方式请见<a href={pageHref('/contact')}>联系我们</a>。
         </p>
       </section>
     </article>

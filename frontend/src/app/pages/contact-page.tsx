@@ -2,6 +2,7 @@ import { Breadcrumb } from '../../components/breadcrumb';
 import { Loading } from '../../components/loading';
 import type { ContentPageProps } from '../../features/articles';
 import { useGetSiteQuery } from '../../features/site';
+import { pageHref } from '../../lib/page-href';
 
 /** 联系我们: the company's address, post code, telephone and e-mail, from the gateway's config. */
 export default function ContactPage({ breadcrumb }: ContentPageProps) {
@@ -47,8 +48,8 @@ export default function ContactPage({ breadcrumb }: ContentPageProps) {
         </dl>
       )}
       <p>
-        合作意向与友好往来请见<a href="#/liaison/friendly-cooperation">友好合作</a>，发展规划请见
-        <a href="#/liaison/future-outlook">未来展望</a>。
+        合作意向与友好往来请见<a href={pageHref('/liaison/friendly-cooperation')}>友好合作</a>，发展规划请见
+        <a href={pageHref('/liaison/future-outlook')}>未来展望</a>。
       </p>
     </section>
   );

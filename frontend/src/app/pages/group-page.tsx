@@ -2,6 +2,7 @@ import { Breadcrumb } from '../../components/breadcrumb';
 import type { ContentPageProps } from '../../features/articles';
 import { findByUrl, useGetCategoriesQuery } from '../../features/categories';
 import { ROUTES, routeTrail } from '../routes';
+import { pageHref } from '../../lib/page-href';
 
 /**
  * A group's landing page: its name, its line from the CMS, and every section below it with the
@@ -25,7 +26,7 @@ export default function GroupPage({ path, title, breadcrumb, category }: Content
             const description = findByUrl(tree, r.path!)?.description;
             return (
               <li key={r.path}>
-                <a className="tile" href={`#${r.path}`}>
+                <a className="tile" href={pageHref(r.path ?? '/')}>
                   {r.name}
                   {description && <span>{description}</span>}
                 </a>

@@ -1,14 +1,14 @@
 import { Carousel, CarouselPlaceholder, type Slide } from '../../components/carousel';
 import { findByUrl, useGetCategoriesQuery } from '../../features/categories';
 import { useGetSiteQuery, useMourning } from '../../features/site';
-import { usePainted } from '../../lib/after-paint';
-import { SiteFooter, SiteHeader, useCompanyTitle } from '../layout/layout';
+import { CompanyTitle, SiteFooter, SiteHeader, useCompanyName } from '../layout/layout';
 import { childrenOf } from '../routes';
 import { LeadStory, pickLead } from './home/lead-story';
 import { NewsColumn } from './home/news-lines';
 import { TopicStrip } from './home/topic-strip';
 import { articleHref, dayOf, useCategoryArticles } from './home/use-category-articles';
 import './home/home.css';
+import { pageHref } from '../../lib/page-href';
 
 /** The home page's sources: routes of the table, their categories found in the CMS's tree. */
 const NEWS = '/news_center/company_announcement/1';
@@ -76,7 +76,7 @@ function PartyBlock() {
       <div className="container">
         <div className="section-head">
           <h2 id="home-party-title">党建工会</h2>
-          <a href="#/party-construction" className="more">
+          <a href={pageHref('/party-construction')} className="more">
             更多<span className="visually-hidden">党建工会</span>
           </a>
         </div>
@@ -116,7 +116,7 @@ function BusinessTiles() {
           const description = findByUrl(tree, b.path!)?.description;
           return (
             <li key={b.path}>
-              <a className="tile" href={`#${b.path}`}>
+              <a className="tile" href={pageHref(b.path ?? '/')}>
                 <strong>{b.name}</strong>
                 {description && <span>{description}</span>}
               </a>
@@ -133,7 +133,7 @@ function SiteBlocks() {
   const { data: site } = useGetSiteQuery();
   const figures = site?.figures ?? [];
   const partners = site?.partners ?? [];
-  const hrefOf = (url: string) => (url.startsWith('/') ? `#${url}` : url);
+  const hrefOf = (url: string) => (url.startsWith('/') ? pageHref(url) : url);
   return (
     <>
       {figures.length > 0 && (
@@ -165,27 +165,21 @@ function SiteBlocks() {
 
 /** The home entry, without the shared layout (spec §2): its own full-width header. */
 export default function HomePage() {
-  const companyName = useCompanyTitle();
+  const companyName = useCompanyName();
   const mourning = useMourning();
-  const painted = usePainted();
   return (
     <div className="home">
+      <CompanyTitle />
       <SiteHeader />
       <main id="main-content" tabIndex={-1}>
         <h1 className="visually-hidden">{companyName}</h1>
         <NewsRow stopped={mourning} />
-        {/* Below the fold: after the top has painted, so the app's takeover is two shorter tasks. */}
-        {painted && (
-          <>
-            <TopicStrip />
-            <PartyBlock />
-            <BusinessTiles />
-            <SiteBlocks />
-          </>
-        )}
+        <TopicStrip />
+        <PartyBlock />
+        <BusinessTiles />
+        <SiteBlocks />
       </main>
-      {/* With them: on a tall screen a footer drawn before them would be pushed down the screen. */}
-      {painted && <SiteFooter />}
+      <SiteFooter />
     </div>
   );
 }

@@ -4,13 +4,14 @@ import type { ContentPageProps } from '../../features/articles';
 import { categoriesToMenu, useGetCategoriesQuery } from '../../features/categories';
 import { menuFromRoutes } from '../layout/menu-items';
 import { ROUTES, flattenRoutes } from '../routes';
+import { pageHref } from '../../lib/page-href';
 
 function Tree({ items }: { items: MenuItem[] }) {
   return (
     <ul>
       {items.map((item) => (
         <li key={item.key}>
-          <a href={`#${item.url}`}>{item.name}</a>
+          <a href={pageHref(item.url)}>{item.name}</a>
           {item.children.length > 0 && <Tree items={item.children} />}
         </li>
       ))}
@@ -45,7 +46,7 @@ export default function SitemapPage({ breadcrumb }: ContentPageProps) {
           <ul>
             {others.map((r) => (
               <li key={r.path}>
-                <a href={`#${r.path}`}>{r.name}</a>
+                <a href={pageHref(r.path ?? '/')}>{r.name}</a>
               </li>
             ))}
           </ul>

@@ -57,7 +57,7 @@ describe('menu', () => {
     render(<Menu items={items} currentPath="/about/honor" />);
     const link = screen.getByText('荣誉资质');
     expect(link).toHaveAttribute('aria-current', 'page');
-    expect(link).toHaveAttribute('href', '#/about/honor');
+    expect(link).toHaveAttribute('href', '/portal/about/honor');
     expect(screen.getByRole('button', { name: '走进云川' }).closest('li')).toHaveClass('is-current');
   });
 });

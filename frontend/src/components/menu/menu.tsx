@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 
 import type { MenuItem } from './types';
+import { pageHref } from '../../lib/page-href';
 
 interface MenuProps {
   items: MenuItem[];
@@ -10,7 +11,7 @@ interface MenuProps {
   onNavigate?: () => void;
 }
 
-const href = (url: string) => `#${url}`;
+const href = pageHref;
 
 function isCurrent(item: MenuItem, path: string): boolean {
   return item.url === path || item.children.some((c) => isCurrent(c, path));

@@ -14,8 +14,12 @@ export async function loadInitialState(): Promise<InitialState> {
   return { name: typeof info?.name === 'string' ? info.name : undefined };
 }
 
+/**
+ * The initial state: none at first (what the server renders, with no visitor's storage to read, so
+ * the browser's first render hydrates the same markup), then the stored one.
+ */
 export function useInitialState(): InitialStateStatus {
-  const [status, setStatus] = useState<InitialStateStatus>({ loading: true });
+  const [status, setStatus] = useState<InitialStateStatus>({ loading: false, state: {} });
   useEffect(() => {
     let live = true;
     loadInitialState().then(

@@ -29,15 +29,15 @@ describe('the news page number', () => {
   });
 
   it('carries the list page in an article’s address, and back to the list', () => {
-    expect(withListPage('#/article/7', 2)).toBe('#/article/7?listPage=2');
-    expect(withListPage('#/party/detail?id=7', 3)).toBe('#/party/detail?id=7&listPage=3');
-    expect(withListPage('#/article/7', 1)).toBe('#/article/7');
+    expect(withListPage('/portal/article/7', 2)).toBe('/portal/article/7?listPage=2');
+    expect(withListPage('/portal/party/detail?id=7', 3)).toBe('/portal/party/detail?id=7&listPage=3');
+    expect(withListPage('/portal/article/7', 1)).toBe('/portal/article/7');
     expect(listPageFromSearch('listPage=2')).toBe(2);
     expect(listPageFromSearch('id=7&listPage=3')).toBe(3);
     expect(listPageFromSearch('page=2')).toBeNull();
     expect(listPageFromSearch('listPage=x')).toBeNull();
-    expect(listHref('/news_center/notice', 2)).toBe('#/news_center/notice?page=2');
-    expect(listHref('/news_center/notice', 1)).toBe('#/news_center/notice');
-    expect(listHref('/news_center/notice', null)).toBe('#/news_center/notice');
+    expect(listHref('/news_center/notice', 2)).toBe('/portal/news_center/notice?page=2');
+    expect(listHref('/news_center/notice', 1)).toBe('/portal/news_center/notice');
+    expect(listHref('/news_center/notice', null)).toBe('/portal/news_center/notice');
   });
 });

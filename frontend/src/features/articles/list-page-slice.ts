@@ -2,6 +2,7 @@
 // injected into the store when the feature's code loads. The list shown last and its page are
 // kept, so coming back to that list opens the page the visitor left; the URL's `?page=` wins
 // when present (ListPage keeps both in step).
+import { pageHref } from '../../lib/page-href';
 import { createSlice, type PayloadAction, type WithSlice } from '@reduxjs/toolkit';
 
 import { rootReducer } from '../../app/reducer';
@@ -53,7 +54,7 @@ function pageNumber(raw: string | null): number | null {
 
 /**
  * The list page an article was opened from, carried in the article's address
- * (`#/article/2111?listPage=2`): the store forgets it on a reload or in a new tab, and 返回列表
+ * (`/portal/article/2111?listPage=2`): the store forgets it on a reload or in a new tab, and 返回列表
  * must still lead back to that page.
  */
 export const LIST_PAGE_PARAM = 'listPage';
@@ -70,4 +71,4 @@ export function listPageFromSearch(search: string): number | null {
 }
 
 /** Where 返回列表 leads: the list, at the page the article was opened from. */
-export const listHref = (listUrl: string, page: number | null): string => `#${listUrl}${page && page > 1 ? `?page=${page}` : ''}`;
+export const listHref = (listUrl: string, page: number | null): string => pageHref(`${listUrl}${page && page > 1 ? `?page=${page}` : ''}`);

@@ -10,7 +10,7 @@ import { useSyncExternalStore } from 'react';
 
 import { STORAGE_KEYS, readingPrefs, saveReadingPrefs } from '../../lib/storage';
 
-import { type ReadingPrefs, applyPrefs, parsePrefs } from './prefs-core';
+import { DEFAULT_PREFS, type ReadingPrefs, applyPrefs, parsePrefs } from './prefs-core';
 
 export * from './prefs-core';
 
@@ -65,5 +65,6 @@ const subscribe = (listener: () => void) => {
 
 /** The current choice; every view of the toolbar shows the same. */
 export function useReadingPrefs(): ReadingPrefs {
-  return useSyncExternalStore(subscribe, () => current);
+  // The server renders the defaults (it has no storage); the stored choice follows hydration.
+  return useSyncExternalStore(subscribe, () => current, () => DEFAULT_PREFS);
 }

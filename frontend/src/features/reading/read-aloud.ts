@@ -2,6 +2,7 @@
 // itself (speech.ts) is its own chunk, loaded on the first press.
 import { useCallback, useEffect, useRef, useState } from 'react';
 
+import { onRouteChange } from '../../lib/route-change';
 import { currentChineseVoice } from './voices';
 
 /** The element whose text is read: the page's main content (the skip link's target). */
@@ -48,9 +49,9 @@ export function useReadAloud(): ReadAloud {
 
   // Another page is another text: reading stops when the route changes, and when the toolbar goes.
   useEffect(() => {
-    window.addEventListener('hashchange', stop);
+    const stopFollowing = onRouteChange(stop);
     return () => {
-      window.removeEventListener('hashchange', stop);
+      stopFollowing();
       run.current += 1;
       stopCurrent.current?.();
     };

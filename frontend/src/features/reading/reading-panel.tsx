@@ -3,6 +3,7 @@ import './reading-panel.css';
 import { DEFAULT_PREFS, ZOOMS, isChanged, setPrefs, useReadingPrefs, type ReadingPrefs, type TextSize } from './prefs';
 import { useReadAloud } from './read-aloud';
 import { useHasChineseVoice } from './voices';
+import { pageHref } from '../../lib/page-href';
 
 const SIZE_LABELS: Record<TextSize, string> = { standard: '标准', large: '大', xlarge: '特大' };
 
@@ -15,7 +16,7 @@ const SWITCHES: { key: 'contrast' | 'spacing' | 'cursor' | 'guide'; label: strin
 ];
 
 /** Where the 关怀版's statement is (the route table's `accessibility` page). */
-export const STATEMENT_HREF = '#/accessibility';
+export const STATEMENT_HREF = pageHref('/accessibility');
 
 export interface ReadingPanelProps {
   id: string;

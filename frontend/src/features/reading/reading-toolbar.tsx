@@ -4,6 +4,7 @@ import { useCallback, useEffect, useId, useRef, useState } from 'react';
 
 import { afterPaint } from '../../lib/after-paint';
 import { useDismiss } from '../../lib/dismiss';
+import { onRouteChange } from '../../lib/route-change';
 import { isChanged, useReadingPrefs } from './prefs';
 
 // No first paint shows the panel: it comes once the page has painted, or on a hover, focus or press.
@@ -25,11 +26,7 @@ export function ReadingToolbar() {
   const close = useCallback(() => setOpen(false), []);
   useDismiss(open, close, toggle, root);
   // Following a link (the statement) or the browser's back button leaves the panel behind.
-  useEffect(() => {
-    if (!open) return undefined;
-    window.addEventListener('hashchange', close);
-    return () => window.removeEventListener('hashchange', close);
-  }, [open, close]);
+  useEffect(() => (open ? onRouteChange(close) : undefined), [open, close]);
 
   return (
     <div className="reading" ref={root}>

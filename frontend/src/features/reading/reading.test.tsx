@@ -3,6 +3,7 @@ import { join } from 'node:path';
 
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { navigate } from 'wouter/use-browser-location';
 
 import { STORAGE_KEYS } from '../../lib/storage';
 import { startCrosshair } from './crosshair';
@@ -26,7 +27,7 @@ afterEach(async () => {
   setPrefs(DEFAULT_PREFS);
   await guideSettled();
   window.localStorage.clear();
-  window.location.hash = '';
+  window.history.replaceState(null, '', '/');
 });
 
 // First in the file: the panel's chunk is not loaded yet (the module keeps it once it is).
@@ -134,7 +135,7 @@ describe('the 关怀版 toolbar', () => {
       if (button.textContent === '重置') expect(button).not.toHaveAttribute('aria-pressed');
       else expect(button).toHaveAttribute('aria-pressed', button.textContent === '标准' || button.textContent === '100%' ? 'true' : 'false');
     }
-    expect(within(panel).getByRole('link', { name: '无障碍声明' })).toHaveAttribute('href', '#/accessibility');
+    expect(within(panel).getByRole('link', { name: '无障碍声明' })).toHaveAttribute('href', '/portal/accessibility');
     expect(within(panel).getByRole('button', { name: '重置' })).toBeDisabled();
   });
 
@@ -186,10 +187,12 @@ describe('the 关怀版 toolbar', () => {
     await userEvent.click(screen.getByText('正文'));
     expect(toggle).toHaveAttribute('aria-expanded', 'false');
     await userEvent.click(toggle);
+    // A fragment of the same page is no route change; the app's navigation to the statement is.
     act(() => {
-      window.location.hash = '#/accessibility';
-      window.dispatchEvent(new HashChangeEvent('hashchange'));
+      window.location.hash = '#main-content';
     });
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    act(() => navigate('/portal/accessibility'));
     expect(toggle).toHaveAttribute('aria-expanded', 'false');
   });
 
@@ -303,10 +306,9 @@ describe('语音朗读', () => {
     // Started again, then the visitor goes to another page: reading stops.
     await userEvent.click(button);
     await waitFor(() => expect(synth.speak).toHaveBeenCalledTimes(2));
-    act(() => {
-      window.dispatchEvent(new HashChangeEvent('hashchange'));
-    });
-    expect(synth.cancel.mock.calls.length).toBeGreaterThan(cancels + 1);
+    const reading = synth.cancel.mock.calls.length;
+    act(() => navigate('/portal/news_center'));
+    expect(synth.cancel.mock.calls.length).toBe(reading + 1);
   });
 
   it('shows itself unpressed again when the engine has read the last piece', async () => {

@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useLocation } from 'wouter';
 
+import { pageHref } from '../../lib/page-href';
 import { MAX_KEYWORD, normalizeKeyword, searchHref } from './keyword';
 
 interface SearchBoxProps {
@@ -30,7 +31,7 @@ export function SearchBox({ initial = '', onSearch, label = '站内搜索' }: Se
     onSearch?.();
   };
   return (
-    <form role="search" aria-label={label} className="search-box" onSubmit={submit} noValidate>
+    <form role="search" aria-label={label} className="search-box" action={pageHref('/search')} method="get" onSubmit={submit} noValidate>
       <label htmlFor={id} className="visually-hidden">
         站内搜索
       </label>

@@ -7,6 +7,7 @@ import { useSearchArticlesQuery } from './api';
 import { Highlight } from './highlight';
 import { parseSearch, searchHref } from './keyword';
 import { SearchBox } from './search-box';
+import { pageHref } from '../../lib/page-href';
 
 export const PAGE_SIZE = 10;
 
@@ -14,7 +15,7 @@ export interface SearchPageProps {
   paginationLocale: PaginationLocale;
 }
 
-/** 站内搜索的结果: `#/search?q=班列&page=2`; the keyword and page live in the URL, so a reload keeps them. */
+/** 站内搜索的结果: `/portal/search?q=班列&page=2`; the keyword and page live in the URL, so a reload keeps them. */
 export default function SearchPage({ paginationLocale }: SearchPageProps) {
   const { keyword, page } = parseSearch(useSearch());
   const [, navigate] = useLocation();
@@ -49,7 +50,7 @@ export default function SearchPage({ paginationLocale }: SearchPageProps) {
           <ol className="search-results" start={(page - 1) * PAGE_SIZE + 1}>
             {data.content.map((hit) => (
               <li key={hit.id}>
-                <a href={`#/article/${hit.id}`}>
+                <a href={pageHref(`/article/${hit.id}`)}>
                   <Highlight text={hit.title} keyword={keyword} />
                 </a>
                 {hit.publishTime && <time dateTime={hit.publishTime.slice(0, 10)}>{hit.publishTime.slice(0, 10)}</time>}

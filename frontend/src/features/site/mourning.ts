@@ -7,9 +7,15 @@ import { useGetSiteQuery } from './api';
 
 export type MourningSetting = boolean | string[];
 
-/** Today's date in Beijing as YYYY-MM-DD ('en-CA' formats dates that way). */
+/** China Standard Time: UTC+8 all year (no daylight saving). */
+const CHINA_OFFSET_MS = 8 * 3600 * 1000;
+
+/**
+ * Today's date in Beijing as YYYY-MM-DD, by the fixed offset rather than `Intl` (the gateway's
+ * JavaScript engine has none; the server render and the browser must agree).
+ */
 export function chinaDate(now: Date): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  return new Date(now.getTime() + CHINA_OFFSET_MS).toISOString().slice(0, 10);
 }
 
 /** Whether `now` falls on a mourning day: `true`, or a listed "MM-DD" (yearly) or "YYYY-MM-DD". */
@@ -36,5 +42,6 @@ export function useMourning(): boolean {
     if (mourning) root.setAttribute('data-mourning', '');
     else root.removeAttribute('data-mourning');
   }, [site, setting, mourning]);
-  return site ? mourning : document.documentElement.hasAttribute('data-mourning');
+  if (site) return mourning;
+  return typeof document !== 'undefined' && document.documentElement.hasAttribute('data-mourning');
 }

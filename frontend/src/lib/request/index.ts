@@ -1,3 +1,3 @@
 export * from './messages';
 export * from './request';
-export { bootedUrls, resetBoot } from './boot';
+export { holdAnswers, neededUrls, type HeldAnswer } from './server-answers';

@@ -2,7 +2,7 @@ import { subscribe, type Notice } from '../notify';
 import { STORAGE_KEYS, saveToken } from '../storage';
 import { startServer, type TestServer } from '../../test/server';
 import { DOWNLOAD_FAILED, DUPLICATE_REQUEST, EMPTY_RESPONSE, STATUS_MESSAGES } from './messages';
-import { REQUEST_TIMEOUT_MS, download, request, requestSettings, resetDuplicateGuard } from './request';
+import { LOGIN_ROUTE, REQUEST_TIMEOUT_MS, download, pageLoad, request, requestSettings, resetDuplicateGuard } from './request';
 
 let server: TestServer;
 let notices: Notice[];
@@ -17,7 +17,6 @@ afterAll(() => server.close());
 beforeEach(() => {
   server.seen.length = 0;
   window.localStorage.clear();
-  window.location.hash = '';
   resetDuplicateGuard();
   requestSettings.timeoutMs = REQUEST_TIMEOUT_MS;
   notices = [];
@@ -67,18 +66,37 @@ describe('envelope', () => {
 });
 
 describe('401', () => {
-  it('navigates to #/login without a notification', async () => {
+  let assign: jest.SpyInstance;
+  beforeEach(() => {
+    assign = jest.spyOn(pageLoad, 'assign').mockImplementation(() => {});
+  });
+  afterEach(() => {
+    assign.mockRestore();
+    window.history.replaceState(null, '', '/');
+  });
+
+  it('loads the login page (/portal/login) without a notification', async () => {
+    window.history.replaceState(null, '', '/portal/news_center/notice');
     server.answer(json({ code: 401, msg: '未授权' }, 401));
     const result = await request({ url: '/x' });
     expect(result.error?.code).toBe(401);
-    expect(window.location.hash).toBe('#/login');
+    expect(LOGIN_ROUTE).toBe('/portal/login');
+    expect(assign).toHaveBeenCalledWith('/portal/login');
     expect(notices).toHaveLength(0);
   });
 
   it('also for an empty 401', async () => {
     server.answer({ status: 401, body: '' });
     await request({ url: '/x' });
-    expect(window.location.hash).toBe('#/login');
+    expect(assign).toHaveBeenCalledWith('/portal/login');
+  });
+
+  it('does not load the login page again from the login page itself', async () => {
+    window.history.replaceState(null, '', '/portal/login');
+    server.answer(json({ code: 401, msg: '未授权' }, 401));
+    expect((await request({ url: '/x' })).error?.code).toBe(401);
+    expect(assign).not.toHaveBeenCalled();
+    expect(notices).toHaveLength(0);
   });
 });
 

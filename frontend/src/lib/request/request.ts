@@ -1,9 +1,10 @@
 // The request layer (spec §7–9): every call to the gateway goes through `request`.
 import type { BaseQueryFn } from '@reduxjs/toolkit/query';
 
+import { onServer } from '../environment';
 import { notify } from '../notify';
 import { validToken } from '../storage';
-import { takeBooted } from './boot';
+import { heldAnswer } from './server-answers';
 import {
   DOWNLOAD_FAILED,
   DUPLICATE_REQUEST,
@@ -11,11 +12,12 @@ import {
   NETWORK_FAILED,
   messageForStatus,
 } from './messages';
+import { pageHref } from '../page-href';
 
 export const API_PREFIX = '/portal/api';
 export const REQUEST_TIMEOUT_MS = 12000;
 export const DUPLICATE_WINDOW_MS = 1000;
-export const LOGIN_ROUTE = '#/login';
+export const LOGIN_ROUTE = pageHref('/login');
 
 /** Where calls go and how long they may take; tests point them at a local server. */
 export const requestSettings = {
@@ -84,9 +86,19 @@ function messageOf(body: Record<string, unknown> | null, status: number): string
   return messageForStatus(status);
 }
 
+/**
+ * How the page leaves for another document (on a 401, the login page the gateway renders). An
+ * object, so tests (jsdom loads no other document) can watch where it goes.
+ */
+export const pageLoad = {
+  assign: (href: string): void => window.location.assign(href),
+};
+
 function fail(error: RequestError, silent: boolean | undefined): RequestResult<never> {
+  if (onServer) return { error };
   if (error.code === 401) {
-    window.location.hash = LOGIN_ROUTE;
+    // Not again from the login page itself (its own calls refused too): that would reload it forever.
+    if (window.location.pathname !== LOGIN_ROUTE) pageLoad.assign(LOGIN_ROUTE);
   } else if (!silent) {
     notify(error.msg);
   }
@@ -116,10 +128,13 @@ export async function request<T = unknown>(args: RequestArgs, outer?: AbortSigna
   const allowNull = args.allowNull ?? true;
   const url = buildUrl(args.url, args.params);
 
-  // The page the gateway drew holds the first answers (boot.ts); a visitor's own token asks anew.
-  if (method === 'GET' && mode === 'json' && !validToken()) {
-    const booted = takeBooted(url.slice(requestSettings.origin.length));
-    if (booted && typeof booted === 'object') return answerOf<T>(booted as Record<string, unknown>, 200, true, args);
+  // In the gateway's render: the answer it fetched, or a note that this URL is needed (and no
+  // answer: the render is repeated once the gateway has it).
+  if (onServer) {
+    const held = heldAnswer(url);
+    if (!held) return new Promise<never>(() => undefined);
+    const body = held.body && typeof held.body === 'object' ? (held.body as Record<string, unknown>) : null;
+    return answerOf<T>(body, held.status, held.status >= 200 && held.status < 300, { ...args, silent: true });
   }
 
   if (method !== 'GET') {

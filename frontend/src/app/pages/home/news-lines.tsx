@@ -1,5 +1,6 @@
 import type { ArticleSummary } from '../../../features/articles';
 import { articleHref, dayOf } from './use-category-articles';
+import { pageHref } from '../../../lib/page-href';
 
 interface NewsColumnProps {
   id: string;
@@ -19,7 +20,7 @@ export function NewsColumn({ id, title, route, articles, loading, lines, classNa
     <section className={`home-column ${className}`} aria-labelledby={id} aria-busy={loading}>
       <div className="section-head">
         <h2 id={id}>{title}</h2>
-        <a href={`#${route}`} className="more">
+        <a href={pageHref(route)} className="more">
           更多<span className="visually-hidden">{title}</span>
         </a>
       </div>

@@ -1,4 +1,5 @@
 import { findByUrl, useGetCategoriesQuery } from '../../../features/categories';
+import { pageHref } from '../../../lib/page-href';
 
 /** The route whose list categories are the 专题专栏 (the upstream contract: `docs/integrators.md`). */
 export const TOPICS_ROUTE = '/topics';
@@ -15,7 +16,7 @@ export function TopicStrip() {
       <ul className={`topic-strip__list topic-strip__list--${topics.length}`}>
         {topics.map((t, i) => (
           <li key={t.id}>
-            <a className={`topic-card topic-card--${i + 1}`} href={`#${t.url}`}>
+            <a className={`topic-card topic-card--${i + 1}`} href={pageHref(t.url)}>
               <strong className="topic-card__name">{t.name}</strong>
               {t.description && <span className="topic-card__text">{t.description}</span>}
             </a>

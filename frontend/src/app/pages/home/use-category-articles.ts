@@ -20,5 +20,5 @@ export function useCategoryArticles(route: string, size: number): CategoryArticl
   return { category, articles: data?.content ?? [], loading: treeLoading || (!!category && isLoading) };
 }
 
-export const articleHref = (id: number) => `#/article/${id}`;
+export { articleHref } from '../../../lib/page-href';
 export const dayOf = (a: ArticleSummary) => a.publishTime?.slice(0, 10) ?? '';

@@ -3,6 +3,7 @@ import './article-detail.css';
 import { useSearch } from 'wouter';
 
 import { Breadcrumb } from '../../../components/breadcrumb';
+import { articleHref } from '../../../lib/page-href';
 import { ArticleSkeleton } from '../../../components/skeleton';
 import { useGetArticleQuery } from '../api';
 import { listHref, listPageFromSearch } from '../list-page-slice';
@@ -15,7 +16,6 @@ interface ArticleDetailProps extends ContentPageProps {
   hrefOf?: (id: number) => string;
 }
 
-const articleHref = (id: number) => `#/article/${id}`;
 
 /**
  * The breadcrumb's last step on an article: short, the title being the page's heading right below

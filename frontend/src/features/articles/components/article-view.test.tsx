@@ -2,6 +2,7 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
 import type { Article } from '../api';
+import { partyDetailHref } from '../pages/party-page';
 import { ArticleView } from './article-view';
 
 const ARTICLE: Article = {
@@ -12,19 +13,19 @@ const ARTICLE: Article = {
     '<p>详见<a href="/portal/site/article/6.html">上一篇</a>、<a href="/portal/api/files/a.pdf">附件</a>与<a href="https://example.com/">外部</a>。</p>',
 };
 
-const SHARE = 'http://127.0.0.1/portal/site/article/7.html';
+const SHARE = 'https://www.example.com/portal/article/7';
 
 describe('article view', () => {
   it('opens a link to another article in the app, and leaves other links as they are', () => {
     render(<ArticleView article={ARTICLE} withHeader={false} shareUrl={SHARE} />);
-    expect(screen.getByRole('link', { name: '上一篇' })).toHaveAttribute('href', '#/article/6');
+    expect(screen.getByRole('link', { name: '上一篇' })).toHaveAttribute('href', '/portal/article/6');
     expect(screen.getByRole('link', { name: '附件' })).toHaveAttribute('href', '/portal/api/files/a.pdf');
     expect(screen.getByRole('link', { name: '外部' })).toHaveAttribute('href', 'https://example.com/');
   });
 
   it('uses the page’s own article addresses where it has them (党建风采)', () => {
-    render(<ArticleView article={ARTICLE} withHeader={false} shareUrl={SHARE} hrefOf={(id) => `#/party/detail?id=${id}`} />);
-    expect(screen.getByRole('link', { name: '上一篇' })).toHaveAttribute('href', '#/party/detail?id=6');
+    render(<ArticleView article={ARTICLE} withHeader={false} shareUrl={SHARE} hrefOf={partyDetailHref} />);
+    expect(screen.getByRole('link', { name: '上一篇' })).toHaveAttribute('href', '/portal/party/detail?id=6');
   });
 
   it('gives each scrolling table region a name of its own: its caption, else its number', () => {
@@ -35,15 +36,16 @@ describe('article view', () => {
     expect(one.container.querySelector('.table-scroll')).toHaveAttribute('aria-label', '表格');
   });
 
-  it('copies and prints the address it is given (the crawlable page), not the hash route', async () => {
+  it('copies and prints the address it is given (the public one), not the address bar’s', async () => {
     const writeText = jest.fn().mockResolvedValue(undefined);
     Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText } });
-    window.location.hash = '#/article/7';
+    window.history.pushState(null, '', '/portal/article/7?listPage=2');
     render(<ArticleView article={ARTICLE} withHeader={false} shareUrl={SHARE} />);
     await userEvent.click(screen.getByRole('button', { name: '复制链接' }));
     expect(writeText).toHaveBeenCalledWith(SHARE);
     expect(await screen.findByRole('status')).toHaveTextContent('链接已复制');
     expect(screen.getByText(`本文链接：${SHARE}`)).toBeInTheDocument();
     Reflect.deleteProperty(navigator, 'clipboard');
+    window.history.pushState(null, '', '/');
   });
 });

@@ -4,6 +4,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 
 import { Lightbox, type LightboxImage } from '../../../components/lightbox';
 import { VideoPlayer } from '../../../components/video-player';
+import { articleHref } from '../../../lib/page-href';
 import { download } from '../../../lib/request';
 import type { Article } from '../api';
 import { sizeLabel } from '../format';
@@ -18,7 +19,6 @@ interface ArticleViewProps {
   shareUrl: string;
 }
 
-const articleHref = (id: number) => `#/article/${id}`;
 
 /**
  * A chart: an SVG drawn for a wide page (its width attribute), in a figure and not a gallery's.

@@ -5,7 +5,9 @@ import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 
 import { makeStore } from '../../../app/store';
+import { articleHref } from '../../../lib/page-href';
 import type { Article, ArticlePage, ArticleSummary } from '../api';
+import { partyDetailHref } from '../pages/party-page';
 import SinglePage from '../pages/single-page';
 import type { ContentPageProps } from '../types';
 import { ArticleDetail, ARTICLE_CRUMB } from './article-detail';
@@ -48,7 +50,7 @@ const CONTEXT: ContentPageProps = {
   categoriesLoading: false,
   breadcrumb: [{ name: '新闻中心', url: '/news_center' }, { name: '通知公告', url: '/news_center/notice' }],
   paginationLocale: 'zh-CN',
-  shareUrl: 'http://127.0.0.1/portal/site/news_center/notice.html',
+  shareUrl: 'http://127.0.0.1/portal/news_center/notice',
   breadcrumbFor: () => [
     { name: '新闻中心', url: '/news_center' },
     { name: '通知公告', url: '/news_center/notice' },
@@ -81,20 +83,20 @@ describe('相关文章', () => {
 
   it('lists the category’s newest five, newest first, without the article itself', () => {
     mockApi.lists['23:1:10'] = pageOf([summary(3, 3), summary(9, 9), summary(5, 5), summary(7, 7), summary(1, 1), summary(8, 8), summary(2, 2)]);
-    renderAt('/article/5', <RelatedArticles article={article} hrefOf={(id) => `#/article/${id}`} />);
+    renderAt('/article/5', <RelatedArticles article={article} hrefOf={articleHref} />);
     const region = screen.getByRole('region', { name: '相关文章' });
     const links = within(region).getAllByRole('link');
     expect(links.map((a) => a.textContent)).toEqual(['通知第 9 号', '通知第 8 号', '通知第 7 号', '通知第 3 号', '通知第 2 号']);
-    expect(links[0]).toHaveAttribute('href', '#/article/9');
+    expect(links[0]).toHaveAttribute('href', '/portal/article/9');
     expect(within(region).getAllByRole('listitem')[0]).toHaveTextContent('2026-10-09');
   });
 
   it('is nothing while it loads or when the category has nothing else', () => {
-    const { container, unmount } = renderAt('/article/5', <RelatedArticles article={article} hrefOf={(id) => `#/article/${id}`} />);
+    const { container, unmount } = renderAt('/article/5', <RelatedArticles article={article} hrefOf={articleHref} />);
     expect(container).toBeEmptyDOMElement();
     unmount();
     mockApi.lists['23:1:10'] = pageOf([summary(5, 5)]);
-    const again = renderAt('/article/5', <RelatedArticles article={article} hrefOf={(id) => `#/article/${id}`} />);
+    const again = renderAt('/article/5', <RelatedArticles article={article} hrefOf={articleHref} />);
     expect(again.container).toBeEmptyDOMElement();
   });
 });
@@ -108,17 +110,17 @@ describe('an article page', () => {
     const crumbs = screen.getByRole('navigation', { name: '当前位置' });
     expect(crumbs).not.toHaveTextContent(article.title);
     expect(within(crumbs).getByText(ARTICLE_CRUMB)).toHaveAttribute('aria-current', 'page');
-    expect(within(crumbs).getByRole('link', { name: '通知公告' })).toHaveAttribute('href', '#/news_center/notice');
+    expect(within(crumbs).getByRole('link', { name: '通知公告' })).toHaveAttribute('href', '/portal/news_center/notice');
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(article.title);
   });
 
   it('leads 返回列表 back to the list page it was opened from, from the address (a reload keeps it)', () => {
     mockApi.articles[5] = article;
     const { unmount } = renderAt('/article/5?listPage=2', <ArticleDetail {...CONTEXT} id={5} />);
-    expect(screen.getByRole('link', { name: '返回列表' })).toHaveAttribute('href', '#/news_center/notice?page=2');
+    expect(screen.getByRole('link', { name: '返回列表' })).toHaveAttribute('href', '/portal/news_center/notice?page=2');
     unmount();
     renderAt('/article/5', <ArticleDetail {...CONTEXT} id={5} />);
-    expect(screen.getByRole('link', { name: '返回列表' })).toHaveAttribute('href', '#/news_center/notice');
+    expect(screen.getByRole('link', { name: '返回列表' })).toHaveAttribute('href', '/portal/news_center/notice');
   });
 
   it('shows its placeholder while the article loads', () => {
@@ -142,17 +144,17 @@ describe('a list page', () => {
     const { container } = renderAt('/news_center/notice?page=2', <ListPage {...CONTEXT} />);
     expect(container.querySelector('.content-region')).toHaveAttribute('aria-busy', 'false');
     expect(container.querySelector('.skeleton')).toBeNull();
-    expect(screen.getByRole('link', { name: '通知第 11 号' })).toHaveAttribute('href', '#/article/11?listPage=2');
+    expect(screen.getByRole('link', { name: '通知第 11 号' })).toHaveAttribute('href', '/portal/article/11?listPage=2');
   });
 
   it('leaves page 1’s article addresses plain, and keeps a page’s own query (党建风采)', () => {
     mockApi.lists['23:1:10'] = pageOf([summary(11, 1)], 1, 12);
     const { unmount } = renderAt('/news_center/notice', <ListPage {...CONTEXT} />);
-    expect(screen.getByRole('link', { name: '通知第 11 号' })).toHaveAttribute('href', '#/article/11');
+    expect(screen.getByRole('link', { name: '通知第 11 号' })).toHaveAttribute('href', '/portal/article/11');
     unmount();
     mockApi.lists['23:2:10'] = pageOf([summary(13, 1)], 2, 12);
-    renderAt('/news_center/notice?page=2', <ListPage {...CONTEXT} hrefOf={(a) => `#/party/detail?id=${a.id}`} />);
-    expect(screen.getByRole('link', { name: '通知第 13 号' })).toHaveAttribute('href', '#/party/detail?id=13&listPage=2');
+    renderAt('/news_center/notice?page=2', <ListPage {...CONTEXT} hrefOf={(a) => partyDetailHref(a.id)} />);
+    expect(screen.getByRole('link', { name: '通知第 13 号' })).toHaveAttribute('href', '/portal/party/detail?id=13&listPage=2');
   });
 
   it('shows 信访举报 under the list when the app adds it', () => {
@@ -192,7 +194,7 @@ describe('charts in an article', () => {
       '<figure><img src="/portal/api/files/figures/throughput.svg" alt="吞吐量" width="720" height="400"><figcaption>吞吐量</figcaption></figure>' +
       '<figure><img src="/portal/api/files/covers/train.jpg" alt="班列" width="640" height="360"></figure>' +
       '<ul class="gallery"><li><figure><img src="/portal/api/files/honors/a.svg" alt="证书" width="720" height="500"></figure></li></ul>';
-    const { container } = renderAt('/article/1', <ArticleView article={{ id: 1, categoryId: 11, title: '公司简介', content }} withHeader={false} shareUrl="http://127.0.0.1/portal/site/article/1.html" />);
+    const { container } = renderAt('/article/1', <ArticleView article={{ id: 1, categoryId: 11, title: '公司简介', content }} withHeader={false} shareUrl="http://127.0.0.1/portal/article/1" />);
     const boxes = container.querySelectorAll('.figure-scroll');
     expect(boxes).toHaveLength(1);
     expect(boxes[0].querySelector('img')).toHaveAttribute('alt', '吞吐量');
@@ -208,7 +210,7 @@ describe('tables in an article', () => {
     const content =
       '<h2>出资人</h2><table><caption>股东名单</caption><tr><td>1</td></tr></table>' +
       '<h2>主要经营指标</h2><table><tr><td>2</td></tr></table><table><tr><td>3</td></tr></table>';
-    renderAt('/article/1', <ArticleView article={{ id: 1, categoryId: 101, title: '企业概况', content }} withHeader={false} shareUrl="http://127.0.0.1/portal/site/article/1.html" />);
+    renderAt('/article/1', <ArticleView article={{ id: 1, categoryId: 101, title: '企业概况', content }} withHeader={false} shareUrl="http://127.0.0.1/portal/article/1" />);
     const names = screen.getAllByRole('region').map((r) => r.getAttribute('aria-label'));
     expect(names).toEqual(['表格：股东名单', '表格：主要经营指标', '表格 3：主要经营指标']);
   });

@@ -11,6 +11,7 @@ import { LIST_PAGE_SIZE, pageFor, pageFromSearch, setListPage, withListPage } fr
 import type { ContentPageProps } from '../types';
 import { ArticleList } from './article-list';
 import { PageExtras } from './page-extras';
+import { articleHref } from '../../../lib/page-href';
 
 export const PAGE_SIZE = LIST_PAGE_SIZE;
 
@@ -18,11 +19,11 @@ interface ListPageProps extends ContentPageProps {
   hrefOf?: (article: ArticleSummary) => string;
 }
 
-const defaultHref = (article: ArticleSummary) => `#/article/${article.id}`;
+const defaultHref = (article: ArticleSummary) => articleHref(article.id);
 
 /**
  * A paged list of a category's articles; keeps its page number and scroll position. The page is
- * in the URL (`#/news_center/notice?page=2`, so a reload or a shared link opens it) and in the
+ * in the URL (`/portal/news_center/notice?page=2`, so a reload or a shared link opens it) and in the
  * store (the spec's global page number, used when the URL names none).
  */
 export function ListPage(props: ListPageProps) {

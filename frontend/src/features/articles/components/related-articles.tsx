@@ -7,8 +7,11 @@ import { LIST_PAGE_SIZE } from '../list-page-slice';
 /** How many related articles an article lists. */
 export const RELATED_COUNT = 5;
 
-const newestFirst = (a: { publishTime?: string }, b: { publishTime?: string }) =>
-  (b.publishTime ?? '').localeCompare(a.publishTime ?? '');
+// Publish times are ISO-like strings: their order as text is their order in time.
+const newestFirst = (a: { publishTime?: string }, b: { publishTime?: string }) => {
+  const [x, y] = [a.publishTime ?? '', b.publishTime ?? ''];
+  return x === y ? 0 : x < y ? 1 : -1;
+};
 
 /**
  * 相关文章 under an article: the newest of its category, itself left out, at most five. It asks for

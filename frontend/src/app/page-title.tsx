@@ -56,15 +56,24 @@ export function resetTitle(): void {
 }
 
 /**
- * Sets the document title of the page at `path` (the route's own: a page on its way out, still
- * rendered once with the next route's address, must not pass its title off as the next page's).
- * `final` is false while the data a title names is still loading (an article's title, the CMS's
- * name of a section): the title is set as it stands, and announced only once final.
+ * Tells the route announcer the title of the page at `path` (the route's own: a page on its way
+ * out, still rendered once with the next route's address, must not pass its title off as the next
+ * page's). `final` is false while the data a title names is still loading (an article's title, the
+ * CMS's name of a section): it is announced only once final.
  */
 export function usePageTitle(title: string, final: boolean, path: string): void {
   useEffect(() => {
-    document.title = title;
     entry = { title, path, final };
     listeners.forEach((listener) => listener());
   }, [title, path, final]);
+}
+
+/**
+ * The page's `<title>`, rendered where the page is (React puts it into the document's head, and
+ * the gateway's server render writes it into the page it sends), and announced as `usePageTitle`
+ * says. A page renders exactly one.
+ */
+export function PageTitle({ title, final, path }: { title: string; final: boolean; path: string }) {
+  usePageTitle(title, final, path);
+  return <title>{title}</title>;
 }

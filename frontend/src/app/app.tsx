@@ -1,0 +1,29 @@
+// The app as both sides render it: the gateway's server render (src/server.tsx, at the page's
+// address) and the browser, which hydrates that markup (src/index.tsx). One tree, so one markup.
+import { StrictMode } from 'react';
+import { Provider } from 'react-redux';
+import { Router } from 'wouter';
+
+import { Notifications } from '../components/notifications';
+import { BASE } from '../lib/page-href';
+import { AppRoutes } from './router';
+import type { AppStore } from './store';
+
+interface AppProps {
+  store: AppStore;
+  /** On the server: the address rendered (`/portal/news_center/notice?page=2`). */
+  ssrPath?: string;
+}
+
+export function App({ store, ssrPath }: AppProps) {
+  return (
+    <StrictMode>
+      <Provider store={store}>
+        <Router base={BASE} ssrPath={ssrPath}>
+          <AppRoutes />
+        </Router>
+        <Notifications />
+      </Provider>
+    </StrictMode>
+  );
+}

@@ -1,0 +1,20 @@
+// The page's `<link rel="canonical">` and its Open Graph address: the address a visitor shares
+// (share-url.ts). Rendered in the tree (React puts it into the document's head; the gateway's
+// server render writes it into the page's head), beside the title each route renders.
+import { useLocation, useSearch } from 'wouter';
+
+import { useGetSiteQuery } from '../features/site';
+import { shareUrl } from './share-url';
+
+export function Canonical() {
+  const [path] = useLocation();
+  const search = useSearch();
+  const { data: site } = useGetSiteQuery();
+  const href = shareUrl(path, search, site?.publicUrl);
+  return (
+    <>
+      <link rel="canonical" href={href} />
+      <meta property="og:url" content={href} />
+    </>
+  );
+}

@@ -1,0 +1,50 @@
+// Links are plain anchors with real addresses (`<a href="/portal/news_center/notice">`), so every
+// page is reachable without JavaScript and by crawlers. With the app running, a click on one opens
+// the route in place (history, no document load), as wouter's <Link> would; a hash route
+// (`#/news_center/notice`, the spec's addresses, also inside CMS article bodies) is adopted too.
+import { navigate } from 'wouter/use-browser-location';
+
+import { adoptHashRoute, pageHref, routeOfUrl } from './location';
+
+function anchorOf(event: MouseEvent): HTMLAnchorElement | null {
+  const target = event.target as Element | null;
+  return target?.closest?.('a[href]') ?? null;
+}
+
+/** Whether the browser should handle this click itself (new tab, download, another frame…). */
+function leaveToBrowser(event: MouseEvent, anchor: HTMLAnchorElement): boolean {
+  return (
+    event.defaultPrevented ||
+    event.button !== 0 ||
+    event.metaKey ||
+    event.ctrlKey ||
+    event.shiftKey ||
+    event.altKey ||
+    anchor.hasAttribute('download') ||
+    (anchor.target !== '' && anchor.target !== '_self')
+  );
+}
+
+/** Starts routing clicks on the app's own links in place; returns how to stop. */
+export function routeLinksInPlace(root: Document = document): () => void {
+  const onClick = (event: MouseEvent) => {
+    const anchor = anchorOf(event);
+    if (!anchor || leaveToBrowser(event, anchor)) return;
+    const url = new URL(anchor.href, window.location.href);
+    // A link to a place on the same page (the skip link, `#main-content`) stays the browser's.
+    if (url.pathname === window.location.pathname && url.search === window.location.search && url.hash && !url.hash.startsWith('#/')) {
+      return;
+    }
+    const route = routeOfUrl(url, window.location.origin);
+    if (route === null) return;
+    event.preventDefault();
+    const to = pageHref(route);
+    if (to !== `${window.location.pathname}${window.location.search}`) navigate(to);
+  };
+  root.addEventListener('click', onClick);
+  window.addEventListener('hashchange', adoptHashRoute);
+  return () => {
+    root.removeEventListener('click', onClick);
+    window.removeEventListener('hashchange', adoptHashRoute);
+  };
+}

@@ -1,0 +1,355 @@
+//! **The visitor's pages** at their real URLs (`/portal/`, `/portal/news_center/notice?page=2`,
+//! `/portal/article/2101`), rendered by the app's own React components: the build's server bundle
+//! (`frontend/src/server.tsx`) run by the render pool (`render`). The browser hydrates the same
+//! markup from the store state the page carries, so a page is drawn once, in one place.
+//!
+//! A render asks for what the page needs by the API's own URLs, as the app in a browser would
+//! (`/portal/api/category/list`, then the list of the category found in it): the JavaScript
+//! answers `{needs}`, this module asks the content service for those answers (the same cache
+//! entries `/portal/api` answers from) and renders again with them, a few rounds at most. The page
+//! is then cached like any answer: one entry per address (its query cut to what the app reads),
+//! build and `/site`, tagged with the tags of every answer it shows (so purges and the CMS webhook
+//! reach it), as long as the article lists live, and not kept when an answer it shows may not be.
+//!
+//! A render that fails (a component that throws, a runaway script, a busy pool, no server bundle)
+//! answers the app shell instead: `index.html` with the company's title and an empty root, which
+//! the browser renders itself. Counted (`portal_page_fallbacks_total`) and logged, never a 5xx,
+//! never kept.
+
+use std::{collections::BTreeSet, fmt::Write as _};
+
+use axum::{
+    http::{HeaderValue, StatusCode, header, request::Parts},
+    response::Response,
+};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use crate::{
+    api::content_query,
+    cache::{Entry, Kind, MediaType, Outcome, Timing, Wants, respond},
+    content::{Caller, ContentService},
+    endpoint::Endpoint,
+    envelope::ApiError,
+    model::tags,
+    request::query::RawQuery,
+    state::AppState,
+};
+
+/// The query parameters a page reads (a list's `page`, a detail's `id`, a search's `q`, the list
+/// an article was opened from); any other parameter is dropped from the cache key, so random
+/// parameters cannot fill the cache with copies of one page.
+const KEPT: [&str; 4] = ["page", "id", "q", "listPage"];
+/// A kept value longer than this is cut (a keyword is at most 50 characters).
+const MAX_VALUE: usize = 200;
+/// Rounds of asking per render: the deepest page needs three (settings and tree, a list, the
+/// article the list names).
+const MAX_ROUNDS: usize = 6;
+/// Answers one round may ask for.
+const MAX_NEEDS: usize = 16;
+
+/// Where the page's markup, head and state go in the build's `index.html`.
+const HEAD_SLOT: &str = "<!--portal-head-->";
+const ROOT_SLOT: &str = "<!--portal-root-->";
+const STATE_SLOT: &str = "<!--portal-state-->";
+
+/// The page at `request`'s address, rendered or from the cache; `None` when the build has no
+/// `index.html` (the static files answer then: 404).
+pub async fn page(state: &AppState, request: &Parts) -> Option<Response> {
+    let runtime = state.runtime();
+    let (_, build) = runtime.app_files.index_html()?;
+    let url = page_url(request.uri.path(), request.uri.query());
+    // The page holds `/site`'s answer: a reload that changes the site facts is a new page.
+    let site = runtime
+        .site
+        .etag
+        .to_str()
+        .unwrap_or_default()
+        .trim_matches('"')
+        .to_owned();
+    let key = format!("page/{build:016x}/{site}{url}");
+    let content = ContentService::new(state);
+    let policy = content.policy(Kind::Page, Endpoint::ArticleList, &key);
+    let wants = Wants::of(&request.headers);
+    let for_load = state.clone();
+    let load = move || {
+        let state = for_load.clone();
+        let url = url.clone();
+        async move { Ok::<_, ApiError>(std::sync::Arc::new(make(&state, &url).await)) }
+    };
+    let mut response = if runtime.config.cache.enabled {
+        let lookup = state.cache.get_or_load(&key, &policy, load).await;
+        crate::cache::stats::record(Kind::Page, lookup.outcome);
+        match lookup.result {
+            Ok(entry) => respond(&entry, lookup.outcome, &wants, lookup.timing),
+            Err(_) => return None,
+        }
+    } else {
+        let entry = load().await.ok()?;
+        respond(&entry, Outcome::Bypass, &wants, Timing::default())
+    };
+    if request.method == axum::http::Method::HEAD {
+        *response.body_mut() = axum::body::Body::empty();
+    }
+    // The page names the build's hashed files: a browser asks again each time (a 304 while the
+    // ETag holds) rather than keep a page whose scripts a new build removed.
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    Some(response)
+}
+
+/// The address as the app reads it: the path, and of the query only `KEPT`, in that order, once
+/// each, values bounded.
+fn page_url(path: &str, query: Option<&str>) -> String {
+    let path = if path == "/portal/index.html" {
+        "/portal/"
+    } else {
+        path
+    };
+    let raw = RawQuery::parse(query.unwrap_or(""));
+    let mut url = path.to_owned();
+    let mut first = true;
+    for name in KEPT {
+        let Some(value) = raw.all(name).next() else {
+            continue;
+        };
+        let value: String = value.chars().take(MAX_VALUE).collect();
+        url.push(if first { '?' } else { '&' });
+        first = false;
+        url.push_str(name);
+        url.push('=');
+        url.extend(percent_encoding::utf8_percent_encode(
+            &value,
+            percent_encoding::NON_ALPHANUMERIC,
+        ));
+    }
+    url
+}
+
+/// What the server bundle's `portalRender` answers.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Rendered {
+    /// API URLs the page asks for that it was not given.
+    Needs { needs: Vec<String> },
+    /// The page: its HTTP status, the `<title>`/`<meta>`/`<link>` for the head, the markup of
+    /// `#root` and the store state the browser hydrates from.
+    Page {
+        status: u16,
+        head: String,
+        html: String,
+        state: Box<RawValue>,
+    },
+}
+
+/// Why a page was answered with the app shell (the `reason` label of
+/// `portal_page_fallbacks_total`).
+#[derive(Debug, thiserror::Error)]
+enum Fallback {
+    #[error("the render failed: {0}")]
+    Render(#[from] crate::render::RenderError),
+    #[error("the render's answer is not what the gateway reads: {0}")]
+    Output(#[from] serde_json::Error),
+    #[error("the page kept asking for answers ({0} rounds)")]
+    Rounds(usize),
+    #[error("the page asked for {0} answers at once")]
+    TooMany(usize),
+}
+
+impl Fallback {
+    fn reason(&self) -> &'static str {
+        match self {
+            Self::Render(err) => err.reason(),
+            Self::Output(_) => "output",
+            Self::Rounds(_) | Self::TooMany(_) => "rounds",
+        }
+    }
+}
+
+/// The answers a render has been given so far, written as the JSON object `portalRender` reads
+/// (`{"<url>":{"status":200,"body":<the API's own bytes>}}` without the braces), with the tags
+/// of every answer and whether all of them may be kept.
+struct Answers {
+    json: String,
+    asked: BTreeSet<String>,
+    tags: BTreeSet<String>,
+    cacheable: bool,
+}
+
+/// The page as a cache entry: rendered, or the app shell when the render failed.
+async fn make(state: &AppState, url: &str) -> Entry {
+    match render(state, url).await {
+        Ok(entry) => entry,
+        Err(fallback) => {
+            metrics::counter!("portal_page_fallbacks_total", "reason" => fallback.reason())
+                .increment(1);
+            tracing::warn!(page = url, error = %fallback, "the page is answered with the app shell");
+            shell(state)
+        }
+    }
+}
+
+async fn render(state: &AppState, url: &str) -> Result<Entry, Fallback> {
+    let runtime = state.runtime();
+    let content = ContentService::new(state);
+    let mut answers = Answers {
+        json: String::new(),
+        asked: BTreeSet::new(),
+        tags: BTreeSet::from([tags::CATEGORIES.to_owned()]),
+        cacheable: true,
+    };
+    for _ in 0..MAX_ROUNDS {
+        let input = format!(
+            r#"{{"url":{},"answers":{{{}}}}}"#,
+            serde_json::to_string(url)?,
+            answers.json
+        );
+        let output = runtime.render.call("portalRender", input).await?;
+        match serde_json::from_str::<Rendered>(&output)? {
+            Rendered::Needs { needs } => {
+                if needs.len() > MAX_NEEDS {
+                    return Err(Fallback::TooMany(needs.len()));
+                }
+                for need in needs {
+                    if !answers.asked.insert(need.clone()) {
+                        // Asked again after its answer was given: the page cannot settle.
+                        return Err(Fallback::Rounds(MAX_ROUNDS));
+                    }
+                    let answer = api_answer(state, &content, &need).await;
+                    if !answers.json.is_empty() {
+                        answers.json.push(',');
+                    }
+                    let _ = write!(
+                        answers.json,
+                        r#"{}:{{"status":{},"body":"#,
+                        serde_json::to_string(&need)?,
+                        answer.status.as_u16()
+                    );
+                    answers.json.push_str(&String::from_utf8_lossy(&answer.body));
+                    answers.json.push('}');
+                    answers.tags.extend(answer.tags);
+                    answers.cacheable &= answer.cacheable;
+                }
+            }
+            Rendered::Page {
+                status,
+                head,
+                html,
+                state: store,
+            } => {
+                let template = runtime.app_files.index_html().map_or("", |(t, _)| t);
+                let document = template
+                    .replacen(HEAD_SLOT, &head, 1)
+                    .replacen(ROOT_SLOT, &html, 1)
+                    .replacen(STATE_SLOT, &state_block(store.get()), 1);
+                let status = StatusCode::from_u16(status).unwrap_or(StatusCode::OK);
+                let entry = Entry::of(MediaType::Html, status, document.into())
+                    .tagged(answers.tags.into_iter().collect());
+                return Ok(if answers.cacheable {
+                    entry
+                } else {
+                    entry.not_cacheable()
+                });
+            }
+        }
+    }
+    Err(Fallback::Rounds(MAX_ROUNDS))
+}
+
+/// One API answer a page asked for: what `/portal/api` answers at that URL, from the same
+/// content service and cache.
+struct ApiAnswer {
+    status: StatusCode,
+    body: bytes::Bytes,
+    tags: Vec<String>,
+    cacheable: bool,
+}
+
+async fn api_answer(state: &AppState, content: &ContentService<'_>, url: &str) -> ApiAnswer {
+    let (path, query) = url.split_once('?').unwrap_or((url, ""));
+    let failed = |err: ApiError, cacheable: bool| ApiAnswer {
+        status: err.status(),
+        body: err.envelope_bytes(),
+        tags: Vec::new(),
+        cacheable,
+    };
+    let Some(endpoint) = Endpoint::of_path(path) else {
+        return failed(ApiError::NotFound("请求的接口不存在。".to_owned()), true);
+    };
+    if endpoint == Endpoint::Site {
+        let site = &state.runtime().site;
+        return ApiAnswer {
+            status: site.status,
+            body: site.body.bytes.clone(),
+            tags: Vec::new(),
+            cacheable: true,
+        };
+    }
+    let query = match content_query(content, endpoint, RawQuery::parse(query)) {
+        Ok(query) => query,
+        Err(err) => return failed(err, true),
+    };
+    match content.lookup(query, Caller::default()).await.result {
+        Ok(entry) => ApiAnswer {
+            status: entry.status,
+            body: entry.body.bytes.clone(),
+            tags: entry.tags.to_vec(),
+            cacheable: entry.cacheable,
+        },
+        // The CMS failing: the page shows what the app shows then, and is not kept.
+        Err(err) => failed(err, false),
+    }
+}
+
+/// The store state as a data block: `<` written `\u003c`, so no text of the CMS can end it (the
+/// JSON's `<` are all inside strings, where the escape reads back the same).
+fn state_block(state: &str) -> String {
+    format!(
+        r#"<script type="application/json" id="portal-state">{}</script>"#,
+        state.replace('<', "\\u003c")
+    )
+}
+
+/// The app shell: the build's page with the company's name as its title and nothing rendered;
+/// the browser renders the page itself.
+fn shell(state: &AppState) -> Entry {
+    let runtime = state.runtime();
+    let template = runtime.app_files.index_html().map_or("", |(t, _)| t);
+    let title = format!(
+        "<title>{}</title>",
+        html_escape::encode_text(&runtime.config.site.company_name)
+    );
+    let document = template
+        .replacen(HEAD_SLOT, &title, 1)
+        .replacen(ROOT_SLOT, "", 1)
+        .replacen(STATE_SLOT, "", 1);
+    Entry::of(MediaType::Html, StatusCode::OK, document.into()).not_cacheable()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pages_address_keeps_only_what_the_app_reads() {
+        assert_eq!(
+            page_url("/portal/news_center/notice", Some("utm=1&page=2&x=y")),
+            "/portal/news_center/notice?page=2"
+        );
+        assert_eq!(
+            page_url("/portal/search", Some("page=2&q=%E7%8F%AD%E5%88%97&q=other")),
+            "/portal/search?page=2&q=%E7%8F%AD%E5%88%97"
+        );
+        assert_eq!(page_url("/portal/index.html", None), "/portal/");
+        let long = format!("q={}", "a".repeat(5000));
+        assert!(page_url("/portal/search", Some(&long)).len() < 260);
+    }
+
+    #[test]
+    fn the_state_block_cannot_be_ended_by_cms_text() {
+        let block = state_block(r#"{"t":"</script><script>alert(1)</script>"}"#);
+        assert_eq!(block.matches("</script>").count(), 1);
+        assert!(block.contains(r"\u003c/script>"));
+    }
+}
