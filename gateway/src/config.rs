@@ -15,6 +15,7 @@ use crate::{
     cms::dialect::{Dialect, DialectConfig},
     endpoint::Endpoint,
     model::site::Site,
+    render::RenderSettings,
 };
 
 /// Environment variables with this prefix override file keys; `__` separates levels.
@@ -43,6 +44,9 @@ pub struct Config {
     /// OpenTelemetry traces (`traces.rs`); off unless an endpoint is set here or in `OTEL_*`.
     #[serde(default)]
     pub telemetry: TelemetryConfig,
+    /// The server-render pool (`render/`): threads, and each call's time and memory.
+    #[serde(default)]
+    pub render: RenderSettings,
     /// Serve the demo as it is on an address others can reach, demo secret and all.
     #[serde(default)]
     pub demo: bool,
@@ -467,7 +471,40 @@ impl Config {
         self.validate_limits()?;
         self.validate_admin()?;
         self.validate_site()?;
-        self.validate_telemetry()
+        self.validate_telemetry()?;
+        self.validate_render()
+    }
+
+    /// `[render]`: a pool of 1 to 16 threads, a budget a page can wait for, memory enough for a
+    /// bundle, a queue.
+    fn validate_render(&self) -> Result<(), ConfigError> {
+        let invalid = |key, reason: &str| ConfigError::Invalid {
+            key,
+            reason: reason.to_owned(),
+        };
+        let render = &self.render;
+        if !(1..=16).contains(&render.threads) {
+            return Err(invalid(
+                "render.threads",
+                "must be from 1 to 16 (each thread holds an engine of up to render.memory_limit)",
+            ));
+        }
+        if render.timeout < Duration::from_millis(10) || render.timeout > Duration::from_secs(10) {
+            return Err(invalid(
+                "render.timeout",
+                "must be from 10ms to 10s (a page waits for it before falling back to the app shell)",
+            ));
+        }
+        if render.memory_limit < 8 * 1024 * 1024 || render.memory_limit > 1024 * 1024 * 1024 {
+            return Err(invalid(
+                "render.memory_limit",
+                "must be from 8388608 (8 MiB) to 1073741824 (1 GiB), in bytes",
+            ));
+        }
+        if !(1..=10_000).contains(&render.queue) {
+            return Err(invalid("render.queue", "must be from 1 to 10000"));
+        }
+        Ok(())
     }
 
     /// `[telemetry]`: an http(s) endpoint, a ratio between 0 and 1, a service name.

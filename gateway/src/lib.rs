@@ -23,6 +23,7 @@ mod pages;
 pub mod portal_routes;
 pub mod process;
 pub mod reload;
+pub mod render;
 pub mod request;
 pub mod security;
 pub mod serve;

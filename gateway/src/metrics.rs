@@ -1,5 +1,6 @@
 //! Prometheus metrics: requests by route and code and their duration, cache outcomes by endpoint,
-//! purges and their lag, upstream latency, refusals, readiness and the process's own figures.
+//! purges and their lag, upstream latency, refusals, server renders, readiness and the process's
+//! own figures.
 //! Names follow Prometheus's conventions: base units (`_seconds`, `_bytes`), `_total` on counters,
 //! lowercase label values, a `# HELP` line for every family (`describe`); docs/operations.md
 //! ("Metrics") lists them.
@@ -50,6 +51,14 @@ pub fn handle() -> PrometheusHandle {
                 .expect("bucket list is not empty")
                 .set_buckets_for_metric(
                     Matcher::Full("portal_cache_purge_lag_seconds".to_owned()),
+                    &[
+                        0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0,
+                        10.0,
+                    ],
+                )
+                .expect("bucket list is not empty")
+                .set_buckets_for_metric(
+                    Matcher::Full("portal_render_duration_seconds".to_owned()),
                     &[
                         0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0,
                         10.0,
@@ -131,6 +140,19 @@ fn describe() {
     describe_counter!(
         "portal_shared_cache_lookups_total",
         "Memory misses looked up in the shared tier, by result (found, absent)."
+    );
+    describe_histogram!(
+        "portal_render_duration_seconds",
+        Unit::Seconds,
+        "Server renders that answered HTML: from the call to its answer, the wait in the queue included."
+    );
+    describe_counter!(
+        "portal_render_failures_total",
+        "Server renders that gave no HTML, by reason (no_bundle, busy, timed_out, out_of_memory, script, unavailable)."
+    );
+    describe_counter!(
+        "portal_render_engine_restarts_total",
+        "Render engines dropped and built afresh after a time-out, running out of memory or another failure that may have left them unsound."
     );
     describe_counter!(
         "portal_log_lines_dropped_total",
@@ -268,6 +290,22 @@ pub fn shared_cache_lookup(found: bool) {
             .map(|r| metrics::counter!("portal_shared_cache_lookups_total", "result" => r))
     });
     COUNTERS[usize::from(!found)].increment(1);
+}
+
+/// `portal_render_duration_seconds`: a server render that answered HTML.
+pub fn render_succeeded(took: Duration) {
+    metrics::histogram!("portal_render_duration_seconds").record(took.as_secs_f64());
+}
+
+/// `portal_render_failures_total{reason}`: a server render that gave no HTML
+/// (`render::RenderError::reason`).
+pub fn render_failed(reason: &'static str) {
+    metrics::counter!("portal_render_failures_total", "reason" => reason).increment(1);
+}
+
+/// `portal_render_engine_restarts_total`: an engine dropped after a failure and built afresh.
+pub fn render_engine_restarted() {
+    metrics::counter!("portal_render_engine_restarts_total").increment(1);
 }
 
 /// `GET /metrics`: the figures read at scrape time (readiness, the cache's size, the process),

@@ -1,5 +1,5 @@
 //! What every handler shares. The config-derived part (`Runtime`) is swapped atomically on a
-//! reload; the cache outlives reloads.
+//! reload; the cache outlives reloads, and so does the render pool while `[render]` is unchanged.
 
 use std::{
     path::{Path, PathBuf},
@@ -19,6 +19,7 @@ use crate::{
     limits::ClientLimits,
     model::site::{Site, SiteAnswer},
     observe::AccessLog,
+    render::{RenderPool, RenderSettings},
     security::Hsts,
     static_files::{AppFiles, LoadError},
     traces::{Traces, TracesError},
@@ -35,6 +36,10 @@ pub struct Runtime {
     pub site: Entry,
     /// `/robots.txt`, which names `site.public_url`.
     pub robots: Entry,
+    /// The server-render pool, running this build's server bundle. One pool lives across
+    /// reloads (its threads keep their engines) until `[render]` changes; a new build's bundle
+    /// is handed to it.
+    pub render: RenderPool,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -51,7 +56,13 @@ pub enum RuntimeError {
 }
 
 impl Runtime {
-    pub fn new(config: Config, health: Arc<UpstreamHealth>) -> Result<Self, RuntimeError> {
+    /// Builds everything of `config`. `render` is the pool of the runtime this one replaces:
+    /// kept, and given this build's bundle, while `[render]` is unchanged.
+    pub fn new(
+        config: Config,
+        health: Arc<UpstreamHealth>,
+        render: Option<&RenderPool>,
+    ) -> Result<Self, RuntimeError> {
         let upstream = Upstream::new(
             &config.upstream,
             &config.limits,
@@ -79,13 +90,42 @@ impl Runtime {
             }),
         );
         let robots = robots_txt(&config.site);
+        // Last, past every step that can fail: a refused reload leaves the pool as it was.
+        let render = render_pool(&config.render, &app_files, render);
         Ok(Self {
             config: Arc::new(config),
             upstream,
             app_files,
             site,
             robots,
+            render,
         })
+    }
+}
+
+/// The pool for `settings` running `files`' server bundle: `previous` itself when its settings
+/// are these (its threads and engines go on; a different bundle is evaluated before their next
+/// call), else a new pool (the old one's threads end once the runtimes holding it are gone).
+fn render_pool(
+    settings: &RenderSettings,
+    files: &AppFiles,
+    previous: Option<&RenderPool>,
+) -> RenderPool {
+    let bundle = files.render_bundle();
+    match &bundle {
+        Some(bundle) => tracing::info!(bytes = bundle.len(), "the server bundle is loaded"),
+        None => tracing::debug!("the app build has no server bundle (server/render.js)"),
+    }
+    match previous {
+        Some(pool) if pool.settings() == settings => {
+            pool.reload(bundle);
+            pool.clone()
+        }
+        Some(_) => {
+            tracing::info!("[render] changed: a new render pool starts, the old one ends");
+            RenderPool::new(settings, bundle)
+        }
+        None => RenderPool::new(settings, bundle),
     }
 }
 
@@ -149,7 +189,7 @@ impl AppState {
         let upstream_health = Arc::new(UpstreamHealth::default());
         let traces = Traces::from_config(&config.telemetry)?;
         Ok(Self(Arc::new(Shared {
-            runtime: ArcSwap::from_pointee(Runtime::new(config, upstream_health.clone())?),
+            runtime: ArcSwap::from_pointee(Runtime::new(config, upstream_health.clone(), None)?),
             cache,
             client_limits,
             upstream_health,
@@ -193,7 +233,7 @@ impl Shared {
         if old.config.telemetry != config.telemetry {
             tracing::warn!("[telemetry] takes effect at the next restart");
         }
-        let runtime = Runtime::new(config, self.upstream_health.clone())?;
+        let runtime = Runtime::new(config, self.upstream_health.clone(), Some(&old.render))?;
         self.hsts.configure(&runtime.config.server);
         self.access_log.configure(&runtime.config.server);
         self.client_limits.apply(&runtime.config.limits);

@@ -2,7 +2,8 @@
 //! start and on each reload) with the `.br` and `.gz` the build wrote beside it, so an answer is
 //! a map lookup and a reference-counted copy of bytes, and nothing is compressed per request.
 //! `index.html` answers app routes; content-hashed assets are cached for a year, everything else
-//! revalidated.
+//! revalidated. The build's `server/` folder is the gateway's, not the visitors': its server
+//! bundle is read for `render/` and nothing in it is served.
 //!
 //! In memory rather than tower-http's `ServeDir`, which opens, stats and streams the file for each
 //! request: the app's bundle was the gateway's slowest answer (docs/performance.md, scene 2), and a
@@ -11,6 +12,7 @@
 use std::{
     collections::HashMap,
     path::{Path, PathBuf},
+    sync::Arc,
     time::SystemTime,
 };
 
@@ -35,6 +37,12 @@ const MAX_FILES: usize = 5_000;
 const MAX_BYTES: u64 = 256 * 1024 * 1024;
 const MAX_DEPTH: usize = 16;
 
+/// The build's folder for the server (`<static_dir>/server/`): read, never served. It holds code
+/// the gateway runs (the server bundle), whose names and contents are no visitor's business.
+const SERVER_DIR: &str = "/server/";
+/// The server bundle the app build writes (`render/` runs it).
+const RENDER_BUNDLE: &str = "/server/render.js";
+
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
     #[error("reading {path}: {source}")]
@@ -57,6 +65,8 @@ pub struct AppFiles {
     bytes: u64,
     /// The fingerprint of `index.html`, which keys the page drawn from it.
     index: u64,
+    /// The server bundle (`server/render.js`), when the build has one.
+    render_bundle: Option<Arc<str>>,
 }
 
 /// One file and the encodings of it the build wrote.
@@ -97,7 +107,25 @@ impl AppFiles {
         };
         let mut app = Self::default();
         for (name, path, _) in &found {
-            if is_variant(name) || (!source_maps && name.ends_with(".map")) {
+            if name == RENDER_BUNDLE {
+                let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
+                    path: path.clone(),
+                    source,
+                })?;
+                // A broken bundle costs the server rendering, never the app: its pages fall
+                // back to the shell, as without a bundle.
+                match String::from_utf8(bytes) {
+                    Ok(text) => app.render_bundle = Some(Arc::from(text)),
+                    Err(_) => tracing::warn!(
+                        path = %path.display(),
+                        "the server bundle is not UTF-8 text and is not loaded: pages are not server-rendered"
+                    ),
+                }
+            }
+            if name.starts_with(SERVER_DIR)
+                || is_variant(name)
+                || (!source_maps && name.ends_with(".map"))
+            {
                 continue;
             }
             let read = |path: &Path| {
@@ -138,6 +166,12 @@ impl AppFiles {
     pub fn index_html(&self) -> Option<(&str, u64)> {
         let bytes = &self.files.get("/index.html")?.identity.bytes;
         Some((std::str::from_utf8(bytes).ok()?, self.index))
+    }
+
+    /// The server bundle (`<static_dir>/server/render.js`) for the render pool, when the build
+    /// has one. Nothing under `server/` is served.
+    pub fn render_bundle(&self) -> Option<Arc<str>> {
+        self.render_bundle.clone()
     }
 
     /// Whether the build has the file at `path` (`/favicon.svg`).
@@ -391,6 +425,54 @@ fn is_hashed_asset(path: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn get(path: &str) -> Parts {
+        axum::http::Request::get(path)
+            .body(())
+            .unwrap()
+            .into_parts()
+            .0
+    }
+
+    #[test]
+    fn the_server_bundle_is_read_for_the_renderer_and_nothing_under_server_is_served() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("server")).unwrap();
+        std::fs::write(dir.path().join("index.html"), "<div id=\"root\"></div>").unwrap();
+        let bundle = "globalThis.render = () => '<p>门户</p>';";
+        std::fs::write(dir.path().join("server/render.js"), bundle).unwrap();
+        std::fs::write(dir.path().join("server/render.js.gz"), b"gz").unwrap();
+        std::fs::write(dir.path().join("server/render.js.map"), "{}").unwrap();
+        std::fs::write(dir.path().join("server/other.txt"), "x").unwrap();
+
+        let app = AppFiles::load(dir.path(), true).unwrap();
+        assert_eq!(app.render_bundle().as_deref(), Some(bundle));
+        assert_eq!(app.len(), 1, "only index.html is served");
+        for path in [
+            "/portal/server/render.js",
+            "/portal/server/render.js.gz",
+            "/portal/server/render.js.map",
+            "/portal/server/other.txt",
+            "/portal/server/",
+            "/portal/server",
+            "/portal/%73erver/render.js",
+        ] {
+            assert_eq!(
+                app.serve(&get(path)).status(),
+                StatusCode::NOT_FOUND,
+                "{path}"
+            );
+        }
+        assert_eq!(app.serve(&get("/portal/")).status(), StatusCode::OK);
+
+        let without = tempfile::tempdir().unwrap();
+        assert!(
+            AppFiles::load(without.path(), false)
+                .unwrap()
+                .render_bundle()
+                .is_none()
+        );
+    }
 
     #[test]
     fn only_content_hashed_names_are_immutable() {

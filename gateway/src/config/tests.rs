@@ -348,3 +348,42 @@ fn files_live_an_hour_unless_named_and_file_max_bytes_is_bounded() {
     .to_string();
     assert!(err.contains("cache.file_max_bytes"), "{err}");
 }
+
+#[test]
+fn render_takes_its_defaults_and_its_bounds_name_their_key() {
+    let config = Config::from_toml_str(MINIMAL).unwrap();
+    assert_eq!(config.render, crate::render::RenderSettings::default());
+    assert_eq!(config.render.threads, 2);
+    assert_eq!(config.render.timeout, Duration::from_millis(250));
+    assert_eq!(config.render.memory_limit, 64 * 1024 * 1024);
+    assert_eq!(config.render.queue, 64);
+
+    let config = Config::from_toml_str(&format!(
+        "{MINIMAL}[render]\nthreads = 4\ntimeout = \"1s\"\nmemory_limit = 134217728\nqueue = 8\n"
+    ))
+    .unwrap();
+    assert_eq!(
+        (
+            config.render.threads,
+            config.render.timeout,
+            config.render.queue
+        ),
+        (4, Duration::from_secs(1), 8)
+    );
+
+    for (line, key) in [
+        ("threads = 0", "render.threads"),
+        ("threads = 17", "render.threads"),
+        ("timeout = \"5ms\"", "render.timeout"),
+        ("timeout = \"11s\"", "render.timeout"),
+        ("timeout = \"soon\"", "render.timeout"),
+        ("memory_limit = 1048576", "render.memory_limit"),
+        ("queue = 0", "render.queue"),
+        ("thread = 2", "thread"),
+    ] {
+        let err = Config::from_toml_str(&format!("{MINIMAL}[render]\n{line}\n"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(key), "{line}: {err}");
+    }
+}

@@ -159,6 +159,10 @@ async fn a_bad_config_stops_the_binary_naming_the_key() {
     let (code, err) = run_binary(GOOD, &[("PORTAL__SERVER__LISTEN", "999.0.0.1:80")]).await;
     assert!(code.is_some_and(|c| c != 0));
     assert!(err.contains("listen"), "{err}");
+
+    let (code, err) = run_binary(GOOD, &[("PORTAL__RENDER__THREADS", "17")]).await;
+    assert!(code.is_some_and(|c| c != 0));
+    assert!(err.contains("render.threads"), "{err}");
 }
 
 #[tokio::test]

@@ -208,6 +208,65 @@ async fn a_new_build_is_served_after_a_reload_without_a_restart() {
 }
 
 #[tokio::test]
+async fn the_builds_server_bundle_reaches_the_render_pool_and_is_never_served() {
+    let dist = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dist.path().join("server")).unwrap();
+    std::fs::write(dist.path().join("index.html"), "<div id=\"root\"></div>").unwrap();
+    let bundle = |html: &str| format!("globalThis.render = (input) => '{html}:' + input;");
+    std::fs::write(dist.path().join("server/render.js"), bundle("旧版")).unwrap();
+    let config_dir = tempfile::tempdir().unwrap();
+    let file = config_dir.path().join("gateway.toml");
+    let write_config = |render: &str| {
+        let toml = config_toml("http://127.0.0.1:9/", dist.path(), "");
+        std::fs::write(&file, format!("{toml}\n[render]\n{render}\n")).unwrap();
+    };
+    write_config("threads = 2");
+    let config = portal_gateway::config::Config::load(&file).unwrap();
+    let application =
+        portal_gateway::startup::Application::build_with_file(config, Some(file.clone()))
+            .await
+            .unwrap();
+    let addr = application.local_addr();
+    let state = application.state();
+    let (_stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(application.run_until(async {
+        let _ = stopped.await;
+    }));
+    let render = || async { state.runtime().render.call("render", "页".to_owned()).await };
+    assert_eq!(render().await.unwrap(), "旧版:页");
+
+    for path in [
+        "/portal/server/render.js",
+        "/portal/server/render.js.gz",
+        "/portal/server/",
+    ] {
+        let answer = reqwest::get(format!("http://{addr}{path}")).await.unwrap();
+        assert_eq!(answer.status(), 404, "{path}");
+        assert!(
+            !answer.text().await.unwrap().contains("globalThis"),
+            "{path}"
+        );
+    }
+
+    // A new build: the same pool evaluates its bundle.
+    std::fs::write(dist.path().join("server/render.js"), bundle("新版")).unwrap();
+    state.reload().unwrap();
+    assert_eq!(render().await.unwrap(), "新版:页");
+    // `[render]` changed: a new pool, with the build's bundle.
+    write_config("threads = 1");
+    state.reload().unwrap();
+    assert_eq!(state.runtime().render.settings().threads, 1);
+    assert_eq!(render().await.unwrap(), "新版:页");
+    // A build without one: no bundle.
+    std::fs::remove_file(dist.path().join("server/render.js")).unwrap();
+    state.reload().unwrap();
+    assert_eq!(
+        render().await,
+        Err(portal_gateway::render::RenderError::NoBundle)
+    );
+}
+
+#[tokio::test]
 async fn path_traversal_is_impossible() {
     let app = spawn_with_reference_cms().await;
     // A secret beside the static dir that traversal would reach.

@@ -284,6 +284,41 @@ fn sources() -> Vec<(String, String)> {
         .collect()
 }
 
+/// JavaScript runs in `render/` only, on its own threads: no other module names the engine, and
+/// `render/` hands no work to tokio's threads and knows nothing of HTTP or content
+/// (docs/ARCHITECTURE.md, `render/`).
+#[test]
+fn only_render_runs_javascript_and_it_knows_nothing_of_requests() {
+    let mut checked = 0;
+    for (relative, text) in sources() {
+        if !relative.starts_with("render/") {
+            assert!(
+                !text.contains("rquickjs"),
+                "{relative} names rquickjs: only render/ runs JavaScript"
+            );
+            continue;
+        }
+        checked += 1;
+        for word in [
+            "spawn_blocking",
+            "block_in_place",
+            "block_on",
+            "axum",
+            "hyper",
+            "crate::content",
+            "crate::cms",
+            "crate::cache",
+            "crate::state",
+        ] {
+            assert!(
+                !text.contains(word),
+                "{relative} names {word}: render/ runs scripts on its own threads and answers values"
+            );
+        }
+    }
+    assert!(checked >= 3, "render/ was not found");
+}
+
 /// The layers of content, each kept to what it may know (docs/ARCHITECTURE.md): the model knows
 /// nothing else of the crate; the CMS adapter knows nothing of the envelope, the cache or the
 /// faces; a face never calls the CMS adapter; nothing reads back a body the gateway made.

@@ -1,0 +1,446 @@
+//! One QuickJS engine: a runtime with its bounds, one context that has evaluated the prelude and
+//! the server bundle, and the call of one of the bundle's functions driven to its answer.
+//!
+//! An engine never leaves the thread that built it (its values are `!Send`), and is used for one
+//! call at a time. Everything it runs is under the budget of `Budget`: the interrupt handler stops
+//! JavaScript past the deadline, and the host's own loops (jobs, tasks) check it between steps.
+
+use std::{
+    cell::Cell,
+    rc::Rc,
+    time::{Duration, Instant},
+};
+
+use rquickjs::{
+    Coerced, Context, Ctx, Error, Function, Object, Persistent, Promise, Runtime, Value,
+    context::EvalOptions, promise::PromiseState,
+};
+
+use super::{
+    RenderError,
+    text::{MAX_CONSOLE, MAX_MESSAGE, one_line},
+    worker::Limits,
+};
+
+/// The browser-shaped globals a bundle expects (`prelude.js`).
+const PRELUDE: &str = include_str!("prelude.js");
+
+/// QuickJS's limit on its own C stack use. Well under the thread's (`worker::THREAD_STACK`, 8
+/// MiB): QuickJS throws `RangeError` at this depth, with the rest of the thread's stack left for
+/// the Rust frames around it and for QuickJS's own C calls past its last check. Deep enough for
+/// React's recursion over a deep tree (QuickJS's default, 256 KiB, is not).
+const JS_STACK: usize = 4 * 1024 * 1024;
+
+/// How many lines of an exception's stack its message keeps.
+const STACK_LINES: usize = 4;
+
+/// The deadline of what the engine runs now, read by QuickJS's interrupt handler.
+#[derive(Default)]
+struct Budget {
+    deadline: Cell<Option<Instant>>,
+    /// Whether the handler stopped the script (the uncatchable exception it raises is then a
+    /// time-out, whatever else it looks like).
+    interrupted: Cell<bool>,
+}
+
+impl Budget {
+    fn start(&self, deadline: Instant) {
+        self.deadline.set(Some(deadline));
+        self.interrupted.set(false);
+    }
+
+    fn stop(&self) {
+        self.deadline.set(None);
+    }
+
+    fn expired(&self) -> bool {
+        self.deadline.get().is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// QuickJS asks this every few thousand instructions; true stops the script.
+    fn interrupt(&self) -> bool {
+        let expired = self.expired();
+        if expired {
+            self.interrupted.set(true);
+        }
+        expired
+    }
+}
+
+/// The prelude's functions the host calls (see the end of `prelude.js`).
+struct Hooks {
+    run_task: Persistent<Function<'static>>,
+    clear_tasks: Persistent<Function<'static>>,
+    take_uncaught: Persistent<Function<'static>>,
+}
+
+/// What a call's function gave back at first.
+enum Started {
+    Done(String),
+    Pending(Persistent<Promise<'static>>),
+}
+
+pub(super) struct Engine {
+    // Fields drop in this order: the JavaScript values kept here before the context, the context
+    // before the runtime (QuickJS refuses to free a runtime whose values are still held).
+    hooks: Hooks,
+    context: Context,
+    runtime: Runtime,
+    budget: Rc<Budget>,
+    /// The function being called, for the `console` lines it writes.
+    current: Rc<Cell<&'static str>>,
+}
+
+impl Engine {
+    /// A runtime with its bounds and a context that has evaluated the prelude, then `bundle`.
+    /// The error is why the bundle could not be loaded, on one line.
+    pub(super) fn new(bundle: &str, limits: Limits) -> Result<Engine, String> {
+        let runtime = Runtime::new().map_err(|err| format!("QuickJS did not start: {err}"))?;
+        runtime.set_memory_limit(limits.memory);
+        runtime.set_max_stack_size(JS_STACK);
+        let budget = Rc::new(Budget::default());
+        let handler = budget.clone();
+        runtime.set_interrupt_handler(Some(Box::new(move || handler.interrupt())));
+        let context =
+            Context::full(&runtime).map_err(|err| format!("QuickJS did not start: {err}"))?;
+        let current = Rc::new(Cell::new("(loading)"));
+        budget.start(Instant::now() + limits.evaluate);
+        let loaded = context.with(|ctx| {
+            let failure = |err| Self::failure(&ctx, err, &budget);
+            let install: Function = ctx
+                .eval_with_options(PRELUDE, script("prelude.js", true))
+                .map_err(failure)?;
+            let host = Object::new(ctx.clone()).map_err(failure)?;
+            host.set("log", console(&ctx, current.clone()).map_err(failure)?)
+                .map_err(failure)?;
+            let hooks: Object = install.call((host,)).map_err(failure)?;
+            let hook = |name: &str| -> Result<Persistent<Function<'static>>, RenderError> {
+                let function: Function = hooks.get(name).map_err(failure)?;
+                Ok(Persistent::save(&ctx, function))
+            };
+            let hooks = Hooks {
+                run_task: hook("runTask")?,
+                clear_tasks: hook("clearTasks")?,
+                take_uncaught: hook("takeUncaught")?,
+            };
+            // A plain script, as a browser's <script> runs it: sloppy unless it says otherwise.
+            ctx.eval_with_options::<(), _>(bundle, script("render.js", false))
+                .map_err(failure)?;
+            Ok(hooks)
+        });
+        let engine = match loaded {
+            Ok(hooks) => Engine {
+                hooks,
+                context,
+                runtime,
+                budget,
+                current,
+            },
+            Err(err) => {
+                budget.stop();
+                return Err(reason(err));
+            }
+        };
+        // What the bundle's top level queued (a promise's reactions, timers) is not a call's.
+        engine.tidy().map_err(reason)?;
+        engine.budget.stop();
+        Ok(engine)
+    }
+
+    /// Calls `globalThis[function](input)` and drives its Promise, if it returns one, until it
+    /// settles, all before `deadline`.
+    pub(super) fn call(
+        &self,
+        function: &'static str,
+        input: &str,
+        deadline: Instant,
+    ) -> Result<String, RenderError> {
+        self.budget.start(deadline);
+        self.current.set(function);
+        let answer = self
+            .start(function, input)
+            .and_then(|started| match started {
+                Started::Done(html) => Ok(html),
+                Started::Pending(promise) => self.settle(promise),
+            });
+        self.budget.stop();
+        answer
+    }
+
+    /// After a call: forgets its tasks and runs the jobs it left, within a budget of its own,
+    /// so that the next call starts clean. An error means the engine is not fit for another.
+    pub(super) fn tidy_within(&self, budget: Duration) -> Result<(), RenderError> {
+        self.budget.start(Instant::now() + budget);
+        let tidied = self.tidy();
+        self.budget.stop();
+        tidied
+    }
+
+    fn tidy(&self) -> Result<(), RenderError> {
+        self.context.with(|ctx| {
+            self.hook(&ctx, &self.hooks.clear_tasks)?
+                .call::<_, ()>(())
+                .map_err(|err| self.fail(&ctx, err))
+        })?;
+        self.run_jobs()?;
+        // The jobs may have scheduled tasks again; they are not run, only forgotten.
+        self.context.with(|ctx| {
+            self.hook(&ctx, &self.hooks.clear_tasks)?
+                .call::<_, ()>(())
+                .map_err(|err| self.fail(&ctx, err))
+        })
+    }
+
+    /// Calls the function: its string, or its Promise kept for `settle`.
+    fn start(&self, function: &'static str, input: &str) -> Result<Started, RenderError> {
+        self.context.with(|ctx| {
+            // A call never sees the tasks of the one before (`tidy` forgot them already; this
+            // also covers a call after a failed one).
+            self.hook(&ctx, &self.hooks.clear_tasks)?
+                .call::<_, ()>(())
+                .map_err(|err| self.fail(&ctx, err))?;
+            let target: Value = ctx
+                .globals()
+                .get(function)
+                .map_err(|err| self.fail(&ctx, err))?;
+            let Some(target) = target.as_function() else {
+                return Err(RenderError::Script(format!(
+                    "globalThis.{function} is not a function (it is {})",
+                    target.type_name()
+                )));
+            };
+            let value: Value = target.call((input,)).map_err(|err| self.fail(&ctx, err))?;
+            if let Some(html) = value.as_string() {
+                return html
+                    .to_string()
+                    .map(Started::Done)
+                    .map_err(|err| self.fail(&ctx, err));
+            }
+            if let Some(promise) = value.as_promise() {
+                return Ok(Started::Pending(Persistent::save(&ctx, promise.clone())));
+            }
+            Err(RenderError::Script(format!(
+                "{function} returned {}, not a string or a Promise of one",
+                value.type_name()
+            )))
+        })
+    }
+
+    /// Runs jobs, then the next task, then jobs again… until the promise settles, nothing is
+    /// left to run (it never will), or the deadline passes.
+    fn settle(&self, promise: Persistent<Promise<'static>>) -> Result<String, RenderError> {
+        loop {
+            self.run_jobs()?;
+            let settled = self
+                .context
+                .with(|ctx| -> Result<Option<String>, RenderError> {
+                    let promise = promise
+                        .clone()
+                        .restore(&ctx)
+                        .map_err(|err| self.fail(&ctx, err))?;
+                    match promise.state() {
+                        PromiseState::Resolved => {
+                            let value: Value = match promise.result() {
+                                Some(result) => result.map_err(|err| self.fail(&ctx, err))?,
+                                None => return Ok(None),
+                            };
+                            let Some(html) = value.as_string() else {
+                                return Err(RenderError::Script(format!(
+                                    "the Promise resolved to {}, not a string",
+                                    value.type_name()
+                                )));
+                            };
+                            return html
+                                .to_string()
+                                .map(Some)
+                                .map_err(|err| self.fail(&ctx, err));
+                        }
+                        PromiseState::Rejected => {
+                            return match promise.result::<Value>() {
+                                Some(Err(err)) => Err(self.fail(&ctx, err)),
+                                _ => {
+                                    Err(RenderError::Script("the Promise was rejected".to_owned()))
+                                }
+                            };
+                        }
+                        PromiseState::Pending => {}
+                    }
+                    let ran: bool = self
+                        .hook(&ctx, &self.hooks.run_task)?
+                        .call(())
+                        .map_err(|err| self.fail(&ctx, err))?;
+                    if ran {
+                        return Ok(None);
+                    }
+                    let uncaught: Value = self
+                        .hook(&ctx, &self.hooks.take_uncaught)?
+                        .call(())
+                        .map_err(|err| self.fail(&ctx, err))?;
+                    Err(self.never_settled(&ctx, uncaught))
+                })?;
+            if let Some(html) = settled {
+                return Ok(html);
+            }
+            if self.budget.expired() {
+                return Err(RenderError::TimedOut);
+            }
+        }
+    }
+
+    /// Runs the engine's pending jobs (promise reactions, microtasks) until none is left.
+    fn run_jobs(&self) -> Result<(), RenderError> {
+        loop {
+            // Each job is interruptible on its own; a chain of short ones is bounded here.
+            if self.budget.expired() {
+                return Err(RenderError::TimedOut);
+            }
+            match self.runtime.execute_pending_job() {
+                Ok(true) => {}
+                Ok(false) => return Ok(()),
+                Err(job) => {
+                    return Err(job.0.with(|ctx| {
+                        let thrown = ctx.catch();
+                        Self::classify(&ctx, thrown, &self.budget)
+                    }));
+                }
+            }
+        }
+    }
+
+    /// The promise is pending and no task is left: it never settles. A task's uncaught
+    /// exception is the likely reason, so it is named.
+    fn never_settled<'js>(&self, ctx: &Ctx<'js>, uncaught: Value<'js>) -> RenderError {
+        if uncaught.is_undefined() {
+            return RenderError::Script(
+                "never settled: the Promise is pending and nothing is left to run".to_owned(),
+            );
+        }
+        match Self::classify(ctx, uncaught, &self.budget) {
+            RenderError::Script(message) => RenderError::Script(one_line(
+                &format!("never settled: a task threw {message}"),
+                MAX_MESSAGE,
+            )),
+            other => other,
+        }
+    }
+
+    fn hook<'js>(
+        &self,
+        ctx: &Ctx<'js>,
+        hook: &Persistent<Function<'static>>,
+    ) -> Result<Function<'js>, RenderError> {
+        hook.clone().restore(ctx).map_err(|err| self.fail(ctx, err))
+    }
+
+    fn fail(&self, ctx: &Ctx<'_>, err: Error) -> RenderError {
+        Self::failure(ctx, err, &self.budget)
+    }
+
+    /// What an `rquickjs` error means for the call: the pending exception classified, or the
+    /// library's own error as a script failure.
+    fn failure(ctx: &Ctx<'_>, err: Error, budget: &Budget) -> RenderError {
+        match err {
+            Error::Exception => {
+                let thrown = ctx.catch();
+                Self::classify(ctx, thrown, budget)
+            }
+            Error::Allocation => RenderError::OutOfMemory,
+            _ if budget.interrupted.get() => RenderError::TimedOut,
+            other => RenderError::Script(one_line(&other.to_string(), MAX_MESSAGE)),
+        }
+    }
+
+    /// A thrown value: a time-out when the interrupt handler stopped the script, out of memory
+    /// when QuickJS refused an allocation, else the script's own failure with its message.
+    fn classify<'js>(ctx: &Ctx<'js>, thrown: Value<'js>, budget: &Budget) -> RenderError {
+        if budget.interrupted.get() || thrown.is_uncatchable_error() {
+            return RenderError::TimedOut;
+        }
+        // QuickJS throws `null` when it cannot even allocate its "out of memory" error (the heap
+        // is at the limit to the last bytes). A script's own `throw null` reads the same; taken
+        // as out of memory too, it costs that engine a rebuild and nothing else.
+        if thrown.is_null() {
+            return RenderError::OutOfMemory;
+        }
+        let Some(error) = thrown.as_object() else {
+            let text = read(ctx, thrown.get::<Coerced<String>>().map(|c| c.0));
+            return RenderError::Script(one_line(&format!("threw {text}"), MAX_MESSAGE));
+        };
+        let text_of = |key: &str| {
+            read(ctx, error.get::<_, Option<Coerced<String>>>(key))
+                .map(|c| c.0)
+                .unwrap_or_default()
+        };
+        let (name, message) = (text_of("name"), text_of("message"));
+        if name == "InternalError" && message == "out of memory" {
+            return RenderError::OutOfMemory;
+        }
+        let stack = text_of("stack");
+        let mut text = match (name.is_empty(), message.is_empty()) {
+            (false, false) => format!("{name}: {message}"),
+            (false, true) => name,
+            (true, _) => message,
+        };
+        for line in stack
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .take(STACK_LINES)
+        {
+            text.push_str(" | ");
+            text.push_str(line);
+        }
+        RenderError::Script(one_line(&text, MAX_MESSAGE))
+    }
+}
+
+/// A value read from a thrown object, or a placeholder when reading it threw in turn (a getter,
+/// a Proxy); that exception is cleared so it cannot be mistaken for the next one.
+fn read<T: Default>(ctx: &Ctx<'_>, value: rquickjs::Result<T>) -> T {
+    value.unwrap_or_else(|_| {
+        ctx.catch();
+        T::default()
+    })
+}
+
+/// The `console` the prelude forwards to: level 0 (log, info, debug) at debug, 1 (warn, error)
+/// at warn, one bounded line each.
+fn console<'js>(
+    ctx: &Ctx<'js>,
+    current: Rc<Cell<&'static str>>,
+) -> rquickjs::Result<Function<'js>> {
+    Function::new(ctx.clone(), move |level: i32, text: String| {
+        let line = one_line(&text, MAX_CONSOLE);
+        let function = current.get();
+        if level == 0 {
+            tracing::debug!(target: "portal_gateway::render::console", function, "{line}");
+        } else {
+            tracing::warn!(target: "portal_gateway::render::console", function, "{line}");
+        }
+    })
+}
+
+/// A global script named `file` (the name stack lines show).
+fn script(file: &str, strict: bool) -> EvalOptions {
+    let mut options = EvalOptions::default();
+    options.global = true;
+    options.strict = strict;
+    options.filename = Some(file.to_owned());
+    options
+}
+
+/// A failure to load, as the one line the worker logs and every call then answers.
+fn reason(err: RenderError) -> String {
+    match err {
+        RenderError::Script(message) => message,
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+impl Engine {
+    /// Bytes QuickJS holds for this engine (its own accounting, which the memory limit bounds).
+    pub(super) fn heap_bytes(&self) -> i64 {
+        self.runtime.memory_usage().malloc_size
+    }
+}
