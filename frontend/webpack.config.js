@@ -111,7 +111,15 @@ const clientConfig = (production) => ({
       rules: rules({ test: /\.css$/, use: [MiniCssExtractPlugin.loader, 'css-loader'] }),
     },
     plugins: [
-      new HtmlWebpackPlugin({ template: './public/index.html', favicon: './public/favicon.svg', chunks: ['main'], inject: false }),
+      new HtmlWebpackPlugin({
+        template: './public/index.html',
+        favicon: './public/favicon.svg',
+        chunks: ['main'],
+        inject: false,
+        scriptLoading: 'defer',
+        // Minified, but the slots the gateway fills (`<!--portal-head-->`, …) stay.
+        minify: production && { collapseWhitespace: true, removeComments: true, ignoreCustomComments: [/^portal-/], minifyJS: false, minifyCSS: false },
+      }),
       ...(production ? [new BundleReport()] : []),
       new MiniCssExtractPlugin({
         filename: production ? 'assets/[name].[contenthash:12].css' : 'assets/[name].css',

@@ -7,13 +7,19 @@
 // again with those answers too (a list page first needs the category tree, then the list of the
 // category found in it). Once every query the page started is answered, the page is rendered once
 // more with the data in place and sent with the store's API state, which the browser hydrates from.
+// The engine is bare ECMAScript: the web's URL and URLSearchParams, which the app reads its
+// addresses with, come from core-js (the browser has its own).
+import 'core-js/actual/url';
+import 'core-js/actual/url-search-params';
+
 import { renderToString } from 'react-dom/server.browser';
 
 import { api } from './app/api';
 import { App } from './app/app';
 import { ResponseStatusContext } from './app/response-status';
 import { preloadAllPages } from './app/router';
-import { makeStore } from './app/store';
+import { splitHead } from './app/split-head';
+import { makeStore, type AppStore } from './app/store';
 import { holdAnswers, neededUrls, type HeldAnswer } from './lib/request';
 
 /** What the gateway passes: the address to render and the answers it has so far, by API URL. */
@@ -26,14 +32,13 @@ interface RenderInput {
 const MAX_PASSES = 8;
 
 /**
- * `<title>`, `<meta>` and `<link>` a page renders are put by React before its markup (it hoists
- * them into the document's head, which it does not render here): they go into the page's head.
+ * The store as the page's components see it: while `frozen`, it starts nothing new (a query
+ * hook's request is a thunk), so a render finds what is there.
  */
-const HOISTED = /^(?:<title>[^<]*<\/title>|<meta [^>]*\/>|<link [^>]*\/>)*/;
-
-export function splitHead(html: string): { head: string; body: string } {
-  const head = HOISTED.exec(html)?.[0] ?? '';
-  return { head, body: html.slice(head.length) };
+function guarded(store: AppStore, frozen: () => boolean): AppStore {
+  const dispatch = ((action: Parameters<AppStore['dispatch']>[0]) =>
+    frozen() && typeof action === 'function' ? undefined : store.dispatch(action)) as AppStore['dispatch'];
+  return { ...store, dispatch };
 }
 
 // Every page's code is in this bundle: loaded once, before the first render.
@@ -44,22 +49,44 @@ async function render(input: string): Promise<string> {
   const { url, answers } = JSON.parse(input) as RenderInput;
   holdAnswers(answers ?? {});
   const store = makeStore();
+  let frozen = false;
+  const seen = guarded(store, () => frozen);
   try {
-    for (let pass = 0; pass < MAX_PASSES; pass += 1) {
+    // Queries whose answers were in: asked again only as a refetch of an error (RTK Query
+    // refetches an error for each new subscriber, and each pass subscribes anew).
+    const settled = new Set<string>();
+    const renderPage = () => {
       const status = { status: 200 };
       const html = renderToString(
         <ResponseStatusContext value={status}>
-          <App store={store} ssrPath={url} />
+          <App store={seen} ssrPath={url} />
         </ResponseStatusContext>,
       );
+      return { status: status.status, html };
+    };
+    for (let pass = 0; pass < MAX_PASSES; pass += 1) {
+      let page = renderPage();
       const needs = neededUrls();
       if (needs.length > 0) return JSON.stringify({ needs });
       const running = store.dispatch(api.util.getRunningQueriesThunk());
-      if (running.length === 0) {
-        const { head, body } = splitHead(html);
-        return JSON.stringify({ status: status.status, head, html: body, state: { [api.reducerPath]: store.getState()[api.reducerPath] } });
+      if (running.some((query) => !settled.has(query.queryCacheKey))) {
+        await Promise.all(running);
+        running.forEach((query) => settled.add(query.queryCacheKey));
+        continue;
       }
-      await Promise.all(running);
+      if (running.length > 0) {
+        // Only errors asked again: once they are back, the page is rendered with nothing new
+        // started, so it shows the error (an article that does not exist), not a loading state.
+        await Promise.all(running);
+        frozen = true;
+        try {
+          page = renderPage();
+        } finally {
+          frozen = false;
+        }
+      }
+      const { head, body } = splitHead(page.html);
+      return JSON.stringify({ status: page.status, head, html: body, state: { [api.reducerPath]: store.getState()[api.reducerPath] } });
     }
     throw new Error(`the page at ${url} kept asking for more after ${MAX_PASSES} rounds`);
   } finally {

@@ -5,25 +5,25 @@
 // painted, and a hash route met later (a link in an article body) is adopted in place.
 import { navigate } from 'wouter/use-browser-location';
 
-/** The path every page lives under (the gateway's `/portal/`). */
-export const BASE = '/portal';
+import { BASE, pageHref } from '../lib/page-href';
 
-/** The address of the app route `path` (`/news_center/notice` → `/portal/news_center/notice`). */
-export const pageHref = (path: string): string => `${BASE}${path.startsWith('/') ? path : `/${path}`}`;
+export { BASE, pageHref };
 
 /** Paths under the base that are files or other faces, never app routes. */
 const NOT_PAGES = /^\/portal\/(api|assets|admin|feed|files)(\/|$)|^\/portal\/(sitemap\.xml|favicon\.\w+|robots\.txt)$|\.\w{1,5}$/;
 
 /**
  * The app route (path and query, relative to the base) of a same-origin address, or null when it
- * is no page of the app (a file, the API, a feed, another origin, another path).
+ * is no page of the app (a file, the API, a feed, another origin, another path). A spec hash route
+ * names the page whichever page's address carries it, as index.html's head script reads it: a
+ * `#/about` link in an article's body resolves against the article's address.
  */
 export function routeOfUrl(url: URL, origin: string): string | null {
   if (url.origin !== origin) return null;
   const hashRoute = hashRouteOf(url.hash);
-  if (hashRoute && (url.pathname === `${BASE}/` || url.pathname === BASE)) return hashRoute;
+  if (url.pathname === BASE) return hashRoute;
   if (!url.pathname.startsWith(`${BASE}/`) || NOT_PAGES.test(url.pathname)) return null;
-  return `${url.pathname.slice(BASE.length)}${url.search}`;
+  return hashRoute ?? `${url.pathname.slice(BASE.length)}${url.search}`;
 }
 
 /** The route a spec hash (`#/news_center/notice?page=2`) names, or null for any other hash. */

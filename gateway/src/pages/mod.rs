@@ -127,20 +127,19 @@ fn page_url(path: &str, query: Option<&str>) -> String {
     url
 }
 
-/// What the server bundle's `portalRender` answers.
+/// What the server bundle's `portalRender` answers: either the API URLs the page asks for that
+/// it was not given (`needs`), or the page — its HTTP status, the `<title>`/`<meta>`/`<link>` for
+/// the head, the markup of `#root` and the store state the browser hydrates from. (One struct
+/// rather than an untagged enum: `RawValue` cannot be read through serde's buffered variants.)
 #[derive(Deserialize)]
-#[serde(untagged)]
-enum Rendered {
-    /// API URLs the page asks for that it was not given.
-    Needs { needs: Vec<String> },
-    /// The page: its HTTP status, the `<title>`/`<meta>`/`<link>` for the head, the markup of
-    /// `#root` and the store state the browser hydrates from.
-    Page {
-        status: u16,
-        head: String,
-        html: String,
-        state: Box<RawValue>,
-    },
+struct Rendered {
+    needs: Option<Vec<String>>,
+    status: Option<u16>,
+    #[serde(default)]
+    head: String,
+    #[serde(default)]
+    html: String,
+    state: Option<Box<RawValue>>,
 }
 
 /// Why a page was answered with the app shell (the `reason` label of
@@ -206,53 +205,50 @@ async fn render(state: &AppState, url: &str) -> Result<Entry, Fallback> {
             answers.json
         );
         let output = runtime.render.call("portalRender", input).await?;
-        match serde_json::from_str::<Rendered>(&output)? {
-            Rendered::Needs { needs } => {
-                if needs.len() > MAX_NEEDS {
-                    return Err(Fallback::TooMany(needs.len()));
-                }
-                for need in needs {
-                    if !answers.asked.insert(need.clone()) {
-                        // Asked again after its answer was given: the page cannot settle.
-                        return Err(Fallback::Rounds(MAX_ROUNDS));
-                    }
-                    let answer = api_answer(state, &content, &need).await;
-                    if !answers.json.is_empty() {
-                        answers.json.push(',');
-                    }
-                    let _ = write!(
-                        answers.json,
-                        r#"{}:{{"status":{},"body":"#,
-                        serde_json::to_string(&need)?,
-                        answer.status.as_u16()
-                    );
-                    answers.json.push_str(&String::from_utf8_lossy(&answer.body));
-                    answers.json.push('}');
-                    answers.tags.extend(answer.tags);
-                    answers.cacheable &= answer.cacheable;
-                }
+        let rendered: Rendered = serde_json::from_str(&output)?;
+        if let Some(needs) = rendered.needs {
+            if needs.len() > MAX_NEEDS {
+                return Err(Fallback::TooMany(needs.len()));
             }
-            Rendered::Page {
-                status,
-                head,
-                html,
-                state: store,
-            } => {
-                let template = runtime.app_files.index_html().map_or("", |(t, _)| t);
-                let document = template
-                    .replacen(HEAD_SLOT, &head, 1)
-                    .replacen(ROOT_SLOT, &html, 1)
-                    .replacen(STATE_SLOT, &state_block(store.get()), 1);
-                let status = StatusCode::from_u16(status).unwrap_or(StatusCode::OK);
-                let entry = Entry::of(MediaType::Html, status, document.into())
-                    .tagged(answers.tags.into_iter().collect());
-                return Ok(if answers.cacheable {
-                    entry
-                } else {
-                    entry.not_cacheable()
-                });
+            for need in needs {
+                if !answers.asked.insert(need.clone()) {
+                    // Asked again after its answer was given: the page cannot settle.
+                    return Err(Fallback::Rounds(MAX_ROUNDS));
+                }
+                let answer = api_answer(state, &content, &need).await;
+                if !answers.json.is_empty() {
+                    answers.json.push(',');
+                }
+                let _ = write!(
+                    answers.json,
+                    r#"{}:{{"status":{},"body":"#,
+                    serde_json::to_string(&need)?,
+                    answer.status.as_u16()
+                );
+                answers.json.push_str(&String::from_utf8_lossy(&answer.body));
+                answers.json.push('}');
+                answers.tags.extend(answer.tags);
+                answers.cacheable &= answer.cacheable;
             }
+            continue;
         }
+        let store = rendered.state.as_deref().map_or("{}", RawValue::get);
+        let template = runtime.app_files.index_html().map_or("", |(t, _)| t);
+        let document = template
+            .replacen(HEAD_SLOT, &rendered.head, 1)
+            .replacen(ROOT_SLOT, &rendered.html, 1)
+            .replacen(STATE_SLOT, &state_block(store), 1);
+        let status = rendered
+            .status
+            .and_then(|s| StatusCode::from_u16(s).ok())
+            .unwrap_or(StatusCode::OK);
+        let entry = Entry::of(MediaType::Html, status, document.into())
+            .tagged(answers.tags.into_iter().collect());
+        return Ok(if answers.cacheable {
+            entry
+        } else {
+            entry.not_cacheable()
+        });
     }
     Err(Fallback::Rounds(MAX_ROUNDS))
 }

@@ -443,6 +443,69 @@
     define('performance', { now: () => Date.now() - origin, timeOrigin: origin });
   }
 
+  // ---- EventTarget, AbortSignal, AbortController: what data libraries start a request with --
+  // (Redux Toolkit's thunks make a controller per query). Listeners in order, `once`, the
+  // `on<type>` property; an aborted signal fires `abort` once and keeps its reason.
+  class EventTarget {
+    #listeners = new Map();
+    addEventListener(type, listener, options) {
+      if (typeof listener !== 'function' && !(listener && typeof listener.handleEvent === 'function')) return;
+      const list = this.#listeners.get(type) ?? [];
+      if (list.some((entry) => entry.listener === listener)) return;
+      list.push({ listener, once: Boolean(options && typeof options === 'object' && options.once) });
+      this.#listeners.set(type, list);
+    }
+    removeEventListener(type, listener) {
+      const list = this.#listeners.get(type);
+      if (list) this.#listeners.set(type, list.filter((entry) => entry.listener !== listener));
+    }
+    dispatchEvent(event) {
+      const handler = this[`on${event.type}`];
+      const list = [...(this.#listeners.get(event.type) ?? [])];
+      Object.defineProperty(event, 'target', { value: this, configurable: true });
+      if (typeof handler === 'function') handler.call(this, event);
+      for (const entry of list) {
+        if (entry.once) this.removeEventListener(event.type, entry.listener);
+        if (typeof entry.listener === 'function') entry.listener.call(this, event);
+        else entry.listener.handleEvent(event);
+      }
+      return true;
+    }
+  }
+  class Event {
+    constructor(type) {
+      this.type = String(type);
+    }
+  }
+  class AbortSignal extends EventTarget {
+    aborted = false;
+    reason = undefined;
+    onabort = null;
+    throwIfAborted() {
+      if (this.aborted) throw this.reason;
+    }
+    static abort(reason) {
+      const controller = new AbortController();
+      controller.abort(reason);
+      return controller.signal;
+    }
+  }
+  class AbortController {
+    signal = new AbortSignal();
+    abort(reason) {
+      if (this.signal.aborted) return;
+      const error = new Error('This operation was aborted');
+      error.name = 'AbortError';
+      this.signal.aborted = true;
+      this.signal.reason = reason === undefined ? error : reason;
+      this.signal.dispatchEvent(new Event('abort'));
+    }
+  }
+  define('EventTarget', EventTarget);
+  define('Event', Event);
+  define('AbortSignal', AbortSignal);
+  define('AbortController', AbortController);
+
   // ---- the host's hooks ----------------------------------------------------------------------
   return {
     // Runs the next task; false when none is left.

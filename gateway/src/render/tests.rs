@@ -84,6 +84,28 @@ globalThis.logs = () => {
 "#;
 
 #[tokio::test]
+async fn an_abort_controller_aborts_its_signal_once_with_a_reason() {
+    let pool = pool(
+        r#"globalThis.render = () => {
+  const controller = new AbortController();
+  const seen = [];
+  controller.signal.addEventListener('abort', (e) => seen.push('listener:' + e.type), { once: true });
+  controller.signal.onabort = () => seen.push('onabort');
+  controller.abort();
+  controller.abort();
+  let thrown = '';
+  try { controller.signal.throwIfAborted(); } catch (e) { thrown = e.name; }
+  const given = AbortSignal.abort('原因');
+  return JSON.stringify({ aborted: controller.signal.aborted, seen, thrown, reason: given.reason });
+};"#,
+    );
+    assert_eq!(
+        pool.call("render", String::new()).await.unwrap(),
+        r#"{"aborted":true,"seen":["onabort","listener:abort"],"thrown":"AbortError","reason":"原因"}"#
+    );
+}
+
+#[tokio::test]
 async fn a_function_returning_a_string_answers_it() {
     let pool = pool(BUNDLE);
     assert_eq!(

@@ -66,4 +66,15 @@ describe('footer', () => {
       expect(container.textContent).not.toContain(fact);
     }
   });
+
+  it('dates its © by the year in China, whatever the machine’s time zone (the server and the browser agree)', () => {
+    // 1 January 2027, 01:00 in Beijing: still 2026 in UTC, where the gateway may run.
+    jest.useFakeTimers({ now: new Date('2026-12-31T17:00:00Z') });
+    try {
+      render(<Footer site={SITE} />);
+      expect(screen.getByText(/^©/)).toHaveTextContent(`© 2027 ${SITE.copyright}`);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
 });

@@ -1,4 +1,4 @@
-import type { Site } from '../../features/site';
+import { chinaDate, type Site } from '../../features/site';
 import { pageHref } from '../../lib/page-href';
 
 /** The public-security filing mark beside its number: a drawn shield (the ministry's own image is not ours to ship). */
@@ -12,7 +12,9 @@ function FilingEmblem() {
 }
 
 export function Footer({ site }: { site?: Site }) {
-  const year = new Date().getFullYear();
+  // China's year, not the machine's: the gateway's render and the visitor's browser (another time
+  // zone at New Year) must write the same markup.
+  const year = chinaDate(new Date()).slice(0, 4);
   return (
     <footer className="site-footer">
       <div className="container site-footer__inner">

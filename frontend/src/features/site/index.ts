@@ -1,2 +1,2 @@
 export { siteApi, useGetSiteQuery, type Site } from './api';
-export { isMourning, useMourning } from './mourning';
+export { chinaDate, isMourning, useMourning } from './mourning';
