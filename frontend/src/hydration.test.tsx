@@ -91,7 +91,7 @@ const ARTICLES: Article[] = [
     content:
       '<p>各客户单位：</p><p>2027年元旦期间，云川—汉堡、云川—布达佩斯国际班列按原计划正常开行；国内班列部分车次将合并开行。</p>' +
       '<table><caption>元旦期间班列安排</caption><tr><th>线路</th><th>安排</th></tr><tr><td>云川—汉堡</td><td>正常开行</td></tr></table>' +
-      '<p>详见<a href="/portal/site/article/2302.html">招标公告</a>。特此通知。</p>',
+      '<p>详见<a href="/portal/article/2302">招标公告</a>。特此通知。</p>',
     attachments: [{ name: '元旦期间班列时刻表.pdf', url: '/portal/api/files/attachments/timetable.pdf', size: 3202 }],
     next: { id: 2302, title: '场站智能闸口改造工程招标公告' },
   },
@@ -140,10 +140,13 @@ interface RenderedPage {
 
 /** Every API URL a render asked for, over all pages (each must be one the API knows). */
 const asked = new Set<string>();
+/** How many times the gateway called the render, by page. */
+const calls: Record<string, number> = {};
 
 async function gatewayRender(portalRender: (input: string) => Promise<string>, url: string): Promise<RenderedPage> {
   const answers: Record<string, HeldAnswer> = {};
   for (let round = 0; round < 6; round += 1) {
+    calls[url] = round + 1;
     const out = JSON.parse(await portalRender(JSON.stringify({ url, answers })));
     if (!out.needs) return out as RenderedPage;
     for (const need of out.needs as string[]) {
@@ -245,10 +248,14 @@ function expectCleanHydration(kept: Element[]) {
 }
 
 const linkTo = (container: HTMLElement, href: string) => container.querySelector<HTMLAnchorElement>(`a[href="${href}"]`);
+const linkNamed = (container: HTMLElement, text: string) => [...container.querySelectorAll('a')].find((a) => a.textContent === text);
 
 describe('a page rendered by the gateway', () => {
   it('asks only for what the API answers, in a few rounds', () => {
-    expect([...asked].filter((url) => apiAnswer(url).body === notFound('接口不存在').body)).toEqual([]);
+    expect([...asked].filter((url) => (apiAnswer(url).body as { msg?: string }).msg === '接口不存在')).toEqual([]);
+    // The site, the tree (and an article); then the lists found in them; then the page is sent.
+    expect(Object.keys(calls).sort()).toEqual([HOME, LIST, ARTICLE, MISSING].sort());
+    for (const url of Object.keys(calls)) expect([url, calls[url] <= 3]).toEqual([url, true]);
     expect([...asked].sort()).toEqual(
       expect.arrayContaining([
         '/portal/api/site',
@@ -305,10 +312,12 @@ describe('a page rendered by the gateway', () => {
     const container = await loadAndHydrate(ARTICLE);
     const heading = container.querySelector('h1')!;
     expect(heading).toHaveTextContent('关于2027年元旦期间班列运行安排的通知');
-    expectCleanHydration([heading, linkTo(container, '/portal/article/2302')!, linkTo(container, '/portal/news_center/notice')!]);
+    const next = linkNamed(container, '场站智能闸口改造工程招标公告')!;
+    expect(next).toHaveAttribute('href', '/portal/article/2302');
+    expectCleanHydration([heading, next, linkNamed(container, '返回列表')!]);
     expect(document.title).toBe(`关于2027年元旦期间班列运行安排的通知 - 通知公告 - ${SITE.companyName}`);
     // The body's link to another article now opens it in place (an effect after hydration).
-    expect(container.querySelector('a[href="/portal/site/article/2302.html"]')).toBeNull();
+    expect(linkNamed(container, '招标公告')).toHaveAttribute('href', '/portal/article/2302');
     expect(fetchSpy).not.toHaveBeenCalled();
   });
 
@@ -318,7 +327,12 @@ describe('a page rendered by the gateway', () => {
     expect(page.head).toContain(`<title>文章不存在 - ${SITE.companyName}</title>`);
 
     const container = await loadAndHydrate(MISSING);
-    expectCleanHydration([container.querySelector('header')!]);
+    const heading = container.querySelector('h1')!;
+    expect(heading).toHaveTextContent('文章不存在');
+    expectCleanHydration([heading, container.querySelector('header')!]);
     expect(document.title).toBe(`文章不存在 - ${SITE.companyName}`);
+    // The browser asks for the failed answer again (RTK Query retries errors) and still shows the 404.
+    expect(fetchSpy).toHaveBeenCalledWith('/portal/api/article/detail?id=9999', expect.anything());
+    expect(container.querySelector('h1')).toHaveTextContent('文章不存在');
   });
 });

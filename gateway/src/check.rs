@@ -426,7 +426,7 @@ const SAMPLED: &[(&str, &str, &[&str])] = &[
     (
         "author",
         "author",
-        &["author", "byline", "writer", "editor", "creator"],
+        &["author", "byline", "writer", "creator"],
     ),
 ];
 

@@ -133,7 +133,7 @@ fn render_pool(
 /// sitemap is (absolute, from `site.public_url`).
 fn robots_txt(site: &Site) -> Entry {
     let text = format!(
-        "User-agent: *\nAllow: /portal/\nDisallow: /portal/api/\nDisallow: /portal/admin/\nDisallow: /portal/drawn/\n\nSitemap: {}/portal/sitemap.xml\n",
+        "User-agent: *\nAllow: /portal/\nDisallow: /portal/api/\nDisallow: /portal/admin/\n\nSitemap: {}/portal/sitemap.xml\n",
         site.public_url.trim_end_matches('/')
     );
     Entry::of(MediaType::Text, StatusCode::OK, bytes::Bytes::from(text))

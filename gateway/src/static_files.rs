@@ -63,7 +63,7 @@ pub struct AppFiles {
     files: HashMap<String, Asset>,
     /// Bytes held, all encodings together (for the log line and `/metrics`).
     bytes: u64,
-    /// The fingerprint of `index.html`, which keys the page drawn from it.
+    /// The fingerprint of `index.html`, which keys the pages rendered into it.
     index: u64,
     /// The server bundle (`server/render.js`), when the build has one.
     render_bundle: Option<Arc<str>>,

@@ -77,6 +77,7 @@ fn row(a: &Article, with_body: bool) -> Value {
         "brief": extra("summary"),
         "coverUrl": extra("cover"),
         "author": extra("author"),
+        "editor": extra("editor"),
         "source": extra("source"),
         "publishTime": a.publish_time,
         "viewCount": extra("views"),

@@ -119,6 +119,7 @@ fn item(a: &Article, with_body: bool) -> Value {
         "excerpt": extra("summary"),
         "cover": cover,
         "byline": extra("author"),
+        "editor": extra("editor"),
         "source": extra("source"),
         "published_at": iso(&a.publish_time),
         "view_count": extra("views"),

@@ -147,7 +147,8 @@ function useArticleFrame(id: number | null, fallbackName: string, path: string) 
   const company = useCompanyName();
   // currentData: the article of this id, never the one shown before it while this one loads.
   const { currentData: article, isError, error } = useGetArticleQuery(id ?? 0, { skip: id === null });
-  const settled = id === null || article !== undefined || isError;
+  // A failed answer is settled while it is asked for again (article-detail.tsx).
+  const settled = id === null || article !== undefined || isError || error !== undefined;
   const missing = id === null || (error as { code?: number } | undefined)?.code === 404;
   useResponseStatus(settled && missing ? 404 : 200);
   const name = article ? article.title : settled ? (missing ? '文章不存在' : '文章加载失败') : fallbackName;

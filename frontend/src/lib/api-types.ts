@@ -22,7 +22,11 @@ export type Attachment = { name: string, url: string, size?: number, };
 
 export type Link = { id: number, title: string, };
 
-export type Article = { id: number, categoryId: number, title: string, summary?: string, cover?: string, author?: string, source?: string, 
+export type Article = { id: number, categoryId: number, title: string, summary?: string, cover?: string, author?: string, 
+/**
+ * 责任编辑: the editor who answers for the article (shown on its page, under its title).
+ */
+editor?: string, source?: string, 
 /**
  * `yyyy-MM-dd HH:mm:ss`, China time.
  */

@@ -59,7 +59,7 @@ pub struct KindCounts {
     #[serde(flatten)]
     pub counts: Counts,
     /// The effective time to live of each endpoint whose TTL this kind's entries take (for an
-    /// API endpoint its own; for crawlable pages and the drawn page, those of the entries held).
+    /// API endpoint its own; for the sitemap, feeds and rendered pages, those of the entries held).
     pub ttl: Vec<Ttl>,
     /// `cache.overrides` patterns that may match this kind's keys, first match wins.
     pub overrides: Vec<Ttl>,
@@ -269,8 +269,8 @@ fn round_ms(seconds: f64) -> f64 {
 }
 
 /// The overrides whose pattern may match a key of `kind`: its literal start (up to the first
-/// `*`) and the kind's key start agree. Crawlable pages' keys start `site`/`feed/`/`sitemap`,
-/// the drawn page's `app/`, a file's `files/` (its cache name).
+/// `*`) and the kind's key start agree. The data faces' keys start `feed/`/`sitemap`/`robots`,
+/// a rendered page's `page/`, a file's `files/` (its cache name).
 fn overrides_for(config: &CacheConfig, kind: Kind) -> Vec<Ttl> {
     let starts: &[&str] = match kind {
         Kind::Api(endpoint) => &[endpoint.cache_name()][..],

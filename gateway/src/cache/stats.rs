@@ -1,6 +1,6 @@
 //! What the cache did, by kind of answer: the outcomes `portal_cache_total{endpoint,result}`
 //! counts, kept here as well so the admin cache view can say them (a Prometheus counter cannot
-//! be read back). Bounded: the table's cached endpoints, the crawlable pages, the drawn app page.
+//! be read back). Bounded: the table's cached endpoints, the sitemap and feeds, the rendered pages.
 
 use std::sync::{
     LazyLock,

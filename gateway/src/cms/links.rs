@@ -41,7 +41,7 @@ impl FileLinks {
     }
 
     /// A link to one of the CMS's article pages, as the portal's real URL of that article
-    /// (`/portal/site/article/{id}.html`; the app opens it in place), written as the pattern
+    /// (`/portal/article/{id}`, which the gateway renders and the app opens in place), written as the pattern
     /// says or resolved against the CMS's address.
     pub fn article_page(&self, raw: &str) -> Option<String> {
         if self.article_pages.is_empty() {
@@ -58,7 +58,7 @@ impl FileLinks {
                         .strip_suffix(after.as_str())?;
                     let id = id.strip_suffix('/').unwrap_or(id);
                     (!id.is_empty() && id.len() <= 19 && id.bytes().all(|b| b.is_ascii_digit()))
-                        .then(|| format!("/portal/site/article/{id}.html"))
+                        .then(|| format!("/portal/article/{id}"))
                 })
             })
     }
@@ -73,10 +73,8 @@ impl FileLinks {
         if raw.starts_with('#') {
             return Some(raw.to_owned());
         }
-        if raw.starts_with(FILES_ROUTE)
-            || raw.starts_with("/portal/#/")
-            || raw.starts_with("/portal/site/")
-        {
+        // The portal's own addresses (its pages, its spec hash routes, its files) stay as they are.
+        if raw.starts_with(FILES_ROUTE) || raw.starts_with("/portal/") {
             return Some(raw.to_owned());
         }
         // A path relative to the CMS's file store, as many CMSs write them: "news/a.webp".

@@ -184,6 +184,9 @@ pub struct Article {
     pub cover: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub author: Option<String>,
+    /// 责任编辑: the editor who answers for the article (shown on its page, under its title).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub editor: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     /// `yyyy-MM-dd HH:mm:ss`, China time.

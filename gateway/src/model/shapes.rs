@@ -106,6 +106,7 @@ fn full_article() -> Article {
         summary: Some("s".into()),
         cover: Some("c".into()),
         author: Some("a".into()),
+        editor: Some("e".into()),
         source: Some("s".into()),
         publish_time: Some("2026-01-01 00:00:00".into()),
         views: Some(3),

@@ -459,3 +459,38 @@ pub fn example_toml(name: &str, cms: SocketAddr) -> String {
     }
     out
 }
+
+/// The app's real production build (`frontend/dist`: client files and `server/render.js`), which
+/// the page tests render with.
+pub fn app_build_dir() -> PathBuf {
+    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../frontend/dist"));
+    let bundle = dir.join("server/render.js");
+    assert!(
+        bundle.is_file() && dir.join("index.html").is_file(),
+        "{} is missing: build the app first: make frontend",
+        bundle.display()
+    );
+    dir
+}
+
+/// What the page tests add to a config: renders get 5 s (a debug build of the gateway runs the
+/// server bundle several times slower than a release build; the 250 ms default is a production
+/// figure).
+pub const RENDER_SLACK: &str = "[render]\ntimeout = \"5s\"\n";
+
+/// A config for `upstream` serving the real app build with the render slack; `extra` as in
+/// `config_toml` (a `[render]` table there replaces the slack).
+pub fn page_config(upstream: &str, extra: &str) -> Config {
+    let extra = if extra.contains("[render]") {
+        extra.to_owned()
+    } else {
+        format!("{extra}\n{RENDER_SLACK}")
+    };
+    config_for(upstream, &app_build_dir(), &extra)
+}
+
+/// The gateway serving the real app build in front of reference-cms, limits open.
+pub async fn spawn_pages_with_reference_cms() -> TestApp {
+    let cms = spawn_reference_cms().await;
+    spawn_app(page_config(&format!("http://{cms}/"), OPEN_LIMITS)).await
+}

@@ -6,6 +6,7 @@ mod check;
 mod cms_forms;
 mod content_core;
 mod crawl;
+mod pages;
 mod credentials;
 mod dialects;
 mod files;

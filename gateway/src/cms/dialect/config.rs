@@ -88,7 +88,7 @@ pub enum TextFormat {
 pub struct LinksConfig {
     /// Patterns of the CMS's article page addresses, each with one `{id}`
     /// (`https://cms.example.com/news/{id}.html`, `/p/{id}`): such links become the article's
-    /// real URL on the portal (`/portal/site/article/{id}.html`, which the app opens in place).
+    /// real URL on the portal (`/portal/article/{id}`, which the app opens in place).
     pub article: Vec<String>,
 }
 
@@ -390,6 +390,8 @@ pub struct ArticleFields {
     pub summary: Paths,
     pub cover: Paths,
     pub author: Paths,
+    /// 责任编辑, the article's responsible editor.
+    pub editor: Paths,
     pub source: Paths,
     /// Epoch seconds or milliseconds, ISO 8601, or `yyyy-MM-dd HH:mm:ss` (China time); the
     /// public API always says `yyyy-MM-dd HH:mm:ss` in China time.
@@ -420,6 +422,7 @@ impl Default for ArticleFields {
             summary: paths(&["summary", "description"]),
             cover: paths(&["cover", "coverImage", "thumbnail"]),
             author: paths(&["author"]),
+            editor: paths(&["editor", "responsibleEditor"]),
             source: paths(&["source"]),
             publish_time: paths(&["publishTime", "publishDate", "createTime"]),
             views: paths(&["views", "viewCount", "hits"]),

@@ -38,8 +38,11 @@ export function ArticleDetail({ id, breadcrumbFor, urlOf, hrefOf = articleHref, 
       </article>
     );
   }
-  if (!article && !isError) return <ArticleSkeleton />;
-  if (isError || !article) {
+  // A failed answer stays shown while it is asked for again: the browser retries the server's 404
+  // once it hydrates (RTK Query retries errors), and a skeleton then is not the markup the server sent.
+  const failed = !article && (isError || error !== undefined);
+  if (!article && !failed) return <ArticleSkeleton />;
+  if (failed || !article) {
     const missing = (error as { code?: number } | undefined)?.code === 404;
     return (
       <article className="content-page">

@@ -10,13 +10,13 @@ const ARTICLE: Article = {
   categoryId: 21,
   title: '回程班列',
   content:
-    '<p>详见<a href="/portal/site/article/6.html">上一篇</a>、<a href="/portal/api/files/a.pdf">附件</a>与<a href="https://example.com/">外部</a>。</p>',
+    '<p>详见<a href="/portal/article/6">上一篇</a>、<a href="/portal/api/files/a.pdf">附件</a>与<a href="https://example.com/">外部</a>。</p>',
 };
 
 const SHARE = 'https://www.example.com/portal/article/7';
 
 describe('article view', () => {
-  it('opens a link to another article in the app, and leaves other links as they are', () => {
+  it('keeps links to another article on its real URL, and other links as they are', () => {
     render(<ArticleView article={ARTICLE} withHeader={false} shareUrl={SHARE} />);
     expect(screen.getByRole('link', { name: '上一篇' })).toHaveAttribute('href', '/portal/article/6');
     expect(screen.getByRole('link', { name: '附件' })).toHaveAttribute('href', '/portal/api/files/a.pdf');

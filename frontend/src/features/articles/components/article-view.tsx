@@ -118,10 +118,11 @@ export function ArticleView({ article, withHeader = true, hrefOf = articleHref, 
   }, [article.content]);
 
   // Links to another article arrive as its real URL (the gateway leads links to the CMS's own
-  // article pages there): inside the app they open the article in place.
+  // article pages there): a page with its own article addresses (党建风采) points them there.
   useEffect(() => {
-    body.current?.querySelectorAll<HTMLAnchorElement>('a[href^="/portal/site/article/"]').forEach((link) => {
-      const id = /^\/portal\/site\/article\/(\d+)\.html$/.exec(link.getAttribute('href') ?? '')?.[1];
+    if (hrefOf === articleHref) return;
+    body.current?.querySelectorAll<HTMLAnchorElement>('a[href^="/portal/article/"]').forEach((link) => {
+      const id = /^\/portal\/article\/(\d+)$/.exec(link.getAttribute('href') ?? '')?.[1];
       if (id) link.setAttribute('href', hrefOf(Number(id)));
     });
   }, [article.content, hrefOf]);
@@ -174,6 +175,7 @@ export function ArticleView({ article, withHeader = true, hrefOf = articleHref, 
             )}
             {article.source && <span>来源：{article.source}</span>}
             {article.author && <span>作者：{article.author}</span>}
+            {article.editor && <span>责任编辑：{article.editor}</span>}
             {article.views !== undefined && <span>浏览：{article.views} 次</span>}
           </p>
         </header>
