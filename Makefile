@@ -4,7 +4,7 @@ SHELL := /bin/bash
 
 FRONTEND := frontend
 NODE_STAMP := $(FRONTEND)/node_modules/.package-lock.json
-FRONTEND_SRC := $(shell find $(FRONTEND)/src $(FRONTEND)/public -type f 2>/dev/null) $(FRONTEND)/webpack.config.js $(FRONTEND)/package-lock.json
+FRONTEND_SRC := $(shell find $(FRONTEND)/src $(FRONTEND)/public -type f 2>/dev/null) $(FRONTEND)/webpack.config.js $(FRONTEND)/scripts/no-css-loader.js $(FRONTEND)/package-lock.json
 DIST_STAMP := $(FRONTEND)/dist/index.html
 
 .PHONY: help run test build frontend node-deps system-deps test-rust test-frontend test-e2e test-contract test-soak test-deploy test-strapi strapi-install image soak lint fmt bench bench-instructions bench-shared bench-mapping audit clean
@@ -48,8 +48,9 @@ lint: node-deps
 	cargo clippy --workspace --all-targets --locked -- -D warnings
 	cd $(FRONTEND) && npm run --silent typecheck && npm run --silent lint
 
-# The replica tests run a real redis-server (Debian's package) on loopback.
-test-rust:
+# The replica tests run a real redis-server (Debian's package) on loopback; the page tests render
+# with the app's production build (its server bundle), so it is built first.
+test-rust: frontend
 	@scripts/ensure-system-deps.sh redis-server:redis-server
 	cargo test --workspace --locked
 

@@ -65,10 +65,10 @@ for _ in $(seq 1 100); do shared_up && break; sleep 0.1; done
 shared_up ||
   { echo "check-monitoring: the gateway did not start with its shared tier (see $out/gateway.log)" >&2; exit 1; }
 
-# API miss then hit, a 404, crawlable pages, the app, a static file not found, /metrics.
+# API miss then hit, a 404, a rendered page, the sitemap, a static file not found, /metrics.
 codes=$(for path in /portal/ /portal/api/category/list /portal/api/category/list \
   '/portal/api/article/list?categoryId=21' '/portal/api/article/detail?id=999999' \
-  /portal/site/index.html /portal/sitemap.xml /portal/no-such-file.js /metrics; do get "$path"; echo -n ' '; done)
+  /portal/news_center/notice /portal/sitemap.xml /portal/no-such-file.js /metrics; do get "$path"; echo -n ' '; done)
 echo "check-monitoring: requests answered $codes"
 # An operator's purge on the first replica, applied by the second through the purge channel (its
 # purge lag), seen with the CLI.

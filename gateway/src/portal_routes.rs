@@ -63,6 +63,29 @@ static ROUTES: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
         .collect()
 });
 
+/// The spec's duplicate routes (`sameAs`) and the route each one's page is at: the gateway sends
+/// a request for one there for good (the app redirects the same way when it navigates).
+pub fn same_as(path: &str) -> Option<&'static str> {
+    static SAME_AS: LazyLock<Vec<(String, &'static str)>> = LazyLock::new(|| {
+        fn walk(routes: Vec<Route>, out: &mut Vec<(String, &'static str)>) {
+            for route in routes {
+                if let (Some(path), Some(to)) = (route.path, route.same_as) {
+                    out.push((path, &*to.leak()));
+                }
+                walk(route.routes, out);
+            }
+        }
+        let table: Table = serde_json::from_str(ROUTE_TABLE)
+            .expect("frontend/src/app/route-table.json is a route table");
+        let mut out = Vec::new();
+        walk(table.routes, &mut out);
+        out
+    });
+    SAME_AS
+        .iter()
+        .find_map(|(from, to)| (from == path).then_some(*to))
+}
+
 /// The content routes as a slice: `PORTAL_ROUTES.contains(&route)`, `PORTAL_ROUTES.iter()` and
 /// `for route in PORTAL_ROUTES` work as they did on the `&[&str]` this replaces.
 #[derive(Clone, Copy, Debug)]
@@ -92,7 +115,21 @@ pub const PORTAL_ROUTES: PortalRoutes = PortalRoutes;
 mod tests {
     use std::collections::BTreeSet;
 
-    use super::{PORTAL_ROUTES, ROUTE_TABLE, content_routes};
+    use super::{PORTAL_ROUTES, ROUTE_TABLE, content_routes, same_as};
+
+    #[test]
+    fn a_duplicate_route_leads_to_its_pages_route_and_no_other_route_does() {
+        assert_eq!(
+            same_as("/development_history"),
+            Some("/about/development_history")
+        );
+        assert_eq!(
+            same_as("/party"),
+            Some("/party-construction/party-building-activities")
+        );
+        assert_eq!(same_as("/about/development_history"), None);
+        assert_eq!(same_as("/news_center/notice"), None);
+    }
 
     /// Category urls of the demo content that are not portal routes, with why. None today.
     const CATEGORIES_WITHOUT_ROUTE: &[(&str, &str)] = &[];

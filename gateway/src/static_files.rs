@@ -200,7 +200,9 @@ impl AppFiles {
         };
         match rest {
             "/" | "/index.html" => true,
-            rest => rest.starts_with('/') && !looks_like_file(rest) && !self.files.contains_key(rest),
+            rest => {
+                rest.starts_with('/') && !looks_like_file(rest) && !self.files.contains_key(rest)
+            }
         }
     }
 

@@ -194,11 +194,7 @@ async fn moved(Path(path): Path<String>, query: RawQuery) -> Response {
             Some(_) => return not_found(),
         }
     };
-    (
-        StatusCode::MOVED_PERMANENTLY,
-        [(header::LOCATION, target)],
-    )
-        .into_response()
+    (StatusCode::MOVED_PERMANENTLY, [(header::LOCATION, target)]).into_response()
 }
 
 /// An id in a path: digits only, above 0.

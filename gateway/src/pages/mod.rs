@@ -20,7 +20,7 @@ use std::{collections::BTreeSet, fmt::Write as _};
 
 use axum::{
     http::{HeaderValue, StatusCode, header, request::Parts},
-    response::Response,
+    response::{IntoResponse, Response},
 };
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -58,6 +58,21 @@ const STATE_SLOT: &str = "<!--portal-state-->";
 pub async fn page(state: &AppState, request: &Parts) -> Option<Response> {
     let runtime = state.runtime();
     let (_, build) = runtime.app_files.index_html()?;
+    // A duplicate route of the spec is its page's route (the route table's `sameAs`).
+    if let Some(to) = request
+        .uri
+        .path()
+        .strip_prefix("/portal")
+        .and_then(crate::portal_routes::same_as)
+    {
+        return Some(
+            (
+                StatusCode::MOVED_PERMANENTLY,
+                [(header::LOCATION, format!("/portal{to}"))],
+            )
+                .into_response(),
+        );
+    }
     let url = page_url(request.uri.path(), request.uri.query());
     // The page holds `/site`'s answer: a reload that changes the site facts is a new page.
     let site = runtime
@@ -225,7 +240,9 @@ async fn render(state: &AppState, url: &str) -> Result<Entry, Fallback> {
                     serde_json::to_string(&need)?,
                     answer.status.as_u16()
                 );
-                answers.json.push_str(&String::from_utf8_lossy(&answer.body));
+                answers
+                    .json
+                    .push_str(&String::from_utf8_lossy(&answer.body));
                 answers.json.push('}');
                 answers.tags.extend(answer.tags);
                 answers.cacheable &= answer.cacheable;
@@ -334,7 +351,10 @@ mod tests {
             "/portal/news_center/notice?page=2"
         );
         assert_eq!(
-            page_url("/portal/search", Some("page=2&q=%E7%8F%AD%E5%88%97&q=other")),
+            page_url(
+                "/portal/search",
+                Some("page=2&q=%E7%8F%AD%E5%88%97&q=other")
+            ),
             "/portal/search?page=2&q=%E7%8F%AD%E5%88%97"
         );
         assert_eq!(page_url("/portal/index.html", None), "/portal/");
