@@ -500,7 +500,7 @@ export const careTests = [
       }
       assert.equal(await main.locator(`a[href="mailto:${site.email}"]`).count(), 1);
       assert.equal(await main.locator(`a[href^="tel:"]`, { hasText: site.phone }).count(), 1);
-      assert.equal(await main.locator('a[href="#/contact"]').count(), 1);
+      assert.equal(await main.locator('a[href="/portal/contact"]').count(), 1);
     },
   },
   ...axeTests,

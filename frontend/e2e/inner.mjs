@@ -195,7 +195,7 @@ export const innerTests = [
       await related.waitFor();
       const links = related.getByRole('link');
       assert.deepEqual((await links.allTextContents()).map((t) => t.trim()), expected.map((a) => a.title));
-      assert.equal(await links.first().getAttribute('href'), `#/article/${expected[0].id}`);
+      assert.equal(await links.first().getAttribute('href'), `/portal/article/${expected[0].id}`);
       await links.nth(1).click();
       assert.equal(await heading(page, expected[1].title), expected[1].title);
       assert.deepEqual(consoleErrors, []);

@@ -10,14 +10,13 @@ import { fileURLToPath } from 'node:url';
 
 import { careTests } from './care.mjs';
 import { contentTests } from './content.mjs';
-import { firstPaintTests } from './first-paint.mjs';
-import { crawlableTests } from './crawlable.mjs';
 import { innerTests } from './inner.mjs';
+import { pagesTests } from './pages.mjs';
 import { ARCHIVE_ARTICLES, HOSTILE_ARTICLE, launchChromium } from './support.mjs';
 import { visitorTests } from './visitor.mjs';
 import { tests as shellTests } from './tests.mjs';
 
-const tests = [...shellTests, ...firstPaintTests, ...contentTests, ...visitorTests, ...innerTests, ...careTests, ...crawlableTests];
+const tests = [...shellTests, ...pagesTests, ...contentTests, ...visitorTests, ...innerTests, ...careTests];
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const GATEWAY = process.env.E2E_GATEWAY_LISTEN ?? '127.0.0.1:18080';

@@ -73,20 +73,18 @@ export async function sweep(page, routes, visit, lanes = 2) {
   return results;
 }
 
-/** A fresh load of `route` (a hash change alone would race the previous page's render). */
+/** A fresh load of `route` at its real URL, once the app has hydrated the gateway's render. */
 export async function open(page, base, route) {
-  if (page.url() !== 'about:blank') await page.goto('about:blank');
-  await page.goto(`${base}/portal/#${route}`);
+  await page.goto(`${base}/portal${route}`);
   await takenOver(page);
 }
 
 /**
- * The gateway draws the home page's top, or a deep link's page, before the app's scripts run; a
- * test that reads or drives the page wants the app's own nodes, not the drawn ones the app is about
- * to replace (after a `goto` or a `reload` of the app's page).
+ * The gateway renders each page and the browser hydrates it: a test that drives the page waits
+ * for the app (`<html data-app>`, set once its root has committed) after a `goto` or a `reload`.
  */
 export async function takenOver(page) {
-  await page.waitForFunction(() => !document.querySelector('main.boot-home, main[data-drawn]'), null, { timeout: 15_000 });
+  await page.waitForFunction(() => document.documentElement.hasAttribute('data-app'), null, { timeout: 15_000 });
 }
 
 /** Waits for the page's heading (one reading `expected`, when given) and returns its text. */

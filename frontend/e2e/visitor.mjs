@@ -199,7 +199,7 @@ export const visitorTests = [
       assert.equal(await footer.locator('.site-footer__filing svg').count(), 1);
       await footer.getByRole('link', { name: '网站地图' }).click();
       await heading(page, '网站地图');
-      await page.locator('main .sitemap a[href="#/business/China-Europe_train"]').waitFor();
+      await page.locator('main .sitemap a[href="/portal/business/China-Europe_train"]').waitFor();
       const hrefs = new Set(await page.locator('main .sitemap a').evaluateAll((as) => as.map((a) => a.getAttribute('href'))));
       const menu = [];
       const walk = (list) => list.filter((c) => !c.hidden).forEach((c) => (menu.push(c.url), walk(c.subCategory ?? [])));
@@ -278,8 +278,8 @@ export const visitorTests = [
         assert.ok(await page.locator(kept).first().isVisible(), `${kept} is not printed`);
       }
       await page.locator('.attachments').getByText(detail.attachments[0].name).waitFor();
-      // The printed address is the article's crawlable page, which a reader can type and a server answers.
-      assert.equal(await page.locator('.article__print-url').textContent(), `本文链接：${base}/portal/site/article/2302.html`);
+      // The printed address is the article's real URL, which a reader can type and the gateway renders.
+      assert.equal(await page.locator('.article__print-url').textContent(), `本文链接：${base}/portal/article/2302`);
       // The printed page begins with the article: nothing above its breadcrumb's place.
       const top = await page.locator('main h1').evaluate((h) => h.getBoundingClientRect().top + window.scrollY);
       assert.ok(top < 120, `the title starts ${top}px down the printed page`);
@@ -289,7 +289,7 @@ export const visitorTests = [
     },
   },
   {
-    name: "分享: the link is copied, and the QR code (loaded only when asked for) decodes to the article's crawlable URL",
+    name: "分享: the link is copied, and the QR code (loaded only when asked for) decodes to the article's URL",
     context: { permissions: ['clipboard-read', 'clipboard-write'] },
     async run({ page, base, browser }) {
       const qrChunks = [];
@@ -298,7 +298,7 @@ export const visitorTests = [
       await heading(page);
       await page.waitForLoadState('networkidle');
       assert.deepEqual(qrChunks, [], 'the QR code library is not part of the page until asked for');
-      const url = `${base}/portal/site/article/2101.html`;
+      const url = `${base}/portal/article/2101`;
       await page.getByRole('button', { name: '复制链接' }).click();
       await page.getByRole('status').getByText('链接已复制').waitFor();
       assert.equal(await page.evaluate(() => navigator.clipboard.readText()), url);
@@ -330,7 +330,7 @@ export const visitorTests = [
     },
   },
   {
-    name: "分享: the copied link and the canonical name the crawlable page, which answers 200 with the article's title; a search shares the app's address",
+    name: "分享: the copied link and the canonical name the page's URL, whose HTML has the article's title and share card; a list's page and a search keep their query",
     context: { permissions: ['clipboard-read', 'clipboard-write'] },
     async run({ page, base }) {
       const canonical = () => page.evaluate(() => [...document.querySelectorAll('link[rel="canonical"]')].map((l) => l.href));
@@ -340,20 +340,20 @@ export const visitorTests = [
       await page.getByRole('button', { name: '复制链接' }).click();
       await page.getByRole('status').getByText('链接已复制').waitFor();
       const copied = await page.evaluate(() => navigator.clipboard.readText());
-      assert.equal(copied, `${base}/portal/site/article/2101.html`);
+      assert.equal(copied, `${base}/portal/article/2101`);
       assert.deepEqual(await canonical(), [copied]);
       // What a WeChat or Open Graph preview reads: the page itself, no JavaScript run.
       const answer = await page.request.get(copied, { maxRedirects: 0 });
       assert.equal(answer.status(), 200);
       const html = await answer.text();
-      assert.ok(html.includes(`<title>${title}`), 'the crawlable page is titled with the article');
-      assert.ok(html.includes(`<link rel="canonical" href="`) && html.includes('/portal/site/article/2101.html"'), 'and names itself canonical');
-      // A list's page past the first, then a route without a crawlable page.
-      // (工会活动 has the e2e archive: pages past the first on both faces. The crawlable lists hold 20
-      // a page and the app's 10, so their page 2 differ: a gateway change, see docs/quality.md.)
+      assert.ok(html.includes(`<title>${title}`), 'the page is titled with the article');
+      assert.ok(html.includes(`<link rel="canonical" href="${copied}"`), 'and names itself canonical');
+      assert.ok(html.includes(`<meta property="og:title" content="${title}"`), 'with its share card');
+      // A list's page past the first (工会活动 has the e2e archive), then a search, reached by the
+      // spec's hash routes from inside the app.
       await page.evaluate(() => (window.location.hash = '#/party-construction/trade-union-activities?page=2'));
       await page.waitForFunction(() =>
-        document.querySelector('link[rel="canonical"]')?.href.endsWith('/portal/site/party-construction/trade-union-activities.html?page=2'),
+        document.querySelector('link[rel="canonical"]')?.href.endsWith('/portal/party-construction/trade-union-activities?page=2'),
       );
       assert.equal((await page.request.get((await canonical())[0], { maxRedirects: 0 })).status(), 200);
       await page.evaluate(() => (window.location.hash = '#/search?q=%E7%8F%AD%E5%88%97'));

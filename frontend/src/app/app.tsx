@@ -1,6 +1,6 @@
 // The app as both sides render it: the gateway's server render (src/server.tsx, at the page's
 // address) and the browser, which hydrates that markup (src/index.tsx). One tree, so one markup.
-import { StrictMode } from 'react';
+import { StrictMode, useEffect } from 'react';
 import { Provider } from 'react-redux';
 import { Router } from 'wouter';
 
@@ -15,6 +15,17 @@ interface AppProps {
   ssrPath?: string;
 }
 
+/**
+ * Marks `<html data-app>` once the app's root has committed in the browser (hydrated, or rendered
+ * over the shell): what scripts and tests wait for before they drive the page.
+ */
+function AppReady() {
+  useEffect(() => {
+    document.documentElement.setAttribute('data-app', '');
+  }, []);
+  return null;
+}
+
 export function App({ store, ssrPath }: AppProps) {
   return (
     <StrictMode>
@@ -23,6 +34,7 @@ export function App({ store, ssrPath }: AppProps) {
           <AppRoutes />
         </Router>
         <Notifications />
+        <AppReady />
       </Provider>
     </StrictMode>
   );

@@ -15,6 +15,9 @@ export function Canonical() {
     <>
       <link rel="canonical" href={href} />
       <meta property="og:url" content={href} />
+      <meta property="og:type" content={path.startsWith('/article/') ? 'article' : 'website'} />
+      <meta property="og:locale" content="zh_CN" />
+      {site?.companyName && <meta property="og:site_name" content={site.companyName} />}
     </>
   );
 }

@@ -73,7 +73,13 @@ export function usePageTitle(title: string, final: boolean, path: string): void 
  * the gateway's server render writes it into the page it sends), and announced as `usePageTitle`
  * says. A page renders exactly one.
  */
-export function PageTitle({ title, final, path }: { title: string; final: boolean; path: string }) {
+export function PageTitle({ title, final, path, shareTitle }: { title: string; final: boolean; path: string; shareTitle?: string }) {
   usePageTitle(title, final, path);
-  return <title>{title}</title>;
+  return (
+    <>
+      <title>{title}</title>
+      {/* What a share card (WeChat, Open Graph) names the page: the page's own name. */}
+      <meta property="og:title" content={shareTitle ?? title} />
+    </>
+  );
 }

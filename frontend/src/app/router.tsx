@@ -137,7 +137,7 @@ function RouteTitle({ route, tree, ready }: { route: RouteDef; tree: readonly Ca
     .map((r) => (r.path && findByUrl(tree, r.path)?.name) || r.name)
     .reverse();
   if (route.page && LIST_PAGES.has(route.page) && names.length > 0) names[0] = withPageNumber(names[0], Number(page));
-  return <PageTitle title={composeTitle(names, company)} final={ready} path={route.path ?? '/'} />;
+  return <PageTitle title={composeTitle(names, company)} final={ready} path={route.path ?? '/'} shareTitle={names[0]} />;
 }
 
 /** The title and 栏目导航 of an article (by its id): `文章标题 - 栏目 - 公司名`, its list's section. */
@@ -153,7 +153,9 @@ function useArticleFrame(id: number | null, fallbackName: string, path: string) 
   useResponseStatus(settled && missing ? 404 : 200);
   const name = article ? article.title : settled ? (missing ? '文章不存在' : '文章加载失败') : fallbackName;
   const category = article ? findById(tree, article.categoryId)?.name : undefined;
-  const title = <PageTitle title={composeTitle([name, category], company)} final={settled && !treeLoading && !siteLoading} path={path} />;
+  const title = (
+    <PageTitle title={composeTitle([name, category], company)} final={settled && !treeLoading && !siteLoading} path={path} shareTitle={name} />
+  );
   return { loading: !settled, title, ...(article ? sectionOfCategory(tree, article.categoryId) : {}) };
 }
 

@@ -162,8 +162,27 @@ export function ArticleView({ article, withHeader = true, hrefOf = articleHref, 
     await download(url, name);
     setDownloading(null);
   };
+  // Where the page lives (`https://www.example.com`, or nothing when the site names no public
+  // address): the share card's picture and the structured data name absolute addresses from it.
+  const origin = shareUrl.replace(/\/portal\/.*$/, '');
+  const image = article.cover ? `${article.cover.startsWith('/') ? origin : ''}${article.cover}` : undefined;
+  const structured = {
+    '@context': 'https://schema.org',
+    '@type': 'NewsArticle',
+    headline: article.title,
+    ...(article.publishTime ? { datePublished: `${article.publishTime.replace(' ', 'T')}+08:00` } : {}),
+    ...(article.author ? { author: { '@type': 'Person', name: article.author } } : {}),
+    ...(image ? { image: [image] } : {}),
+    mainEntityOfPage: shareUrl,
+  };
   return (
     <>
+      {article.summary && <meta name="description" content={article.summary} />}
+      {article.summary && <meta property="og:description" content={article.summary} />}
+      {image && <meta property="og:image" content={image} />}
+      {/* Structured data for search engines: data, not a script (`<` escaped, so no text of the
+          CMS can end the block). */}
+      <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: JSON.stringify(structured).replace(/</g, '\\u003c') }} />
       {withHeader && (
         <header className="article__header">
           <h1>{article.title}</h1>

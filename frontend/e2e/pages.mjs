@@ -1,0 +1,166 @@
+// Issue 31: every page is rendered by the gateway with the app's own components and hydrated by
+// the browser. Each route's HTML holds its content before any script runs; hydration changes
+// nothing (no recoverable error, no mismatch warning, no request for an answer the page holds);
+// a page is one document load; it reads and navigates with JavaScript off; the spec's hash routes
+// and the old crawlable addresses lead to the same pages.
+import assert from 'node:assert/strict';
+
+import { api, sweep, SAME_AS_ROUTES, SPEC_ROUTES, takenOver } from './support.mjs';
+
+/** Every route of the table the portal renders: the content routes and the footer's pages. */
+const ROUTES = [...SPEC_ROUTES, '/sitemap', '/contact', '/accessibility', '/search?q=%E7%8F%AD%E5%88%97'];
+
+/** The main content of a page as the server sent it (the document's own text, no script run). */
+function mainOf(html) {
+  const main = /<main[^>]*>([\s\S]*?)<\/main>/.exec(html)?.[1] ?? '';
+  const h1 = /<h1[^>]*>([^<]*)<\/h1>/.exec(main)?.[1] ?? '';
+  const text = main.replace(/<script[\s\S]*?<\/script>/g, '').replace(/<[^>]+>/g, '').replace(/\s+/g, '');
+  return { h1, text };
+}
+
+export const pagesTests = [
+  {
+    name: 'every route: the server HTML holds the page, hydration changes nothing and asks for nothing, one document load',
+    async run({ page, browser, base }) {
+      const problems = [];
+      const context = page.context();
+      await sweep(page, ROUTES, async (p, route) => {
+        const url = `${base}/portal${route}`;
+        // The document as the gateway sends it.
+        const response = await fetch(url);
+        const html = await response.text();
+        const { h1, text } = mainOf(html);
+        if (response.status !== 200) problems.push(`${route}: ${response.status}`);
+        if (!h1.trim()) problems.push(`${route}: no <h1> in the server HTML`);
+        if (text.length < 40) problems.push(`${route}: ${text.length} characters of main content in the server HTML`);
+        if (!html.includes('id="portal-state"')) problems.push(`${route}: no store state in the page`);
+        if (/href="#\/|href="\/portal\/site\//.test(html)) problems.push(`${route}: a hash or crawlable link in the page`);
+
+        // The same page in Chromium: hydrated, not drawn again.
+        const messages = [];
+        const documents = [];
+        const asked = [];
+        const onConsole = (m) => ['error', 'warning'].includes(m.type()) && messages.push(`${m.type()}: ${m.text().slice(0, 200)}`);
+        const onError = (e) => messages.push(`pageerror: ${e.message}`);
+        const onRequest = (r) => {
+          if (r.resourceType() === 'document') documents.push(r.url());
+          if (/\/portal\/api\/(?!files\/)/.test(r.url())) asked.push(r.url().replace(base, ''));
+        };
+        p.on('console', onConsole);
+        p.on('pageerror', onError);
+        p.on('request', onRequest);
+        await p.goto(url);
+        await takenOver(p);
+        // The server's nodes are the ones on screen: the heading is the element the HTML had.
+        await p.waitForLoadState('networkidle');
+        p.off('console', onConsole);
+        p.off('pageerror', onError);
+        p.off('request', onRequest);
+        if (messages.length) problems.push(`${route}: ${messages.join(' | ')}`);
+        if (documents.length !== 1) problems.push(`${route}: ${documents.length} document loads`);
+        if (asked.length) problems.push(`${route}: hydration asked for ${asked.join(', ')}`);
+        const shown = (await p.locator('main h1').first().textContent()).trim();
+        if (shown !== h1.trim()) problems.push(`${route}: the heading became “${shown}” (server: “${h1}”)`);
+      });
+      assert.deepEqual(problems, []);
+      void browser;
+      void context;
+    },
+  },
+  {
+    name: 'a press on 菜单 before the app’s scripts arrive opens the menu, and the app keeps it open',
+    viewport: { width: 412, height: 823 },
+    async run({ page, base }) {
+      // The scripts are held back until the press is made.
+      let release;
+      const held = new Promise((resolve) => {
+        release = resolve;
+      });
+      await page.route(/\/portal\/assets\/(runtime|main)\.[0-9a-f]+\.js$/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto(`${base}/portal/news_center/notice`, { waitUntil: 'domcontentloaded' });
+      const nav = page.locator('#site-nav');
+      assert.equal(await nav.isVisible(), false, 'the phone menu starts closed');
+      await page.getByRole('button', { name: '菜单' }).click();
+      await nav.getByRole('link', { name: '通知公告', exact: true }).waitFor();
+      assert.equal(await page.evaluate(() => document.documentElement.hasAttribute('data-app')), false, 'before the app ran');
+      release();
+      await takenOver(page);
+      assert.ok(await nav.isVisible(), 'still open once the app runs');
+      assert.equal(await page.getByRole('button', { name: '关闭菜单' }).getAttribute('aria-expanded'), 'true');
+      await page.getByRole('button', { name: '关闭菜单' }).click();
+      assert.equal(await nav.isVisible(), false, 'the app closes it');
+    },
+  },
+  {
+    name: 'with JavaScript off every route shows its content and links to the others',
+    context: { javaScriptEnabled: false },
+    async run({ page, base }) {
+      const problems = [];
+      const seen = new Set();
+      for (const route of ROUTES) {
+        await page.goto(`${base}/portal${route}`);
+        const h1 = (await page.locator('main h1').first().textContent()).trim();
+        const text = (await page.locator('main').first().innerText()).replace(/\s+/g, '');
+        if (!h1 || text.length < 40) problems.push(`${route}: “${h1}”, ${text.length} characters`);
+        const links = await page.locator('a[href^="/portal/"]').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+        links.forEach((href) => seen.add(href.split('?')[0]));
+      }
+      // Every content route is linked from some page (the menus, the section navigation, the sitemap).
+      const unlinked = SPEC_ROUTES.filter((r) => !r.includes('?') && r !== '/' && !seen.has(`/portal${r}`));
+      assert.deepEqual(problems, []);
+      assert.deepEqual(unlinked, [], 'routes no page links to');
+      // A list's pages and a search's pages are links.
+      await page.goto(`${base}/portal/party-construction/trade-union-activities`);
+      await page.locator('a[href$="?page=2"]').first().click();
+      await page.waitForURL(/\?page=2$/);
+      // The header's search works as a form.
+      await page.goto(`${base}/portal/`);
+      await page.getByRole('searchbox', { name: '站内搜索' }).first().fill('班列');
+      await page.getByRole('searchbox', { name: '站内搜索' }).first().press('Enter');
+      await page.waitForURL(/\/portal\/search\?q=/);
+      assert.ok((await page.locator('main').innerText()).includes('班列'));
+    },
+  },
+  {
+    name: 'links open pages in place; the spec’s hash routes and the old crawlable addresses lead to the same pages',
+    async run({ page, base }) {
+      const documents = [];
+      page.on('request', (r) => r.resourceType() === 'document' && documents.push(new URL(r.url()).pathname + new URL(r.url()).search));
+      await page.goto(`${base}/portal/`);
+      await takenOver(page);
+      const notice = (await api(base, '/category/list')).content.flatMap((c) => [c, ...(c.subCategory ?? [])]).find((c) => c.url === '/news_center/notice');
+      await page.locator(`a[href="/portal/news_center/notice"]`).first().click();
+      await page.locator('main h1', { hasText: notice.name }).waitFor();
+      assert.equal(new URL(page.url()).pathname, '/portal/news_center/notice');
+      assert.deepEqual(documents, ['/portal/'], 'opened in place, no second document');
+      await page.goBack();
+      await page.waitForURL(`${base}/portal/`);
+
+      // The spec's hash route of a list's second page: its real URL, rendered by the gateway.
+      await page.goto(`${base}/portal/#/news_center/notice?page=2`);
+      await page.waitForURL(`${base}/portal/news_center/notice?page=2`);
+      await page.locator('main h1', { hasText: notice.name }).waitFor();
+      await takenOver(page);
+      assert.equal(await page.getByRole('button', { name: '第 2 页' }).getAttribute('aria-current'), 'page');
+
+      // An old crawlable address (in sitemaps and shares already out there): the page, for good.
+      const moved = await fetch(`${base}/portal/site/news_center/notice.html?page=2`, { redirect: 'manual' });
+      assert.equal(moved.status, 301);
+      assert.equal(moved.headers.get('location'), '/portal/news_center/notice?page=2');
+      const { id } = (await api(base, '/article/list?categoryId=21&page=1&size=1')).content[0];
+      await page.goto(`${base}/portal/site/article/${id}.html`);
+      await page.waitForURL(`${base}/portal/article/${id}`);
+      await takenOver(page);
+
+      // A duplicate route of the spec is its page's route.
+      for (const [from, to] of SAME_AS_ROUTES) {
+        const answer = await fetch(`${base}/portal${from}`, { redirect: 'manual' });
+        assert.equal(answer.status, 301, from);
+        assert.equal(answer.headers.get('location'), `/portal${to}`, from);
+      }
+    },
+  },
+];
