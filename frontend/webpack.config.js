@@ -69,7 +69,8 @@ const serverConfig = (production) => ({
     path: path.resolve(__dirname, 'dist', 'server'),
     publicPath: '/portal/',
     filename: '[name].js',
-    assetModuleFilename: '../assets/[name].[contenthash:12][ext]',
+    // The client build's names (emit: false below): the same URL under publicPath.
+    assetModuleFilename: 'assets/[name].[contenthash:12][ext]',
     iife: true,
     clean: true,
   },

@@ -106,7 +106,7 @@ export const contentTests = [
       const strip = page.getByRole('region', { name: '专题专栏' });
       assert.deepEqual(
         await strip.locator('a').evaluateAll((links) => links.map((l) => l.getAttribute('href'))),
-        topics.slice(0, 3).map((t) => `#${t.url}`),
+        topics.slice(0, 3).map((t) => `/portal${t.url}`),
       );
       await strip.getByRole('link', { name: new RegExp(topics[0].name) }).click();
       await page.getByRole('heading', { level: 1, name: topics[0].name }).waitFor();
@@ -208,7 +208,7 @@ export const contentTests = [
       const second = await api(base, '/article/list?categoryId=21&page=2&size=10');
       await open(page, base, '/news_center/company_announcement/1');
       await heading(page);
-      await page.getByRole('button', { name: '第 2 页' }).click();
+      await page.getByRole('link', { name: '第 2 页' }).click();
       const last = page.getByRole('link', { name: second.content.at(-1).title });
       await last.scrollIntoViewIfNeeded();
       await page.mouse.wheel(0, 200);
@@ -222,7 +222,7 @@ export const contentTests = [
       await page.waitForFunction((y) => Math.abs(window.scrollY - y) < 5, before, { timeout: 5000 }).catch(async (e) => {
         throw new Error(`scroll ${await page.evaluate(() => window.scrollY)} != ${before}: ${e.message}`);
       });
-      assert.equal(await page.getByRole('button', { name: '第 2 页' }).getAttribute('aria-current'), 'page');
+      assert.equal(await page.getByRole('link', { name: '第 2 页' }).getAttribute('aria-current'), 'page');
     },
   },
   {

@@ -266,7 +266,8 @@ export const innerTests = [
         times.map((t) => ({ text: t.textContent, lines: t.getClientRects().length, height: t.getBoundingClientRect().height, line: parseFloat(getComputedStyle(t).lineHeight) })),
       );
       for (const d of dates) assert.ok(d.lines === 1 && d.height <= d.line * 1.5, `date on one line: ${JSON.stringify(d)}`);
-      const rowOf = () => page.locator('nav.pagination button:not(.pagination__jump button)').evaluateAll((buttons) => buttons.map((b) => b.offsetTop));
+      const rowOf = () =>
+        page.locator('nav.pagination :is(a, .pagination__step):visible').evaluateAll((items) => items.map((b) => b.offsetTop));
       let row = await rowOf();
       assert.ok(row.length >= 3 && row.every((t) => t === row[0]), `search pager on one row: ${row}`);
 
@@ -275,14 +276,14 @@ export const innerTests = [
       await page.locator('main .article-list').waitFor();
       row = await rowOf();
       assert.ok(row.length >= 5 && row.every((t) => t === row[0]), `list pager on one row: ${row}`);
-      const labels = await page.locator('nav.pagination > button').allTextContents();
+      const labels = await page.locator('nav.pagination > .pagination__step').allTextContents();
       assert.deepEqual(labels.map((t) => t.trim()), ['上一页', '下一页']);
 
       // 返回列表 from an article opened on page 2 returns to page 2, after a reload too.
       const second = await api(base, '/article/list?categoryId=21&page=2&size=10');
       await open(page, base, '/news_center/company_announcement/1');
       await page.locator('main .article-list').waitFor();
-      await page.getByRole('button', { name: '第 2 页' }).click();
+      await page.getByRole('link', { name: '第 2 页' }).click();
       const link = page.getByRole('link', { name: second.content[0].title });
       await link.click();
       await heading(page, second.content[0].title);
@@ -290,7 +291,7 @@ export const innerTests = [
       await heading(page, second.content[0].title);
       await page.getByRole('link', { name: '返回列表' }).click();
       await page.getByRole('link', { name: second.content[0].title }).waitFor();
-      assert.equal(await page.getByRole('button', { name: '第 2 页' }).getAttribute('aria-current'), 'page');
+      assert.equal(await page.getByRole('link', { name: '第 2 页' }).getAttribute('aria-current'), 'page');
 
       // 公司简介's chart keeps a legible width; its box scrolls sideways instead, and is a keyboard stop.
       await open(page, base, '/about/company_profile');
@@ -331,7 +332,9 @@ export const innerTests = [
         await held;
         await route.continue();
       });
-      await open(page, base, '/news_center/notice');
+      // Opened from the home page inside the app (a page loaded at its URL arrives rendered).
+      await open(page, base, '/');
+      await page.locator('main a[href="/portal/news_center/notice"]').first().click();
       const region = page.locator('main .content-region[aria-busy="true"]');
       await region.waitFor();
       assert.equal(await region.locator('.skeleton-list__item').count(), 10);

@@ -80,7 +80,9 @@ export const pagesTests = [
         await held;
         await route.continue();
       });
-      await page.goto(`${base}/portal/news_center/notice`, { waitUntil: 'domcontentloaded' });
+      // Deferred scripts hold DOMContentLoaded back, not the page: it is parsed and painted.
+      await page.goto(`${base}/portal/news_center/notice`, { waitUntil: 'commit' });
+      await page.getByRole('button', { name: '菜单' }).waitFor();
       const nav = page.locator('#site-nav');
       assert.equal(await nav.isVisible(), false, 'the phone menu starts closed');
       await page.getByRole('button', { name: '菜单' }).click();
@@ -132,7 +134,7 @@ export const pagesTests = [
       await page.goto(`${base}/portal/`);
       await takenOver(page);
       const notice = (await api(base, '/category/list')).content.flatMap((c) => [c, ...(c.subCategory ?? [])]).find((c) => c.url === '/news_center/notice');
-      await page.locator(`a[href="/portal/news_center/notice"]`).first().click();
+      await page.locator('main a[href="/portal/news_center/notice"]').first().click();
       await page.locator('main h1', { hasText: notice.name }).waitFor();
       assert.equal(new URL(page.url()).pathname, '/portal/news_center/notice');
       assert.deepEqual(documents, ['/portal/'], 'opened in place, no second document');
@@ -144,7 +146,7 @@ export const pagesTests = [
       await page.waitForURL(`${base}/portal/news_center/notice?page=2`);
       await page.locator('main h1', { hasText: notice.name }).waitFor();
       await takenOver(page);
-      assert.equal(await page.getByRole('button', { name: '第 2 页' }).getAttribute('aria-current'), 'page');
+      assert.equal(await page.getByRole('link', { name: '第 2 页' }).getAttribute('aria-current'), 'page');
 
       // An old crawlable address (in sitemaps and shares already out there): the page, for good.
       const moved = await fetch(`${base}/portal/site/news_center/notice.html?page=2`, { redirect: 'manual' });

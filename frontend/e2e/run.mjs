@@ -70,6 +70,8 @@ const stack = spawn('scripts/run-stack.sh', {
     GATEWAY_LISTEN: GATEWAY,
     CMS_LISTEN: CMS,
     RUST_LOG: 'warn',
+    // The address shares and canonical links name: where this stack is reached.
+    PORTAL__SITE__PUBLIC_URL: BASE,
   },
   stdio: ['ignore', 'inherit', 'inherit'],
   detached: true,

@@ -109,7 +109,7 @@ const tests = [
       const leadLink = page.locator('.home-lead h2 a');
       await leadLink.waitFor();
       assert.equal(await leadLink.textContent(), lead.title);
-      assert.equal(await leadLink.getAttribute('href'), `#/article/${lead.id}`);
+      assert.equal(await leadLink.getAttribute('href'), `/portal/article/${lead.id}`);
 
       // The promotional video's page: its <track> is the gateway's copy of Strapi's .vtt upload,
       // and the browser loads and parses it (served as text/vtt, allowed by the page's policy).
@@ -130,18 +130,18 @@ const tests = [
     },
   },
   {
-    name: 'the crawlable pages read Strapi without JavaScript',
+    name: 'the pages rendered from Strapi read without JavaScript',
     context: { javaScriptEnabled: false },
     async run({ page }) {
-      // 23 articles, 10 a page as in the app: the third page holds 3.
-      await page.goto(`${BASE}/portal/site/news_center/company_announcement/1.html?page=3`);
-      assert.equal(await page.locator('main ul.items li').count(), 3);
-      await page.locator('main ul.items li a').first().click();
+      // 23 articles, 10 a page: the third page holds 3.
+      await page.goto(`${BASE}/portal/news_center/company_announcement/1?page=3`);
+      assert.equal(await page.locator('main .article-list > li').count(), 3);
+      await page.locator('main .article-list > li a').first().click();
       await page.locator('main h1').waitFor();
-      assert.ok((await page.locator('main p').count()) > 0);
+      assert.ok((await page.locator('main .article__body p').count()) > 0);
       const sitemap = await (await fetch(`${BASE}/portal/sitemap.xml`)).text();
       const { totalElements } = await api('/article/list?size=1');
-      assert.equal(sitemap.match(/\/portal\/site\/article\//g)?.length, totalElements);
+      assert.equal(sitemap.match(/\/portal\/article\/\d+</g)?.length, totalElements);
     },
   },
 ];

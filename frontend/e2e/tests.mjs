@@ -22,7 +22,7 @@ export const tests = [
       // The menu's entry (the page's 栏目导航 has one of the same name).
       await page.getByRole('navigation', { name: '主导航' }).getByRole('link', { name: '媒体报道' }).click();
       assert.equal(await heading(page, '媒体报道'), '媒体报道');
-      assert.match(page.url(), /#\/news_center\/media_coverage\/2$/);
+      assert.match(page.url(), /\/portal\/news_center\/media_coverage\/2$/);
       const footer = await page.locator('footer').textContent();
       assert.ok(footer.includes(site.icpNumber) && footer.includes(site.phone), footer);
       assert.equal(await page.locator(`footer a[href="${site.icpUrl}"]`).count(), 1);
@@ -91,7 +91,7 @@ export const tests = [
       const box = page.locator('header form[role=search]');
       await box.getByRole('searchbox', { name: '站内搜索' }).fill('班列');
       await box.getByRole('button', { name: '搜索' }).click();
-      await page.waitForURL(/#\/search\?q=%E7%8F%AD%E5%88%97$/);
+      await page.waitForURL(/\/portal\/search\?q=%E7%8F%AD%E5%88%97$/);
       await page.getByText(`共 ${expected.totalElements} 条与“班列”相关的结果`).waitFor();
       const first = page.locator('.search-results li a').first();
       assert.equal((await first.textContent()).trim(), expected.content[0].title);
@@ -104,7 +104,7 @@ export const tests = [
       assert.deepEqual(violations.map((v) => `${v.id}: ${v.nodes.length}`), []);
       // Page 2, then a reload keeps keyword and page.
       const second = await api(base, `/article/search?keyword=${encodeURIComponent('班列')}&page=2&size=10`);
-      await page.getByRole('button', { name: '第 2 页' }).click();
+      await page.getByRole('link', { name: '第 2 页' }).click();
       await page.waitForURL(/&page=2$/);
       await page.locator('.search-results li a', { hasText: second.content[0].title }).first().waitFor();
       await page.reload();
@@ -145,22 +145,22 @@ export const tests = [
       const second = await api(base, '/article/list?categoryId=22&page=2&size=10');
       await open(page, base, '/news_center/media_coverage/2');
       await heading(page);
-      await page.getByRole('button', { name: '第 2 页' }).click();
+      await page.getByRole('link', { name: '第 2 页' }).click();
       const first = page.getByRole('link', { name: second.content[0].title });
       await first.waitFor();
       await first.click();
       await heading(page);
       await page.goBack();
       await first.waitFor();
-      assert.equal(await page.getByRole('button', { name: '第 2 页' }).getAttribute('aria-current'), 'page');
+      assert.equal(await page.getByRole('link', { name: '第 2 页' }).getAttribute('aria-current'), 'page');
       // The page is in the URL: a reload (or a shared link) opens the same page.
-      assert.match(page.url(), /#\/news_center\/media_coverage\/2\?page=2$/);
+      assert.match(page.url(), /\/portal\/news_center\/media_coverage\/2\?page=2$/);
       await page.reload();
       await first.waitFor();
-      assert.equal(await page.getByRole('button', { name: '第 2 页' }).getAttribute('aria-current'), 'page');
+      assert.equal(await page.getByRole('link', { name: '第 2 页' }).getAttribute('aria-current'), 'page');
       // Page 1 drops the query again.
-      await page.getByRole('button', { name: '第 1 页' }).click();
-      await page.waitForURL(/#\/news_center\/media_coverage\/2$/);
+      await page.getByRole('link', { name: '第 1 页' }).click();
+      await page.waitForURL(/\/portal\/news_center\/media_coverage\/2$/);
     },
   },
   {
@@ -192,7 +192,9 @@ export const tests = [
         localStorage.setItem('systemToken', 'expired-token');
         localStorage.setItem('tokenExpiry', String(Date.now() + 3_600_000));
       });
-      await open(page, base, '/news_center/notice');
+      // The page is rendered for everyone; once hydrated, its answers are asked again with the
+      // token, which the CMS refuses: on to the login page.
+      await page.goto(`${base}/portal/news_center/notice`);
       await page.waitForURL(`${site.loginUrl}**`, { timeout: 10_000 });
       assert.equal(await page.title(), '统一登录');
     },

@@ -2,12 +2,13 @@ import './styles/global.css';
 
 import { hydrateRoot, createRoot } from 'react-dom/client';
 
-import { HYDRATE } from './app/api';
+import { api, HYDRATE } from './app/api';
 import { App } from './app/app';
 import { routeLinksInPlace } from './app/link-navigation';
 import { hashRouteOf } from './app/location';
-import { makeStore } from './app/store';
+import { makeStore, type AppStore } from './app/store';
 import { pageHref } from './lib/page-href';
+import { validToken } from './lib/storage';
 
 /** The id of the page's data block: the server render's store state (gateway/src/pages). */
 const STATE_ID = 'portal-state';
@@ -20,6 +21,18 @@ function serverState(): Record<string, unknown> | null {
     return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : null;
   } catch {
     return null;
+  }
+}
+
+/** Asks again for every answer the store holds (with the visitor's token, which requests carry). */
+function refetchAll(store: AppStore): void {
+  const queries = store.getState()[api.reducerPath].queries;
+  for (const entry of Object.values(queries)) {
+    if (!entry?.endpointName) continue;
+    const endpoint = (api.endpoints as Record<string, { initiate?: unknown }>)[entry.endpointName];
+    if (typeof endpoint?.initiate !== 'function') continue;
+    const initiate = endpoint.initiate as (arg: unknown, options: object) => Parameters<AppStore['dispatch']>[0];
+    store.dispatch(initiate(entry.originalArgs, { subscribe: false, forceRefetch: true }));
   }
 }
 
@@ -40,6 +53,9 @@ function start(): void {
   const root = document.getElementById('root')!;
   const app = <App store={store} />;
   if (state && root.firstElementChild) {
+    // A visitor with a token of their own: the page was rendered for everyone, so its answers are
+    // asked again with the token once hydrated (the CMS may answer them otherwise, or refuse it).
+    if (validToken()) setTimeout(() => refetchAll(store));
     hydrateRoot(root, app, {
       // A mismatch React recovered from (it re-rendered on the client): said in the console, where
       // the end-to-end tests look for it, instead of passing unseen.

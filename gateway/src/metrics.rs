@@ -88,7 +88,11 @@ fn describe() {
     );
     describe_counter!(
         "portal_cache_total",
-        "Cache outcomes (hit, miss, stale, bypass) by endpoint (the table's, crawl, app)."
+        "Cache outcomes (hit, miss, stale, bypass) by endpoint (the table's, crawl, page)."
+    );
+    describe_counter!(
+        "portal_page_fallbacks_total",
+        "Pages answered with the app shell because their render failed, by reason."
     );
     describe_counter!(
         "portal_cache_purges_total",

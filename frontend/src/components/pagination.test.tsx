@@ -1,4 +1,4 @@
-import { act, render, screen } from '@testing-library/react';
+import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
 import { Pagination, pageWindow } from './pagination';
@@ -18,51 +18,37 @@ describe('pagination', () => {
     expect(pageWindow(1, 4)).toEqual([1, 2, 3, 4]);
   });
 
-  it('follows the phone width (768 px and below) as the window changes', () => {
-    const matchMedia = window.matchMedia;
-    let phone = true;
-    const listeners = new Set<() => void>();
-    window.matchMedia = ((query: string) => ({
-      get matches() {
-        return query === '(max-width: 768px)' && phone;
-      },
-      addEventListener: (_: string, l: () => void) => listeners.add(l),
-      removeEventListener: (_: string, l: () => void) => listeners.delete(l),
-    })) as unknown as typeof window.matchMedia;
-    try {
-      const { container } = render(<Pagination page={4} pageSize={10} total={70} onChange={() => {}} locale="zh-CN" />);
-      const numbers = () => screen.getAllByRole('button', { name: /^第 \d+ 页$/ }).map((b) => b.textContent);
-      expect(container.querySelector('nav')).toHaveClass('pagination--compact');
-      expect(numbers()).toEqual(['1', '4', '7']);
-      phone = false;
-      act(() => listeners.forEach((l) => l()));
-      expect(container.querySelector('nav')).not.toHaveClass('pagination--compact');
-      expect(numbers()).toEqual(['1', '3', '4', '5', '7']);
-    } finally {
-      window.matchMedia = matchMedia;
-    }
+  it('links every page, and marks the numbers a phone leaves out (the first, current and last stay)', () => {
+    const { container } = render(<Pagination page={4} pageSize={10} total={70} onChange={() => {}} hrefOf={(p) => `/portal/x?page=${p}`} locale="zh-CN" />);
+    const numbers = screen.getAllByRole('link', { name: /^第 \d+ 页$/ });
+    expect(numbers.map((a) => a.textContent)).toEqual(['1', '3', '4', '5', '7']);
+    expect(numbers.map((a) => a.getAttribute('href'))).toEqual([1, 3, 4, 5, 7].map((p) => `/portal/x?page=${p}`));
+    const near = Array.from(container.querySelectorAll('.pagination__near a')).map((a) => a.textContent);
+    expect(near).toEqual(['3', '5']);
+    expect(screen.getByRole('link', { name: '上一页' })).toHaveAttribute('href', '/portal/x?page=3');
   });
 
   it('labels in English by default and in Chinese on request', async () => {
     const onChange = jest.fn();
-    const { rerender } = render(<Pagination page={1} pageSize={10} total={25} onChange={onChange} />);
+    const hrefOf = (p: number) => `?page=${p}`;
+    const { rerender } = render(<Pagination page={1} pageSize={10} total={25} onChange={onChange} hrefOf={hrefOf} />);
     expect(screen.getByText('Total 25 items')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Previous' })).toBeDisabled();
-    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(screen.getByText('Previous')).toHaveAttribute('aria-disabled', 'true');
+    await userEvent.click(screen.getByRole('link', { name: 'Next' }));
     expect(onChange).toHaveBeenCalledWith(2);
-    await userEvent.click(screen.getByRole('button', { name: 'Page 3' }));
+    await userEvent.click(screen.getByRole('link', { name: 'Page 3' }));
     expect(onChange).toHaveBeenCalledWith(3);
-    rerender(<Pagination page={3} pageSize={10} total={25} onChange={onChange} locale="zh-CN" />);
+    rerender(<Pagination page={3} pageSize={10} total={25} onChange={onChange} hrefOf={hrefOf} locale="zh-CN" />);
     expect(screen.getByText('共 25 条')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: '下一页' })).toBeDisabled();
-    expect(screen.getByRole('button', { name: '第 3 页' })).toHaveAttribute('aria-current', 'page');
+    expect(screen.getByText('下一页')).toHaveAttribute('aria-disabled', 'true');
+    expect(screen.getByRole('link', { name: '第 3 页' })).toHaveAttribute('aria-current', 'page');
   });
 
   it('offers 跳至 N 页 on long lists only, bringing the number into range', async () => {
     const onChange = jest.fn();
-    const { rerender } = render(<Pagination page={1} pageSize={10} total={50} onChange={onChange} locale="zh-CN" />);
+    const { rerender } = render(<Pagination page={1} pageSize={10} total={50} onChange={onChange} hrefOf={(p) => `?page=${p}`} locale="zh-CN" />);
     expect(screen.queryByRole('spinbutton', { name: '跳至页码' })).toBeNull();
-    rerender(<Pagination page={1} pageSize={10} total={120} onChange={onChange} locale="zh-CN" />);
+    rerender(<Pagination page={1} pageSize={10} total={120} onChange={onChange} hrefOf={(p) => `?page=${p}`} locale="zh-CN" />);
     const field = screen.getByRole('spinbutton', { name: '跳至页码' });
     await userEvent.type(field, '7');
     await userEvent.click(screen.getByRole('button', { name: '确定' }));

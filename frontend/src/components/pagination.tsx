@@ -1,8 +1,6 @@
 import './pagination.css';
 
-import { useState, type FormEvent } from 'react';
-
-import { PHONE_QUERY, useMediaQuery } from '../lib/media-query';
+import { useState, type FormEvent, type MouseEvent } from 'react';
 
 export type PaginationLocale = 'en' | 'zh-CN';
 
@@ -36,6 +34,13 @@ interface PaginationProps {
   pageSize: number;
   total: number;
   onChange: (page: number) => void;
+  /**
+   * The address of a page (`?page=2`): each page number is a link to it, so a list pages without
+   * JavaScript and by crawlers; the app opens it in place (`onChange`).
+   */
+  hrefOf: (page: number) => string;
+  /** Query parameters the page keeps when 跳至 is submitted without JavaScript (a search's `q`). */
+  keep?: Record<string, string>;
   /** English by default (the replaced portal's labels); zh-CN by site setting. */
   locale?: PaginationLocale;
 }
@@ -60,8 +65,20 @@ export function pageWindow(page: number, pages: number, siblings = 1): (number |
   return out;
 }
 
-/** 跳至 N 页: a typed number, brought into 1..pages. */
-function PageJump({ page, pages, onChange, labels }: { page: number; pages: number; onChange: (page: number) => void; labels: (typeof LABELS)[PaginationLocale] }) {
+/** 跳至 N 页: a typed number, brought into 1..pages (without JavaScript, the form asks for `?page=N`). */
+function PageJump({
+  page,
+  pages,
+  onChange,
+  keep,
+  labels,
+}: {
+  page: number;
+  pages: number;
+  onChange: (page: number) => void;
+  keep?: Record<string, string>;
+  labels: (typeof LABELS)[PaginationLocale];
+}) {
   const [value, setValue] = useState('');
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -72,50 +89,61 @@ function PageJump({ page, pages, onChange, labels }: { page: number; pages: numb
     if (target !== page) onChange(target);
   };
   return (
-    <form className="pagination__jump" onSubmit={submit} noValidate>
+    <form className="pagination__jump" method="get" onSubmit={submit} noValidate>
+      {Object.entries(keep ?? {}).map(([name, kept]) => (
+        <input key={name} type="hidden" name={name} value={kept} />
+      ))}
       <span aria-hidden="true">{labels.jumpBefore}</span>
-      <input type="number" inputMode="numeric" min={1} max={pages} value={value} onChange={(e) => setValue(e.target.value)} aria-label={labels.jumpField} />
+      <input type="number" name="page" inputMode="numeric" min={1} max={pages} value={value} onChange={(e) => setValue(e.target.value)} aria-label={labels.jumpField} />
       <span aria-hidden="true">{labels.jumpAfter}</span>
       <button type="submit">{labels.jumpGo}</button>
     </form>
   );
 }
 
-export function Pagination({ page, pageSize, total, onChange, locale = 'en' }: PaginationProps) {
+export function Pagination({ page, pageSize, total, onChange, hrefOf, keep, locale = 'en' }: PaginationProps) {
   const labels = LABELS[locale] ?? LABELS.en;
-  const compact = useMediaQuery(PHONE_QUERY);
   const pages = Math.max(1, Math.ceil(total / pageSize));
   if (total <= pageSize) return <p className="pagination__total">{labels.total(total)}</p>;
+  const go = (target: number) => (event: MouseEvent) => {
+    event.preventDefault();
+    onChange(target);
+  };
+  const step = (target: number, label: string, enabled: boolean) =>
+    enabled ? (
+      <a className="pagination__step" href={hrefOf(target)} onClick={go(target)}>
+        {label}
+      </a>
+    ) : (
+      <span className="pagination__step" aria-disabled="true">
+        {label}
+      </span>
+    );
+  // A phone shows only the first, current and last numbers (the stylesheet hides the others), so
+  // 上一页, the numbers and 下一页 fit one row at 390 px: the same markup on every screen, so the
+  // server's page is the one the browser keeps.
+  const compact = new Set(pageWindow(page, pages, 0));
   return (
-    <nav className={`pagination${compact ? ' pagination--compact' : ''}`} aria-label={labels.nav}>
+    <nav className="pagination" aria-label={labels.nav}>
       <span className="pagination__total">{labels.total(total)}</span>
-      <button type="button" onClick={() => onChange(page - 1)} disabled={page <= 1}>
-        {labels.prev}
-      </button>
+      {step(page - 1, labels.prev, page > 1)}
       <ol>
-        {pageWindow(page, pages, compact ? 0 : 1).map((p, i) =>
+        {pageWindow(page, pages, 1).map((p, i) =>
           p === 'gap' ? (
             <li key={`gap-${i}`} aria-hidden="true">
               …
             </li>
           ) : (
-            <li key={p}>
-              <button
-                type="button"
-                aria-label={labels.page(p)}
-                aria-current={p === page ? 'page' : undefined}
-                onClick={() => onChange(p)}
-              >
+            <li key={p} className={compact.has(p) ? undefined : 'pagination__near'}>
+              <a href={hrefOf(p)} aria-label={labels.page(p)} aria-current={p === page ? 'page' : undefined} onClick={go(p)}>
                 {p}
-              </button>
+              </a>
             </li>
           ),
         )}
       </ol>
-      <button type="button" onClick={() => onChange(page + 1)} disabled={page >= pages}>
-        {labels.next}
-      </button>
-      {pages >= JUMP_FROM_PAGES && <PageJump page={page} pages={pages} onChange={onChange} labels={labels} />}
+      {step(page + 1, labels.next, page < pages)}
+      {pages >= JUMP_FROM_PAGES && <PageJump page={page} pages={pages} onChange={onChange} keep={keep} labels={labels} />}
     </nav>
   );
 }

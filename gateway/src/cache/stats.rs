@@ -136,6 +136,6 @@ mod tests {
                 .iter()
                 .all(|o| o.label() == o.label().to_lowercase())
         );
-        assert!(["crawl", "app"].iter().all(|l| labels.contains(l)));
+        assert!(["crawl", "page"].iter().all(|l| labels.contains(l)));
     }
 }

@@ -97,7 +97,12 @@ pub async fn page(state: &AppState, request: &Parts) -> Option<Response> {
         crate::cache::stats::record(Kind::Page, lookup.outcome);
         match lookup.result {
             Ok(entry) => respond(&entry, lookup.outcome, &wants, lookup.timing),
-            Err(_) => return None,
+            // The page's load outlasted the cache's wait (a slow CMS): this visitor gets the app
+            // shell now; the load goes on and keeps the page for the next one.
+            Err(_) => {
+                metrics::counter!("portal_page_fallbacks_total", "reason" => "wait").increment(1);
+                respond(&shell(state), Outcome::Miss, &wants, Timing::default())
+            }
         }
     } else {
         let entry = load().await.ok()?;
@@ -213,6 +218,11 @@ async fn render(state: &AppState, url: &str) -> Result<Entry, Fallback> {
         tags: BTreeSet::from([tags::CATEGORIES.to_owned()]),
         cacheable: true,
     };
+    // Every page starts from the site settings and the category tree (the header, the menu): given
+    // at once, they spare every render its first round.
+    for first in [Endpoint::Site.path(), Endpoint::CategoryList.path()] {
+        add_answer(&mut answers, state, &content, first).await?;
+    }
     for _ in 0..MAX_ROUNDS {
         let input = format!(
             r#"{{"url":{},"answers":{{{}}}}}"#,
@@ -226,26 +236,11 @@ async fn render(state: &AppState, url: &str) -> Result<Entry, Fallback> {
                 return Err(Fallback::TooMany(needs.len()));
             }
             for need in needs {
-                if !answers.asked.insert(need.clone()) {
+                if answers.asked.contains(&need) {
                     // Asked again after its answer was given: the page cannot settle.
                     return Err(Fallback::Rounds(MAX_ROUNDS));
                 }
-                let answer = api_answer(state, &content, &need).await;
-                if !answers.json.is_empty() {
-                    answers.json.push(',');
-                }
-                let _ = write!(
-                    answers.json,
-                    r#"{}:{{"status":{},"body":"#,
-                    serde_json::to_string(&need)?,
-                    answer.status.as_u16()
-                );
-                answers
-                    .json
-                    .push_str(&String::from_utf8_lossy(&answer.body));
-                answers.json.push('}');
-                answers.tags.extend(answer.tags);
-                answers.cacheable &= answer.cacheable;
+                add_answer(&mut answers, state, &content, &need).await?;
             }
             continue;
         }
@@ -268,6 +263,33 @@ async fn render(state: &AppState, url: &str) -> Result<Entry, Fallback> {
         });
     }
     Err(Fallback::Rounds(MAX_ROUNDS))
+}
+
+/// Asks the content service for the API answer at `url` and adds it to what the render is given.
+async fn add_answer(
+    answers: &mut Answers,
+    state: &AppState,
+    content: &ContentService<'_>,
+    url: &str,
+) -> Result<(), Fallback> {
+    answers.asked.insert(url.to_owned());
+    let answer = api_answer(state, content, url).await;
+    if !answers.json.is_empty() {
+        answers.json.push(',');
+    }
+    let _ = write!(
+        answers.json,
+        r#"{}:{{"status":{},"body":"#,
+        serde_json::to_string(url)?,
+        answer.status.as_u16()
+    );
+    answers
+        .json
+        .push_str(&String::from_utf8_lossy(&answer.body));
+    answers.json.push('}');
+    answers.tags.extend(answer.tags);
+    answers.cacheable &= answer.cacheable;
+    Ok(())
 }
 
 /// One API answer a page asked for: what `/portal/api` answers at that URL, from the same
@@ -303,12 +325,15 @@ async fn api_answer(state: &AppState, content: &ContentService<'_>, url: &str) -
         Ok(query) => query,
         Err(err) => return failed(err, true),
     };
-    match content.lookup(query, Caller::default()).await.result {
+    let lookup = content.lookup(query, Caller::default()).await;
+    match lookup.result {
+        // A stale answer (purged, or past its TTL while its refresh runs): the page shows it but
+        // is not kept, so the next visitor's page is rendered from the refreshed answer.
         Ok(entry) => ApiAnswer {
             status: entry.status,
             body: entry.body.bytes.clone(),
             tags: entry.tags.to_vec(),
-            cacheable: entry.cacheable,
+            cacheable: entry.cacheable && lookup.outcome != Outcome::Stale,
         },
         // The CMS failing: the page shows what the app shows then, and is not kept.
         Err(err) => failed(err, false),

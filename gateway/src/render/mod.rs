@@ -57,7 +57,7 @@ impl Default for RenderSettings {
     fn default() -> Self {
         Self {
             threads: 2,
-            timeout: Duration::from_millis(250),
+            timeout: Duration::from_secs(1),
             memory_limit: 64 * 1024 * 1024,
             queue: 64,
         }

@@ -96,7 +96,7 @@ async fn the_cache_view_says_what_each_endpoint_holds_with_its_effective_ttl() {
     );
     assert_eq!(detail["overrides"][0]["of"], "article/detail?id=21*");
     assert_eq!(line("category/list")["entries"], 1);
-    for kind in ["crawl", "app", "article/list", "article/search"] {
+    for kind in ["crawl", "page", "article/list", "article/search"] {
         line(kind);
     }
     assert!(result["totals"]["entries"].as_u64().unwrap() >= 2);

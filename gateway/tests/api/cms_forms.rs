@@ -159,6 +159,13 @@ cover = "_embedded.media.0.source_url"
 article = ["http://cms.test/cn/news/{id}.html"]
 "#;
 
+/// The same, serving the app's build: its pages rendered from what the CMS gives.
+async fn headless_pages_app() -> (TestApp, FakeUpstream) {
+    let fake = FakeUpstream::start(Reply::Route(headless)).await;
+    let app = spawn_app(page_config(&fake.base_url(), HEADLESS)).await;
+    (app, fake)
+}
+
 async fn headless_app() -> (TestApp, FakeUpstream) {
     let fake = FakeUpstream::start(Reply::Route(headless)).await;
     // The CMS's own address is cms.test in its links; the gateway reaches it on loopback.
@@ -219,25 +226,42 @@ async fn a_headless_cms_is_read_by_configuration_alone() {
         "unmapped fields stay behind: {item}"
     );
 
-    // Past the end the CMS answers 400: an empty page for the API, a 404 page for crawlers.
+    // Past the end the CMS answers 400: an empty page for the API.
     let (status, past) = app
         .get_json("/portal/api/article/list?categoryId=21&page=4&size=10")
         .await;
     assert_eq!(status, 200, "{past}");
     assert_eq!(past["result"]["content"], json!([]));
-    let response = app
-        .get("/portal/site/news_center/company_announcement/1.html?page=4")
-        .await;
-    assert_eq!(response.status(), 404);
-    // Every crawlable list page (23 articles, 10 a page as in the app) answers within the CMS's 20.
-    for page in [1, 2, 3] {
-        let response = app
-            .get(&format!(
-                "/portal/site/news_center/company_announcement/1.html?page={page}"
-            ))
-            .await;
-        assert_eq!(response.status(), 200, "page {page}");
+
+    // Every page of the list at its real URL (23 articles, 10 a page as in the app) is rendered
+    // from answers the CMS gave within its 20, with its articles; past the end, none.
+    let (app, _fake) = headless_pages_app().await;
+    for (page, first, count) in [(1, 1000, 10), (2, 1010, 10), (3, 1020, 3), (4, 0, 0)] {
+        let path = format!("/portal/news_center/company_announcement/1?page={page}");
+        let response = app.get(&path).await;
+        assert_eq!(response.status(), 200, "{path}");
+        let html = response.text().await.unwrap();
+        let failed = failed_answers(&html);
+        assert!(failed.is_empty(), "{path}: {failed:?}");
+        let listed = articles_linked(&html);
+        assert_eq!(listed.len(), count, "{path}: {listed:?}");
+        if count > 0 {
+            assert_eq!(listed[0], first, "{path}");
+            assert!(
+                html.contains(&format!(">班列“{first}”开行 &amp; 回程</a>")),
+                "{path}: the title decoded, then escaped once"
+            );
+        }
     }
+}
+
+/// The article ids a rendered page's markup links (`/portal/article/<id>`, whatever its query).
+fn articles_linked(html: &str) -> Vec<u64> {
+    hrefs(html.split(STATE_OPEN).next().unwrap())
+        .iter()
+        .filter_map(|h| h.strip_prefix("/portal/article/"))
+        .filter_map(|rest| rest.split('?').next()?.parse().ok())
+        .collect()
 }
 
 #[tokio::test]
@@ -256,7 +280,7 @@ async fn a_markdown_body_becomes_sanitised_html_with_the_cmss_links_led_home() {
     assert!(html.contains("<h2>开行情况</h2>"), "{html}");
     assert!(html.contains("<strong>满载</strong>"), "{html}");
     assert!(
-        html.contains("href=\"/portal/site/article/1004.html\""),
+        html.contains("href=\"/portal/article/1004\""),
         "a link to the CMS's article page leads to the portal's: {html}"
     );
     assert!(html.contains("https://example.com/x"), "{html}");
@@ -267,11 +291,15 @@ async fn a_markdown_body_becomes_sanitised_html_with_the_cmss_links_led_home() {
     let (status, missing) = app.get_json("/portal/api/article/detail?id=5000").await;
     assert_eq!(status, 404, "{missing}");
     assert_eq!(missing["msg"], "文章 5000 不存在。");
-    // The crawlable page shows the same body.
-    let response = app.get("/portal/site/article/1005.html").await;
+    // The article's page shows the same body, its link to the portal's page of the other.
+    let (app, _fake) = headless_pages_app().await;
+    let response = app.get("/portal/article/1005").await;
     assert_eq!(response.status(), 200);
     let page = response.text().await.unwrap();
-    assert!(page.contains("/portal/site/article/1004.html"));
+    assert!(
+        page.split(STATE_OPEN).next().unwrap().contains(html),
+        "the body as the API gives it"
+    );
 }
 
 #[tokio::test]

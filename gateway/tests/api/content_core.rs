@@ -1,9 +1,9 @@
-//! The crawlable face over the content the API serves: it pages within the CMS's largest page
-//! (`dialect.paging.max_size`) and, like the API, never caches a page, sitemap or feed made from
-//! an empty CMS answer (an empty body or a null payload).
+//! The faces over the content the API serves (the rendered pages, the sitemap, the feeds): they
+//! page within the CMS's largest page (`dialect.paging.max_size`) and, like the API, never cache
+//! a page, sitemap or feed made from an empty CMS answer (an empty body or a null payload).
 
 use std::{
-    collections::{BTreeSet, HashSet, VecDeque},
+    collections::{BTreeSet, HashSet},
     time::Duration,
 };
 
@@ -178,7 +178,7 @@ fn categories_null(path: &str, query: &str) -> Reply {
 const MAX_20: &str = "[dialect.paging]\nmax_size = 20\n";
 
 // ---------------------------------------------------------------------------------------------
-// Reading the crawlable answers.
+// Reading the pages and the feeds.
 
 async fn text(app: &TestApp, path: &str) -> (u16, String) {
     let response = app.get(path).await;
@@ -186,23 +186,20 @@ async fn text(app: &TestApp, path: &str) -> (u16, String) {
     (status, response.text().await.unwrap())
 }
 
-/// The `href`s of a page, as written.
-fn hrefs(html: &str) -> Vec<String> {
-    html.split("href=\"")
-        .skip(1)
-        .filter_map(|rest| rest.split('"').next())
-        .map(|h| h.replace("&amp;", "&"))
+/// The article ids a page links (`/portal/article/<id>`, whatever its query), in order, in its
+/// markup (not its state).
+fn linked_articles(html: &str) -> Vec<u64> {
+    hrefs(html.split(STATE_OPEN).next().unwrap())
+        .iter()
+        .filter_map(|h| h.strip_prefix("/portal/article/"))
+        .filter_map(|rest| rest.split('?').next())
+        .filter_map(|id| id.parse().ok())
         .collect()
 }
 
-/// The article ids an HTML page links, in order.
-fn linked_articles(html: &str) -> Vec<u64> {
-    hrefs(html)
-        .iter()
-        .filter_map(|h| h.strip_prefix("/portal/site/article/"))
-        .filter_map(|rest| rest.strip_suffix(".html"))
-        .filter_map(|id| id.parse().ok())
-        .collect()
+/// The id of an article's real URL (`…/portal/article/<id>`).
+fn article_id(link: &str) -> Option<u64> {
+    link.split("/portal/article/").nth(1)?.parse().ok()
 }
 
 /// The article ids of the `<loc>`s (sitemap) or `<link>`s (feed items) of an XML answer.
@@ -210,9 +207,7 @@ fn xml_articles(xml: &str, open: &str, close: &str) -> Vec<u64> {
     xml.split(open)
         .skip(1)
         .filter_map(|rest| rest.split(close).next())
-        .filter_map(|l| l.split("/portal/site/article/").nth(1))
-        .filter_map(|rest| rest.strip_suffix(".html"))
-        .map(|id| id.parse().unwrap())
+        .filter_map(article_id)
         .collect()
 }
 
@@ -226,11 +221,7 @@ fn item_links(xml: &str) -> Vec<u64> {
                 .nth(1)
                 .and_then(|rest| rest.split("</link>").next())
                 .expect("each item has a link");
-            link.split("/portal/site/article/")
-                .nth(1)
-                .and_then(|rest| rest.strip_suffix(".html"))
-                .and_then(|id| id.parse().ok())
-                .unwrap_or_else(|| panic!("an item links an article: {link}"))
+            article_id(link).unwrap_or_else(|| panic!("an item links an article: {link}"))
         })
         .collect()
 }
@@ -250,22 +241,23 @@ fn item_dates(xml: &str) -> Vec<chrono::DateTime<chrono::FixedOffset>> {
         .collect()
 }
 
-/// Every page of a crawlable list, from its first page along its `rel="next"` links: each must
-/// answer 200. Returns the article ids listed, page by page.
+/// Every page of a list at its real URL (`?page=N`, 10 articles a page as in the app), each 200
+/// and rendered from successful answers only, until one lists nothing. Returns the article ids
+/// listed, page by page.
 async fn walk_list(app: &TestApp, route: &str) -> Vec<Vec<u64>> {
     let mut pages = Vec::new();
-    let mut next = Some(format!("/portal/site{route}.html"));
-    while let Some(path) = next.take() {
+    for page in 1.. {
+        let path = format!("/portal{route}?page={page}");
         let (status, html) = text(app, &path).await;
-        assert_eq!(status, 200, "{path}: {html}");
-        pages.push(linked_articles(&html));
-        next = html
-            .split("<a href=\"")
-            .skip(1)
-            .find(|rest| rest.contains("\" rel=\"next\""))
-            .and_then(|rest| rest.split('"').next())
-            .map(|h| h.replace("&amp;", "&"));
-        assert!(pages.len() <= 50, "{route}: the pager never ends");
+        assert_eq!(status, 200, "{path}: {html:.300}");
+        let failed = failed_answers(&html);
+        assert!(failed.is_empty(), "{path}: {failed:?}");
+        let listed = linked_articles(&html);
+        if listed.is_empty() {
+            break;
+        }
+        pages.push(listed);
+        assert!(pages.len() <= 50, "{route}: the list never ends");
     }
     pages
 }
@@ -274,31 +266,34 @@ async fn walk_list(app: &TestApp, route: &str) -> Vec<Vec<u64>> {
 // 1. Paging within the dialect's `max_size`.
 
 /// A CMS whose largest page is 20, with a category of 23 articles and one of 120: every page of
-/// every crawlable list, the page category, the sitemap and the feeds answer 200, and together
-/// list every article; the CMS is never asked for a page larger than 20.
+/// every list, the page category, the groups, the home page, the sitemap and the feeds answer 200
+/// from successful answers, and together list every article; the CMS is never asked for a page
+/// larger than 20.
 #[tokio::test]
-async fn a_cms_paging_at_most_20_is_crawled_whole_with_its_sitemap_and_feeds() {
-    let (app, fake) = spawn_with_fake(Reply::Route(cms_max_20), MAX_20).await;
+async fn a_cms_paging_at_most_20_is_read_whole_through_pages_sitemap_and_feeds() {
+    let fake = FakeUpstream::start(Reply::Route(cms_max_20)).await;
+    let app = spawn_app(page_config(&fake.base_url(), MAX_20)).await;
 
-    // The API pages within the bound (this works today).
+    // The API pages within the bound.
     let (status, body) = app
         .get_json("/portal/api/article/list?categoryId=22&page=6&size=20")
         .await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["result"]["totalElements"], 120);
 
-    // Every crawlable answer, all of them before any is judged further: 200.
+    // Every answer, all of them before any is judged further: 200, from successful answers.
     let mut failing = Vec::new();
     for path in [
-        "/portal/site/index.html",
-        "/portal/site/news_center.html",
-        "/portal/site/news_center/company_announcement/1.html",
-        "/portal/site/news_center/company_announcement/1.html?page=2",
-        "/portal/site/news_center/media_coverage/2.html",
-        "/portal/site/news_center/media_coverage/2.html?page=6",
-        "/portal/site/news_center/notice.html",
-        "/portal/site/about.html",
-        "/portal/site/about/company_profile.html",
+        "/portal/",
+        "/portal/news_center",
+        "/portal/news_center/company_announcement/1",
+        "/portal/news_center/company_announcement/1?page=3",
+        "/portal/news_center/media_coverage/2",
+        "/portal/news_center/media_coverage/2?page=12",
+        "/portal/news_center/notice",
+        "/portal/about",
+        "/portal/about/company_profile",
+        "/portal/article/22001",
         "/portal/sitemap.xml",
         "/portal/feed/21.xml",
         "/portal/feed/22.xml",
@@ -306,8 +301,16 @@ async fn a_cms_paging_at_most_20_is_crawled_whole_with_its_sitemap_and_feeds() {
         "/portal/feed/news.xml",
     ] {
         let (status, body) = text(&app, path).await;
-        if status != 200 {
-            failing.push(format!("{path}: {status} {:.100}", body.replace('\n', " ")));
+        let failed = if path.ends_with(".xml") {
+            Vec::new()
+        } else {
+            failed_answers(&body)
+        };
+        if status != 200 || !failed.is_empty() {
+            failing.push(format!(
+                "{path}: {status} {failed:?} {:.100}",
+                body.replace('\n', " ")
+            ));
         }
     }
     assert!(failing.is_empty(), "{}", failing.join("\n"));
@@ -324,44 +327,27 @@ async fn a_cms_paging_at_most_20_is_crawled_whole_with_its_sitemap_and_feeds() {
         assert_eq!(
             pages.len(),
             want.len().div_ceil(10),
-            "{route}: one crawlable page per 10 articles"
+            "{route}: one page per 10 articles"
         );
         assert_eq!(pages.concat(), want, "{route}: every article, newest first");
-        let (status, html) = text(
-            &app,
-            &format!("/portal/site{route}.html?page={}", pages.len() + 1),
-        )
-        .await;
-        assert_eq!(status, 404, "{route}: no page past the last: {html}");
     }
 
-    // A page category shows its first article and links each of its articles.
-    let (status, html) = text(&app, "/portal/site/about/company_profile.html").await;
+    // A page category shows its first article.
+    let (status, html) = text(&app, "/portal/about/company_profile").await;
     assert_eq!(status, 200, "the page category: {html}");
     assert!(
-        html.contains("<p>正文11002</p>"),
+        html.split(STATE_OPEN)
+            .next()
+            .unwrap()
+            .contains("<p>正文11002</p>"),
         "its first article's body"
     );
-    assert_eq!(
-        linked_articles(&html).into_iter().collect::<BTreeSet<_>>(),
-        ids_of(Some(11)).into_iter().collect(),
-        "its articles"
-    );
 
-    // The groups and the home page.
-    for path in [
-        "/portal/site/index.html",
-        "/portal/site/news_center.html",
-        "/portal/site/about.html",
-    ] {
-        let (status, html) = text(&app, path).await;
-        assert_eq!(status, 200, "{path}: {html}");
-    }
-    let (_, home) = text(&app, "/portal/site/index.html").await;
-    assert_eq!(
-        linked_articles(&home),
-        ids_of(None)[..20].to_vec(),
-        "the home page's latest 20"
+    // The home page: the latest news first.
+    let (_, home) = text(&app, "/portal/").await;
+    assert!(
+        linked_articles(&home).contains(&NEWEST_21),
+        "the home page links the latest news"
     );
 
     // The sitemap: every article once.
@@ -460,6 +446,17 @@ async fn category_articles(app: &TestApp, category: u64) -> Vec<(u64, String)> {
     out
 }
 
+/// (id, url) of every category of the API's tree.
+fn flat_urls(tree: &Value, out: &mut Vec<(u64, String)>) {
+    for c in tree.as_array().unwrap() {
+        out.push((
+            c["id"].as_u64().unwrap(),
+            c["url"].as_str().unwrap_or("").to_owned(),
+        ));
+        flat_urls(&c["subCategory"], out);
+    }
+}
+
 /// The list categories of the API's tree, each with its parent's route ("" at the top).
 fn list_categories(tree: &Value, parent_url: &str, out: &mut Vec<(u64, String)>) {
     for c in tree.as_array().unwrap() {
@@ -471,14 +468,14 @@ fn list_categories(tree: &Value, parent_url: &str, out: &mut Vec<(u64, String)>)
 }
 
 /// The demo content through reference-cms with the gateway's `max_size` at 20: natively (the
-/// gateway's own bound) and in the rest dialect (a CMS that itself answers 400 above 20). A crawl
-/// from the home page answers 200 everywhere and reaches every article; the sitemap lists every
-/// article; every feed answers with its latest 20 (or fewer), newest first.
+/// gateway's own bound) and in the rest dialect (a CMS that itself answers 400 above 20). The home
+/// page, the last page of every list and an article of each answer 200 from successful answers; the sitemap lists every article; every feed answers with its latest 20 (or
+/// fewer), newest first.
 #[tokio::test]
-async fn reference_cms_at_20_a_page_is_crawled_whole_and_its_sitemap_and_feeds_answer() {
+async fn reference_cms_at_20_a_page_is_read_whole_and_its_sitemap_and_feeds_answer() {
     let native = {
         let cms = spawn_reference_cms().await;
-        let mut config = config_for(&format!("http://{cms}/"), &static_dir(), MAX_20);
+        let mut config = page_config(&format!("http://{cms}/"), MAX_20);
         open_limits(&mut config);
         spawn_app(config).await
     };
@@ -489,46 +486,47 @@ async fn reference_cms_at_20_a_page_is_crawled_whole_and_its_sitemap_and_feeds_a
         )
         .await;
         let mut config = portal_gateway::Config::from_toml_str(&example_toml("rest", cms)).unwrap();
+        config.server.static_dir = app_build_dir();
+        config.render.timeout = Duration::from_secs(5);
         open_limits(&mut config);
         spawn_app(config).await
     };
-    // First every crawlable answer of both, so that all that fail are named together.
+    // First every page of both, so that all that fail are named together.
     let mut failing = Vec::new();
     let mut surveyed = Vec::new();
     for (name, app) in [("native, max_size 20", native), ("rest", rest)] {
         let expected = every_article(&app).await;
         assert!(expected.len() > 20, "{name}: more articles than one page");
-
-        // A crawl from the home page: every page 200, every article reached.
-        let mut seen = HashSet::new();
-        let mut queue = VecDeque::from(["/portal/site/index.html".to_owned()]);
-        let mut reached = BTreeSet::new();
-        while let Some(path) = queue.pop_front() {
-            if !seen.insert(path.clone()) {
-                continue;
-            }
+        let (_, tree) = app.get_json("/portal/api/category/list").await;
+        let mut lists = Vec::new();
+        list_categories(&tree["result"]["content"], "", &mut lists);
+        // The pages that ask for lists (the route of every page is `pages::`'s).
+        let mut paths = vec!["/portal/".to_owned()];
+        let mut urls = Vec::new();
+        flat_urls(&tree["result"]["content"], &mut urls);
+        for (id, _) in &lists {
+            let articles = category_articles(&app, *id).await;
+            let route = urls
+                .iter()
+                .find(|(c, _)| c == id)
+                .map(|(_, url)| url)
+                .unwrap();
+            paths.push(format!(
+                "/portal{route}?page={}",
+                articles.len().div_ceil(10)
+            ));
+            paths.push(format!("/portal/article/{}", articles[0].0));
+        }
+        for path in paths {
             let (status, html) = text(&app, &path).await;
-            if status != 200 {
-                failing.push(format!(
-                    "{name}: {path}: {status} {:.100}",
-                    html.replace('\n', " ")
-                ));
-                continue;
+            let failed = if status == 200 {
+                failed_answers(&html)
+            } else {
+                Vec::new()
+            };
+            if status != 200 || !failed.is_empty() {
+                failing.push(format!("{name}: {path}: {status} {failed:?}"));
             }
-            if let Some(id) = path
-                .strip_prefix("/portal/site/article/")
-                .and_then(|rest| rest.strip_suffix(".html"))
-            {
-                reached.insert(id.parse::<u64>().unwrap());
-            }
-            if !path.starts_with("/portal/site/") || !path.contains(".html") {
-                continue;
-            }
-            queue.extend(
-                hrefs(&html)
-                    .into_iter()
-                    .filter(|h| h.starts_with("/portal/")),
-            );
         }
         let (status, xml) = text(&app, "/portal/sitemap.xml").await;
         if status != 200 {
@@ -537,12 +535,10 @@ async fn reference_cms_at_20_a_page_is_crawled_whole_and_its_sitemap_and_feeds_a
                 xml.replace('\n', " ")
             ));
         }
-        surveyed.push((name, app, expected, reached, xml));
+        surveyed.push((name, app, expected, xml));
     }
     assert!(failing.is_empty(), "{}", failing.join("\n"));
-    for (name, app, expected, reached, xml) in surveyed {
-        assert_eq!(reached, expected, "{name}: the crawl reaches every article");
-
+    for (name, app, expected, xml) in surveyed {
         // The sitemap.
         let listed = xml_articles(&xml, "<loc>", "</loc>");
         assert_eq!(listed.len(), expected.len(), "{name}: each article once");
@@ -608,27 +604,25 @@ async fn reference_cms_at_20_a_page_is_crawled_whole_and_its_sitemap_and_feeds_a
 // ---------------------------------------------------------------------------------------------
 // 2. No face caches an empty CMS answer.
 
-/// The crawlable answers made from the article list, and the article each shows once the CMS has
-/// content again.
+/// The answers made from the article list (rendered pages, the sitemap, the feeds), and the
+/// article each shows once the CMS has content again.
 const FACES: &[(&str, u64)] = &[
-    (
-        "/portal/site/news_center/company_announcement/1.html",
-        NEWEST_21,
-    ),
-    ("/portal/site/index.html", NEWEST),
+    ("/portal/news_center/company_announcement/1", NEWEST_21),
+    ("/portal/", NEWEST_21),
     ("/portal/sitemap.xml", NEWEST),
     ("/portal/feed/21.xml", NEWEST_21),
     ("/portal/feed/news.xml", NEWEST),
 ];
 
 fn article_link(id: u64) -> String {
-    format!("/portal/site/article/{id}.html")
+    format!("/portal/article/{id}")
 }
 
 /// Whether a face was made from the CMS's content: it links `newest` (the article list) and a
 /// route of the news group (the category tree: the menu, a sitemap entry or a feed's link).
 fn shows_content(body: &str, newest: u64) -> bool {
-    body.contains(&article_link(newest)) && body.contains("/portal/site/news_center")
+    let markup = body.split(STATE_OPEN).next().unwrap();
+    markup.contains(&article_link(newest)) && markup.contains("/portal/news_center")
 }
 
 /// With `empty` answering nothing for `endpoint`, each face asked twice calls the CMS for
@@ -639,7 +633,8 @@ async fn empty_is_not_cached(
     empty: fn(&str, &str) -> Reply,
     endpoint: &str,
 ) -> Vec<String> {
-    let (app, fake) = spawn_with_fake(Reply::Route(empty), "").await;
+    let fake = FakeUpstream::start(Reply::Route(empty)).await;
+    let app = spawn_app(page_config(&fake.base_url(), "")).await;
     let mut wrong = Vec::new();
     for (path, _) in FACES {
         let before = fake.calls_to(endpoint);
@@ -681,14 +676,14 @@ async fn empty_is_not_cached(
 }
 
 #[tokio::test]
-async fn crawl_answers_made_from_an_empty_article_list_are_not_cached() {
+async fn answers_made_from_an_empty_article_list_are_not_cached() {
     let mut wrong = empty_is_not_cached("empty body", articles_empty_body, "article/list").await;
     wrong.extend(empty_is_not_cached("null payload", articles_null, "article/list").await);
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
 #[tokio::test]
-async fn crawl_answers_made_from_an_empty_category_list_are_not_cached() {
+async fn answers_made_from_an_empty_category_list_are_not_cached() {
     let mut wrong = empty_is_not_cached("empty body", categories_empty_body, "category/list").await;
     wrong.extend(empty_is_not_cached("null payload", categories_null, "category/list").await);
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
@@ -698,12 +693,13 @@ async fn crawl_answers_made_from_an_empty_category_list_are_not_cached() {
 /// hard-purged by their cache name `article/list`, so no good list lies beneath to shield it):
 /// the good page stays and is served stale, as the API does for its own answers.
 #[tokio::test]
-async fn a_good_crawl_answer_is_not_replaced_by_one_made_from_an_empty_answer() {
-    let (app, fake) = spawn_with_fake(
-        Reply::Route(cms_max_50),
+async fn a_good_answer_is_not_replaced_by_one_made_from_an_empty_answer() {
+    let fake = FakeUpstream::start(Reply::Route(cms_max_50)).await;
+    let app = spawn_app(page_config(
+        &fake.base_url(),
         "[cache]\ndefault_ttl = \"200ms\"\nstale_while_revalidate = \"0s\"\n\
          [admin]\ntoken = \"core-admin-token-0123\"\n",
-    )
+    ))
     .await;
     for (path, newest) in FACES {
         let (status, body) = text(&app, path).await;
@@ -712,7 +708,7 @@ async fn a_good_crawl_answer_is_not_replaced_by_one_made_from_an_empty_answer() 
     }
     fake.set(Reply::Route(articles_empty_body));
     tokio::time::sleep(Duration::from_millis(300)).await;
-    // The API's article lists go (a hard purge); the crawlable answers are past their TTL.
+    // The API's article lists go (a hard purge); the pages, sitemap and feeds are past their TTL.
     let purged = app
         .client
         .post(app.url("/portal/admin/cache/purge?prefix=article/list&hard=true"))
@@ -743,7 +739,7 @@ async fn a_good_crawl_answer_is_not_replaced_by_one_made_from_an_empty_answer() 
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
-/// A crawl of the whole demo asks the CMS for hundreds of pages at once: no ceiling in the way.
+/// Reading the whole demo asks the CMS for hundreds of pages at once: no ceiling in the way.
 fn open_limits(config: &mut portal_gateway::Config) {
     let limits = &mut config.limits;
     limits.per_client_per_second = 100_000;

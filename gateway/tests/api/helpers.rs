@@ -16,6 +16,7 @@ use axum::{
     response::{IntoResponse, Response},
 };
 use portal_gateway::{Application, Config};
+use serde_json::Value;
 use tokio::{net::TcpListener, sync::oneshot};
 
 pub const CLIENT_ID: &str = "portal-test";
@@ -160,6 +161,16 @@ pub async fn spawn_reference_cms_speaking(
 ) -> SocketAddr {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
+    serve_reference_cms(listener, reference_cms_settings(dialect, categories));
+    addr
+}
+
+/// reference-cms's settings in the tests: the demo content, the test credential and visitor
+/// token, no delay, no webhook.
+pub fn reference_cms_settings(
+    dialect: reference_cms::Dialect,
+    categories: reference_cms::CategoryShape,
+) -> reference_cms::Settings {
     let mut settings = reference_cms::Settings::from_env();
     settings.dialect = dialect;
     settings.categories = categories;
@@ -168,12 +179,18 @@ pub async fn spawn_reference_cms_speaking(
     settings.client_secret = CLIENT_SECRET.to_owned();
     settings.tokens = ["visitor-token-1".to_owned()].into();
     settings.delay = Duration::ZERO;
+    settings.webhook = None;
+    settings
+}
+
+/// reference-cms serving on `listener` (bound before the gateway it notifies, when its settings
+/// name a webhook).
+pub fn serve_reference_cms(listener: TcpListener, settings: reference_cms::Settings) {
     tokio::spawn(reference_cms::serve(
         listener,
         settings,
         std::future::pending(),
     ));
-    addr
 }
 
 /// A gateway in front of reference-cms, with the test static dir.
@@ -481,16 +498,77 @@ pub const RENDER_SLACK: &str = "[render]\ntimeout = \"5s\"\n";
 /// A config for `upstream` serving the real app build with the render slack; `extra` as in
 /// `config_toml` (a `[render]` table there replaces the slack).
 pub fn page_config(upstream: &str, extra: &str) -> Config {
+    page_config_of(upstream, &app_build_dir(), extra)
+}
+
+/// `page_config` serving the build in `build`. The CMS time-out is 5 s rather than the tests'
+/// 800 ms: the cache waits for a load at most that and 500 ms, and a page's load (a few renders,
+/// each after a CMS round) outlasts 1.3 s in a debug build on a busy machine
+/// (`pages::a_page_whose_load_outlasts_the_caches_wait_still_answers_the_page` says what it
+/// answers then).
+pub fn page_config_of(upstream: &str, build: &Path, extra: &str) -> Config {
     let extra = if extra.contains("[render]") {
         extra.to_owned()
     } else {
         format!("{extra}\n{RENDER_SLACK}")
     };
-    config_for(upstream, &app_build_dir(), &extra)
+    let mut config = config_for(upstream, build, &extra);
+    config.upstream.timeout = Duration::from_secs(5);
+    config
 }
 
 /// The gateway serving the real app build in front of reference-cms, limits open.
 pub async fn spawn_pages_with_reference_cms() -> TestApp {
     let cms = spawn_reference_cms().await;
     spawn_app(page_config(&format!("http://{cms}/"), OPEN_LIMITS)).await
+}
+
+// Reading rendered pages.
+
+/// The opening of the block that carries a page's store state.
+pub const STATE_OPEN: &str = r#"<script type="application/json" id="portal-state">"#;
+
+/// The `href`s of a page, as written (`&amp;` read back).
+pub fn hrefs(html: &str) -> Vec<String> {
+    html.split("href=\"")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .map(|h| h.replace("&amp;", "&"))
+        .collect()
+}
+
+/// The text between the first `open` and the next `close`.
+pub fn between<'a>(html: &'a str, open: &str, close: &str) -> Option<&'a str> {
+    html.split_once(open)
+        .and_then(|(_, rest)| rest.split_once(close))
+        .map(|(inside, _)| inside)
+}
+
+/// The store state the page carries (the text of its state block, parsed).
+pub fn state_of(html: &str) -> Value {
+    let block = between(html, STATE_OPEN, "</script>").expect("the page carries its state");
+    serde_json::from_str(block)
+        .unwrap_or_else(|err| panic!("the state block is JSON ({err}): {block:.300}"))
+}
+
+/// The data of every API answer the state holds (RTK Query's fulfilled queries).
+pub fn answers_in(state: &Value) -> Vec<&Value> {
+    state["api"]["queries"]
+        .as_object()
+        .expect("the store's API state")
+        .values()
+        .filter_map(|query| query.get("data"))
+        .collect()
+}
+
+/// The API answers a page was rendered with that were not a success (RTK Query's queries that
+/// did not fulfil), by their key: the page shows an error where content should be.
+pub fn failed_answers(html: &str) -> Vec<String> {
+    state_of(html)["api"]["queries"]
+        .as_object()
+        .expect("the store's API state")
+        .iter()
+        .filter(|(_, query)| query["status"] != "fulfilled")
+        .map(|(key, query)| format!("{key}: {}", query["status"]))
+        .collect()
 }

@@ -5,7 +5,6 @@ mod caching;
 mod check;
 mod cms_forms;
 mod content_core;
-mod crawl;
 mod credentials;
 mod dialects;
 mod files;

@@ -1,75 +1,1327 @@
+//! The visitor's pages at their real URLs, rendered on the server by the app's own components
+//! (`pages`, with the real build's server bundle, `frontend/dist`): the content of each page in
+//! the first document, the store state the browser hydrates from, 404s, caching, purges and the
+//! CMS webhook, the app shell when a render fails, and the old crawlable addresses, the sitemap and
+//! the feeds leading to the real URLs.
+
+use std::{
+    collections::{BTreeSet, HashSet, VecDeque},
+    path::PathBuf,
+    time::{Duration, Instant},
+};
+
+use portal_gateway::portal_routes::PORTAL_ROUTES;
+use serde_json::{Value, json};
+use tokio::net::TcpListener;
+
 use crate::helpers::*;
 
-#[tokio::test]
-async fn dump() {
-    let app = spawn_pages_with_reference_cms().await;
-    let mut out = String::new();
-    for path in [
-        "/portal/development_history",
-        "/portal/party",
-        "/portal/business_overview/fuse",
-        "/portal/social_responsibility/friend_cooperation",
-        "/portal/sitemap",
-        "/portal/contact",
-        "/portal/accessibility",
-        "/portal/login",
-        "/portal/party/detail?id=4301",
-        "/portal/news_center/notice?page=0",
-        "/portal/news_center/notice?page=999",
-        "/portal/article/abc",
-        "/portal/article/0",
-        "/portal/social_responsibility",
-        "/portal/party-construction/clean-honest",
-        "/portal/topics/decade",
-        "/portal/site/news_center/notice.html?page=2",
-        "/portal/site/article/2101.html",
-        "/portal/site/",
-        "/portal/site",
-        "/portal/site/index.html",
-        "/portal/site/nothing.html",
-        "/portal/site/page.css",
-        "/portal/feed/21.xml",
-        "/portal/sitemap.xml",
-        "/portal/search",
-        "/portal/search?q=",
-        "/portal/article/2101?listPage=2",
-        "/portal/news_center/",
-        "/portal/News_Center",
-    ] {
-        let t0 = std::time::Instant::now();
-        let r = app.get(path).await;
-        let s = r.status();
-        let loc = r
+/// Where a test gateway says it is (`site.public_url` left out).
+const PUBLIC: &str = "http://127.0.0.1:8080";
+const ADMIN_TOKEN: &str = "pages-admin-token-0123";
+const WEBHOOK_SECRET: &str = "pages-webhook-secret-0123";
+
+// ---------------------------------------------------------------------------------------------
+// Reading pages.
+
+/// A GET: status, `Content-Type`, `X-Cache` and body.
+async fn fetch(app: &TestApp, path: &str) -> (u16, String, String, String) {
+    let response = app.get(path).await;
+    let header = |name: &str| {
+        response
             .headers()
-            .get("location")
-            .map(|v| v.to_str().unwrap().to_owned());
-        let xc = r
-            .headers()
-            .get("x-cache")
-            .map(|v| v.to_str().unwrap().to_owned());
-        let t = r.text().await.unwrap();
-        let title = t
-            .split("<title>")
-            .nth(1)
-            .and_then(|x| x.split("</title>").next())
-            .unwrap_or("");
-        let h1 = t
-            .split("<h1")
-            .nth(1)
-            .and_then(|x| x.split("</h1>").next())
-            .unwrap_or("");
-        let canon = t
-            .split("rel=\"canonical\" href=\"")
-            .nth(1)
-            .and_then(|x| x.split('"').next())
-            .unwrap_or("");
-        out.push_str(&format!(
-            "{path}: {s} {loc:?} {xc:?} {:?} title={title} h1={h1} canon={canon} len={}\n",
-            t0.elapsed(),
-            t.len()
-        ));
-        let name = path.replace('/', "_").replace('?', "_");
-        std::fs::write(format!("/tmp/dump2{name}.html"), &t).unwrap();
+            .get(name)
+            .map(|v| v.to_str().unwrap().to_owned())
+            .unwrap_or_default()
+    };
+    let (kind, cache) = (header("content-type"), header("x-cache"));
+    let status = response.status().as_u16();
+    (status, kind, cache, response.text().await.unwrap())
+}
+
+/// `text` as React writes it in an element's content or an attribute's value.
+fn escaped(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#x27;")
+}
+
+fn title_of(html: &str) -> Option<&str> {
+    between(html, "<title>", "</title>")
+}
+
+fn canonical_of(html: &str) -> Option<&str> {
+    between(html, "<link rel=\"canonical\" href=\"", "\"")
+}
+
+/// Every `<script …>…</script>` of a page: the rest of its opening tag, and its text.
+fn scripts(html: &str) -> Vec<(&str, &str)> {
+    html.split("<script")
+        .skip(1)
+        .map(|rest| {
+            let (tag, after) = rest.split_once('>').expect("a script tag ends");
+            let text = after.split("</script>").next().unwrap_or_default();
+            (tag, text)
+        })
+        .collect()
+}
+
+/// What is wrong with the links of the page at `path`: any that does not lead to a real URL of
+/// the portal (the app's old `#/` routes, the old crawlable pages), another site or a place on the
+/// same page.
+fn link_faults(path: &str, html: &str) -> Vec<String> {
+    hrefs(html)
+        .into_iter()
+        .filter(|href| {
+            href.contains("#/")
+                || href.contains("/portal/site/")
+                || !(href.starts_with("/portal/")
+                    || href.starts_with("http://")
+                    || href.starts_with("https://")
+                    || (href.starts_with('#') && href.len() > 1))
+        })
+        .map(|href| format!("{path} links {href}"))
+        .collect()
+}
+
+/// The categories of the API's tree, depth first.
+fn flatten(list: &Value, out: &mut Vec<Value>) {
+    for category in list.as_array().unwrap() {
+        out.push(category.clone());
+        flatten(&category["subCategory"], out);
     }
-    std::fs::write("/tmp/dump2.txt", out).unwrap();
+}
+
+/// Every article id the API lists, all categories together.
+async fn every_article(app: &TestApp) -> BTreeSet<u64> {
+    let mut ids = BTreeSet::new();
+    for page in 1.. {
+        let (_, body) = app
+            .get_json(&format!("/portal/api/article/list?page={page}&size=50"))
+            .await;
+        let content = body["result"]["content"].as_array().unwrap();
+        ids.extend(content.iter().map(|a| a["id"].as_u64().unwrap()));
+        if page >= body["result"]["totalPages"].as_u64().unwrap() {
+            break;
+        }
+    }
+    ids
+}
+
+/// The titles of a category's first `size` articles, newest first, as the API gives them.
+async fn titles(app: &TestApp, category: u64, size: u64) -> Vec<String> {
+    let (status, body) = app
+        .get_json(&format!(
+            "/portal/api/article/list?categoryId={category}&page=1&size={size}"
+        ))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    body["result"]["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["title"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// An editor changes an article through reference-cms's admin; its answer says what the
+/// gateway's webhook answered (`null` when none is configured).
+async fn edit(cms: std::net::SocketAddr, id: u64, change: Value) -> Value {
+    let answer = reqwest::Client::new()
+        .put(format!("http://{cms}/admin/articles/{id}"))
+        .basic_auth(CLIENT_ID, Some(CLIENT_SECRET))
+        .json(&change)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 200);
+    answer.json().await.unwrap()
+}
+
+async fn purge(app: &TestApp, query: &str) {
+    let purged = app
+        .client
+        .post(app.url(&format!("/portal/admin/cache/purge?{query}")))
+        .bearer_auth(ADMIN_TOKEN)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(purged.status(), 200, "purge ?{query}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Each page's content in the first document.
+
+/// Every content route of the route table and the home page answer 200 with their content in the
+/// server's HTML: the category's name as the `<h1>`, a list's latest titles, a single page's text,
+/// a group's sections; each with a `<title>`, its canonical real URL, links to real URLs only and
+/// the state it was rendered from.
+#[tokio::test]
+async fn every_content_route_and_the_home_page_are_rendered_with_their_content() {
+    let app = spawn_pages_with_reference_cms().await;
+    let (_, tree) = app.get_json("/portal/api/category/list").await;
+    let mut categories = Vec::new();
+    flatten(&tree["result"]["content"], &mut categories);
+    assert!(PORTAL_ROUTES.len() > 30, "the route table was read");
+
+    let mut wrong = Vec::new();
+    let mut pages = vec![("/portal/".to_owned(), None)];
+    for route in PORTAL_ROUTES {
+        let category = categories
+            .iter()
+            .find(|c| c["url"] == *route)
+            .unwrap_or_else(|| panic!("reference-cms has a category for {route}"));
+        pages.push((format!("/portal{route}"), Some(category.clone())));
+    }
+    for (path, category) in pages {
+        let (status, kind, _, html) = fetch(&app, &path).await;
+        if status != 200 || kind != "text/html; charset=utf-8" {
+            wrong.push(format!("{path}: {status} {kind}"));
+            continue;
+        }
+        let title = title_of(&html).unwrap_or_default();
+        if !title.ends_with(COMPANY) {
+            wrong.push(format!("{path}: <title>{title}</title>"));
+        }
+        if canonical_of(&html) != Some(&format!("{PUBLIC}{path}")) {
+            wrong.push(format!("{path}: canonical {:?}", canonical_of(&html)));
+        }
+        wrong.extend(link_faults(&path, &html));
+        if answers_in(&state_of(&html)).is_empty() {
+            wrong.push(format!("{path}: no answers in its state"));
+        }
+        // The page's own content, before the state block (the markup, not the data).
+        let markup = html.split(STATE_OPEN).next().unwrap();
+        let Some(category) = category else {
+            // The home page: the company as its heading, the latest news and notices.
+            if !markup.contains(&format!(">{COMPANY}</h1>")) {
+                wrong.push(format!("{path}: no <h1> naming the company"));
+            }
+            for (list, size) in [(21, 5), (23, 5)] {
+                for t in titles(&app, list, size).await {
+                    if !markup.contains(&escaped(&t)) {
+                        wrong.push(format!("{path}: the latest of {list}, {t}, is missing"));
+                    }
+                }
+            }
+            continue;
+        };
+        let (id, name) = (
+            category["id"].as_u64().unwrap(),
+            category["name"].as_str().unwrap(),
+        );
+        if !markup.contains(&format!("<h1>{}</h1>", escaped(name))) {
+            wrong.push(format!("{path}: no <h1>{name}</h1>"));
+        }
+        if !title.starts_with(&escaped(name)) {
+            wrong.push(format!(
+                "{path}: <title>{title}</title> does not name {name}"
+            ));
+        }
+        match category["type"].as_str().unwrap() {
+            "list" => {
+                let latest = titles(&app, id, 10).await;
+                if latest.is_empty() {
+                    wrong.push(format!("{path}: the demo list {id} is empty"));
+                }
+                for t in latest {
+                    if !markup.contains(&format!(">{}</a>", escaped(&t))) {
+                        wrong.push(format!("{path}: {t} is not linked"));
+                    }
+                }
+            }
+            "page" => {
+                let (_, first) = app
+                    .get_json(&format!(
+                        "/portal/api/article/list?categoryId={id}&page=1&size=1"
+                    ))
+                    .await;
+                let article = first["result"]["content"][0]["id"].as_u64().unwrap();
+                let (_, detail) = app
+                    .get_json(&format!("/portal/api/article/detail?id={article}"))
+                    .await;
+                let text = detail["result"]["content"].as_str().unwrap();
+                if text.len() < 100 || !markup.contains(text) {
+                    wrong.push(format!("{path}: the text of article {article} is missing"));
+                }
+            }
+            "group" => {
+                for child in category["subCategory"].as_array().unwrap() {
+                    let href = format!("href=\"/portal{}\"", child["url"].as_str().unwrap());
+                    if !markup.contains(&href) {
+                        wrong.push(format!(
+                            "{path}: its section {} is not linked",
+                            child["name"]
+                        ));
+                    }
+                }
+            }
+            other => wrong.push(format!("{path}: a category of type {other}")),
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// An article at its real URL: its title, its whole body (sanitised by the gateway), the way back
+/// to its list and on to the next article, the page's head; the state holds the API's own answer,
+/// which the browser hydrates from instead of asking again.
+#[tokio::test]
+async fn an_article_page_carries_its_text_and_the_apis_answer() {
+    let app = spawn_pages_with_reference_cms().await;
+    let (_, detail) = app.get_json("/portal/api/article/detail?id=2101").await;
+    let article = &detail["result"];
+    let title = article["title"].as_str().unwrap();
+    let response = app.get("/portal/article/2101").await;
+    assert_eq!(response.status(), 200);
+    let headers = response.headers().clone();
+    assert_eq!(headers["content-type"], "text/html; charset=utf-8");
+    assert_eq!(
+        headers["cache-control"], "no-cache",
+        "it names the build's scripts"
+    );
+    assert!(headers.contains_key("content-security-policy"));
+    let html = response.text().await.unwrap();
+    let markup = html.split(STATE_OPEN).next().unwrap();
+
+    assert!(
+        markup.contains(&format!("<h1>{}</h1>", escaped(title))),
+        "{markup}"
+    );
+    assert!(
+        markup.contains(article["content"].as_str().unwrap()),
+        "the body as the API gives it, whole"
+    );
+    assert!(
+        title_of(&html).unwrap().starts_with(&escaped(title)),
+        "{:?}",
+        title_of(&html)
+    );
+    assert_eq!(
+        canonical_of(&html),
+        Some(format!("{PUBLIC}/portal/article/2101").as_str())
+    );
+    let links = hrefs(markup);
+    for href in [
+        "/portal/",
+        "/portal/news_center",
+        "/portal/news_center/company_announcement/1",
+        &format!("/portal/article/{}", article["next"]["id"]),
+    ] {
+        assert!(links.iter().any(|l| l == href), "{href} is not linked");
+    }
+    let faults = link_faults("/portal/article/2101", &html);
+    assert!(faults.is_empty(), "{}", faults.join("\n"));
+
+    let state = state_of(&html);
+    let answers = answers_in(&state);
+    assert!(
+        answers.iter().any(|data| **data == *article),
+        "the state holds the API's answer for the article as it is"
+    );
+    let (_, tree) = app.get_json("/portal/api/category/list").await;
+    assert!(
+        answers
+            .iter()
+            .any(|data| **data == tree["result"]["content"]),
+        "and the category tree"
+    );
+}
+
+/// CMS text that looks like markup stays text: in the page it is escaped, and in the state block
+/// no `</script` can end the block early (a title made to, read back whole from it).
+#[tokio::test]
+async fn cms_text_cannot_end_the_state_block_or_become_markup() {
+    const TITLE: &str = "</script><script>alert(1)</script>\"><b>粗</b>";
+    fn hostile(path: &str, _query: &str) -> Reply {
+        let summary = json!({"id": 9, "categoryId": 21, "title": TITLE,
+            "summary": "\"><img src=x onerror=alert(1)>", "publishTime": "2026-11-01 08:00:00"});
+        if path.ends_with("category/list") {
+            Reply::Json(
+                200,
+                json!({"code": 200, "result": {"content": [{"id": 2, "parentId": 0,
+                    "name": "新闻中心", "url": "/news_center", "sort": 1, "type": "group",
+                    "subCategory": [{"id": 21, "parentId": 2, "name": "公司要闻",
+                        "url": "/news_center/company_announcement/1", "sort": 1, "type": "list",
+                        "subCategory": []}]}]}}),
+            )
+        } else if path.ends_with("article/list") {
+            Reply::Json(
+                200,
+                json!({"code": 200, "result": {"content": [summary], "totalElements": 1,
+                    "totalPages": 1, "number": 0, "size": 10}}),
+            )
+        } else {
+            let mut detail = summary;
+            detail["content"] = json!("<p>正文</p><script>alert(2)</script>");
+            Reply::Json(200, json!({"code": 200, "result": detail}))
+        }
+    }
+    let fake = FakeUpstream::start(Reply::Route(hostile)).await;
+    let app = spawn_app(page_config(&fake.base_url(), "")).await;
+    let build = std::fs::read_to_string(app_build_dir().join("index.html")).unwrap();
+    let build_scripts: Vec<(&str, &str)> = scripts(&build);
+
+    for path in [
+        "/portal/article/9",
+        "/portal/news_center/company_announcement/1",
+    ] {
+        let (status, _, _, html) = fetch(&app, path).await;
+        assert_eq!(status, 200, "{path}");
+        // Each script is the build's own or a data block that reads whole as JSON: none was
+        // ended early or added by the CMS's text.
+        let mut data_blocks = 0;
+        for (tag, text) in scripts(&html) {
+            if build_scripts.contains(&(tag, text)) {
+                continue;
+            }
+            assert!(
+                tag.contains("type=\"application/json\"")
+                    || tag.contains("type=\"application/ld+json\""),
+                "{path}: a script the build does not have: <script{tag}>{text:.200}"
+            );
+            assert!(
+                !text.to_ascii_lowercase().contains("</script"),
+                "{path}: {text:.300}"
+            );
+            serde_json::from_str::<Value>(text).unwrap_or_else(|err| {
+                panic!("{path}: <script{tag}> is not JSON ({err}): {text:.300}")
+            });
+            data_blocks += 1;
+        }
+        assert!(data_blocks >= 1, "{path}: the state block");
+        let state = state_of(&html);
+        let found = answers_in(&state).iter().any(|data| {
+            data["title"] == TITLE
+                || data["content"]
+                    .as_array()
+                    .is_some_and(|items| items.iter().any(|a| a["title"] == TITLE))
+        });
+        assert!(found, "{path}: the title, whole, in the state");
+        assert!(!html.contains("<b>粗</b>"), "{path}");
+        assert!(
+            !html.contains("<img src=x"),
+            "{path}: the summary stays text"
+        );
+        assert!(!html.contains("alert(2)"), "{path}: the body is sanitised");
+    }
+    let (_, _, _, html) = fetch(&app, "/portal/article/9").await;
+    assert!(
+        html.contains(&format!("<h1>{}</h1>", escaped(TITLE))),
+        "the title, escaped: {html:.3000}"
+    );
+}
+
+/// An address no route has, and an article the CMS does not have, answer 404 with the app's own
+/// page saying so (rendered, with the menu to go on from), not the app shell nor a bare 404.
+#[tokio::test]
+async fn unknown_routes_and_missing_articles_answer_404_with_their_rendered_page() {
+    let app = spawn_pages_with_reference_cms().await;
+    for (path, heading) in [
+        ("/portal/nope", "页面不存在"),
+        ("/portal/news_center/nope", "页面不存在"),
+        ("/portal/article/999999", "文章不存在"),
+        ("/portal/article/abc", "文章不存在"),
+    ] {
+        let (status, kind, _, html) = fetch(&app, path).await;
+        assert_eq!(status, 404, "{path}");
+        assert_eq!(kind, "text/html; charset=utf-8", "{path}");
+        assert!(
+            html.contains(&format!("<h1>{heading}</h1>")),
+            "{path}: {html:.2000}"
+        );
+        assert!(
+            title_of(&html).is_some_and(|t| t.starts_with(heading)),
+            "{path}: {:?}",
+            title_of(&html)
+        );
+        assert!(
+            html.contains("href=\"/portal/\"")
+                && html.contains("href=\"/portal/news_center/notice\""),
+            "{path}: the ways back in"
+        );
+        state_of(&html);
+    }
+    // The spec's duplicate routes (`sameAs` in the route table) are their page's, for good.
+    for (path, to) in [
+        (
+            "/portal/development_history",
+            "/portal/about/development_history",
+        ),
+        (
+            "/portal/party",
+            "/portal/party-construction/party-building-activities",
+        ),
+        (
+            "/portal/business_overview/fuse",
+            "/portal/business/industrial_park",
+        ),
+        (
+            "/portal/social_responsibility/friend_cooperation",
+            "/portal/liaison/friendly-cooperation",
+        ),
+    ] {
+        let response = app.get(path).await;
+        assert_eq!(response.status(), 301, "{path}");
+        assert_eq!(response.headers()["location"], to, "{path}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Caching, purges, the webhook.
+
+/// A gateway with an admin token in front of reference-cms (whose admin edits its articles).
+async fn spawn_purgeable() -> (TestApp, std::net::SocketAddr) {
+    let cms = spawn_reference_cms().await;
+    let app = spawn_app(page_config(
+        &format!("http://{cms}/"),
+        &format!("{OPEN_LIMITS}[admin]\ntoken = \"{ADMIN_TOKEN}\"\n"),
+    ))
+    .await;
+    (app, cms)
+}
+
+/// A page is kept: the second request is a hit with the same ETag (and a 304 for a browser that
+/// holds it). Nothing tells it of a change made in the CMS; a hard purge by the article's tag
+/// does: the next request renders the changed article. Pages that do not show it stay.
+#[tokio::test]
+async fn a_page_is_cached_and_a_hard_purge_by_a_tag_it_shows_renews_it() {
+    let (app, cms) = spawn_purgeable().await;
+    let article = "/portal/article/2101";
+    let other = "/portal/news_center/notice";
+    let (_, _, cache, html) = fetch(&app, article).await;
+    assert_eq!(cache, "MISS");
+    let old = title_of(&html).unwrap().to_owned();
+    let first = app.get(article).await;
+    assert_eq!(first.headers()["x-cache"], "HIT");
+    let etag = first.headers()["etag"].clone();
+    let revalidated = app
+        .client
+        .get(app.url(article))
+        .header("if-none-match", etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(revalidated.status(), 304);
+    assert_eq!(fetch(&app, other).await.2, "MISS");
+    assert_eq!(fetch(&app, other).await.2, "HIT");
+
+    // Changed in the CMS, nothing told: the kept page.
+    edit(
+        cms,
+        2101,
+        json!({"title": "云川—汉堡班列开行三千列（更正）"}),
+    )
+    .await;
+    let (_, _, cache, html) = fetch(&app, article).await;
+    assert_eq!(
+        (cache.as_str(), title_of(&html).unwrap()),
+        ("HIT", old.as_str())
+    );
+
+    purge(&app, "tag=article:2101&hard=true").await;
+    let (status, _, cache, html) = fetch(&app, article).await;
+    assert_eq!((status, cache.as_str()), (200, "MISS"), "hard: gone");
+    assert!(html.contains("<h1>云川—汉堡班列开行三千列（更正）</h1>"));
+    assert_eq!(fetch(&app, article).await.2, "HIT");
+    assert_eq!(
+        fetch(&app, other).await.2,
+        "HIT",
+        "a page not showing it stays"
+    );
+}
+
+/// A soft purge by the article's tag (the default, and what the CMS webhook does with the pages
+/// it does not load again itself): the old page once more while it renders again, then the
+/// changed one.
+///
+/// Fails today: the page's refresh renders from the API entries the same purge marked stale
+/// (`pages::api_answer` takes what `ContentService::lookup` gives, a stale answer included, while
+/// that answer's own refresh runs), so the refreshed page shows the old article and is kept as
+/// fresh for the article list's TTL.
+#[tokio::test]
+#[ignore = "gateway bug: a soft-purged page re-renders from the stale API answers of the same purge and keeps the old content for a TTL"]
+async fn a_soft_purge_by_a_tag_a_page_shows_renews_it_after_one_stale_answer() {
+    let (app, cms) = spawn_purgeable().await;
+    let article = "/portal/article/2101";
+    let (_, _, _, html) = fetch(&app, article).await;
+    let old = title_of(&html).unwrap().to_owned();
+    assert_eq!(fetch(&app, article).await.2, "HIT");
+    edit(
+        cms,
+        2101,
+        json!({"title": "云川—汉堡班列开行三千列（更正）"}),
+    )
+    .await;
+    purge(&app, "tag=article:2101").await;
+    let (status, _, cache, html) = fetch(&app, article).await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        (cache.as_str(), title_of(&html).unwrap()),
+        ("STALE", old.as_str()),
+        "soft: the old page while it renders again"
+    );
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let (_, _, _, html) = fetch(&app, article).await;
+        if html.contains("<h1>云川—汉堡班列开行三千列（更正）</h1>") {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the soft-purged page never showed the change"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Query parameters the app does not read (a campaign's, a share's) are not part of the page's
+/// key: the same entry answers, so they cannot fill the cache with copies of one page. Those it
+/// reads (a list's `page`) are.
+#[tokio::test]
+async fn parameters_the_app_does_not_read_make_no_new_entries() {
+    let app = spawn_pages_with_reference_cms().await;
+    let list = "/portal/news_center/company_announcement/1";
+    let first = app.get(list).await;
+    assert_eq!(first.headers()["x-cache"], "MISS");
+    let etag = first.headers()["etag"].clone();
+    for path in [
+        format!("{list}?utm=1"),
+        format!("{list}?utm_source=wechat&from=timeline&isappinstalled=0"),
+    ] {
+        let response = app.get(&path).await;
+        assert_eq!(response.headers()["x-cache"], "HIT", "{path}");
+        assert_eq!(response.headers()["etag"], etag, "{path}");
+    }
+    let second = app.get(&format!("{list}?page=2")).await;
+    assert_eq!(second.headers()["x-cache"], "MISS", "a page the app reads");
+    assert_ne!(second.headers()["etag"], etag);
+    let again = app.get(&format!("{list}?utm=1&page=2")).await;
+    assert_eq!(again.headers()["x-cache"], "HIT");
+}
+
+/// The CMS's webhook for an edited article reaches the pages that show it (the article's and its
+/// list's): none is served as fresh with the old title after the notice, and both show the new
+/// one within moments. A new article heads its list's page.
+#[tokio::test]
+async fn the_cms_webhook_renews_the_pages_that_show_the_article() {
+    // The CMS's address is bound before the gateway starts, the gateway's before the CMS serves.
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let cms = listener.local_addr().unwrap();
+    let app = spawn_app(page_config(
+        &format!("http://{cms}/"),
+        &format!(
+            "{OPEN_LIMITS}[admin]\ntoken = \"{ADMIN_TOKEN}\"\nwebhook_secret = \"{WEBHOOK_SECRET}\"\n"
+        ),
+    ))
+    .await;
+    let mut settings = reference_cms_settings(
+        reference_cms::Dialect::Native,
+        reference_cms::CategoryShape::Flat,
+    );
+    settings.webhook = Some(reference_cms::Webhook {
+        url: app.url("/portal/admin/webhook"),
+        secret: WEBHOOK_SECRET.to_owned(),
+    });
+    serve_reference_cms(listener, settings);
+
+    let pages = [
+        "/portal/article/2102",
+        "/portal/news_center/company_announcement/1",
+    ];
+    for path in pages {
+        let (status, _, _, html) = fetch(&app, path).await;
+        assert_eq!(status, 200, "{path}");
+        assert!(
+            html.contains("集团与阿拉木图陆港签署战略合作协议"),
+            "{path}"
+        );
+        assert_eq!(fetch(&app, path).await.2, "HIT", "{path}");
+    }
+    const NEW: &str = "集团与阿拉木图陆港签署战略合作协议（修订）";
+    let answer = edit(cms, 2102, json!({"title": NEW})).await;
+    assert_eq!(answer["webhook"], 200, "{answer}");
+    for path in pages {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let (status, _, cache, html) = fetch(&app, path).await;
+            assert_eq!(status, 200, "{path}");
+            if html.contains(NEW) {
+                break;
+            }
+            assert_ne!(
+                cache, "HIT",
+                "{path}: the old page served as fresh after the webhook"
+            );
+            assert!(Instant::now() < deadline, "{path} never showed the change");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    let published: Value = reqwest::Client::new()
+        .post(format!("http://{cms}/admin/articles"))
+        .basic_auth(CLIENT_ID, Some(CLIENT_SECRET))
+        .json(
+            &json!({"categoryId": 21, "title": "陆港集团开通云川—布达佩斯班列",
+            "content": "<p>首列于今晨发车。</p>"}),
+        )
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(published["webhook"], 200, "{published}");
+    let list = pages[1];
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let (_, _, _, html) = fetch(&app, list).await;
+        let first = between(&html, "article-item__title\"><a href=\"", "<");
+        if first.is_some_and(|a| a.ends_with("\">陆港集团开通云川—布达佩斯班列")) {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the new article never headed {list}: {first:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// A CMS slow enough that a page's load (renders, each after a round of CMS calls, each call
+/// within the CMS time-out) outlasts what the cache waits for a load (`upstream.timeout` +
+/// 500 ms): the page still answers 200, rendered or the app shell, with its `<title>`.
+///
+/// Fails today: `pages::page` gets the cache's time-out as an error and answers `None`, and the
+/// static files answer the address: `/portal/` with the build's `index.html` as it is (its slots
+/// empty, no `<title>`), any other page with the 404 page (页面不存在); no fallback counted.
+#[tokio::test]
+#[ignore = "gateway bug: a page whose load outlasts upstream.timeout + 500 ms answers the raw index.html or the static 404 page"]
+async fn a_page_whose_load_outlasts_the_caches_wait_still_answers_the_page() {
+    fn slow(path: &str, query: &str) -> Reply {
+        let delay = Duration::from_millis(700);
+        if path.ends_with("category/list") {
+            return Reply::Delayed(
+                delay,
+                json!({"code": 200, "result": {"content": [{"id": 2, "parentId": 0,
+                    "name": "新闻中心", "url": "/news_center", "sort": 1, "type": "group",
+                    "subCategory": [
+                        {"id": 21, "parentId": 2, "name": "公司要闻", "sort": 1, "type": "list",
+                            "url": "/news_center/company_announcement/1", "subCategory": []},
+                        {"id": 23, "parentId": 2, "name": "通知公告", "sort": 2, "type": "list",
+                            "url": "/news_center/notice", "subCategory": []}]}]}}),
+            );
+        }
+        let category: u64 = query
+            .split('&')
+            .find_map(|p| p.strip_prefix("categoryId="))
+            .and_then(|id| id.parse().ok())
+            .unwrap_or(21);
+        let article = json!({"id": category * 100 + 1, "categoryId": category,
+            "title": format!("栏目{category}的文章"), "publishTime": "2026-11-01 08:00:00"});
+        Reply::Delayed(
+            delay,
+            json!({"code": 200, "result": {"content": [article], "totalElements": 1,
+                "totalPages": 1, "number": 0, "size": 10}}),
+        )
+    }
+    let fake = FakeUpstream::start(Reply::Route(slow)).await;
+    // Each CMS call within its 800 ms; a page's, one round after another, not.
+    let app = spawn_app(config_for(
+        &fake.base_url(),
+        &app_build_dir(),
+        &format!("{OPEN_LIMITS}{RENDER_SLACK}"),
+    ))
+    .await;
+    // At once, so that neither finds the other's answers in the cache.
+    let (home, list) = tokio::join!(
+        fetch(&app, "/portal/"),
+        fetch(&app, "/portal/news_center/notice")
+    );
+    for (path, (status, _, _, html)) in [("/portal/", home), ("/portal/news_center/notice", list)] {
+        assert_eq!(status, 200, "{path}: {html:.600}");
+        assert!(
+            title_of(&html).is_some_and(|t| t.ends_with(COMPANY)),
+            "{path}: the page or the app shell: {html:.600}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// A render that fails answers the app shell.
+
+/// A build whose server bundle is `script` (its `index.html` the real build's), in a folder of
+/// its own under `target/`.
+fn build_with_bundle(name: &str, script: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("bundle-{name}"));
+    std::fs::create_dir_all(dir.join("server")).unwrap();
+    std::fs::copy(app_build_dir().join("index.html"), dir.join("index.html")).unwrap();
+    std::fs::write(dir.join("server/render.js"), script).unwrap();
+    dir
+}
+
+/// A gateway in front of reference-cms rendering with `script` as its server bundle, each call
+/// within 300 ms.
+async fn spawn_with_bundle(name: &str, script: &str) -> TestApp {
+    let cms = spawn_reference_cms().await;
+    spawn_app(page_config_of(
+        &format!("http://{cms}/"),
+        &build_with_bundle(name, script),
+        &format!("{OPEN_LIMITS}[render]\ntimeout = \"300ms\"\n"),
+    ))
+    .await
+}
+
+/// `portal_page_fallbacks_total{reason}` as `/metrics` says it now. The metrics are the
+/// process's, shared by every test's gateway: compare before and after.
+async fn fallbacks(app: &TestApp, reason: &str) -> u64 {
+    let text = app.get("/metrics").await.text().await.unwrap();
+    let line = format!("portal_page_fallbacks_total{{reason=\"{reason}\"}} ");
+    text.lines()
+        .find_map(|l| l.strip_prefix(&line))
+        .map_or(0, |value| value.trim().parse::<f64>().unwrap() as u64)
+}
+
+/// The app shell: the build's page with the company's name as its title, an empty root and no
+/// state, which the browser's scripts render.
+fn assert_shell(path: &str, status: u16, html: &str) {
+    assert_eq!(status, 200, "{path}");
+    assert!(
+        html.contains(&format!("<title>{COMPANY}</title>")),
+        "{path}: {html:.2000}"
+    );
+    assert!(
+        html.contains("<div id=\"root\"></div>"),
+        "{path}: {html:.2000}"
+    );
+    assert!(!html.contains(STATE_OPEN), "{path}");
+    assert!(
+        html.contains("src=\"/portal/assets/main."),
+        "{path}: the app's scripts"
+    );
+}
+
+/// A page whose component throws on the server answers 200 with the app shell (the browser
+/// renders it itself), never kept, counted; the other pages render as before.
+#[tokio::test]
+async fn a_render_that_throws_answers_the_app_shell() {
+    // The real bundle, with one page's render throwing as a component would.
+    let real = std::fs::read_to_string(app_build_dir().join("server/render.js")).unwrap();
+    let script = format!(
+        "{real}\n;(function () {{\n  var render = globalThis.portalRender;\n  \
+         globalThis.portalRender = function (input) {{\n    \
+         if (JSON.parse(input).url.indexOf('/portal/about/') === 0) {{\n      \
+         throw new TypeError(\"Cannot read properties of undefined (reading 'title')\");\n    }}\n    \
+         return render(input);\n  }};\n}})();\n"
+    );
+    let cms = spawn_reference_cms().await;
+    let app = spawn_app(page_config_of(
+        &format!("http://{cms}/"),
+        &build_with_bundle("throws", &script),
+        OPEN_LIMITS,
+    ))
+    .await;
+    let before = fallbacks(&app, "script").await;
+    let path = "/portal/about/company_profile";
+    for _ in 0..2 {
+        let (status, _, cache, html) = fetch(&app, path).await;
+        assert_shell(path, status, &html);
+        assert_ne!(cache, "HIT", "a shell is never kept");
+    }
+    assert!(fallbacks(&app, "script").await >= before + 2);
+    let (status, _, _, html) = fetch(&app, "/portal/news_center/notice").await;
+    assert_eq!(status, 200);
+    assert!(html.contains("<h1>通知公告</h1>"), "other pages render");
+}
+
+/// A render that never ends is stopped at its budget and the page answers the app shell within
+/// it, while `/healthz` answers at once throughout: the renders run on their own threads.
+#[tokio::test]
+async fn a_render_that_never_ends_answers_the_app_shell_within_its_budget() {
+    let app = spawn_with_bundle(
+        "endless",
+        "globalThis.portalRender = function () { while (true) {} };",
+    )
+    .await;
+    let before = fallbacks(&app, "timed_out").await;
+    let app = std::sync::Arc::new(app);
+    // As many as the pool has threads: both spin at once.
+    let renders: Vec<_> = ["/portal/news_center/notice", "/portal/article/2101"]
+        .into_iter()
+        .map(|path| {
+            let app = app.clone();
+            tokio::spawn(async move {
+                let started = Instant::now();
+                let (status, _, _, html) = fetch(&app, path).await;
+                (path, status, html, started.elapsed())
+            })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    for _ in 0..5 {
+        let started = Instant::now();
+        assert_eq!(app.get("/healthz").await.status(), 200);
+        let took = started.elapsed();
+        assert!(took < Duration::from_millis(100), "/healthz took {took:?}");
+    }
+    assert!(
+        renders.iter().all(|r| !r.is_finished()),
+        "the renders were still spinning while /healthz answered"
+    );
+    for render in renders {
+        let (path, status, html, took) = render.await.unwrap();
+        assert_shell(path, status, &html);
+        assert!(
+            took < Duration::from_millis(1500),
+            "{path} took {took:?}, the budget 300 ms"
+        );
+    }
+    assert!(fallbacks(&app, "timed_out").await >= before + 2);
+    let (status, _, _, html) = fetch(&app, "/portal/").await;
+    assert_shell("/portal/ after the time-outs", status, &html);
+}
+
+/// A bundle whose answer the gateway cannot use (not JSON; a page that keeps asking for the same
+/// answer) answers the app shell too, each counted under its reason.
+#[tokio::test]
+async fn a_render_whose_answer_cannot_be_used_answers_the_app_shell() {
+    for (name, script, reason) in [
+        (
+            "not-json",
+            "globalThis.portalRender = function () { return '<main>页面</main>'; };",
+            "output",
+        ),
+        (
+            "asks-again",
+            "globalThis.portalRender = function () { return JSON.stringify({ needs: ['/portal/api/site'] }); };",
+            "rounds",
+        ),
+    ] {
+        let app = spawn_with_bundle(name, script).await;
+        let before = fallbacks(&app, reason).await;
+        let (status, _, _, html) = fetch(&app, "/portal/news_center/notice").await;
+        assert_shell(name, status, &html);
+        assert!(
+            fallbacks(&app, reason).await > before,
+            "{name}: counted as {reason}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Crawlers: the old addresses, the sitemap, the feeds, a crawl.
+
+/// The crawlable pages of earlier versions (in sitemaps, shares and bookmarks already out there)
+/// lead to the same page's real URL for good, a list's page carried over; what never was a page
+/// there is not found.
+#[tokio::test]
+async fn the_old_crawlable_addresses_lead_to_the_real_urls_for_good() {
+    let app = spawn_pages_with_reference_cms().await;
+    for (old, new) in [
+        ("/portal/site/index.html", "/portal/"),
+        ("/portal/site/article/2101.html", "/portal/article/2101"),
+        ("/portal/site/news_center.html", "/portal/news_center"),
+        (
+            "/portal/site/news_center/notice.html",
+            "/portal/news_center/notice",
+        ),
+        (
+            "/portal/site/news_center/company_announcement/1.html?page=2",
+            "/portal/news_center/company_announcement/1?page=2",
+        ),
+        (
+            "/portal/site/about/company_profile.html",
+            "/portal/about/company_profile",
+        ),
+    ] {
+        let response = app.get(old).await;
+        assert_eq!(response.status(), 301, "{old}");
+        assert_eq!(response.headers()["location"], new, "{old}");
+        assert_eq!(app.get(new).await.status(), 200, "{new}");
+    }
+    for old in ["/portal/site/", "/portal/site"] {
+        let response = app.get(old).await;
+        assert!(
+            matches!(response.status().as_u16(), 301 | 308),
+            "{old}: {} (a permanent redirect)",
+            response.status()
+        );
+        assert_eq!(response.headers()["location"], "/portal/", "{old}");
+    }
+    for gone in [
+        "/portal/site/nothing.html",
+        "/portal/site/article/0.html",
+        "/portal/site/article/abc.html",
+        "/portal/site/news_center/notice.html?page=0",
+        "/portal/site/news_center/notice.html?page=x",
+        "/portal/site/news_center/notice",
+        "/portal/site/page.css",
+    ] {
+        let (status, kind, _, html) = fetch(&app, gone).await;
+        assert_eq!(status, 404, "{gone}");
+        assert!(kind.starts_with("text/html"), "{gone}: {kind}");
+        assert!(html.contains("页面不存在"), "{gone}");
+    }
+}
+
+#[tokio::test]
+async fn the_sitemap_lists_every_page_and_article_once_at_its_real_url() {
+    let app = spawn_pages_with_reference_cms().await;
+    let expected = every_article(&app).await;
+    let (status, kind, _, xml) = fetch(&app, "/portal/sitemap.xml").await;
+    assert_eq!(
+        (status, kind.as_str()),
+        (200, "application/xml; charset=utf-8")
+    );
+    let locs: Vec<&str> = xml
+        .split("<loc>")
+        .skip(1)
+        .map(|rest| rest.split("</loc>").next().unwrap())
+        .collect();
+    let articles: Vec<u64> = locs
+        .iter()
+        .filter_map(|l| l.strip_prefix(&format!("{PUBLIC}/portal/article/")))
+        .map(|id| id.parse().unwrap())
+        .collect();
+    assert_eq!(articles.len(), expected.len(), "each article once");
+    assert_eq!(articles.iter().copied().collect::<BTreeSet<_>>(), expected);
+    let mut pages = vec![format!("{PUBLIC}/portal/")];
+    pages.extend(
+        PORTAL_ROUTES
+            .iter()
+            .map(|route| format!("{PUBLIC}/portal{route}")),
+    );
+    for page in &pages {
+        assert_eq!(
+            locs.iter().filter(|l| **l == page.as_str()).count(),
+            1,
+            "{page} once"
+        );
+    }
+    assert_eq!(
+        locs.len(),
+        pages.len() + articles.len(),
+        "nothing else: {locs:?}"
+    );
+    assert_eq!(
+        xml.matches("<lastmod>").count(),
+        locs.len(),
+        "every page and article has its date"
+    );
+    let (status, kind, _, robots) = fetch(&app, "/robots.txt").await;
+    assert_eq!((status, kind.as_str()), (200, "text/plain; charset=utf-8"));
+    assert!(robots.contains(&format!("Sitemap: {PUBLIC}/portal/sitemap.xml")));
+    assert!(robots.contains("Disallow: /portal/api/"));
+    assert!(!robots.contains("/portal/site/") && !robots.contains("/portal/drawn/"));
+}
+
+/// A list's feed and the news feed link the list's page and its articles at their real URLs.
+#[tokio::test]
+async fn the_feeds_link_the_real_urls() {
+    let app = spawn_pages_with_reference_cms().await;
+    let (_, list) = app
+        .get_json("/portal/api/article/list?categoryId=21&page=1&size=20")
+        .await;
+    let latest: Vec<String> = list["result"]["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| format!("{PUBLIC}/portal/article/{}", a["id"]))
+        .collect();
+    let (status, kind, _, xml) = fetch(&app, "/portal/feed/21.xml").await;
+    assert_eq!(
+        (status, kind.as_str()),
+        (200, "application/rss+xml; charset=utf-8")
+    );
+    let links: Vec<&str> = xml
+        .split("<link>")
+        .skip(1)
+        .map(|rest| rest.split("</link>").next().unwrap())
+        .collect();
+    assert_eq!(
+        links[0],
+        format!("{PUBLIC}/portal/news_center/company_announcement/1")
+    );
+    assert_eq!(
+        links[1..],
+        latest[..latest.len().min(20)],
+        "its latest, newest first"
+    );
+    let (status, _, _, news) = fetch(&app, "/portal/feed/news.xml").await;
+    assert_eq!(status, 200);
+    assert!(news.contains(&format!("<link>{PUBLIC}/portal/news_center</link>")));
+    assert!(news.contains(&format!("<link>{}</link>", latest[0])));
+    for body in [&xml, &news] {
+        assert!(
+            !body.contains("/portal/site/") && !body.contains("#/"),
+            "{body}"
+        );
+    }
+    for gone in [
+        "/portal/feed/11.xml",
+        "/portal/feed/x.xml",
+        "/portal/feed/21",
+    ] {
+        assert_eq!(fetch(&app, gone).await.0, 404, "{gone}");
+    }
+}
+
+/// A crawler that starts at the home page and follows the links of each page it gets reaches the
+/// whole text of every article (at its own URL, or on its section's page for a single page); every
+/// page answers 200 with its `<title>`, its canonical URL and only links to real URLs, and was
+/// rendered from successful answers only.
+#[tokio::test]
+async fn a_crawl_from_the_home_page_reaches_every_article() {
+    let app = spawn_pages_with_reference_cms().await;
+    let expected = every_article(&app).await;
+    let mut seen = HashSet::new();
+    let mut queue = VecDeque::from(["/portal/".to_owned()]);
+    let mut reached = BTreeSet::new();
+    let mut wrong = Vec::new();
+    while let Some(path) = queue.pop_front() {
+        if !seen.insert(path.clone()) {
+            continue;
+        }
+        let (status, kind, _, html) = fetch(&app, &path).await;
+        if status != 200 || !kind.starts_with("text/html") {
+            wrong.push(format!("{path}: {status} {kind}"));
+            continue;
+        }
+        if title_of(&html).is_none_or(str::is_empty) || canonical_of(&html).is_none() {
+            wrong.push(format!("{path}: no <title> or no canonical URL"));
+        }
+        wrong.extend(link_faults(&path, &html));
+        wrong.extend(
+            failed_answers(&html)
+                .into_iter()
+                .map(|f| format!("{path}: {f}")),
+        );
+        // The articles whose whole text the page shows.
+        let markup = html.split(STATE_OPEN).next().unwrap();
+        let state = state_of(&html);
+        for answer in answers_in(&state) {
+            if let (Some(id), Some(text)) = (answer["id"].as_u64(), answer["content"].as_str())
+                && !text.is_empty()
+                && markup.contains(text)
+            {
+                reached.insert(id);
+            }
+        }
+        for href in hrefs(&html) {
+            let page = href.split(['?', '#']).next().unwrap_or_default();
+            let is_page = page.starts_with("/portal/")
+                && !page.starts_with("/portal/api/")
+                && !page.rsplit('/').next().unwrap_or_default().contains('.');
+            if is_page && !seen.contains(&href) {
+                queue.push_back(href);
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    let missed: Vec<&u64> = expected.difference(&reached).collect();
+    assert!(
+        missed.is_empty(),
+        "the crawl did not reach the text of {missed:?}"
+    );
+    assert!(seen.len() > 100, "{} pages", seen.len());
+}
+
+// ---------------------------------------------------------------------------------------------
+// What `[site]` says, in the rendered pages.
+
+/// A customer's config that names only its company shows nothing of the demo company's facts:
+/// not in `/site`, not in the pages' head, header or footer, nor in the site answer they carry
+/// (the demo's facts live in the shipped `config/gateway.toml` only).
+#[tokio::test]
+async fn a_site_that_names_only_its_company_shows_no_demo_facts() {
+    const DEMO_FACTS: &[&str] = &[
+        "云川陆港国际物流集团有限公司",
+        "枢纽大道",
+        "0874-6288",
+        "yclandport",
+        "655000",
+        "400-687-5200",
+        "5200+",
+        "阿拉木图陆港运营公司",
+        "云ICP备",
+        "公网安备",
+    ];
+    let cms = spawn_reference_cms().await;
+    let app = spawn_app(page_config(
+        &format!("http://{cms}/"),
+        "[site]\ncompany_name = \"蓝海联运物流有限公司\"\n",
+    ))
+    .await;
+    let (_, site) = app.get_json("/portal/api/site").await;
+    let site = &site["result"];
+    assert_eq!(site["companyName"], "蓝海联运物流有限公司");
+    for fact in DEMO_FACTS {
+        assert!(
+            !site.to_string().contains(fact),
+            "/site shows {fact}: {site}"
+        );
+    }
+    for page in [
+        "/portal/",
+        "/portal/article/2101",
+        "/portal/news_center/notice",
+        "/portal/contact",
+    ] {
+        let (status, _, _, html) = fetch(&app, page).await;
+        assert_eq!(status, 200, "{page}");
+        let title = title_of(&html).unwrap_or_else(|| panic!("{page}: no <title>: {html:.3000}"));
+        assert!(title.ends_with("蓝海联运物流有限公司"), "{page}: {title}");
+        let header = between(&html, "<header class=\"site-header\"", "</header>").unwrap();
+        let footer = between(&html, "<footer", "</footer>").expect("a footer");
+        assert!(
+            footer.contains("蓝海联运物流有限公司 版权所有"),
+            "{page}: {footer}"
+        );
+        for fact in DEMO_FACTS {
+            for (part, text) in [("<title>", title), ("header", header), ("footer", footer)] {
+                assert!(!text.contains(fact), "{page}'s {part} shows {fact}");
+            }
+        }
+        assert!(
+            answers_in(&state_of(&html)).contains(&site),
+            "{page}: the state holds /site's answer"
+        );
+    }
+}
+
+/// The footer carries the filing numbers `[site]` sets, each only when set.
+#[tokio::test]
+async fn the_footer_carries_the_filing_numbers_only_when_set() {
+    let cms = spawn_reference_cms().await;
+    let plain = spawn_app(page_config(
+        &format!("http://{cms}/"),
+        "[site]\nicp_number = \"云ICP备20260001号-1\"\n",
+    ))
+    .await;
+    let (_, _, _, html) = fetch(&plain, "/portal/").await;
+    let footer = between(&html, "<footer", "</footer>").unwrap();
+    assert!(footer.contains("云ICP备20260001号-1"), "{footer}");
+    assert!(
+        !footer.contains("公网安备"),
+        "no 公安备案 line while the key is unset"
+    );
+
+    let app = spawn_app(page_config(
+        &format!("http://{cms}/"),
+        "[site]\npolice_filing_number = \"云公网安备60010002000088号\"\n\
+         police_filing_url = \"https://beian.mps.gov.cn/#/query/webSearch?code=60010002000088\"\n",
+    ))
+    .await;
+    let (_, _, _, html) = fetch(&app, "/portal/").await;
+    let footer = between(&html, "<footer", "</footer>").unwrap();
+    assert!(
+        footer.contains(
+            "href=\"https://beian.mps.gov.cn/#/query/webSearch?code=60010002000088\" target=\"_blank\" rel=\"noopener noreferrer\">云公网安备60010002000088号</a>"
+        ),
+        "{footer}"
+    );
+    assert!(!footer.contains("云ICP备"));
+}
+
+/// The header's search box is there only when the CMS searches (`/site`'s `search`).
+#[tokio::test]
+async fn the_search_box_is_there_only_when_the_cms_searches() {
+    let app = spawn_pages_with_reference_cms().await;
+    let (_, _, _, html) = fetch(&app, "/portal/news_center/notice").await;
+    assert!(html.contains("<form role=\"search\""), "a search box");
+    let cms = spawn_reference_cms().await;
+    let without = spawn_app(page_config(
+        &format!("http://{cms}/"),
+        "[dialect.endpoints]\narticle_search = { path = \"\" }\n",
+    ))
+    .await;
+    assert_eq!(
+        without.get_json("/portal/api/site").await.1["result"]["search"],
+        false
+    );
+    let (status, _, _, html) = fetch(&without, "/portal/news_center/notice").await;
+    assert_eq!(status, 200);
+    assert!(!html.contains("role=\"search\""), "no search box");
+    assert!(html.contains("<h1>通知公告</h1>"), "the page itself stays");
+}
+
+/// 清正廉洁 carries the 信访举报 channel `[site.whistleblowing]` sets, each line only when set, and
+/// none at all when no way to reach the office is; no other page carries it.
+#[tokio::test]
+async fn the_integrity_page_carries_the_whistleblowing_channel_only_when_set() {
+    const PAGE: &str = "/portal/party-construction/clean-honest";
+    let cms = spawn_reference_cms().await;
+    let set = spawn_app(page_config(
+        &format!("http://{cms}/"),
+        "[site.whistleblowing]\nphone = \"0874-6288 5312\"\nhours = \"工作日 8:30—17:30\"\n",
+    ))
+    .await;
+    let (status, _, _, html) = fetch(&set, PAGE).await;
+    assert_eq!(status, 200);
+    let markup = html.split(STATE_OPEN).next().unwrap();
+    for text in ["信访举报", "0874-6288 5312", "工作日 8:30—17:30"] {
+        assert!(markup.contains(text), "{text}: {markup}");
+    }
+    assert!(!markup.contains("举报邮箱") && !markup.contains("来信地址"));
+    let (_, _, _, other) = fetch(&set, "/portal/party-construction/trade-union-activities").await;
+    assert!(!other.split(STATE_OPEN).next().unwrap().contains("信访举报"));
+
+    // Hours alone are no way to reach anyone: no block.
+    let unset = spawn_app(page_config(
+        &format!("http://{cms}/"),
+        "[site.whistleblowing]\nhours = \"工作日 8:30—17:30\"\n",
+    ))
+    .await;
+    let (_, _, _, html) = fetch(&unset, PAGE).await;
+    assert!(!html.split(STATE_OPEN).next().unwrap().contains("信访举报"));
+}
+
+/// The menu shows every section the CMS does not hide; a hidden one is reached from its group's
+/// page.
+#[tokio::test]
+async fn the_menu_shows_what_the_cms_does_not_hide_and_hidden_sections_are_reached_from_their_group()
+ {
+    let app = spawn_pages_with_reference_cms().await;
+    let (_, tree) = app.get_json("/portal/api/category/list").await;
+    fn walk(list: &Value, hidden_above: bool, shown: &mut Vec<Value>, hidden: &mut Vec<Value>) {
+        for c in list.as_array().unwrap() {
+            let hide = hidden_above || c["hidden"] == json!(true);
+            if hide {
+                hidden.push(c.clone())
+            } else {
+                shown.push(c.clone())
+            }
+            walk(&c["subCategory"], hide, shown, hidden);
+        }
+    }
+    let (mut shown, mut hidden) = (Vec::new(), Vec::new());
+    walk(&tree["result"]["content"], false, &mut shown, &mut hidden);
+    assert!(hidden.iter().any(|c| c["name"] == "社会影响"), "{hidden:?}");
+
+    let (_, _, _, home) = fetch(&app, "/portal/").await;
+    let menu = between(&home, "aria-label=\"主导航\">", "</nav>").expect("the menu");
+    for c in &shown {
+        assert!(
+            menu.contains(&format!(">{}<", c["name"].as_str().unwrap())),
+            "{} missing",
+            c["name"]
+        );
+    }
+    for c in &hidden {
+        let url = c["url"].as_str().unwrap();
+        assert!(
+            !menu.contains(&format!("\"/portal{url}\"")),
+            "{url} in the menu"
+        );
+    }
+    let (status, _, _, group) = fetch(&app, "/portal/social_responsibility").await;
+    assert_eq!(status, 200);
+    assert!(group.contains("href=\"/portal/social_responsibility/social_influence\""));
+    assert_eq!(
+        fetch(&app, "/portal/social_responsibility/social_influence")
+            .await
+            .0,
+        200
+    );
 }

@@ -142,6 +142,16 @@ async fn replica(cms: SocketAddr, redis: String) -> TestApp {
 
 /// A replica serving the app build in `build`.
 async fn replica_of_build(cms: SocketAddr, redis: String, build: &std::path::Path) -> TestApp {
+    let app = spawn_app(replica_config(cms, redis, build)).await;
+    wait_for_shared(&app, "up").await;
+    app
+}
+
+fn replica_config(
+    cms: SocketAddr,
+    redis: String,
+    build: &std::path::Path,
+) -> portal_gateway::Config {
     let extra = format!(
         r#"
 [cache]
@@ -160,9 +170,7 @@ token = "{ADMIN_TOKEN}"
 webhook_secret = "{WEBHOOK_SECRET}"
 "#
     );
-    let app = spawn_app(config_for(&format!("http://{cms}/"), build, &extra)).await;
-    wait_for_shared(&app, "up").await;
-    app
+    config_for(&format!("http://{cms}/"), build, &extra)
 }
 
 pub(crate) async fn wait_for_shared(app: &TestApp, state: &str) {
@@ -226,36 +234,62 @@ async fn a_cold_key_costs_one_cms_call_across_three_replicas() {
     assert!(etags.windows(2).all(|w| w[0] == w[1]), "{etags:?}");
 }
 
-/// A rolling update: replicas of two app builds share one Redis. A crawlable page names its
-/// build's fingerprinted enhancement script, so a page one build stored must not be served by the
-/// other (its script would be a 404 there): each build links its own.
+/// A rolling update: replicas of two app builds share one Redis. A rendered page names its build's
+/// fingerprinted scripts, so a page one build stored must not be served by the other (its scripts
+/// would be 404s there): each build renders and keeps its own.
 #[tokio::test]
-async fn replicas_of_two_builds_each_serve_crawlable_pages_naming_their_own_script() {
+async fn replicas_of_two_builds_each_serve_pages_naming_their_own_scripts() {
     let redis = Redis::start();
     let cms = CountingCms::start(None).await;
+    let real = app_build_dir();
+    let index = std::fs::read_to_string(real.join("index.html")).unwrap();
+    let main = between(&index, "src=\"/portal/assets/main.", "\"")
+        .map(|rest| format!("/portal/assets/main.{rest}"))
+        .expect("the build's main script");
     let build = |name: &str, hash: &str| {
         let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-        std::fs::create_dir_all(dir.join("assets")).unwrap();
-        std::fs::write(dir.join("index.html"), "<!doctype html><title>门户</title>").unwrap();
-        std::fs::write(dir.join(format!("assets/site.{hash}.js")), "void 0;").unwrap();
+        std::fs::create_dir_all(dir.join("server")).unwrap();
+        let own = index.replace(&main, &format!("/portal/assets/main.{hash}.js"));
+        assert_ne!(own, index);
+        std::fs::write(dir.join("index.html"), own).unwrap();
+        std::fs::copy(real.join("server/render.js"), dir.join("server/render.js")).unwrap();
         dir
     };
-    let old = replica_of_build(cms.addr, redis.url(), &build("build-old", "aaaaaaaaaaaa")).await;
-    let new = replica_of_build(cms.addr, redis.url(), &build("build-new", "bbbbbbbbbbbb")).await;
+    let replica = |build: std::path::PathBuf| {
+        let mut config = replica_config(cms.addr, redis.url(), &build);
+        config.render.timeout = Duration::from_secs(5);
+        config.upstream.timeout = Duration::from_secs(5);
+        async move {
+            let app = spawn_app(config).await;
+            wait_for_shared(&app, "up").await;
+            app
+        }
+    };
+    let old = replica(build("build-old", "aaaaaaaaaaaa")).await;
+    let new = replica(build("build-new", "bbbbbbbbbbbb")).await;
     for path in [
-        "/portal/site/article/2101.html",
-        "/portal/site/news_center/notice.html",
-        "/portal/site/index.html",
+        "/portal/article/2101",
+        "/portal/news_center/notice",
+        "/portal/",
     ] {
-        for (app, hash) in [(&old, "aaaaaaaaaaaa"), (&new, "bbbbbbbbbbbb")] {
-            let response = app.get(path).await;
-            let status = response.status();
-            let html = response.text().await.unwrap();
-            assert_eq!(status, 200, "{path}");
-            assert!(
-                html.contains(&format!("/portal/assets/site.{hash}.js")),
-                "{path}: a replica links its own build's script"
-            );
+        for round in ["MISS", "HIT"] {
+            for (app, hash, other) in [
+                (&old, "aaaaaaaaaaaa", "bbbbbbbbbbbb"),
+                (&new, "bbbbbbbbbbbb", "aaaaaaaaaaaa"),
+            ] {
+                let response = app.get(path).await;
+                let status = response.status();
+                let cache = response.headers()["x-cache"].to_str().unwrap().to_owned();
+                let html = response.text().await.unwrap();
+                assert_eq!(status, 200, "{path}");
+                assert_eq!(cache, round, "{path}: each build renders and keeps its own");
+                assert!(
+                    html.contains(&format!("/portal/assets/main.{hash}.js"))
+                        && !html.contains(other),
+                    "{path}: a replica links its own build's scripts"
+                );
+                assert!(html.contains(STATE_OPEN), "{path}: rendered");
+            }
         }
     }
 }

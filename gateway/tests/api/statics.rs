@@ -1,4 +1,4 @@
-//! The app under /portal/: caching rules, SPA fallback, the build's encodings, traversal.
+//! The app under /portal/: caching rules, addresses as pages, the build's encodings, traversal.
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -39,20 +39,47 @@ async fn index_is_revalidated_and_hashed_assets_are_immutable() {
     assert_eq!(plain.headers()["cache-control"], "no-cache");
 }
 
+/// Any address under `/portal/` that is no file is a page of the app (rendered by the server
+/// bundle; without one, the app shell, which the browser renders); a missing file is a plain 404,
+/// never HTML; with no build at all, an address is the portal's 404 page with the ways back in.
 #[tokio::test]
-async fn unknown_paths_are_the_portals_404_page_and_missing_files_a_plain_404() {
+async fn addresses_are_pages_and_missing_files_a_plain_404() {
     let app = spawn_with_reference_cms().await;
-    for index in ["/portal/", "/portal/index.html"] {
-        let page = app.get(index).await;
-        assert_eq!(page.status(), 200, "{index}");
+    for page in [
+        "/portal/",
+        "/portal/index.html",
+        "/portal/news_center/notice",
+        "/portal/foo",
+    ] {
+        let response = app.get(page).await;
+        assert_eq!(
+            response.status(),
+            200,
+            "{page}: the shell (the fixture has no server bundle)"
+        );
         assert!(
-            page.text().await.unwrap().contains("id=\"root\""),
-            "{index}"
+            response.headers()["content-type"]
+                .to_str()
+                .unwrap()
+                .starts_with("text/html")
+        );
+        assert!(
+            response.text().await.unwrap().contains("id=\"root\""),
+            "{page}"
         );
     }
-    // The app's routes live in the hash: /portal/foo is no page, and says so in Chinese with
-    // the ways back in (it used to answer the app, which showed the home page).
-    let unknown = app.get("/portal/foo").await;
+
+    let missing = app.get("/portal/assets/412.deadbeef99.chunk.js").await;
+    assert_eq!(
+        missing.status(),
+        404,
+        "a missing chunk must fail, not load HTML"
+    );
+    assert!(!missing.text().await.unwrap().contains("<html"));
+
+    let empty = tempfile::tempdir().unwrap();
+    let unbuilt = spawn_app(config_for("http://127.0.0.1:9/", empty.path(), "")).await;
+    let unknown = unbuilt.get("/portal/foo").await;
     assert_eq!(unknown.status(), 404);
     assert!(
         unknown.headers()["content-type"]
@@ -64,19 +91,6 @@ async fn unknown_paths_are_the_portals_404_page_and_missing_files_a_plain_404() 
     assert!(html.contains("页面不存在"), "{html}");
     assert!(html.contains("href=\"/portal/\""), "{html}");
     assert!(!html.contains("id=\"root\""), "{html}");
-
-    // A route of the app written without its '#' goes to that route.
-    let route = app.get("/portal/news_center/notice").await;
-    assert_eq!(route.status(), 302);
-    assert_eq!(route.headers()["location"], "/portal/#/news_center/notice");
-
-    let missing = app.get("/portal/assets/412.deadbeef99.chunk.js").await;
-    assert_eq!(
-        missing.status(),
-        404,
-        "a missing chunk must fail, not load HTML"
-    );
-    assert!(!missing.text().await.unwrap().contains("<html"));
 }
 
 #[tokio::test]
@@ -105,9 +119,6 @@ async fn the_builds_encodings_are_served_as_written_and_nothing_is_compressed_pe
     assert_eq!(br.bytes().await.unwrap(), BUILT_BR, "the build's own .br");
     let gzip = get(js, "gzip").await.unwrap();
     assert_eq!(gzip.headers()["content-encoding"], "gzip");
-    // index.html is the one file drawn anew (first_paint): encoded once, as the API's answers.
-    let index = get("/portal/", "gzip, br").await.unwrap();
-    assert_eq!(index.headers()["content-encoding"], "br");
     let plain = get(js, "identity").await.unwrap();
     assert!(plain.headers().get("content-encoding").is_none());
     assert!(plain.text().await.unwrap().starts_with("console.log"));
@@ -139,6 +150,27 @@ async fn the_builds_encodings_are_served_as_written_and_nothing_is_compressed_pe
         let response = get(path, "br").await.unwrap();
         assert_eq!(response.headers()["content-encoding"], "br", "{path}");
     }
+
+    // A rendered page is a cache entry like the API's answers: encoded once, when it is made.
+    let pages = spawn_pages_with_reference_cms().await;
+    let page = |encoding: &'static str| {
+        pages
+            .client
+            .get(pages.url("/portal/news_center/notice"))
+            .header("accept-encoding", encoding)
+            .send()
+    };
+    let identity = page("identity").await.unwrap();
+    assert!(identity.headers().get("content-encoding").is_none());
+    let html = identity.text().await.unwrap();
+    let br = page("gzip, br").await.unwrap();
+    assert_eq!(br.headers()["content-encoding"], "br");
+    assert_eq!(br.headers()["x-cache"], "HIT");
+    let mut decoded = Vec::new();
+    brotli::BrotliDecompress(&mut &br.bytes().await.unwrap()[..], &mut decoded).unwrap();
+    assert_eq!(String::from_utf8(decoded).unwrap(), html, "the same page");
+    let gzip = page("gzip").await.unwrap();
+    assert_eq!(gzip.headers()["content-encoding"], "gzip");
 }
 
 #[tokio::test]
@@ -235,11 +267,7 @@ async fn the_builds_server_bundle_reaches_the_render_pool_and_is_never_served() 
     let render = || async { state.runtime().render.call("render", "页".to_owned()).await };
     assert_eq!(render().await.unwrap(), "旧版:页");
 
-    for path in [
-        "/portal/server/render.js",
-        "/portal/server/render.js.gz",
-        "/portal/server/",
-    ] {
+    for path in ["/portal/server/render.js", "/portal/server/render.js.gz"] {
         let answer = reqwest::get(format!("http://{addr}{path}")).await.unwrap();
         assert_eq!(answer.status(), 404, "{path}");
         assert!(
@@ -247,6 +275,17 @@ async fn the_builds_server_bundle_reaches_the_render_pool_and_is_never_served() 
             "{path}"
         );
     }
+    // The folder's address is an address like any other (a page), which lists nothing.
+    let folder = reqwest::get(format!("http://{addr}/portal/server/"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        !folder.contains("globalThis") && !folder.contains("render.js"),
+        "{folder}"
+    );
 
     // A new build: the same pool evaluates its bundle.
     std::fs::write(dist.path().join("server/render.js"), bundle("新版")).unwrap();

@@ -324,7 +324,7 @@ fn only_render_runs_javascript_and_it_knows_nothing_of_requests() {
 /// faces; a face never calls the CMS adapter; nothing reads back a body the gateway made.
 #[test]
 fn each_content_layer_knows_only_what_is_below_it() {
-    let faces = ["api/", "crawl/", "admin/", "webhook.rs", "cli/"];
+    let faces = ["api/", "crawl/", "pages/", "admin/", "webhook.rs", "cli/"];
     let mut checked = 0;
     for (relative, text) in sources() {
         if relative.starts_with("model/") {
@@ -343,6 +343,8 @@ fn each_content_layer_knows_only_what_is_below_it() {
                 "crate::api",
                 "crate::content",
                 "crate::crawl",
+                "crate::pages",
+                "crate::render",
                 "crate::cache",
                 "crate::state",
             ] {

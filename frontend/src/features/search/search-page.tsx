@@ -67,6 +67,8 @@ export default function SearchPage({ paginationLocale }: SearchPageProps) {
             pageSize={PAGE_SIZE}
             total={data.totalElements}
             onChange={(next) => navigate(searchHref(keyword, next))}
+            hrefOf={(next) => pageHref(searchHref(keyword, next))}
+            keep={{ q: keyword }}
             locale={paginationLocale}
           />
         </>

@@ -11,7 +11,7 @@ import { LIST_PAGE_SIZE, pageFor, pageFromSearch, setListPage, withListPage } fr
 import type { ContentPageProps } from '../types';
 import { ArticleList } from './article-list';
 import { PageExtras } from './page-extras';
-import { articleHref } from '../../../lib/page-href';
+import { articleHref, pageHref } from '../../../lib/page-href';
 
 export const PAGE_SIZE = LIST_PAGE_SIZE;
 
@@ -73,26 +73,14 @@ export function ListPage(props: ListPageProps) {
     }
   }, [data, page, changePage]);
 
-  // The list's RSS feed, announced in the head for feed readers (the gateway serves it).
-  const feedId = category?.id;
-  const feedName = category?.name;
-  useEffect(() => {
-    if (feedId === undefined) return undefined;
-    const link = document.createElement('link');
-    link.rel = 'alternate';
-    link.type = 'application/rss+xml';
-    link.title = feedName ?? '';
-    link.href = `/portal/feed/${feedId}.xml`;
-    document.head.appendChild(link);
-    return () => link.remove();
-  }, [feedId, feedName]);
-
   const heading = category?.name ?? title;
   // An article opened from page 2 carries it in its address, so 返回列表 comes back to page 2.
   const hrefOnPage = useCallback((article: ArticleSummary) => withListPage(hrefOf(article), page), [hrefOf, page]);
   const loading = categoriesLoading || (Boolean(category) && !isError && (!data || (isFetching && data.page !== page)));
   return (
     <article className="content-page">
+      {/* The list's RSS feed, announced in the head for feed readers (the gateway serves it). */}
+      {category && <link rel="alternate" type="application/rss+xml" title={category.name} href={`/portal/feed/${category.id}.xml`} />}
       <Breadcrumb items={breadcrumb} />
       {/* While the CMS tree loads, the category's description (the lead) is still to come. */}
       <PageHeader title={heading} lead={category?.description} leadPending={categoriesLoading} />
@@ -111,6 +99,7 @@ export function ListPage(props: ListPageProps) {
               pageSize={PAGE_SIZE}
               total={data.totalElements}
               onChange={changePage}
+              hrefOf={(n) => pageHref(n > 1 ? `${path}?page=${n}` : path)}
               locale={paginationLocale}
             />
           </>
