@@ -33,7 +33,7 @@ const MODES = {
 
 /** Stores a reading choice in the context's storage, as a returning visitor's would be. */
 async function store(page, base, prefs) {
-  await open(page, base, '/no/such/page');
+  await open(page, base, '/');
   await page.evaluate((p) => localStorage.setItem('readingPrefs', JSON.stringify(p)), prefs);
 }
 

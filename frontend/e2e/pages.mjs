@@ -86,7 +86,8 @@ export const pagesTests = [
       const nav = page.locator('#site-nav');
       assert.equal(await nav.isVisible(), false, 'the phone menu starts closed');
       await page.getByRole('button', { name: '菜单' }).click();
-      await nav.getByRole('link', { name: '通知公告', exact: true }).waitFor();
+      await nav.waitFor({ state: 'visible' });
+      await nav.getByRole('button', { name: '新闻中心' }).waitFor();
       assert.equal(await page.evaluate(() => document.documentElement.hasAttribute('data-app')), false, 'before the app ran');
       release();
       await takenOver(page);

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 
 interface VideoPlayerProps {
   src: string;
@@ -11,6 +11,12 @@ interface VideoPlayerProps {
 /** An HTML5 video with poster, controls and captions, and a plain Chinese message when it cannot play. */
 export function VideoPlayer({ src, poster, title, captions }: VideoPlayerProps) {
   const [failed, setFailed] = useState(false);
+  const video = useRef<HTMLVideoElement>(null);
+  // The server's page starts loading the video before the app runs: an error that came before the
+  // app was there to hear it is read from the element once the app is.
+  useEffect(() => {
+    if (video.current?.error) setFailed(true);
+  }, []);
   if (failed) {
     return (
       <div className="video video--failed" role="status">
@@ -26,7 +32,7 @@ export function VideoPlayer({ src, poster, title, captions }: VideoPlayerProps) 
     <div className="video">
       {/* Without a caption file from the CMS the page's text describes the film. */}
       {/* eslint-disable-next-line jsx-a11y/media-has-caption */}
-      <video controls preload="metadata" poster={poster} src={src} onError={() => setFailed(true)} aria-label={title}>
+      <video ref={video} controls preload="metadata" poster={poster} src={src} onError={() => setFailed(true)} aria-label={title}>
         {captions && <track kind="captions" src={captions} srcLang="zh-CN" label="中文字幕" default />}
         <p>您的浏览器不支持视频播放，请阅读下方的影片介绍。</p>
       </video>

@@ -354,7 +354,7 @@ fn render_takes_its_defaults_and_its_bounds_name_their_key() {
     let config = Config::from_toml_str(MINIMAL).unwrap();
     assert_eq!(config.render, crate::render::RenderSettings::default());
     assert_eq!(config.render.threads, 2);
-    assert_eq!(config.render.timeout, Duration::from_millis(250));
+    assert_eq!(config.render.timeout, Duration::from_secs(1));
     assert_eq!(config.render.memory_limit, 64 * 1024 * 1024);
     assert_eq!(config.render.queue, 64);
 

@@ -503,9 +503,8 @@ pub fn page_config(upstream: &str, extra: &str) -> Config {
 
 /// `page_config` serving the build in `build`. The CMS time-out is 5 s rather than the tests'
 /// 800 ms: the cache waits for a load at most that and 500 ms, and a page's load (a few renders,
-/// each after a CMS round) outlasts 1.3 s in a debug build on a busy machine
-/// (`pages::a_page_whose_load_outlasts_the_caches_wait_still_answers_the_page` says what it
-/// answers then).
+/// each after a CMS round) outlasts 1.3 s in a debug build on a busy machine, whose visitor then
+/// gets the app shell (`pages::a_page_whose_load_outlasts_the_caches_wait_still_answers_the_page`).
 pub fn page_config_of(upstream: &str, build: &Path, extra: &str) -> Config {
     let extra = if extra.contains("[render]") {
         extra.to_owned()

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useLayoutEffect, useState } from 'react';
 
 import { Menu } from '../../components/menu/menu';
 import type { MenuItem } from '../../components/menu/types';
@@ -19,7 +19,8 @@ export function Header({ companyName, items, currentPath, search = false }: Head
   const [open, setOpen] = useState(false);
   // A menu opened by the link before the app ran (the address ends in #site-nav) is the app's
   // open menu now; the fragment goes, so closing it closes it.
-  useEffect(() => {
+  // Before the paint that drops the stylesheet's :target rule (`<html data-app>`).
+  useLayoutEffect(() => {
     if (window.location.hash !== '#site-nav') return;
     setOpen(true);
     window.history.replaceState(window.history.state, '', `${window.location.pathname}${window.location.search}`);
