@@ -1,13 +1,15 @@
 import './styles/global.css';
 
+import type { ReactElement } from 'react';
 import { hydrateRoot, createRoot } from 'react-dom/client';
 
 import { api, HYDRATE } from './app/api';
 import { App } from './app/app';
 import { routeLinksInPlace } from './app/link-navigation';
 import { hashRouteOf } from './app/location';
+import { preloadPageAt } from './app/router';
 import { makeStore, type AppStore } from './app/store';
-import { pageHref } from './lib/page-href';
+import { BASE, pageHref } from './lib/page-href';
 import { validToken } from './lib/storage';
 
 /** The id of the page's data block: the server render's store state (gateway/src/pages). */
@@ -53,18 +55,23 @@ function start(): void {
   const root = document.getElementById('root')!;
   const app = <App store={store} />;
   if (state && root.firstElementChild) {
-    // A visitor with a token of their own: the page was rendered for everyone, so its answers are
-    // asked again with the token once hydrated (the CMS may answer them otherwise, or refuse it).
-    if (validToken()) setTimeout(() => refetchAll(store));
-    hydrateRoot(root, app, {
-      // A mismatch React recovered from (it re-rendered on the client): said in the console, where
-      // the end-to-end tests look for it, instead of passing unseen.
-      onRecoverableError: (error, info) => console.error('portal: hydration recovered from an error', error, info.componentStack ?? ''),
-    });
+    void preloadPageAt(window.location.pathname.slice(BASE.length) || '/').then(() => hydrate(root, app, store));
   } else {
     // The app shell (the gateway could not render this page): the browser renders it.
     createRoot(root).render(app);
   }
+}
+
+/** Hydrates the server's markup with the app, which holds the same answers (the page's state). */
+function hydrate(root: HTMLElement, app: ReactElement, store: AppStore): void {
+  // A visitor with a token of their own: the page was rendered for everyone, so its answers are
+  // asked again with the token once hydrated (the CMS may answer them otherwise, or refuse it).
+  if (validToken()) setTimeout(() => refetchAll(store));
+  hydrateRoot(root, app, {
+    // A mismatch React recovered from (it re-rendered on the client): said in the console, where
+    // the end-to-end tests look for it, instead of passing unseen.
+    onRecoverableError: (error, info) => console.error('portal: hydration recovered from an error', error, info.componentStack ?? ''),
+  });
 }
 
 start();

@@ -5,7 +5,7 @@ import type { Crumb } from '../components/breadcrumb';
 import { InnerLayout } from '../components/inner-layout';
 import { SectionNav } from '../components/section-nav';
 import { PageSkeleton, type SkeletonKind } from '../components/skeleton';
-import { useGetArticleQuery, usePrefetchArticle, type ContentPageProps, type PageExtras } from '../features/articles';
+import { ArticleMeta, useGetArticleQuery, usePrefetchArticle, type ContentPageProps, type PageExtras } from '../features/articles';
 import { accessFor, allowedRoutes, useInitialState } from '../features/access';
 import { findById, findByUrl, selectMenu, useGetCategoriesQuery, type Category } from '../features/categories';
 import { parseSearch, type SearchPageProps } from '../features/search';
@@ -65,6 +65,20 @@ const NotFoundPage = lazyPage(() => import(/* webpackChunkName: "page-not-found"
  */
 export const preloadAllPages = (): Promise<unknown> =>
   Promise.all([...Object.values(PAGES), ArticlePage, SearchPage, NotFoundPage].map((page) => page.preload()));
+
+/**
+ * The chunk of the page at `path` (an app path, `/news_center/notice`), fetched before the browser
+ * hydrates the server's markup: the page then hydrates in the same pass as the layout. A page
+ * still in its chunk when the layout updates (the first effects do) would be drawn again from its
+ * placeholder, the server's markup thrown away.
+ */
+export function preloadPageAt(path: string): Promise<void> {
+  if (/^\/article\/[^/]+$/.test(path)) return ArticlePage.preload();
+  if (path === '/search') return SearchPage.preload();
+  const route = routeTrail(path).at(-1);
+  if (!route) return NotFoundPage.preload();
+  return PAGES[route.page ?? 'group'].preload();
+}
 
 /** The page kinds shown with their section's 栏目导航 (issue 24); the article page too. */
 const SECTION_PAGES: ReadonlySet<PageKey> = new Set(['single', 'news', 'partyConstruction']);
@@ -143,7 +157,8 @@ function RouteTitle({ route, tree, ready }: { route: RouteDef; tree: readonly Ca
 /** The title and 栏目导航 of an article (by its id): `文章标题 - 栏目 - 公司名`, its list's section. */
 function useArticleFrame(id: number | null, fallbackName: string, path: string) {
   const { data: tree = [], isLoading: treeLoading } = useGetCategoriesQuery();
-  const { isLoading: siteLoading } = useGetSiteQuery();
+  const { data: site, isLoading: siteLoading } = useGetSiteQuery();
+  const search = useSearch();
   const company = useCompanyName();
   // currentData: the article of this id, never the one shown before it while this one loads.
   const { currentData: article, isError, error } = useGetArticleQuery(id ?? 0, { skip: id === null });
@@ -154,7 +169,10 @@ function useArticleFrame(id: number | null, fallbackName: string, path: string) 
   const name = article ? article.title : settled ? (missing ? '文章不存在' : '文章加载失败') : fallbackName;
   const category = article ? findById(tree, article.categoryId)?.name : undefined;
   const title = (
-    <PageTitle title={composeTitle([name, category], company)} final={settled && !treeLoading && !siteLoading} path={path} shareTitle={name} />
+    <>
+      <PageTitle title={composeTitle([name, category], company)} final={settled && !treeLoading && !siteLoading} path={path} shareTitle={name} />
+      {article && <ArticleMeta article={article} shareUrl={shareUrl(path, search, site?.publicUrl)} />}
+    </>
   );
   return { loading: !settled, title, ...(article ? sectionOfCategory(tree, article.categoryId) : {}) };
 }
@@ -187,11 +205,18 @@ function RoutePage({ route }: { route: RouteDef }) {
     </>
   );
   if (route.page === 'home') return page;
+  // A list's RSS feed, announced in the head for feed readers (the gateway serves it); here, not in
+  // the list's lazy chunk (a hoisted tag a lazy boundary hydrates would be put in the head twice).
+  const list = context.category && (context.category.type === 'list' || (route.page && LIST_PAGES.has(route.page)));
+  const feed = list && context.category && (
+    <link rel="alternate" type="application/rss+xml" title={context.category.name} href={`/portal/feed/${context.category.id}.xml`} />
+  );
   const nav = route.page && SECTION_PAGES.has(route.page) ? sectionNav(sectionOf(tree, path), path) : undefined;
   const body = route.page === 'partyDetail' ? <PartyDetailFrame>{page}</PartyDetailFrame> : <InnerLayout nav={nav}>{page}</InnerLayout>;
   return (
     <>
       {route.page !== 'partyDetail' && <RouteTitle route={route} tree={tree} ready={!treeLoading && !siteLoading} />}
+      {feed}
       {route.layout === false ? body : <Layout>{body}</Layout>}
     </>
   );

@@ -20,10 +20,7 @@ use crate::{
     content::{Caller, ContentService, Query},
     endpoint::Endpoint,
     envelope::ApiError,
-    request::{
-        RequestInfo,
-        query::{ListQuery, RawQuery},
-    },
+    request::{RequestInfo, query::RawQuery},
     state::AppState,
 };
 
@@ -168,51 +165,19 @@ async fn content_answer(
     Ok(answer(&content, info, query).await)
 }
 
-/// The content query an API request asks, its parameters checked: the one reading of the API's
-/// query strings, for the handlers and for the pages the gateway renders (`pages`), which ask the
-/// API's URLs the app asks. An endpoint that is no content query (the site settings, files, the
-/// OpenAPI document) is "not found" here.
+/// The content query an API request asks, its parameters checked (`Query::of_request`), for the
+/// handlers and for the pages the gateway renders (`pages`), which ask the API's URLs the app
+/// asks. A search is "not found" when the CMS has none (`/site` says `search: false` and the app
+/// shows no search box).
 pub fn content_query(
     content: &ContentService<'_>,
     endpoint: Endpoint,
     query: RawQuery,
 ) -> Result<Query, ApiError> {
-    let query = query.only(endpoint);
-    Ok(match endpoint {
-        Endpoint::CategoryList => Query::Categories,
-        Endpoint::ParentCategory => Query::Parent {
-            id: query.required_id("id")?,
-        },
-        Endpoint::ArticleList => {
-            let list = ListQuery::parse(&query, content.max_page_size())?;
-            Query::Articles {
-                category: list.category_id,
-                page: list.page,
-                size: list.size,
-            }
-        }
-        Endpoint::ArticleDetail => Query::Article {
-            id: query.required_id("id")?,
-        },
-        // Articles matching a keyword, through the CMS's own search (`dialect.endpoints.
-        // article_search`); 404 when the CMS has none (`/site` says `search: false` and the app
-        // shows no search box).
-        Endpoint::ArticleSearch => {
-            if !content.has_search() {
-                return Err(ApiError::NotFound("站内搜索未启用。".to_owned()));
-            }
-            let keyword = query.keyword("keyword")?;
-            let list = ListQuery::parse(&query, content.max_page_size())?;
-            Query::Search {
-                keyword: keyword.into(),
-                page: list.page,
-                size: list.size,
-            }
-        }
-        Endpoint::Site | Endpoint::Files | Endpoint::OpenApi => {
-            return Err(ApiError::NotFound("请求的接口不存在。".to_owned()));
-        }
-    })
+    if endpoint == Endpoint::ArticleSearch && !content.has_search() {
+        return Err(ApiError::NotFound("站内搜索未启用。".to_owned()));
+    }
+    Query::of_request(endpoint, query, content.max_page_size())
 }
 
 async fn site(State(state): State<AppState>, info: RequestInfo) -> Response {

@@ -76,7 +76,15 @@ impl Query {
         let (name, query) = key.split_once('?').unwrap_or((key, ""));
         let endpoint = Endpoint::of_cache_name(name)
             .ok_or_else(|| ApiError::NotFound(format!("{name} 不是缓存的接口。")))?;
-        let raw = RawQuery::of_key(query).only(endpoint);
+        Self::of_request(endpoint, RawQuery::of_key(query), max_size)
+    }
+
+    /// The query `endpoint` is asked with these parameters (only those its table entry lists),
+    /// each checked; `max_size` bounds a page. The one reading of an endpoint's parameters: the
+    /// API's handlers, the pages the gateway renders (which ask the API's URLs) and a cache key's
+    /// refresh all go through it. An endpoint that is no content query is "not found" here.
+    pub fn of_request(endpoint: Endpoint, raw: RawQuery, max_size: u32) -> Result<Self, ApiError> {
+        let raw = raw.only(endpoint);
         Ok(match endpoint {
             Endpoint::CategoryList => Self::Categories,
             Endpoint::ParentCategory => Self::Parent {
@@ -94,15 +102,16 @@ impl Query {
                 id: raw.required_id("id")?,
             },
             Endpoint::ArticleSearch => {
+                let keyword = raw.keyword("keyword")?;
                 let list = ListQuery::parse(&raw, max_size)?;
                 Self::Search {
-                    keyword: raw.keyword("keyword")?.into(),
+                    keyword: keyword.into(),
                     page: list.page,
                     size: list.size,
                 }
             }
             Endpoint::Site | Endpoint::Files | Endpoint::OpenApi => {
-                return Err(ApiError::NotFound(format!("{name} 不是内容接口。")));
+                return Err(ApiError::NotFound("请求的接口不存在。".to_owned()));
             }
         })
     }

@@ -23,7 +23,8 @@ export function useInitialState(): InitialStateStatus {
   useEffect(() => {
     let live = true;
     loadInitialState().then(
-      (state) => live && setStatus({ loading: false, state }),
+      // Nothing stored (every visitor but a signed-in one): no update, so hydration is not disturbed.
+      (state) => live && state.name !== undefined && setStatus({ loading: false, state }),
       () => live && setStatus({ loading: false, state: {} }),
     );
     return () => {

@@ -1,3 +1,4 @@
 export type { ContentPageProps, CategoryRef, PageExtras } from './types';
 export { articlesApi, useGetArticleQuery, useGetArticlesQuery, usePrefetchArticle, type ArticleSummary } from './api';
 export { LIST_PAGE_SIZE, pageFromSearch } from './list-page-slice';
+export { ArticleMeta } from './components/article-view';

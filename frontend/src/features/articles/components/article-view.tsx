@@ -38,6 +38,32 @@ function precedingHeading(element: Element): string | undefined {
   return undefined;
 }
 
+/**
+ * Where the page lives (`https://www.example.com`, or nothing when the site names no public
+ * address), taken from the shared address: the share card's picture and the structured data name
+ * absolute addresses from it.
+ */
+function imageOf(article: Pick<Article, 'cover'>, shareUrl: string): string | undefined {
+  const origin = shareUrl.replace(/\/portal\/.*$/, '');
+  return article.cover ? `${article.cover.startsWith('/') ? origin : ''}${article.cover}` : undefined;
+}
+
+/**
+ * An article's share card and description in the page's head. Rendered by the route, outside the
+ * article page's lazy chunk: React puts hoisted tags a lazy boundary hydrates into the head a
+ * second time.
+ */
+export function ArticleMeta({ article, shareUrl }: { article: Pick<Article, 'summary' | 'cover'>; shareUrl: string }) {
+  const image = imageOf(article, shareUrl);
+  return (
+    <>
+      {article.summary && <meta name="description" content={article.summary} />}
+      {article.summary && <meta property="og:description" content={article.summary} />}
+      {image && <meta property="og:image" content={image} />}
+    </>
+  );
+}
+
 export function ArticleView({ article, withHeader = true, hrefOf = articleHref, shareUrl }: ArticleViewProps) {
   const [downloading, setDownloading] = useState<string | null>(null);
   const body = useRef<HTMLDivElement>(null);
@@ -162,10 +188,7 @@ export function ArticleView({ article, withHeader = true, hrefOf = articleHref, 
     await download(url, name);
     setDownloading(null);
   };
-  // Where the page lives (`https://www.example.com`, or nothing when the site names no public
-  // address): the share card's picture and the structured data name absolute addresses from it.
-  const origin = shareUrl.replace(/\/portal\/.*$/, '');
-  const image = article.cover ? `${article.cover.startsWith('/') ? origin : ''}${article.cover}` : undefined;
+  const image = imageOf(article, shareUrl);
   const structured = {
     '@context': 'https://schema.org',
     '@type': 'NewsArticle',
@@ -177,9 +200,6 @@ export function ArticleView({ article, withHeader = true, hrefOf = articleHref, 
   };
   return (
     <>
-      {article.summary && <meta name="description" content={article.summary} />}
-      {article.summary && <meta property="og:description" content={article.summary} />}
-      {image && <meta property="og:image" content={image} />}
       {/* Structured data for search engines: data, not a script (`<` escaped, so no text of the
           CMS can end the block). */}
       <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: JSON.stringify(structured).replace(/</g, '\\u003c') }} />

@@ -79,8 +79,6 @@ export function ListPage(props: ListPageProps) {
   const loading = categoriesLoading || (Boolean(category) && !isError && (!data || (isFetching && data.page !== page)));
   return (
     <article className="content-page">
-      {/* The list's RSS feed, announced in the head for feed readers (the gateway serves it). */}
-      {category && <link rel="alternate" type="application/rss+xml" title={category.name} href={`/portal/feed/${category.id}.xml`} />}
       <Breadcrumb items={breadcrumb} />
       {/* While the CMS tree loads, the category's description (the lead) is still to come. */}
       <PageHeader title={heading} lead={category?.description} leadPending={categoriesLoading} />
