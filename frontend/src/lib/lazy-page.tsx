@@ -14,8 +14,9 @@ export type LazyPage<P extends object> = ComponentType<P> & {
  * chunk again (webpack forgets failed chunks, React.lazy does not, hence a fresh lazy). While the
  * chunk loads: `fallback` for the page's props (a content page's own placeholder, so the page
  * takes its place without a jump), else the spinner. A page `preload`ed before it renders skips
- * React.lazy, which suspends once even for a chunk already in: the app's first render replaces
- * the server-drawn page (gateway/src/first_paint) and must not show a placeholder in between.
+ * React.lazy, which suspends once even for a chunk already in: the server render has every page
+ * preloaded (`src/server.tsx`), and the browser preloads the page it hydrates (`src/index.tsx`),
+ * so neither renders a placeholder in place of the page.
  */
 export function lazyPage<P extends object>(
   load: () => Promise<{ default: ComponentType<P> }>,

@@ -1,6 +1,6 @@
 // The reading choices as data: their shape, how a stored value is read and how they sit on <html>.
-// Pure (no React, no storage), so the crawlable pages' small script (src/site-enhance) applies them
-// with the very code the app uses.
+// Pure (no React, no storage): the app applies them with it, and its tests hold index.html's head
+// script to the same rules.
 
 export const TEXT_SIZES = ['standard', 'large', 'xlarge'] as const;
 export type TextSize = (typeof TEXT_SIZES)[number];

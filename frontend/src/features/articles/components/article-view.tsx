@@ -88,8 +88,8 @@ export function ArticleView({ article, withHeader = true, hrefOf = articleHref, 
   }, [article.content]);
 
   // Wide tables and charts scroll sideways on small screens: keyboard users must reach them too.
-  // Tables get a scrolling wrapper, so the table keeps its own semantics; before the first paint, as
-  // the charts (Preact runs a plain effect a frame later: the table overflowed the page until then).
+  // Tables get a scrolling wrapper, so the table keeps its own semantics; in a layout effect, as the
+  // charts (a plain effect would let the table overflow the page for a frame).
   useLayoutEffect(() => {
     body.current?.querySelectorAll<HTMLTableElement>('table').forEach((table) => {
       if (table.parentElement?.classList.contains('table-scroll')) return;
