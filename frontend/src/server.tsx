@@ -16,7 +16,7 @@ import { renderToString } from 'react-dom/server.browser';
 
 import { api } from './app/api';
 import { App } from './app/app';
-import { ResponseStatusContext } from './app/response-status';
+import { ResponseStatusContext } from './lib/response-status';
 import { preloadAllPages } from './app/router';
 import { splitHead } from './app/split-head';
 import { makeStore, type AppStore } from './app/store';

@@ -86,6 +86,69 @@ pub fn same_as(path: &str) -> Option<&'static str> {
         .find_map(|(from, to)| (from == path).then_some(*to))
 }
 
+/// The app's routes outside the table (`frontend/src/app/router.tsx`): an article by its id, the
+/// search.
+const APP_ROUTES: [&str; 2] = ["/article/:id", "/search"];
+
+/// Every path the app's router shows a page at: the table's routes, any kind, and `APP_ROUTES`.
+static PATHS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+    fn walk(routes: Vec<Route>, out: &mut Vec<&'static str>) {
+        for route in routes {
+            if let Some(path) = route.path {
+                out.push(path.leak());
+            }
+            walk(route.routes, out);
+        }
+    }
+    let table: Table = serde_json::from_str(ROUTE_TABLE)
+        .expect("frontend/src/app/route-table.json is a route table");
+    let mut out = Vec::new();
+    walk(table.routes, &mut out);
+    out.extend(APP_ROUTES);
+    out
+});
+
+/// The address of the page at `path` (below `/portal`) as the app writes it, when `path` is that
+/// page's address written another way. The app's router matches a route whatever its letter case
+/// and with a trailing slash (`/News_Center/notice/` shows the notice list); the gateway sends such
+/// a request to the one address (`/news_center/notice`) for good, so a page has one cache entry,
+/// one canonical URL and one place in a crawler's index. `None` for the address itself and for
+/// what is no route (the app's 404 page).
+pub fn spelled(path: &str) -> Option<String> {
+    let trimmed = path.trim_end_matches('/');
+    if trimmed.is_empty() {
+        return None;
+    }
+    let lower = trimmed.to_ascii_lowercase();
+    let canonical = PATHS
+        .iter()
+        .find_map(|route| match route.strip_suffix(":id") {
+            // `/article/:id`: the prefix's spelling, the id as written (one segment).
+            Some(prefix) => lower
+                .strip_prefix(prefix)
+                .filter(|id| !id.is_empty() && !id.contains('/'))
+                .map(|_| format!("{prefix}{}", &trimmed[prefix.len()..])),
+            None => (lower == route.to_ascii_lowercase()).then(|| (*route).to_owned()),
+        })?;
+    (canonical != path).then_some(canonical)
+}
+
+/// The query parameters the page at `path` (below `/portal`) reads: an article the list page it
+/// was opened from (`listPage`), 党建风采详情 its article (`id`), the search its keyword and page,
+/// every other route the page of its list (`page`; a category's kind decides at run time whether a
+/// route shows a list). The app reads these in `features/articles` and `features/search`.
+pub fn reads(path: &str) -> &'static [&'static str] {
+    if path.starts_with("/article/") {
+        &["listPage"]
+    } else if path == "/party/detail" {
+        &["id"]
+    } else if path == "/search" {
+        &["q", "page"]
+    } else {
+        &["page"]
+    }
+}
+
 /// The content routes as a slice: `PORTAL_ROUTES.contains(&route)`, `PORTAL_ROUTES.iter()` and
 /// `for route in PORTAL_ROUTES` work as they did on the `&[&str]` this replaces.
 #[derive(Clone, Copy, Debug)]
@@ -115,7 +178,32 @@ pub const PORTAL_ROUTES: PortalRoutes = PortalRoutes;
 mod tests {
     use std::collections::BTreeSet;
 
-    use super::{PORTAL_ROUTES, ROUTE_TABLE, content_routes, same_as};
+    use super::{PORTAL_ROUTES, ROUTE_TABLE, content_routes, same_as, spelled};
+
+    #[test]
+    fn a_page_written_another_way_is_sent_to_its_one_address() {
+        for (written, page) in [
+            ("/News_Center/notice", "/news_center/notice"),
+            ("/news_center/notice/", "/news_center/notice"),
+            ("/ABOUT/company_profile//", "/about/company_profile"),
+            ("/Article/2101", "/article/2101"),
+            ("/article/2101/", "/article/2101"),
+            ("/SEARCH", "/search"),
+            ("/contact/", "/contact"),
+        ] {
+            assert_eq!(spelled(written).as_deref(), Some(page), "{written}");
+        }
+        for (path, why) in [
+            ("/news_center/notice", "the address itself"),
+            ("/article/2101", "the address itself"),
+            ("/", "the home page"),
+            ("/nowhere", "no route: the 404 page"),
+            ("/article/", "no article"),
+            ("/article/1/2", "no route"),
+        ] {
+            assert_eq!(spelled(path), None, "{path}: {why}");
+        }
+    }
 
     #[test]
     fn a_duplicate_route_leads_to_its_pages_route_and_no_other_route_does() {

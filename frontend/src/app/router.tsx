@@ -11,11 +11,12 @@ import { findById, findByUrl, selectMenu, useGetCategoriesQuery, type Category }
 import { parseSearch, type SearchPageProps } from '../features/search';
 import { useGetSiteQuery, type Site } from '../features/site';
 import { lazyPage, type LazyPage } from '../lib/lazy-page';
+import { articleIdOf } from '../lib/page-href';
 import { Canonical } from './canonical';
 import { shareUrl } from './share-url';
 import { Layout } from './layout/layout';
 import { composeTitle, PageTitle, useCompanyName, withPageNumber } from './page-title';
-import { useResponseStatus } from './response-status';
+import { useResponseStatus } from '../lib/response-status';
 import { RouteAnnouncer } from './route-announcer';
 import { ROUTES, flattenRoutes, routeTrail, type PageKey, type RouteDef } from './routes';
 import { sectionOf, sectionOfCategory, type Section } from './sections';
@@ -190,8 +191,6 @@ function ScrollToTop({ path }: { path: string }) {
   return null;
 }
 
-const idOf = (raw: string | null | undefined): number | null => (raw && /^\d+$/.test(raw) ? Number(raw) : null);
-
 function RoutePage({ route }: { route: RouteDef }) {
   const path = route.path ?? '/';
   const context = usePageContext(path, route.name);
@@ -224,7 +223,7 @@ function RoutePage({ route }: { route: RouteDef }) {
 
 /** 党建风采详情 (`/party/detail?id=9`): an article, titled and placed as the article page is. */
 function PartyDetailFrame({ children }: { children: ReactNode }) {
-  const id = idOf(new URLSearchParams(useSearch()).get('id'));
+  const id = articleIdOf(new URLSearchParams(useSearch()).get('id'));
   const { loading, title, section, current } = useArticleFrame(id, '党建风采详情', '/party/detail');
   return (
     <InnerLayout nav={sectionNav(section, current, 'true')} reserve pending={loading}>
@@ -238,7 +237,7 @@ function ArticleRoute() {
   const { id: raw } = useParams<{ id: string }>();
   // The article's own address (not the hash's, which moves on before this route leaves).
   const path = `/article/${raw ?? ''}`;
-  const id = idOf(raw);
+  const id = articleIdOf(raw);
   usePrefetchArticle(id);
   const context = usePageContext(path, '文章详情');
   const { loading, title, section, current } = useArticleFrame(id, '文章详情', path);

@@ -10,3 +10,30 @@ export const pageHref = (path: string): string => `${BASE}${path.startsWith('/')
 
 /** An article's address (`/portal/article/2101`). */
 export const articleHref = (id: number): string => pageHref(`/article/${id}`);
+
+/**
+ * An article id as it appears in an address (`/article/2101`, `?id=9`), when it is one the API
+ * takes: a positive integer without leading zeros that JavaScript holds exactly. Anything else
+ * (`0`, `007`, twenty digits) is no article: the page says 文章不存在 with a 404, rather than ask the
+ * API and show a load failure.
+ */
+export function articleIdOf(raw: string | null | undefined): number | null {
+  if (!raw || !/^[1-9]\d{0,15}$/.test(raw)) return null;
+  const id = Number(raw);
+  return Number.isSafeInteger(id) ? id : null;
+}
+
+/** Highest page number of a list or a search (the gateway's `MAX_PAGE`). */
+export const MAX_PAGE = 100_000;
+
+/**
+ * A page number as it appears in an address (`?page=3`, `?listPage=2`): one to six digits, 1 to
+ * `MAX_PAGE`; leading zeros are the same page. Anything else names no page (the first is shown).
+ * The gateway reads an address the same way (`pages::page_url`): the page it renders is the page
+ * the browser hydrates.
+ */
+export function pageNumberOf(raw: string | null | undefined): number | null {
+  if (!raw || !/^\d{1,6}$/.test(raw)) return null;
+  const page = Number(raw);
+  return page >= 1 && page <= MAX_PAGE ? page : null;
+}

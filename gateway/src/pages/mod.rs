@@ -32,16 +32,10 @@ use crate::{
     endpoint::Endpoint,
     envelope::ApiError,
     model::tags,
-    request::query::RawQuery,
+    request::query::{MAX_KEYWORD, MAX_PAGE, RawQuery},
     state::AppState,
 };
 
-/// The query parameters a page reads (a list's `page`, a detail's `id`, a search's `q`, the list
-/// an article was opened from); any other parameter is dropped from the cache key, so random
-/// parameters cannot fill the cache with copies of one page.
-const KEPT: [&str; 4] = ["page", "id", "q", "listPage"];
-/// A kept value longer than this is cut (a keyword is at most 50 characters).
-const MAX_VALUE: usize = 200;
 /// Rounds of asking per render: the deepest page needs three (settings and tree, a list, the
 /// article the list names).
 const MAX_ROUNDS: usize = 6;
@@ -58,20 +52,26 @@ const STATE_SLOT: &str = "<!--portal-state-->";
 pub async fn page(state: &AppState, request: &Parts) -> Option<Response> {
     let runtime = state.runtime();
     let (_, build) = runtime.app_files.index_html()?;
-    // A duplicate route of the spec is its page's route (the route table's `sameAs`).
-    if let Some(to) = request
-        .uri
-        .path()
-        .strip_prefix("/portal")
-        .and_then(crate::portal_routes::same_as)
-    {
-        return Some(
-            (
-                StatusCode::MOVED_PERMANENTLY,
-                [(header::LOCATION, format!("/portal{to}"))],
-            )
-                .into_response(),
-        );
+    // A duplicate route of the spec is its page's route (the route table's `sameAs`); a page's
+    // address written in other letters or with a trailing slash is its one address.
+    if let Some(below) = request.uri.path().strip_prefix("/portal") {
+        let moved = crate::portal_routes::same_as(below)
+            .map(str::to_owned)
+            .or_else(|| crate::portal_routes::spelled(below));
+        if let Some(to) = moved {
+            let query = request
+                .uri
+                .query()
+                .map(|q| format!("?{q}"))
+                .unwrap_or_default();
+            return Some(
+                (
+                    StatusCode::MOVED_PERMANENTLY,
+                    [(header::LOCATION, format!("/portal{to}{query}"))],
+                )
+                    .into_response(),
+            );
+        }
     }
     let url = page_url(request.uri.path(), request.uri.query());
     // The page holds `/site`'s answer: a reload that changes the site facts is a new page.
@@ -119,8 +119,12 @@ pub async fn page(state: &AppState, request: &Parts) -> Option<Response> {
     Some(response)
 }
 
-/// The address as the app reads it: the path, and of the query only `KEPT`, in that order, once
-/// each, values bounded.
+/// The address as the app reads it: the path, and of the query only the parameters the page
+/// reads (`portal_routes::reads`), in that order, each as the app reads it (`frontend/src/lib/
+/// page-href.ts`, `features/search/keyword.ts`): a page number in decimal, an article id, a
+/// trimmed keyword; a value the app would not take is left out, as the app leaves it. So any
+/// other parameter, or a value written another way, is the same page and the same cache entry,
+/// and the page rendered is the page the browser hydrates.
 fn page_url(path: &str, query: Option<&str>) -> String {
     let path = if path == "/portal/index.html" {
         "/portal/"
@@ -130,11 +134,14 @@ fn page_url(path: &str, query: Option<&str>) -> String {
     let raw = RawQuery::parse(query.unwrap_or(""));
     let mut url = path.to_owned();
     let mut first = true;
-    for name in KEPT {
-        let Some(value) = raw.all(name).next() else {
+    for &name in crate::portal_routes::reads(path.strip_prefix("/portal").unwrap_or(path)) {
+        let Some(value) = raw
+            .all(name)
+            .next()
+            .and_then(|value| read_as_app(name, value))
+        else {
             continue;
         };
-        let value: String = value.chars().take(MAX_VALUE).collect();
         url.push(if first { '?' } else { '&' });
         first = false;
         url.push_str(name);
@@ -146,6 +153,36 @@ fn page_url(path: &str, query: Option<&str>) -> String {
     }
     url
 }
+
+/// `value` of the parameter `name` as the app reads it, `None` where the app takes none.
+fn read_as_app(name: &str, value: &str) -> Option<String> {
+    let digits = |max_len: usize| {
+        (!value.is_empty() && value.len() <= max_len && value.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| value.parse::<u64>().ok())
+            .flatten()
+    };
+    match name {
+        // `pageNumberOf`: one to six digits, 1 to the highest page.
+        "page" | "listPage" => digits(6)
+            .filter(|page| (1..=u64::from(MAX_PAGE)).contains(page))
+            .map(|page| page.to_string()),
+        // `articleIdOf`: no leading zero, a number JavaScript holds exactly.
+        "id" => digits(16)
+            .filter(|id| !value.starts_with('0') && *id <= MAX_SAFE_INTEGER)
+            .map(|id| id.to_string()),
+        // `normalizeKeyword`.
+        "q" => {
+            let keyword = value.trim();
+            let count = keyword.chars().count();
+            ((1..=MAX_KEYWORD).contains(&count) && !keyword.chars().any(char::is_control))
+                .then(|| keyword.to_owned())
+        }
+        _ => None,
+    }
+}
+
+/// 2⁵³ − 1: the largest integer a JavaScript number holds exactly.
+const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 
 /// What the server bundle's `portalRender` answers: either the API URLs the page asks for that
 /// it was not given (`needs`), or the page — its HTTP status, the `<title>`/`<meta>`/`<link>` for
@@ -371,20 +408,70 @@ mod tests {
 
     #[test]
     fn a_pages_address_keeps_only_what_the_app_reads() {
-        assert_eq!(
-            page_url("/portal/news_center/notice", Some("utm=1&page=2&x=y")),
-            "/portal/news_center/notice?page=2"
-        );
-        assert_eq!(
-            page_url(
-                "/portal/search",
-                Some("page=2&q=%E7%8F%AD%E5%88%97&q=other")
+        let cases = [
+            // Other parameters are the same page.
+            (
+                "/portal/news_center/notice",
+                "utm=1&page=2&x=y",
+                "/portal/news_center/notice?page=2",
             ),
-            "/portal/search?page=2&q=%E7%8F%AD%E5%88%97"
-        );
-        assert_eq!(page_url("/portal/index.html", None), "/portal/");
+            // A value written another way is the same page; one the app takes no page from, none.
+            (
+                "/portal/news_center/notice",
+                "page=007",
+                "/portal/news_center/notice?page=7",
+            ),
+            (
+                "/portal/news_center/notice",
+                "page=0",
+                "/portal/news_center/notice",
+            ),
+            (
+                "/portal/news_center/notice",
+                "page=1e2",
+                "/portal/news_center/notice",
+            ),
+            (
+                "/portal/news_center/notice",
+                "page=100001",
+                "/portal/news_center/notice",
+            ),
+            (
+                "/portal/news_center/notice",
+                "q=x&id=3&listPage=2",
+                "/portal/news_center/notice",
+            ),
+            // The search reads its keyword (the first, trimmed) and page, in that order.
+            (
+                "/portal/search",
+                "page=2&q=+%E7%8F%AD%E5%88%97+&q=other",
+                "/portal/search?q=%E7%8F%AD%E5%88%97&page=2",
+            ),
+            ("/portal/search", "q=%01x", "/portal/search"),
+            // An article the list page it was opened from; 党建风采详情 its id.
+            (
+                "/portal/article/2101",
+                "listPage=03&page=4",
+                "/portal/article/2101?listPage=3",
+            ),
+            (
+                "/portal/party/detail",
+                "id=9&page=2",
+                "/portal/party/detail?id=9",
+            ),
+            ("/portal/party/detail", "id=09", "/portal/party/detail"),
+            (
+                "/portal/party/detail",
+                "id=9007199254740993",
+                "/portal/party/detail",
+            ),
+            ("/portal/index.html", "", "/portal/"),
+        ];
+        for (path, query, url) in cases {
+            assert_eq!(page_url(path, Some(query)), url, "{path}?{query}");
+        }
         let long = format!("q={}", "a".repeat(5000));
-        assert!(page_url("/portal/search", Some(&long)).len() < 260);
+        assert_eq!(page_url("/portal/search", Some(&long)), "/portal/search");
     }
 
     #[test]

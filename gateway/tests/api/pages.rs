@@ -518,6 +518,13 @@ async fn unknown_routes_and_missing_articles_answer_404_with_their_rendered_page
         ("/portal/news_center/nope", "页面不存在"),
         ("/portal/article/999999", "文章不存在"),
         ("/portal/article/abc", "文章不存在"),
+        // Ids the API takes none of: no article, rather than a load failure.
+        ("/portal/article/0", "文章不存在"),
+        ("/portal/article/0021", "文章不存在"),
+        ("/portal/article/123456789012345678901", "文章不存在"),
+        ("/portal/party/detail?id=0", "文章不存在"),
+        // A list's page past its last.
+        ("/portal/news_center/notice?page=999", "通知公告"),
     ] {
         let (status, kind, _, html) = fetch(&app, path).await;
         assert_eq!(status, 404, "{path}");
@@ -531,6 +538,7 @@ async fn unknown_routes_and_missing_articles_answer_404_with_their_rendered_page
             "{path}: {:?}",
             title_of(&html)
         );
+        assert!(!html.contains("加载失败"), "{path}: {html:.3000}");
         assert!(
             html.contains("href=\"/portal/\"")
                 && html.contains("href=\"/portal/news_center/notice\""),
@@ -555,6 +563,21 @@ async fn unknown_routes_and_missing_articles_answer_404_with_their_rendered_page
         (
             "/portal/social_responsibility/friend_cooperation",
             "/portal/liaison/friendly-cooperation",
+        ),
+        // A page's address in other letters or with a trailing slash (the app's router shows the
+        // page there too): its one address, the query kept.
+        (
+            "/portal/News_Center/Notice/?page=2",
+            "/portal/news_center/notice?page=2",
+        ),
+        ("/portal/article/2101/", "/portal/article/2101"),
+        (
+            "/portal/ARTICLE/2101?listPage=2",
+            "/portal/article/2101?listPage=2",
+        ),
+        (
+            "/portal/search/?q=%E7%8F%AD%E5%88%97",
+            "/portal/search?q=%E7%8F%AD%E5%88%97",
         ),
     ] {
         let response = app.get(path).await;
@@ -687,8 +710,20 @@ async fn parameters_the_app_does_not_read_make_no_new_entries() {
     let second = app.get(&format!("{list}?page=2")).await;
     assert_eq!(second.headers()["x-cache"], "MISS", "a page the app reads");
     assert_ne!(second.headers()["etag"], etag);
-    let again = app.get(&format!("{list}?utm=1&page=2")).await;
-    assert_eq!(again.headers()["x-cache"], "HIT");
+    for path in [
+        format!("{list}?utm=1&page=2"),
+        format!("{list}?page=02"),
+        // Parameters other pages read.
+        format!("{list}?page=2&q=%E7%8F%AD%E5%88%97&id=3&listPage=4"),
+    ] {
+        let again = app.get(&path).await;
+        assert_eq!(again.headers()["x-cache"], "HIT", "{path}");
+        assert_eq!(again.headers()["etag"], second.headers()["etag"], "{path}");
+    }
+    // A page number the app takes none from is the first page.
+    let first_again = app.get(&format!("{list}?page=0x2")).await;
+    assert_eq!(first_again.headers()["x-cache"], "HIT");
+    assert_eq!(first_again.headers()["etag"], etag);
 }
 
 /// The CMS's webhook for an edited article reaches the pages that show it (the article's and its

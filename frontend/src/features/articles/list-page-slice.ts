@@ -2,7 +2,7 @@
 // injected into the store when the feature's code loads. The list shown last and its page are
 // kept, so coming back to that list opens the page the visitor left; the URL's `?page=` wins
 // when present (ListPage keeps both in step).
-import { pageHref } from '../../lib/page-href';
+import { pageHref, pageNumberOf } from '../../lib/page-href';
 import { createSlice, type PayloadAction, type WithSlice } from '@reduxjs/toolkit';
 
 import { rootReducer } from '../../app/reducer';
@@ -43,14 +43,9 @@ export const { pageFor } = injected.selectors;
 
 /** The page number a hash query asks for (`page=3`), or null when it names none. */
 export function pageFromSearch(search: string): number | null {
-  return pageNumber(new URLSearchParams(search).get('page'));
+  return pageNumberOf(new URLSearchParams(search).get('page'));
 }
 
-function pageNumber(raw: string | null): number | null {
-  if (!raw || !/^\d{1,6}$/.test(raw)) return null;
-  const page = Number(raw);
-  return page >= 1 ? page : null;
-}
 
 /**
  * The list page an article was opened from, carried in the article's address
@@ -67,7 +62,7 @@ export function withListPage(href: string, page: number): string {
 
 /** The list page an article's hash query names (`listPage=2`), or null. */
 export function listPageFromSearch(search: string): number | null {
-  return pageNumber(new URLSearchParams(search).get(LIST_PAGE_PARAM));
+  return pageNumberOf(new URLSearchParams(search).get(LIST_PAGE_PARAM));
 }
 
 /** Where 返回列表 leads: the list, at the page the article was opened from. */

@@ -1,3 +1,5 @@
+import { pageNumberOf } from '../../lib/page-href';
+
 /** Longest keyword the gateway takes, in characters (its `MAX_KEYWORD`). */
 export const MAX_KEYWORD = 50;
 
@@ -17,9 +19,8 @@ export function searchHref(keyword: string, page = 1): string {
 /** The keyword and page of a results route's query (`q=班列&page=2`). */
 export function parseSearch(search: string): { keyword: string | null; page: number } {
   const params = new URLSearchParams(search);
-  const page = Number(params.get('page'));
   return {
     keyword: normalizeKeyword(params.get('q')),
-    page: Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1,
+    page: pageNumberOf(params.get('page')) ?? 1,
   };
 }

@@ -12,6 +12,7 @@ import type { ContentPageProps } from '../types';
 import { ArticleList } from './article-list';
 import { PageExtras } from './page-extras';
 import { articleHref, pageHref } from '../../../lib/page-href';
+import { useResponseStatus } from '../../../lib/response-status';
 
 export const PAGE_SIZE = LIST_PAGE_SIZE;
 
@@ -67,11 +68,15 @@ export function ListPage(props: ListPageProps) {
     return () => cancelAnimationFrame(frame);
   }, [data, dispatch, path]);
 
+  // A page past the last one is no page: rendered on the server it answers 404 (crawlers drop
+  // it, the gateway keeps it briefly); in the browser the list moves to its last page.
+  const pastTheEnd = Boolean(data && page > 1 && data.content.length === 0 && data.totalPages > 0);
+  useResponseStatus(pastTheEnd ? 404 : null);
   useEffect(() => {
-    if (data && page > 1 && data.content.length === 0 && data.totalPages > 0) {
+    if (data && pastTheEnd) {
       changePage(data.totalPages, { replace: true });
     }
-  }, [data, page, changePage]);
+  }, [data, pastTheEnd, changePage]);
 
   const heading = category?.name ?? title;
   // An article opened from page 2 carries it in its address, so 返回列表 comes back to page 2.

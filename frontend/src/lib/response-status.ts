@@ -9,8 +9,11 @@ export interface ResponseStatus {
 
 export const ResponseStatusContext = createContext<ResponseStatus | null>(null);
 
-/** Says, during a server render, that the page answers `status` (the last page rendered wins). */
-export function useResponseStatus(status: number): void {
+/**
+ * Says, during a server render, that the page answers `status` (the last page rendered wins);
+ * `null` says nothing, leaving what an outer component said.
+ */
+export function useResponseStatus(status: number | null): void {
   const holder = useContext(ResponseStatusContext);
-  if (holder) holder.status = status;
+  if (holder && status !== null) holder.status = status;
 }
