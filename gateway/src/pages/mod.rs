@@ -257,9 +257,13 @@ async fn render(state: &AppState, url: &str) -> Result<Entry, Fallback> {
     };
     // Every page starts from the site settings and the category tree (the header, the menu): given
     // at once, they spare every render its first round.
-    for first in [Endpoint::Site.path(), Endpoint::CategoryList.path()] {
-        add_answer(&mut answers, state, &content, first).await?;
-    }
+    add_answers(
+        &mut answers,
+        state,
+        &content,
+        &[Endpoint::Site.path(), Endpoint::CategoryList.path()],
+    )
+    .await?;
     for _ in 0..MAX_ROUNDS {
         let input = format!(
             r#"{{"url":{},"answers":{{{}}}}}"#,
@@ -272,21 +276,27 @@ async fn render(state: &AppState, url: &str) -> Result<Entry, Fallback> {
             if needs.len() > MAX_NEEDS {
                 return Err(Fallback::TooMany(needs.len()));
             }
-            for need in needs {
-                if answers.asked.contains(&need) {
-                    // Asked again after its answer was given: the page cannot settle.
-                    return Err(Fallback::Rounds(MAX_ROUNDS));
-                }
-                add_answer(&mut answers, state, &content, &need).await?;
+            if needs
+                .iter()
+                .any(|need| answers.asked.contains(need.as_str()))
+            {
+                // Asked again after its answer was given: the page cannot settle.
+                return Err(Fallback::Rounds(MAX_ROUNDS));
             }
+            let needs: Vec<&str> = needs.iter().map(String::as_str).collect();
+            add_answers(&mut answers, state, &content, &needs).await?;
             continue;
         }
         let store = rendered.state.as_deref().map_or("{}", RawValue::get);
         let template = runtime.app_files.index_html().map_or("", |(t, _)| t);
-        let document = template
-            .replacen(HEAD_SLOT, &rendered.head, 1)
-            .replacen(ROOT_SLOT, &rendered.html, 1)
-            .replacen(STATE_SLOT, &state_block(store), 1);
+        let document = fill_slots(
+            template,
+            [
+                (HEAD_SLOT, &rendered.head),
+                (ROOT_SLOT, &rendered.html),
+                (STATE_SLOT, &state_block(store)),
+            ],
+        );
         let status = rendered
             .status
             .and_then(|s| StatusCode::from_u16(s).ok())
@@ -302,31 +312,60 @@ async fn render(state: &AppState, url: &str) -> Result<Entry, Fallback> {
     Err(Fallback::Rounds(MAX_ROUNDS))
 }
 
-/// Asks the content service for the API answer at `url` and adds it to what the render is given.
-async fn add_answer(
+/// Asks the content service for the API answers at `urls`, all at once (a page's list and the
+/// tree it needs load side by side, not one after the other), and adds them to what the render is
+/// given, in the order asked.
+async fn add_answers(
     answers: &mut Answers,
     state: &AppState,
     content: &ContentService<'_>,
-    url: &str,
+    urls: &[&str],
 ) -> Result<(), Fallback> {
-    answers.asked.insert(url.to_owned());
-    let answer = api_answer(state, content, url).await;
-    if !answers.json.is_empty() {
-        answers.json.push(',');
+    let loaded =
+        futures_util::future::join_all(urls.iter().map(|url| api_answer(state, content, url)))
+            .await;
+    for (url, answer) in urls.iter().zip(loaded) {
+        answers.asked.insert((*url).to_owned());
+        if !answers.json.is_empty() {
+            answers.json.push(',');
+        }
+        let _ = write!(
+            answers.json,
+            r#"{}:{{"status":{},"body":"#,
+            serde_json::to_string(url)?,
+            answer.status.as_u16()
+        );
+        answers
+            .json
+            .push_str(&String::from_utf8_lossy(&answer.body));
+        answers.json.push('}');
+        answers.tags.extend(answer.tags);
+        answers.cacheable &= answer.cacheable;
     }
-    let _ = write!(
-        answers.json,
-        r#"{}:{{"status":{},"body":"#,
-        serde_json::to_string(url)?,
-        answer.status.as_u16()
-    );
-    answers
-        .json
-        .push_str(&String::from_utf8_lossy(&answer.body));
-    answers.json.push('}');
-    answers.tags.extend(answer.tags);
-    answers.cacheable &= answer.cacheable;
     Ok(())
+}
+
+/// `template` with each slot, in the order they stand in it, replaced by its text. The template
+/// is cut at the slots first, so a slot's name inside an earlier slot's text (CMS text in a
+/// title) is never filled.
+fn fill_slots(template: &str, slots: [(&str, &str); 3]) -> String {
+    let mut out = String::with_capacity(
+        template.len() + slots.iter().map(|(_, text)| text.len()).sum::<usize>(),
+    );
+    let mut rest = template;
+    for (slot, text) in slots {
+        match rest.split_once(slot) {
+            Some((before, after)) => {
+                out.push_str(before);
+                out.push_str(text);
+                rest = after;
+            }
+            // A template without this slot (a build from before it): the text has no place.
+            None => tracing::warn!(slot, "the build's index.html has no such slot"),
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// One API answer a page asked for: what `/portal/api` answers at that URL, from the same
@@ -472,6 +511,23 @@ mod tests {
         }
         let long = format!("q={}", "a".repeat(5000));
         assert_eq!(page_url("/portal/search", Some(&long)), "/portal/search");
+    }
+
+    #[test]
+    fn a_slots_name_in_an_earlier_slots_text_is_left_alone() {
+        let template = "<head><!--portal-head--></head><div id=root><!--portal-root--></div><!--portal-state-->";
+        let page = fill_slots(
+            template,
+            [
+                (HEAD_SLOT, "<title>x <!--portal-root--> y</title>"),
+                (ROOT_SLOT, "<p><!--portal-state--></p>"),
+                (STATE_SLOT, "<script>{}</script>"),
+            ],
+        );
+        assert_eq!(
+            page,
+            "<head><title>x <!--portal-root--> y</title></head><div id=root><p><!--portal-state--></p></div><script>{}</script>"
+        );
     }
 
     #[test]
