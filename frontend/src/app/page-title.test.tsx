@@ -5,7 +5,7 @@ import { navigate } from 'wouter/use-browser-location';
 
 import type { Category } from '../features/categories';
 import { BASE } from '../lib/page-href';
-import { composeTitle, resetTitle, withPageNumber } from './page-title';
+import { composeTitle, FALLBACK_NAME, resetTitle, withPageNumber } from './page-title';
 import { AppRoutes } from './router';
 
 const COMPANY = '云川陆港国际物流集团有限公司';
@@ -130,6 +130,11 @@ describe('composeTitle', () => {
     expect(composeTitle([], COMPANY)).toBe(COMPANY);
     expect(withPageNumber('通知公告', 2)).toBe('通知公告（第 2 页）');
     expect(withPageNumber('通知公告', 1)).toBe('通知公告');
+  });
+
+  it('names no company before /site answers (never the demo company)', () => {
+    expect(FALLBACK_NAME).toBe('');
+    expect(composeTitle(['通知公告'], FALLBACK_NAME)).toBe('通知公告');
   });
 });
 

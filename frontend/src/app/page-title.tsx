@@ -7,9 +7,13 @@ import { useEffect } from 'react';
 
 import { useGetSiteQuery } from '../features/site';
 
-export const FALLBACK_NAME = '云川陆港国际物流集团有限公司';
+/**
+ * The company's name before `/site` answers (a page the gateway could not render, drawn by the
+ * browser): none rather than the demo company's, which must never show on a customer's site.
+ */
+export const FALLBACK_NAME = '';
 
-/** The company's name from `/site` (the built-in one until it answers). */
+/** The company's name from `/site` (none until it answers). */
 export function useCompanyName(): string {
   const { data: site } = useGetSiteQuery();
   return site?.companyName ?? FALLBACK_NAME;

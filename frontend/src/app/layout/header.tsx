@@ -38,7 +38,7 @@ export function Header({ companyName, items, currentPath, search = false }: Head
         </div>
       </div>
       <div className="container site-header__inner">
-        <a className="brand" href={pageHref('/')}>
+        <a className="brand" href={pageHref('/')} aria-label={companyName ? undefined : '首页'}>
           <Logo />
           <span className="brand__name">{companyName}</span>
         </a>
