@@ -22,8 +22,8 @@ use crate::{
     cms::{
         ClientError, RawAnswer, Upstream, UpstreamError,
         dialect::{
-            CategoryShape, CategorySource, CmsCall, Dialect, DialectConfig, PageContext,
-            ShapeProblem,
+            CategoryShape, CategorySource, CmsCall, Dialect, DialectConfig, MAX_CATEGORIES,
+            PageContext, ShapeProblem,
         },
         finish_article,
     },
@@ -1413,7 +1413,10 @@ fn integrity(dialect: &Dialect, nodes: &[(Category, Option<u64>)]) -> Vec<Proble
     let root = dialect.category_root();
     let parents: HashMap<u64, Option<u64>> = nodes.iter().map(|(c, p)| (c.id, *p)).collect();
     let is_top = |p: Option<u64>| matches!(p, None | Some(0)) || p == Some(root);
+    let max_depth = dialect.category_depth() as usize;
     let mut problems = Vec::new();
+    // Categories the portal leaves out for their depth: how many, and the first.
+    let (mut too_deep, mut first_too_deep) = (0, None);
     for (i, (category, parent)) in nodes.iter().enumerate() {
         if let Some(parent) = parent.filter(|p| !is_top(Some(*p)))
             && !parents.contains_key(&parent)
@@ -1427,9 +1430,16 @@ fn integrity(dialect: &Dialect, nodes: &[(Category, Option<u64>)]) -> Vec<Proble
                 "dialect.fields.category.parent_id",
             ));
         }
+        // Up the chain of parents, at most as far as the portal shows: a walk as long as the
+        // chain would make a CMS's 10 000-long chain 50 million steps.
         let mut seen = HashSet::from([category.id]);
         let mut at = *parent;
         while let Some(p) = at.filter(|p| !is_top(Some(*p))) {
+            if seen.len() >= max_depth {
+                too_deep += 1;
+                first_too_deep.get_or_insert((i, category.id));
+                break;
+            }
             if !seen.insert(p) {
                 problems.push(Problem::error(
                     format!(
@@ -1443,6 +1453,25 @@ fn integrity(dialect: &Dialect, nodes: &[(Category, Option<u64>)]) -> Vec<Proble
             }
             at = parents.get(&p).copied().flatten();
         }
+    }
+    if let Some((i, id)) = first_too_deep {
+        problems.push(Problem::warning(
+            format!(
+                "{too_deep} categories lie more than {max_depth} levels below the top (the first: category {id}); the portal leaves them out"
+            ),
+            &format!("items[{i}]"),
+            "dialect.categories.max_depth",
+        ));
+    }
+    if nodes.len() > MAX_CATEGORIES {
+        problems.push(Problem::warning(
+            format!(
+                "the CMS lists {} categories; the portal shows the first {MAX_CATEGORIES} reached from the top",
+                nodes.len()
+            ),
+            "items",
+            "dialect.categories.root",
+        ));
     }
     problems
 }

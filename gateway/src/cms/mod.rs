@@ -37,14 +37,11 @@ use crate::{
     model::{Article, ArticlePage, CategoryTree},
     traces::ChildSpan,
 };
-use dialect::{CategoryShape, CategorySource, CmsCall, Dialect};
+use dialect::{CategoryShape, CategorySource, CmsCall, Dialect, MAX_CATEGORIES};
 pub use error::UpstreamError;
 pub use finish::{finish_article, sanitize};
 pub use health::{UpstreamHealth, UpstreamState};
 pub use links::{FILES_ROUTE, FileLinks};
-
-/// Most categories a tree asked for by children calls may have (each is one CMS call).
-const MAX_CATEGORIES: usize = 1000;
 
 /// Most children calls made at once while asking for a category tree level by level.
 const CHILDREN_AT_ONCE: usize = 8;

@@ -264,6 +264,34 @@ async fn routes_without_a_category_and_broken_parents_are_found() {
             .any(|(_, p)| p.key == "dialect.categories.root"),
         "the orphan is not shown"
     );
+
+    // A parent chain 10 000 long: reported, in bounded time, with how many the portal leaves out.
+    let items: Vec<serde_json::Value> = (1..=10_000u64)
+        .map(|id| serde_json::json!({"id": id, "parentId": id - 1, "name": format!("第{id}级"), "url": ""}))
+        .collect();
+    fake.set(Reply::Json(
+        200,
+        serde_json::json!({"code": 200, "result": items}),
+    ));
+    let report = self::report(&flat).await;
+    let (_, deep) = report
+        .problems()
+        .find(|(_, p)| p.key == "dialect.categories.max_depth")
+        .unwrap_or_else(|| panic!("{}", check::render(&report)));
+    assert!(
+        deep.what.starts_with(
+            "9996 categories lie more than 4 levels below the top (the first: category 5)"
+        ),
+        "{}",
+        deep.what
+    );
+    assert!(
+        report.problems().any(|(_, p)| p
+            .what
+            .contains("lists 10000 categories; the portal shows the first 1000")),
+        "{}",
+        check::render(&report)
+    );
 }
 
 fn binary() -> std::process::Command {

@@ -10,6 +10,7 @@ mod dialects;
 mod files;
 mod helpers;
 mod hostile;
+mod hostile_cms;
 mod normalise;
 mod operations;
 mod outage;

@@ -265,6 +265,11 @@ fields!(
     [name, url, size]
 );
 
+/// Categories the portal shows, the first reached from the top (and shape `children` asks for).
+/// Every page carries the tree (100 000 categories made each page 19 MB and the process 206 MB);
+/// a portal's menu has dozens.
+pub const MAX_CATEGORIES: usize = 1_000;
+
 /// The public names of a category and an article: never passed on twice through `extra`.
 const CATEGORY_NAMES: &[&str] = &[
     "id",
@@ -576,8 +581,12 @@ impl Dialect {
         Ok(())
     }
 
-    /// Builds the tree from the root down; categories the root does not reach (other sites'
-    /// columns, orphans, cycles) are left out — `check-upstream` reports them.
+    /// Builds the tree from the root down, level by level and without recursion (a CMS's parent
+    /// chain 10 000 long overflowed the stack when each level was a call). Categories the root
+    /// does not reach (other sites' columns, orphans, cycles), those more than
+    /// `categories.max_depth` levels below it and those past the first `MAX_CATEGORIES` reached
+    /// are left out — `check-upstream` reports them. So every later walk of the tree (its JSON,
+    /// the app's menu, a page's state) is shallow and small whatever a CMS sends.
     pub fn assemble(&self, nodes: Vec<(Category, Option<u64>)>) -> Vec<Category> {
         let root = self.categories.root;
         let top = |parent: Option<u64>| match parent {
@@ -589,30 +598,47 @@ impl Dialect {
             let key = if top(parent) { None } else { parent };
             children.entry(key).or_default().push(category);
         }
+        // Breadth first: every category after its parent, with its parent's index.
+        let mut reached: Vec<(Category, Option<usize>)> = Vec::new();
         let mut seen = HashSet::new();
-        self.build(None, &mut children, &mut seen)
-    }
-
-    fn build(
-        &self,
-        parent: Option<u64>,
-        children: &mut HashMap<Option<u64>, Vec<Category>>,
-        seen: &mut HashSet<u64>,
-    ) -> Vec<Category> {
-        let mut level: Vec<Category> = children
-            .remove(&parent)
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|c| seen.insert(c.id))
-            .collect();
-        for category in &mut level {
-            category.parent_id = parent.unwrap_or(0);
-            category.sub_category = self.build(Some(category.id), children, seen);
+        let mut level: Vec<(Option<u64>, Option<usize>)> = vec![(None, None)];
+        for _ in 0..self.categories.max_depth {
+            let mut next = Vec::new();
+            for (parent, parent_index) in level {
+                for mut category in children.remove(&parent).unwrap_or_default() {
+                    if reached.len() == MAX_CATEGORIES || !seen.insert(category.id) {
+                        continue;
+                    }
+                    category.parent_id = parent.unwrap_or(0);
+                    next.push((Some(category.id), Some(reached.len())));
+                    reached.push((category, parent_index));
+                }
+            }
+            if next.is_empty() {
+                break;
+            }
+            level = next;
         }
+        // From the deepest up: each category's children are complete when its turn comes.
+        let mut kids: Vec<Vec<Category>> = vec![Vec::new(); reached.len()];
+        let mut top_level = Vec::new();
+        for (index, (mut category, parent)) in reached.into_iter().enumerate().rev() {
+            let mut sub = std::mem::take(&mut kids[index]);
+            sub.reverse();
+            if self.categories.sort.is_some() {
+                sub.sort_by_key(|c| (c.sort, c.id));
+            }
+            category.sub_category = sub;
+            match parent {
+                Some(parent) => kids[parent].push(category),
+                None => top_level.push(category),
+            }
+        }
+        top_level.reverse();
         if self.categories.sort.is_some() {
-            level.sort_by_key(|c| (c.sort, c.id));
+            top_level.sort_by_key(|c| (c.sort, c.id));
         }
-        level
+        top_level
     }
 
     fn attachment(&self, object: &Value, at: &str) -> Result<Attachment, ShapeProblem> {

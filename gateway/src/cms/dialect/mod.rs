@@ -17,7 +17,7 @@ pub use config::{
 };
 use config::{CmsEndpointConfig, Paths, SuccessCode};
 pub use dates::normalise_time;
-pub use map::{PageContext, ShapeProblem, type_name};
+pub use map::{MAX_CATEGORIES, PageContext, ShapeProblem, type_name};
 
 use super::error::UpstreamError;
 

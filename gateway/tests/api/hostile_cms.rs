@@ -1,0 +1,80 @@
+//! A hostile CMS: answers built to crash, hang or bloat the gateway, from a scripted server on
+//! loopback. For each, the process lives, `/healthz` answers meanwhile, and visitors get a clear
+//! envelope or a bounded answer.
+
+use serde_json::{Value, json};
+
+use crate::helpers::*;
+
+/// A flat category list whose items chain by `parentId`: item *i* the child of *i − 1*.
+fn parent_chain(length: u64) -> Vec<u8> {
+    let items: Vec<Value> = (1..=length)
+        .map(|id| json!({"id": id, "parentId": id - 1, "name": format!("第{id}级"), "url": format!("/c{id}"), "sort": 0}))
+        .collect();
+    json!({"code": 200, "result": {"content": items}})
+        .to_string()
+        .into_bytes()
+}
+
+fn depth(list: &Value) -> usize {
+    // Iteratively: the answer is what is being tested, it must not need a deep stack to read.
+    let mut level: Vec<&Value> = list.as_array().unwrap().iter().collect();
+    let mut depth = 0;
+    while !level.is_empty() {
+        depth += 1;
+        level = level
+            .iter()
+            .flat_map(|c| c["subCategory"].as_array().into_iter().flatten())
+            .collect();
+    }
+    depth
+}
+
+fn count(list: &Value) -> usize {
+    let mut level: Vec<&Value> = list.as_array().unwrap().iter().collect();
+    let mut count = 0;
+    while !level.is_empty() {
+        count += level.len();
+        level = level
+            .iter()
+            .flat_map(|c| c["subCategory"].as_array().into_iter().flatten())
+            .collect();
+    }
+    count
+}
+
+#[tokio::test]
+async fn a_parent_chain_ten_thousand_long_is_cut_at_the_depth_the_portal_shows() {
+    let (app, _cms) = spawn_with_fake(
+        Reply::Bytes(200, "application/json", parent_chain(10_000)),
+        "",
+    )
+    .await;
+    let (status, body) = app.get_json("/portal/api/category/list").await;
+    assert_eq!(status, 200, "{body:.300}");
+    let tree = &body["result"]["content"];
+    assert_eq!(depth(tree), 4, "categories.max_depth's default");
+    assert_eq!(tree[0]["subCategory"][0]["subCategory"][0]["id"], 3);
+    assert_eq!(app.get("/healthz").await.status(), 200, "the process lives");
+    // Twice: the next load of the tree is no crash either.
+    let (status, _) = app.get_json("/portal/api/category/list?x=1").await;
+    assert_eq!(status, 200);
+}
+
+#[tokio::test]
+async fn a_hundred_thousand_categories_are_cut_to_the_thousand_the_portal_shows() {
+    let items: Vec<Value> = (1..=100_000u64)
+        .map(|id| json!({"id": id, "parentId": if id <= 50 { 0 } else { id % 50 + 1 }, "name": format!("栏目{id}"), "url": "", "sort": id}))
+        .collect();
+    let body = json!({"code": 200, "result": {"content": items}})
+        .to_string()
+        .into_bytes();
+    let (app, _cms) = spawn_with_fake(Reply::Bytes(200, "application/json", body), "").await;
+    let response = app.get("/portal/api/category/list").await;
+    assert_eq!(response.status(), 200);
+    let text = response.text().await.unwrap();
+    let body: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(count(&body["result"]["content"]), 1_000);
+    assert!(text.len() < 200_000, "{} bytes", text.len());
+    assert_eq!(app.get("/healthz").await.status(), 200);
+}
