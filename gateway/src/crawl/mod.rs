@@ -239,9 +239,22 @@ fn absolute(site: &Site, path: &str) -> String {
 }
 
 fn render<T: Template>(template: &T) -> Result<String, ApiError> {
-    template
+    let mut xml = template
         .render()
-        .map_err(|_| ApiError::Internal("a sitemap or feed failed to render"))
+        .map_err(|_| ApiError::Internal("a sitemap or feed failed to render"))?;
+    // A control character in CMS text (a title, a summary) is no character XML 1.0 has: escaping
+    // cannot write it, and one makes every feed reader refuse the whole feed. It is dropped.
+    if xml.chars().any(|c| !xml_char(c)) {
+        xml.retain(xml_char);
+    }
+    Ok(xml)
+}
+
+/// A character XML 1.0 allows (its `Char` production: tab, line feed, carriage return, and
+/// everything from the space up but U+FFFE and U+FFFF), less the control characters it only
+/// discourages (DEL and U+0080–U+009F), which are no text either.
+fn xml_char(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{7E}' | '\u{A0}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
 }
 
 /// Tags of an answer that follows the category tree.

@@ -78,3 +78,40 @@ async fn a_hundred_thousand_categories_are_cut_to_the_thousand_the_portal_shows(
     assert!(text.len() < 200_000, "{} bytes", text.len());
     assert_eq!(app.get("/healthz").await.status(), 200);
 }
+
+/// A news list whose one article's title and summary carry control characters.
+fn control_characters(path: &str, _query: &str) -> Reply {
+    if path.ends_with("category/list") {
+        return Reply::Json(
+            200,
+            json!({"code": 200, "result": [
+                {"id": 2, "parentId": 0, "name": "新闻中心", "url": "/news_center", "type": "group"},
+                {"id": 21, "parentId": 2, "name": "通知公告", "url": "/news_center/notice", "type": "list"},
+            ]}),
+        );
+    }
+    Reply::Json(
+        200,
+        json!({"code": 200, "result": {"content": [{
+            "id": 7, "categoryId": 21, "title": "班列\u{1}\u{1b}[31m开行\u{7f}\u{fffe}",
+            "summary": "首列\u{0}\u{8}发车", "publishTime": "2026-11-20 08:00:00",
+        }], "totalElements": 1}}),
+    )
+}
+
+#[tokio::test]
+async fn control_characters_in_cms_text_never_reach_a_feed() {
+    let (app, _cms) = spawn_with_fake(Reply::Route(control_characters), "").await;
+    for path in ["/portal/feed/21.xml", "/portal/feed/news.xml"] {
+        let response = app.get(path).await;
+        assert_eq!(response.status(), 200, "{path}");
+        let xml = response.text().await.unwrap();
+        let bad: Vec<char> = xml
+            .chars()
+            .filter(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r') || *c == '\u{fffe}')
+            .collect();
+        assert!(bad.is_empty(), "{path}: {bad:?} in\n{xml}");
+        assert!(xml.contains("<title>班列[31m开行</title>"), "{xml}");
+        assert!(xml.contains("<description>首列发车</description>"), "{xml}");
+    }
+}
