@@ -53,6 +53,12 @@ pub enum RuntimeError {
     SharedCache(String),
     #[error(transparent)]
     Traces(#[from] TracesError),
+    /// A reload onto a folder without the app, while the running config serves one: every page
+    /// would 404 and every replica leave service over one wrong path in a ConfigMap.
+    #[error(
+        "server.static_dir {0} holds no built app (index.html), and the running config serves one"
+    )]
+    NoApp(String),
 }
 
 impl Runtime {
@@ -61,7 +67,7 @@ impl Runtime {
     pub fn new(
         config: Config,
         health: Arc<UpstreamHealth>,
-        render: Option<&RenderPool>,
+        previous: Option<&Runtime>,
     ) -> Result<Self, RuntimeError> {
         let upstream = Upstream::new(
             &config.upstream,
@@ -70,6 +76,11 @@ impl Runtime {
             health,
         )?;
         let app_files = AppFiles::load(&config.server.static_dir, config.server.source_maps)?;
+        if previous.is_some_and(|p| p.app_files.has_index()) && !app_files.has_index() {
+            return Err(RuntimeError::NoApp(
+                config.server.static_dir.display().to_string(),
+            ));
+        }
         if app_files.has_index() {
             tracing::info!(
                 files = app_files.len(),
@@ -91,7 +102,7 @@ impl Runtime {
         );
         let robots = robots_txt(&config.site);
         // Last, past every step that can fail: a refused reload leaves the pool as it was.
-        let render = render_pool(&config.render, &app_files, render);
+        let render = render_pool(&config.render, &app_files, previous.map(|p| &p.render));
         Ok(Self {
             config: Arc::new(config),
             upstream,
@@ -233,7 +244,7 @@ impl Shared {
         if old.config.telemetry != config.telemetry {
             tracing::warn!("[telemetry] takes effect at the next restart");
         }
-        let runtime = Runtime::new(config, self.upstream_health.clone(), Some(&old.render))?;
+        let runtime = Runtime::new(config, self.upstream_health.clone(), Some(&old))?;
         self.hsts.configure(&runtime.config.server);
         self.access_log.configure(&runtime.config.server);
         self.client_limits.apply(&runtime.config.limits);

@@ -451,6 +451,27 @@ async fn a_reload_changes_a_ttl_and_an_invalid_file_is_refused() {
         "乙公司",
         "the old config stays"
     );
+
+    // A valid file whose static_dir holds no app (a wrong path in a ConfigMap): refused too, so
+    // the pages go on rather than every replica answering 404 and leaving service.
+    let extra = format!("{OPEN_LIMITS}[site]\ncompany_name = \"丙公司\"\n");
+    std::fs::write(
+        &file,
+        config_toml(&fake.base_url(), &dir.path().join("no-such-build"), &extra),
+    )
+    .unwrap();
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    assert_eq!(
+        fetch("/portal/api/site").await.1["result"]["companyName"],
+        "乙公司",
+        "the old config stays"
+    );
+    let page = client
+        .get(format!("http://{addr}/portal/"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.status(), 200, "the app is still served");
 }
 
 #[tokio::test]
