@@ -166,6 +166,8 @@ pub struct Shared {
     pub access_log: AccessLog,
     /// This app's traces, `None` when off (`[telemetry]`, `OTEL_*`); fixed until a restart.
     pub traces: Option<Traces>,
+    /// The CMS notices taken (`webhook`): one is never applied twice.
+    pub webhook_seen: crate::webhook::SeenNotices,
     config_path: Option<PathBuf>,
 }
 
@@ -207,6 +209,7 @@ impl AppState {
             hsts,
             access_log,
             traces,
+            webhook_seen: crate::webhook::SeenNotices::default(),
             config_path,
         })))
     }

@@ -29,6 +29,54 @@ pub const SIGNATURE_HEADER: &str = "x-portal-signature";
 const MAX_BODY: usize = 16 * 1024;
 /// Refreshes run together, at most this many (each is one CMS call at most).
 const MAX_REFRESHES: usize = 16;
+/// How far ahead of this replica's clock a notice may be dated: the CMS's clock and ours differ
+/// by seconds, not minutes (a notice dated minutes ahead would outlive the replay window).
+const FUTURE_SKEW: Duration = Duration::from_secs(30);
+/// Signatures remembered in memory (a notice a minute is a busy newsroom; the window is minutes).
+const MAX_SEEN: u64 = 100_000;
+
+/// The notices taken within their window, by signature: in the shared tier when there is one
+/// (a replayed notice may reach another replica), else (and while it does not answer) in this
+/// replica's memory.
+pub struct SeenNotices {
+    memory: moka::sync::Cache<String, ()>,
+}
+
+impl Default for SeenNotices {
+    fn default() -> Self {
+        Self {
+            // Entries outlive the longest window a config may set; a reload that lengthens the
+            // window keeps what was seen.
+            memory: moka::sync::Cache::builder()
+                .max_capacity(MAX_SEEN)
+                .time_to_live(Duration::from_secs(24 * 3600))
+                .build(),
+        }
+    }
+}
+
+impl SeenNotices {
+    /// Whether `signature` is seen here for the first time within `window`.
+    async fn first_sighting_in(
+        &self,
+        shared: Option<&crate::cache::SharedTier>,
+        signature: &str,
+        window: Duration,
+    ) -> bool {
+        let signature = signature.trim().to_ascii_lowercase();
+        let here = !self.memory.contains_key(&signature);
+        self.memory.insert(signature.clone(), ());
+        match shared {
+            Some(tier) => {
+                tier.first_sighting(&signature, window)
+                    .await
+                    .unwrap_or(here)
+                    && here
+            }
+            None => here,
+        }
+    }
+}
 
 /// What changed in the CMS.
 #[derive(Debug, Deserialize)]
@@ -43,6 +91,10 @@ pub struct Notice {
     pub category_id: Option<u64>,
     /// When the CMS signed it, Unix seconds.
     pub time: u64,
+    /// Anything unique to this notice (a counter, a UUID): two edits of one article within the
+    /// same second are two notices, not one notice and its replay. Unused otherwise.
+    #[serde(default)]
+    pub nonce: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -130,8 +182,20 @@ pub async fn receive(
         .duration_since(UNIX_EPOCH)
         .unwrap_or_default()
         .as_secs();
-    if now.abs_diff(notice.time) > admin.webhook_max_age.as_secs() {
+    if notice.time > now + FUTURE_SKEW.as_secs() {
+        return Err(ApiError::WebhookRefused("signed in the future"));
+    }
+    if now.saturating_sub(notice.time) > admin.webhook_max_age.as_secs() {
         return Err(ApiError::WebhookRefused("signed too long ago"));
+    }
+    // Within its window a notice is taken once: a captured one sent again purges nothing.
+    let window = admin.webhook_max_age + FUTURE_SKEW;
+    if !state
+        .webhook_seen
+        .first_sighting_in(state.cache.shared(), presented, window)
+        .await
+    {
+        return Err(ApiError::WebhookRefused("already received"));
     }
 
     let purge = Purge {

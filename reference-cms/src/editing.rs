@@ -22,6 +22,9 @@ use crate::{
     content::{Article, ArticleEdit},
 };
 
+/// Notices sent by this process: each one's nonce.
+static NOTICES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 /// Where and how to tell the gateway of a change.
 #[derive(Clone, Debug)]
 pub struct Webhook {
@@ -112,6 +115,8 @@ async fn notify(
                 "id": id,
                 "categoryId": category,
                 "time": SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default().as_secs(),
+                // Two edits within a second are two notices (the gateway refuses a replay).
+                "nonce": format!("{}-{}", std::process::id(), NOTICES.fetch_add(1, std::sync::atomic::Ordering::Relaxed)),
             })
             .to_string();
             let sent = reqwest::Client::new()

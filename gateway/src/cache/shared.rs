@@ -325,6 +325,28 @@ impl SharedTier {
         }
     }
 
+    /// Records `token` for `keep_for` unless it is already recorded: `Some(true)` the first time
+    /// any replica records it, `Some(false)` after, `None` while the tier does not answer.
+    pub async fn first_sighting(&self, token: &str, keep_for: Duration) -> Option<bool> {
+        let key = format!("{}s:{token}", self.prefix);
+        let keep_ms = u64::try_from(keep_for.as_millis())
+            .unwrap_or(u64::MAX)
+            .max(1);
+        let set: Option<String> = self
+            .run("SET NX", move |mut c| async move {
+                redis::cmd("SET")
+                    .arg(key)
+                    .arg("1")
+                    .arg("NX")
+                    .arg("PX")
+                    .arg(keep_ms)
+                    .query_async(&mut c)
+                    .await
+            })
+            .await?;
+        Some(set.is_some())
+    }
+
     /// Gives up this replica's lock on `key` (not another's that took it after ours expired).
     pub async fn unlock(&self, key: &str) {
         let lock_key = format!("{}l:{key}", self.prefix);

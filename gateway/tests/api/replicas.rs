@@ -493,6 +493,39 @@ async fn a_webhook_refreshes_the_article_and_its_list_on_every_replica() {
         .await
         .unwrap();
     assert_eq!(refused.status(), 401, "signed too long ago");
+
+    // A notice is taken once, whichever replica it reaches again; one dated minutes ahead (which
+    // would outlive the window) not at all.
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let send = |app: &TestApp, time: u64| {
+        let body =
+            json!({"event": "update", "type": "article", "id": id, "time": time}).to_string();
+        let signature = portal_gateway::webhook::sign(WEBHOOK_SECRET.as_bytes(), body.as_bytes());
+        app.client
+            .post(app.url("/portal/admin/webhook"))
+            .header("x-portal-signature", signature)
+            .body(body)
+            .send()
+    };
+    assert_eq!(send(&replicas[0], now).await.unwrap().status(), 200);
+    for app in [&replicas[0], &replicas[2]] {
+        let replayed = send(app, now).await.unwrap();
+        assert_eq!(replayed.status(), 401, "a replayed notice");
+        assert_eq!(replayed.json::<Value>().await.unwrap()["code"], 401);
+    }
+    assert_eq!(
+        send(&replicas[1], now + 240).await.unwrap().status(),
+        401,
+        "dated 4 minutes ahead"
+    );
+    assert_eq!(
+        send(&replicas[1], now + 5).await.unwrap().status(),
+        200,
+        "a few seconds of clock skew"
+    );
     let forged = replicas[0]
         .client
         .post(replicas[0].url("/portal/admin/webhook"))
