@@ -14,7 +14,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use tokio::sync::OnceCell;
+use futures_util::future::{BoxFuture, FutureExt, Shared};
 
 use crate::{config::CacheConfig, endpoint::CacheKey, envelope::ApiError};
 pub use entry::{
@@ -103,6 +103,9 @@ impl Policy {
     }
 }
 
+/// A load under way: the result of its task, for every visitor waiting.
+type Inflight = Shared<BoxFuture<'static, Loaded>>;
+
 /// Why a key is loaded, which decides how it meets the shared tier.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Why {
@@ -116,7 +119,10 @@ enum Why {
 
 pub struct ResponseCache {
     entries: moka::future::Cache<String, Arc<Entry>>,
-    inflight: Mutex<HashMap<String, Arc<OnceCell<Loaded>>>>,
+    /// The loads under way, by key. Each runs in its own task; every visitor waiting for the key
+    /// waits on this one handle, so one who gives up (their wait over) neither cancels it nor
+    /// makes the next visitor start a second load of a slow key.
+    inflight: Mutex<HashMap<String, Inflight>>,
     /// The tier all replicas share, when `[cache.shared]` names one.
     shared: Option<SharedTier>,
 }
@@ -268,20 +274,44 @@ impl ResponseCache {
         F: Fn() -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Loaded> + Send + 'static,
     {
-        let cell = {
+        let wait = policy.wait;
+        let work = {
             let mut inflight = self.inflight.lock().expect("inflight map lock");
-            Arc::clone(inflight.entry(key.clone()).or_default())
+            match inflight.get(&key) {
+                Some(work) => work.clone(),
+                None => {
+                    let work = self.start_load(key.clone(), policy, load, why);
+                    inflight.insert(key, work.clone());
+                    work
+                }
+            }
         };
-        let cache = Arc::clone(self);
+        match tokio::time::timeout(wait, work).await {
+            Ok(result) => result,
+            Err(_) => Err(ApiError::Upstream(crate::cms::UpstreamError::Timeout)),
+        }
+    }
+
+    /// Starts the load of `key` in its own task: a visitor who goes away does not cancel it for
+    /// the others, nor for the next one.
+    fn start_load<F, Fut>(
+        self: &Arc<Self>,
+        key: String,
+        policy: &Policy,
+        load: Arc<F>,
+        why: Why,
+    ) -> Inflight
+    where
+        F: Fn() -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Loaded> + Send + 'static,
+    {
         let stale_budget = policy.stale_while_revalidate.max(policy.stale_if_error);
         let policy_for_load = policy.clone();
-        let wait = policy.wait;
-        let work = cell.get_or_init(|| async move {
-            // The call runs in its own task: a visitor who goes away does not cancel it for others.
-            let task_cache = Arc::clone(&cache);
-            let task_key = key.clone();
+        let task_cache = Arc::clone(self);
+        let (cache, task_key) = (Arc::clone(self), key.clone());
+        {
             // With traces on, the request's context goes along: its CMS calls are its children.
-            let result = tokio::spawn(crate::traces::carry(async move {
+            let task = tokio::spawn(crate::traces::carry(async move {
                 let shared = task_cache
                     .shared
                     .as_ref()
@@ -348,16 +378,17 @@ impl ResponseCache {
                     }
                 }
                 loaded
-            }))
-            .await;
-            result.unwrap_or_else(|join| {
-                tracing::error!(error = %join, "cache load task failed");
-                Err(ApiError::Internal("the cache load task failed"))
-            })
-        });
-        match tokio::time::timeout(wait, work).await {
-            Ok(result) => result.clone(),
-            Err(_) => Err(ApiError::Upstream(crate::cms::UpstreamError::Timeout)),
+            }));
+            async move {
+                task.await.unwrap_or_else(|join| {
+                    tracing::error!(error = %join, "cache load task failed");
+                    // The next visitor loads afresh rather than meet this failure for good.
+                    cache.forget_inflight(&key);
+                    Err(ApiError::Internal("the cache load task failed"))
+                })
+            }
+            .boxed()
+            .shared()
         }
     }
 

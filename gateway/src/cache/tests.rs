@@ -147,3 +147,38 @@ async fn waiters_give_up_after_their_wait_and_the_call_is_made_once() {
     assert_eq!(calls.load(Ordering::SeqCst), 1, "one call for both waiters");
     assert_eq!(cache.entry_count(), 0, "nothing cached");
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_load_that_outlives_its_first_waiter_serves_the_ones_after_it() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let cache = ResponseCache::new(1 << 20, None);
+    let calls = Arc::new(AtomicUsize::new(0));
+    // A load of 2.5 s (a CMS answer slow to map or sanitise) against a wait of 1 s.
+    let slow = |calls: Arc<AtomicUsize>| {
+        move || {
+            calls.fetch_add(1, Ordering::SeqCst);
+            async {
+                tokio::time::sleep(Duration::from_millis(2500)).await;
+                Ok(Arc::new(Entry::new(
+                    StatusCode::OK,
+                    Bytes::from_static(b"{}"),
+                )))
+            }
+        }
+    };
+    let policy = policy(Duration::from_secs(1));
+    let first = cache.get_or_load("k", &policy, slow(calls.clone())).await;
+    assert!(first.result.is_err(), "the first visitor's wait is over");
+    // The next visitors, after the first gave up: they wait on the same load.
+    let second = cache.get_or_load("k", &policy, slow(calls.clone())).await;
+    assert!(second.result.is_err());
+    let third = cache.get_or_load("k", &policy, slow(calls.clone())).await;
+    assert!(
+        third.result.is_ok(),
+        "the load ended within the third's wait"
+    );
+    assert_eq!(calls.load(Ordering::SeqCst), 1, "one load for all three");
+    let fourth = cache.get_or_load("k", &policy, slow(calls.clone())).await;
+    assert_eq!(fourth.outcome, Outcome::Hit);
+    assert_eq!(calls.load(Ordering::SeqCst), 1);
+}

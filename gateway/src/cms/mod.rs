@@ -619,7 +619,7 @@ impl Upstream {
         };
         let article = self.dialect.article(item, "payload")?;
         Ok(Fetched {
-            value: Some(finish::finish_article(article, &self.links)),
+            value: Some(finish::finish_article_in_budget(article, &self.links).await?),
             empty: false,
         })
     }
