@@ -199,6 +199,9 @@ pub struct LimitsConfig {
     pub max_header_bytes: usize,
     /// Longest request target (path and query); longer → 414.
     pub max_uri_bytes: usize,
+    /// Connections one peer address may hold open at once; past it a new one is closed at once.
+    /// Trusted proxies are not counted (every visitor behind one shares its address).
+    pub max_connections_per_client: usize,
 }
 
 impl Default for LimitsConfig {
@@ -212,6 +215,7 @@ impl Default for LimitsConfig {
             trusted_proxies: Vec::new(),
             max_header_bytes: 16 * 1024,
             max_uri_bytes: 4096,
+            max_connections_per_client: 256,
         }
     }
 }
@@ -288,6 +292,13 @@ pub struct ServerConfig {
     /// How long a client may take to send a request's head; slower ones are dropped.
     #[serde(with = "humantime_serde")]
     pub header_read_timeout: Duration,
+    /// How long a new connection may stay silent before its first byte; then it is closed.
+    #[serde(with = "humantime_serde")]
+    pub first_byte_timeout: Duration,
+    /// How long a connection may go without a byte moving either way (between requests, an
+    /// HTTP/2 connection with no stream); then it is closed.
+    #[serde(with = "humantime_serde")]
+    pub idle_timeout: Duration,
     /// One line per request (at info, target `portal_gateway::access`); errors are logged either way.
     pub access_log: bool,
     /// On SIGTERM, how long requests in flight (a long download) may take to finish before their
@@ -307,6 +318,8 @@ impl Default for ServerConfig {
             hsts_max_age: None,
             source_maps: false,
             header_read_timeout: Duration::from_secs(15),
+            first_byte_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(60),
             access_log: true,
             shutdown_timeout: Duration::from_secs(25),
         }
@@ -634,6 +647,18 @@ impl Config {
         if self.server.header_read_timeout.is_zero() {
             return Err(invalid("server.header_read_timeout", "must be more than 0"));
         }
+        if self.server.first_byte_timeout.is_zero() {
+            return Err(invalid("server.first_byte_timeout", "must be more than 0"));
+        }
+        if self.server.idle_timeout < Duration::from_secs(1) {
+            return Err(invalid("server.idle_timeout", "must be at least 1s"));
+        }
+        if self.limits.max_connections_per_client == 0 {
+            return Err(invalid(
+                "limits.max_connections_per_client",
+                "must be more than 0",
+            ));
+        }
         Ok(())
     }
 
@@ -764,7 +789,7 @@ impl Config {
         if self.site.company_name.trim().is_empty() {
             return Err(invalid(
                 "site.company_name",
-                "must name the company (the page title, the footer, the crawlable pages)",
+                "must name the company (every page's title, the header and footer, the feeds)",
             ));
         }
         if !matches!(self.site.pagination_locale.as_str(), "en" | "zh-CN") {

@@ -9,6 +9,7 @@ pub mod check;
 pub mod cli;
 pub mod cms;
 pub mod config;
+pub mod connections;
 pub mod content;
 mod crawl;
 pub mod endpoint;

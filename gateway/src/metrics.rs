@@ -95,6 +95,10 @@ fn describe() {
         "Pages answered with the app shell because their render failed, by reason."
     );
     describe_counter!(
+        "portal_connections_closed_total",
+        "Connections the gateway closed, by reason (silent: no first byte; idle; per_client: over the address's share)."
+    );
+    describe_counter!(
         "portal_cache_purges_total",
         "Purges applied to this replica's memory, by origin (admin, webhook, pubsub, reconnect)."
     );

@@ -5,7 +5,8 @@
 //! connections are cut), then returns.
 //!
 //! Written here rather than with `axum::serve`, which sets no timer on hyper's connections, so
-//! hyper's header read time-out never applies.
+//! hyper's header read time-out never applies. What a connection may hold besides (silence, idleness,
+//! how many one address opens) is `connections`.
 
 use std::{future::Future, io, pin::pin, time::Duration};
 
@@ -19,17 +20,23 @@ use hyper_util::{
 use tokio::net::TcpListener;
 use tower::ServiceExt;
 
-use crate::stack::App;
+use crate::{
+    connections::{Activity, Admitted, ConnectionLimits, PerClient, Watched},
+    stack::App,
+};
 
 /// Serves `app` on `listener` until `shutdown` resolves. A request head must arrive within
-/// `header_read_timeout` of its first byte (or of the connection's start).
+/// `header_read_timeout` of its first byte; a connection is closed after `limits.first_byte`
+/// without a first byte and `limits.idle` without any.
 pub async fn serve(
     listener: TcpListener,
     app: App,
     header_read_timeout: Duration,
+    limits: ConnectionLimits,
     drain: Duration,
     shutdown: impl Future<Output = ()>,
 ) -> io::Result<()> {
+    let per_client = std::sync::Arc::new(PerClient::default());
     let mut builder = Builder::new(TokioExecutor::new());
     builder
         .http1()
@@ -50,7 +57,17 @@ pub async fn serve(
             },
             () = &mut shutdown => break,
         };
+        let held = match per_client.admit(peer.ip(), &limits) {
+            Admitted::Refused => {
+                metrics::counter!("portal_connections_closed_total", "reason" => "per_client")
+                    .increment(1);
+                continue;
+            }
+            admitted => admitted,
+        };
         let _ = stream.set_nodelay(true);
+        let activity = Activity::new();
+        let stream = Watched::new(stream, std::sync::Arc::clone(&activity));
         let mut app = app.clone();
         app.set_peer(peer.ip());
         let service = TowerToHyperService::new(
@@ -60,9 +77,30 @@ pub async fn serve(
             .serve_connection(TokioIo::new(stream), service)
             .into_owned();
         let connection = graceful.watch(connection);
+        let limits = limits.clone();
         tokio::spawn(async move {
-            if let Err(err) = connection.await {
-                tracing::trace!(error = %err, "connection ended with an error");
+            let _held = held;
+            let mut connection = pin!(connection);
+            loop {
+                let (deadline, why) = activity.deadline(&limits);
+                tokio::select! {
+                    ended = &mut connection => {
+                        if let Err(err) = ended {
+                            tracing::trace!(error = %err, "connection ended with an error");
+                        }
+                        return;
+                    }
+                    () = tokio::time::sleep_until(deadline) => {
+                        // Bytes moved meanwhile: a later deadline.
+                        if activity.deadline(&limits).0 > deadline {
+                            continue;
+                        }
+                        metrics::counter!("portal_connections_closed_total", "reason" => why)
+                            .increment(1);
+                        // Dropped: its socket is closed.
+                        return;
+                    }
+                }
             }
         });
     }

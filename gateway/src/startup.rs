@@ -138,11 +138,13 @@ impl Application {
                 access_log::flush();
             }
         });
-        let server = self.state.runtime().config.server.clone();
+        let config = self.state.runtime().config.clone();
+        let server = &config.server;
         let served = crate::serve::serve(
             self.listener,
             self.app,
             server.header_read_timeout,
+            crate::connections::ConnectionLimits::of(server, &config.limits),
             server.shutdown_timeout,
             shutdown,
         )

@@ -421,3 +421,117 @@ async fn sigterm_cuts_a_download_still_running_after_the_shutdown_time_out() {
         "the cut is logged: {out}{err}"
     );
 }
+
+/// A connection from `source` (a loopback address of its own) to `port`.
+async fn connect_from(source: &str, port: u16) -> std::io::Result<tokio::net::TcpStream> {
+    let socket = tokio::net::TcpSocket::new_v4()?;
+    socket.bind(format!("{source}:0").parse().unwrap())?;
+    socket
+        .connect(format!("127.0.0.1:{port}").parse().unwrap())
+        .await
+}
+
+/// Whether the gateway closed `stream`: a read ends (0 bytes or an error) within `within`.
+async fn closed_within(stream: &mut tokio::net::TcpStream, within: Duration) -> bool {
+    use tokio::io::AsyncReadExt;
+    let mut buf = [0u8; 4096];
+    let deadline = tokio::time::Instant::now() + within;
+    loop {
+        match tokio::time::timeout_at(deadline, stream.read(&mut buf)).await {
+            Err(_) => return false,
+            Ok(Ok(0) | Err(_)) => return true,
+            // The server's HTTP/2 settings: read on.
+            Ok(Ok(_)) => continue,
+        }
+    }
+}
+
+#[tokio::test]
+async fn silent_and_idle_connections_are_closed_and_a_visitor_is_served_throughout() {
+    use tokio::io::AsyncWriteExt;
+    let port = free_port();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("gateway.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "[server]\nlisten = \"127.0.0.1:{port}\"\nwatch_config = false\naccess_log = false\nfirst_byte_timeout = \"1s\"\nidle_timeout = \"2s\"\n[limits]\nmax_connections_per_client = 64\n[upstream]\nbase_url = \"http://127.0.0.1:9/\"\nclient_id = \"{CLIENT_ID}\"\nclient_secret = \"{CLIENT_SECRET}\"\n[site]\ncompany_name = \"甲公司\"\n"
+        ),
+    )
+    .unwrap();
+    // A low descriptor limit, as a small container has: 1 000 silent connections would take
+    // every descriptor if each were accepted and kept.
+    let mut child = Command::new("prlimit")
+        .arg("--nofile=256:256")
+        .arg(BIN)
+        .arg("--config")
+        .arg(&file)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let client = reqwest::Client::builder()
+        .timeout(Duration::from_secs(2))
+        .build()
+        .unwrap();
+    let health = format!("http://127.0.0.1:{port}/healthz");
+    assert_eq!(
+        first_answer(&client, &health).await,
+        Some(reqwest::StatusCode::OK)
+    );
+
+    // 1 000 connections that never send a byte, from one address, and 50 HTTP/2 connections
+    // from another that send their preface and settings, then nothing.
+    let mut silent = Vec::new();
+    for _ in 0..1000 {
+        if let Ok(stream) = connect_from("127.0.0.2", port).await {
+            silent.push(stream);
+        }
+    }
+    let mut prefaced = Vec::new();
+    for _ in 0..50 {
+        let mut stream = connect_from("127.0.0.3", port).await.unwrap();
+        stream
+            .write_all(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\0\0\0\x04\0\0\0\0\0")
+            .await
+            .unwrap();
+        prefaced.push(stream);
+    }
+    // A visitor from a third address is served all along.
+    for _ in 0..10 {
+        let answer = client.get(&health).send().await;
+        assert!(
+            answer.as_ref().is_ok_and(|r| r.status() == 200),
+            "/healthz while the connections are open: {answer:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    // Every silent one closed (the first 64 after the first-byte time-out, the others at once),
+    // every HTTP/2 one after the idle time-out.
+    let mut open = 0;
+    for stream in silent.iter_mut().chain(prefaced.iter_mut()) {
+        if !closed_within(stream, Duration::from_secs(4)).await {
+            open += 1;
+        }
+    }
+    assert_eq!(open, 0, "connections left open");
+    assert_eq!(client.get(&health).send().await.unwrap().status(), 200);
+    assert!(child.try_wait().unwrap().is_none(), "the gateway lives");
+    let metrics = client
+        .get(format!("http://127.0.0.1:{port}/metrics"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    for reason in ["silent", "idle", "per_client"] {
+        assert!(
+            metrics.contains(&format!(
+                "portal_connections_closed_total{{reason=\"{reason}\"}}"
+            )),
+            "{reason} in\n{metrics}"
+        );
+    }
+}

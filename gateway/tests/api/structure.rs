@@ -188,6 +188,7 @@ async fn a_panicking_handler_answers_a_500_envelope_and_serving_goes_on() {
         listener,
         app,
         std::time::Duration::from_secs(5),
+        Default::default(),
         std::time::Duration::from_secs(5),
         std::future::pending(),
     ));

@@ -321,6 +321,7 @@ async fn with_traces_off_a_request_is_handled_without_a_trace_context() {
         listener,
         app,
         std::time::Duration::from_secs(5),
+        Default::default(),
         std::time::Duration::from_secs(5),
         std::future::pending(),
     ));
