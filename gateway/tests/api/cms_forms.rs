@@ -234,12 +234,13 @@ async fn a_headless_cms_is_read_by_configuration_alone() {
     assert_eq!(past["result"]["content"], json!([]));
 
     // Every page of the list at its real URL (23 articles, 10 a page as in the app) is rendered
-    // from answers the CMS gave within its 20, with its articles; past the end, none.
+    // from answers the CMS gave within its 20, with its articles; past the end, none (404).
     let (app, _fake) = headless_pages_app().await;
     for (page, first, count) in [(1, 1000, 10), (2, 1010, 10), (3, 1020, 3), (4, 0, 0)] {
         let path = format!("/portal/news_center/company_announcement/1?page={page}");
         let response = app.get(&path).await;
-        assert_eq!(response.status(), 200, "{path}");
+        let status = if count > 0 { 200 } else { 404 };
+        assert_eq!(response.status(), status, "{path}");
         let html = response.text().await.unwrap();
         let failed = failed_answers(&html);
         assert!(failed.is_empty(), "{path}: {failed:?}");
