@@ -1539,6 +1539,18 @@ pub async fn run(config: &Config) -> Result<Report, ClientError> {
         if text.contains(&basic) {
             *text = text.replace(&basic, "***");
         }
+        // Every other secret of the config, in the forms it travels in.
+        if let std::borrow::Cow::Owned(clean) = crate::redact::redact(text) {
+            *text = clean;
+        }
+        // And nothing a terminal would act on (an escape sequence, a carriage return redrawing
+        // a line): what the CMS said is printed as text.
+        if text.chars().any(char::is_control) {
+            *text = text
+                .chars()
+                .map(|c| if c.is_control() { ' ' } else { c })
+                .collect();
+        }
     };
     // A refused credential names the keys of the configured style (a token has no client id).
     let credential_key = match config.upstream.auth {

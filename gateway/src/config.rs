@@ -461,6 +461,8 @@ impl Config {
     fn from_figment(figment: Figment) -> Result<Self, ConfigError> {
         let mut config: Config = figment.extract().map_err(describe)?;
         config.upstream.read_secret_file()?;
+        // Before any check can name a value: whatever is written out from here on hides them.
+        crate::redact::remember(&config);
         config.validate()?;
         let dialect = Dialect::compile(&config.dialect).map_err(ConfigError::Dialect)?;
         config.compiled = Some((config.dialect.clone(), dialect));
@@ -559,6 +561,20 @@ impl Config {
         }
         if base.cannot_be_a_base() || base.host().is_none() {
             return Err(invalid("upstream.base_url", "must name a host"));
+        }
+        // A credential in the address would be printed with it and would override the
+        // configured one: each has its own key. (The address is not repeated here.)
+        if !base.username().is_empty() || base.password().is_some() {
+            return Err(invalid(
+                "upstream.base_url",
+                "must not carry a user name or password: set upstream.client_id and upstream.client_secret",
+            ));
+        }
+        if base.query().is_some() || base.fragment().is_some() {
+            return Err(invalid(
+                "upstream.base_url",
+                "must not carry a query or fragment: a credential sent in the query is upstream.auth = \"query\" with upstream.auth_name",
+            ));
         }
         let up = &self.upstream;
         if up.auth == AuthStyle::Basic && (up.client_id.is_empty() || up.client_id.contains(':')) {
@@ -843,6 +859,8 @@ impl Config {
 
 /// One line per problem, each naming its key as written in the file (`upstream.timeout`) and
 /// where the bad value came from.
+/// No value is repeated: a problem with a secret's key (a number where its string goes) would
+/// print the secret, and TOML's syntax errors quote the line they stopped at, which may hold one.
 fn describe(err: figment::Error) -> ConfigError {
     let lines: Vec<String> = err
         .into_iter()
@@ -853,14 +871,41 @@ fn describe(err: figment::Error) -> ConfigError {
                 .as_ref()
                 .map(|m| format!(" (from {})", m.name))
                 .unwrap_or_default();
+            let what = match &e.kind {
+                figment::error::Kind::Message(message) => without_quoted_lines(message),
+                figment::error::Kind::InvalidType(_, expected) => {
+                    format!("invalid type: expected {expected}")
+                }
+                figment::error::Kind::InvalidValue(_, expected) => {
+                    format!("invalid value: expected {expected}")
+                }
+                kind => kind.to_string(),
+            };
             if key.is_empty() {
-                format!("{}{from}", e.kind)
+                format!("{what}{from}")
             } else {
-                format!("key `{key}`: {}{from}", e.kind)
+                format!("key `{key}`: {what}{from}")
             }
         })
         .collect();
     ConfigError::Load(lines.join("; "))
+}
+
+/// A TOML parser's message without the lines it quotes from the file (`3 | client_secret = …`,
+/// and the `|` and `^` lines around them): where (line and column) and what stay.
+fn without_quoted_lines(message: &str) -> String {
+    message
+        .lines()
+        .map(str::trim)
+        .filter(|line| {
+            !line.is_empty()
+                && !line.starts_with('|')
+                && !line
+                    .split_once('|')
+                    .is_some_and(|(number, _)| number.trim().parse::<u64>().is_ok())
+        })
+        .collect::<Vec<_>>()
+        .join(": ")
 }
 
 fn env_provider() -> Env {

@@ -23,6 +23,7 @@ pub mod observe;
 mod pages;
 pub mod portal_routes;
 pub mod process;
+pub mod redact;
 pub mod reload;
 pub mod render;
 pub mod request;

@@ -27,6 +27,51 @@ fn secret_never_prints() {
 }
 
 #[test]
+fn no_error_repeats_a_secret_however_the_file_is_broken() {
+    let cases = [
+        // A syntax error on the secret's line (TOML quotes the line it stopped at).
+        MINIMAL.replace(
+            "client_secret = \"s3cret\"",
+            "client_secret = \"s3cret-xyz-4711",
+        ),
+        MINIMAL.replace(
+            "client_secret = \"s3cret\"",
+            "client_secret = s3cret-xyz-4711",
+        ),
+        // A number where the secret's string goes.
+        MINIMAL.replace(
+            "client_secret = \"s3cret\"",
+            "client_secret = 4711471147114711",
+        ),
+        // A credential in the CMS's address, in its user information or its query.
+        MINIMAL.replace(
+            "http://127.0.0.1:8081/",
+            "http://portal:s3cret-xyz-4711@127.0.0.1:8081/",
+        ),
+        MINIMAL.replace(
+            "http://127.0.0.1:8081/",
+            "http://127.0.0.1:8081/?key=s3cret-xyz-4711",
+        ),
+        format!("{MINIMAL}[admin]\ntoken = 4711471147114711\n"),
+        format!("{MINIMAL}[admin]\nwebhook_secret = [\"s3cret-xyz-4711\"]\n"),
+    ];
+    for toml in cases {
+        let err = Config::from_toml_str(&toml).expect_err(&toml).to_string();
+        assert!(
+            !err.contains("s3cret-xyz-4711") && !err.contains("4711471147114711"),
+            "{err}"
+        );
+        assert!(
+            err.contains("client_secret")
+                || err.contains("base_url")
+                || err.contains("admin.")
+                || err.contains("line"),
+            "names where: {err}"
+        );
+    }
+}
+
+#[test]
 fn bad_values_name_their_key() {
     let cases = [
         (

@@ -535,3 +535,72 @@ async fn silent_and_idle_connections_are_closed_and_a_visitor_is_served_througho
         );
     }
 }
+
+/// The query credential of the echoing CMS below.
+const QUERY_KEY: &str = "q-key-never-printed-4711";
+
+/// A CMS that repeats the URL it was called at (credential included) in its error message, in
+/// Chinese (so a visitor would be shown it), with escape sequences.
+fn echoing_cms(path: &str, query: &str) -> Reply {
+    let _ = path;
+    Reply::Json(
+        500,
+        serde_json::json!({"code": 500, "msg": format!("数据库异常：GET {path}?{query} 失败\u{1b}]0;owned\u{7}\r\n")}),
+    )
+}
+
+#[tokio::test]
+async fn a_cms_echoing_its_query_credential_puts_it_in_no_log_answer_or_metric() {
+    let cms = FakeUpstream::start(Reply::Route(echoing_cms)).await;
+    let port = free_port();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("gateway.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "[server]\nlisten = \"127.0.0.1:{port}\"\nwatch_config = false\nlog_format = \"json\"\n[upstream]\nbase_url = \"{}\"\nauth = \"query\"\nauth_name = \"key\"\nclient_secret = \"{QUERY_KEY}\"\n[site]\ncompany_name = \"甲公司\"\n[admin]\ntoken = \"{ADMIN_TOKEN}\"\nwebhook_secret = \"webhook-s3cret-never-printed\"\n",
+            cms.base_url()
+        ),
+    )
+    .unwrap();
+    let mut child = spawn_gateway(&file, &[]);
+    let client = reqwest::Client::new();
+    let base = format!("http://127.0.0.1:{port}");
+    assert!(
+        first_answer(&client, &format!("{base}/healthz"))
+            .await
+            .is_some()
+    );
+    let mut answers = String::new();
+    for path in [
+        "/portal/api/category/list",
+        "/portal/api/article/detail?id=7",
+        "/portal/",
+        "/readyz?upstream=1",
+        "/metrics",
+    ] {
+        let response = client.get(format!("{base}{path}")).send().await.unwrap();
+        answers.push_str(&response.text().await.unwrap());
+    }
+    assert!(
+        cms.seen().iter().any(|s| s.query.contains(QUERY_KEY)),
+        "the credential went to the CMS"
+    );
+    terminate(&mut child).await;
+    let logs = read_all(child.stdout.take()).await + &read_all(child.stderr.take()).await;
+    assert!(
+        logs.contains("数据库异常"),
+        "the CMS's message is logged: {logs}"
+    );
+    for secret in [QUERY_KEY, ADMIN_TOKEN, "webhook-s3cret-never-printed"] {
+        assert!(!logs.contains(secret), "{secret} in the logs:\n{logs}");
+        assert!(
+            !answers.contains(secret),
+            "{secret} in an answer:\n{answers}"
+        );
+    }
+    assert!(
+        !logs.contains('\u{1b}') && !answers.contains('\u{1b}'),
+        "an escape sequence passed"
+    );
+}

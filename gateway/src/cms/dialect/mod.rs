@@ -706,7 +706,16 @@ impl Dialect {
             .filter_map(|p| p.get(body)?.as_str())
             .map(str::trim)
             .find(|m| !m.is_empty())
-            .map(|m| m.chars().take(200).collect())
+            // Secrets hidden before the cut (a cut secret would no longer be found), control
+            // characters dropped (an escape sequence would reach a terminal through the logs and
+            // `check-upstream`).
+            .map(|m| {
+                crate::redact::redact(m)
+                    .chars()
+                    .filter(|c| !c.is_control())
+                    .take(200)
+                    .collect()
+            })
     }
 
     /// Turns one CMS answer into its payload, or the error it stands for.
