@@ -900,9 +900,9 @@ fn without_quoted_lines(message: &str) -> String {
         .filter(|line| {
             !line.is_empty()
                 && !line.starts_with('|')
-                && !line
+                && line
                     .split_once('|')
-                    .is_some_and(|(number, _)| number.trim().parse::<u64>().is_ok())
+                    .is_none_or(|(number, _)| number.trim().parse::<u64>().is_err())
         })
         .collect::<Vec<_>>()
         .join(": ")
