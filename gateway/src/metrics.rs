@@ -95,6 +95,10 @@ fn describe() {
         "Pages answered with the app shell because their render failed, by reason."
     );
     describe_counter!(
+        "portal_shared_cache_rejected_total",
+        "Entries of the shared cache ignored as none the gateway writes, by reason."
+    );
+    describe_counter!(
         "portal_connections_closed_total",
         "Connections the gateway closed, by reason (silent: no first byte; idle; per_client: over the address's share)."
     );
@@ -298,6 +302,12 @@ pub fn shared_cache_lookup(found: bool) {
             .map(|r| metrics::counter!("portal_shared_cache_lookups_total", "result" => r))
     });
     COUNTERS[usize::from(!found)].increment(1);
+}
+
+/// `portal_shared_cache_rejected_total{reason}`: an entry of the shared tier the gateway could
+/// not have written (`too_large`, `damaged`, `status`, `type`, `future`, `encoding`), ignored.
+pub fn shared_cache_rejected(reason: &'static str) {
+    metrics::counter!("portal_shared_cache_rejected_total", "reason" => reason).increment(1);
 }
 
 /// `portal_render_duration_seconds`: a server render that answered HTML.

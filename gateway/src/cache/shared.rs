@@ -110,6 +110,7 @@ pub struct SharedTier {
     replica: Arc<str>,
     purge_script: redis::Script,
     unlock_script: redis::Script,
+    get_script: redis::Script,
 }
 
 impl SharedTier {
@@ -139,6 +140,7 @@ impl SharedTier {
             replica: Arc::from(replica_name()),
             purge_script: redis::Script::new(PURGE_LUA),
             unlock_script: redis::Script::new(UNLOCK_LUA),
+            get_script: redis::Script::new(GET_LUA),
         }))
     }
 
@@ -208,18 +210,55 @@ impl SharedTier {
         }
     }
 
-    /// The entry stored under `key`, if any (fresh or not: the caller judges).
+    /// The entry stored under `key`, if any (fresh or not: the caller judges). The tier is
+    /// shared, not trusted: an entry is read only within `MAX_ENTRY_BYTES`, and only if it is
+    /// one this gateway could have written for `key` (`decode`); any other is counted in
+    /// `portal_shared_cache_rejected_total{reason}` and is no entry, so the key is loaded afresh.
     pub async fn get(&self, key: &str) -> Option<Entry> {
-        let redis_key = self.entry_key(key);
-        let fields: HashMap<String, Vec<u8>> = self
-            .run("HGETALL", move |mut c| async move {
-                redis::cmd("HGETALL")
-                    .arg(redis_key)
-                    .query_async(&mut c)
-                    .await
+        let mut invocation = self.get_script.key(self.entry_key(key));
+        invocation.arg(MAX_ENTRY_BYTES);
+        let value: redis::Value = self
+            .run("get", move |mut c| async move {
+                invocation.invoke_async(&mut c).await
             })
             .await?;
-        decode(fields)
+        let fields = match value {
+            redis::Value::SimpleString(refused) => {
+                crate::metrics::shared_cache_rejected(if refused == "too_large" {
+                    "too_large"
+                } else {
+                    "damaged"
+                });
+                return None;
+            }
+            redis::Value::Array(items) => {
+                // HGETALL's flat list of names and values, as the script returns it.
+                let mut fields = HashMap::new();
+                for pair in items.chunks(2) {
+                    let [name, value] = pair else { break };
+                    let name: String = redis::from_redis_value(name).ok()?;
+                    let value: Vec<u8> = redis::from_redis_value(value).ok()?;
+                    fields.insert(name, value);
+                }
+                fields
+            }
+            value => redis::from_redis_value::<HashMap<String, Vec<u8>>>(&value).ok()?,
+        };
+        if fields.is_empty() {
+            return None;
+        }
+        match decode(key, fields) {
+            Ok(entry) => Some(entry),
+            Err(reason) => {
+                crate::metrics::shared_cache_rejected(reason);
+                tracing::warn!(
+                    key,
+                    reason,
+                    "an entry of the shared cache is not one the gateway writes: ignored"
+                );
+                None
+            }
+        }
     }
 
     /// Stores `entry` (its encodings, tags and stored time) for `keep_for`, and names it in its
@@ -408,26 +447,81 @@ impl SharedTier {
     }
 }
 
-/// An entry from its stored fields; `None` for a missing or damaged one.
-fn decode(mut fields: HashMap<String, Vec<u8>>) -> Option<Entry> {
+/// Largest entry read back from the tier, its fields together: well above the largest answer
+/// the gateway stores (a sitemap of thousands of articles, in three encodings), far below what
+/// one value may hold (a 300 MB value took a replica to 930 MB before its read timed out).
+const MAX_ENTRY_BYTES: u64 = 16 << 20;
+/// How far ahead of this replica's clock an entry's stored time may be (clocks of replicas differ
+/// by seconds); later, it would count as fresh for longer than its TTL.
+const MAX_AHEAD: Duration = Duration::from_secs(60);
+
+/// The media type the gateway stores under `key`: pages are HTML, feeds RSS, the sitemap XML,
+/// every other key an API answer.
+fn media_type_of(key: &str) -> MediaType {
+    if key.starts_with("page/") {
+        MediaType::Html
+    } else if key.starts_with("feed/") {
+        MediaType::Rss
+    } else if key.starts_with("sitemap") {
+        MediaType::Xml
+    } else {
+        MediaType::Json
+    }
+}
+
+/// Whether `encoded`, decompressed by `decoder`, is `body` exactly (reading at most one byte
+/// more than `body`, so a bomb costs nothing).
+fn encodes(body: &[u8], decoder: impl std::io::Read) -> bool {
+    use std::io::Read as _;
+    let mut out = Vec::with_capacity(body.len());
+    decoder
+        .take(body.len() as u64 + 1)
+        .read_to_end(&mut out)
+        .is_ok()
+        && out == body
+}
+
+/// An entry from its stored fields, if it is one this gateway could have written for `key`;
+/// else why not (the `reason` of `portal_shared_cache_rejected_total`).
+fn decode(key: &str, mut fields: HashMap<String, Vec<u8>>) -> Result<Entry, &'static str> {
     let text = |v: Vec<u8>| String::from_utf8(v).ok();
-    let status = text(fields.remove("s")?)?.parse::<u16>().ok()?;
-    let status = StatusCode::from_u16(status).ok()?;
-    let media_type = MediaType::parse(&text(fields.remove("c")?)?)?;
-    let stored_ms: u64 = text(fields.remove("t")?)?.parse().ok()?;
-    let body = Bytes::from(fields.remove("b")?);
+    let mut field = |name: &str| fields.remove(name).ok_or("damaged");
+    let status = text(field("s")?)
+        .and_then(|s| s.parse::<u16>().ok())
+        .and_then(|s| StatusCode::from_u16(s).ok())
+        .ok_or("damaged")?;
+    // What the gateway keeps: an answer, or the not-found it keeps briefly. Never a status
+    // without a body or one that changes the connection (101).
+    if !matches!(status.as_u16(), 200 | 404 | 410) {
+        return Err("status");
+    }
+    let media_type = text(field("c")?)
+        .and_then(|c| MediaType::parse(&c))
+        .ok_or("damaged")?;
+    if media_type != media_type_of(key) {
+        return Err("type");
+    }
+    let stored_ms: u64 = text(field("t")?)
+        .and_then(|t| t.parse().ok())
+        .ok_or("damaged")?;
+    let stored_at = UNIX_EPOCH + Duration::from_millis(stored_ms);
+    if stored_at > SystemTime::now() + MAX_AHEAD {
+        return Err("future");
+    }
+    let body = Bytes::from(field("b")?);
     let gzip = fields.remove("g").map(Bytes::from);
     let br = fields.remove("r").map(Bytes::from);
-    let tags = text(fields.remove("tags").unwrap_or_default())?;
-    let entry = Entry::from_parts(
-        media_type,
-        status,
-        body,
-        gzip,
-        br,
-        UNIX_EPOCH + Duration::from_millis(stored_ms),
-    )
-    .tagged(
+    if gzip
+        .as_ref()
+        .is_some_and(|gz| !encodes(&body, flate2::read::GzDecoder::new(gz.as_ref())))
+        || br
+            .as_ref()
+            .is_some_and(|br| !encodes(&body, brotli::Decompressor::new(br.as_ref(), 4096)))
+    {
+        return Err("encoding");
+    }
+    let tags = text(fields.remove("tags").unwrap_or_default()).ok_or("damaged")?;
+    let entry = Entry::from_parts(media_type, status, body, gzip, br, stored_at).tagged(
         tags.split('\n')
             .filter(|t| !t.is_empty())
             .map(str::to_owned)
@@ -435,7 +529,7 @@ fn decode(mut fields: HashMap<String, Vec<u8>>) -> Option<Entry> {
     );
     let entry = match fields.remove("v") {
         // A value that no longer reads (written by another version) is a missing entry.
-        Some(value) => entry.holding(serde_json::from_slice(&value).ok()?),
+        Some(value) => entry.holding(serde_json::from_slice(&value).map_err(|_| "damaged")?),
         None => entry,
     };
     if fields.contains_key("p") {
@@ -445,7 +539,7 @@ fn decode(mut fields: HashMap<String, Vec<u8>>) -> Option<Entry> {
     entry.source = Source::Shared {
         replica: fields.remove("o").and_then(text).map(Arc::from),
     };
-    Some(entry)
+    Ok(entry)
 }
 
 /// The name a person reads for this replica: the host's (a pod's name in Kubernetes) and the
@@ -614,6 +708,18 @@ end
 return out
 ";
 
+/// An entry's fields (`HGETALL`), unless it has more fields or bytes than the gateway writes:
+/// then `too_large` instead, without a byte of it crossing the network. ARGV: the byte bound.
+const GET_LUA: &str = r"
+if redis.call('HLEN', KEYS[1]) > 16 then return {ok = 'too_large'} end
+local total = 0
+for _, f in ipairs(redis.call('HKEYS', KEYS[1])) do
+  total = total + redis.call('HSTRLEN', KEYS[1], f)
+end
+if total > tonumber(ARGV[1]) then return {ok = 'too_large'} end
+return redis.call('HGETALL', KEYS[1])
+";
+
 const UNLOCK_LUA: &str = r"
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
@@ -667,7 +773,7 @@ mod tests {
         );
         fields.insert("r".to_owned(), original.br.as_ref().unwrap().bytes.to_vec());
         fields.insert("tags".to_owned(), b"article:1\ncategory:2".to_vec());
-        let back = decode(fields.clone()).unwrap();
+        let back = decode("category/list", fields.clone()).unwrap();
         assert_eq!(
             back.etag, original.etag,
             "every replica gives the same ETag"
@@ -682,15 +788,19 @@ mod tests {
         let mut named = fields.clone();
         named.insert("o".to_owned(), b"web-1/42".to_vec());
         assert_eq!(
-            decode(named).unwrap().source,
+            decode("category/list", named).unwrap().source,
             Source::Shared {
                 replica: Some(Arc::from("web-1/42"))
             },
             "the replica that stored it is read back"
         );
         fields.insert("p".to_owned(), b"1".to_vec());
-        assert!(decode(fields.clone()).unwrap().is_purged());
+        assert!(decode("category/list", fields.clone()).unwrap().is_purged());
         fields.remove("b");
-        assert!(decode(fields).is_none(), "a damaged entry is no entry");
+        assert_eq!(
+            decode("category/list", fields).err(),
+            Some("damaged"),
+            "a damaged entry is no entry"
+        );
     }
 }

@@ -707,3 +707,119 @@ async fn the_cache_view_names_the_replica_that_stored_a_shared_entry_and_purges_
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
+
+/// Entries written straight into the shared tier, none of which the gateway could have written:
+/// each is ignored (counted by reason) and the answer is loaded afresh from the CMS.
+#[tokio::test]
+async fn entries_the_gateway_could_not_have_written_are_ignored_and_refetched() {
+    use portal_gateway::endpoint::{CacheKey, Endpoint};
+    let redis = Redis::start();
+    let cms = CountingCms::start(None).await;
+    let client = redis::Client::open(redis.url()).unwrap();
+    let mut conn = client.get_multiplexed_async_connection().await.unwrap();
+    let now_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64;
+    let json_body = br#"{"code":200,"result":{"id":2101,"title":"poisoned"}}"#.to_vec();
+    let gzip_of_other = {
+        use std::io::Write;
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(b"{\"code\":200,\"result\":\"other\"}")
+            .unwrap();
+        gz.finish().unwrap()
+    };
+    let detail = |id: u64| CacheKey::new(Endpoint::ArticleDetail, &[Some(id)]).to_string();
+    let ids = [2101u64, 2102, 2103, 2104, 2105];
+    // (key, the fields that differ from a sound entry's, the reason it is refused)
+    type Poisoned<'a> = (String, Vec<(&'a str, Vec<u8>)>, &'a str);
+    let poisoned: Vec<Poisoned> = vec![
+        (
+            detail(ids[0]),
+            vec![("s", b"101".to_vec()), ("c", b"application/json".to_vec())],
+            "status",
+        ),
+        (
+            detail(ids[1]),
+            vec![
+                ("s", b"200".to_vec()),
+                ("c", b"text/html; charset=utf-8".to_vec()),
+            ],
+            "type",
+        ),
+        (
+            detail(ids[2]),
+            vec![
+                ("s", b"200".to_vec()),
+                ("c", b"application/json".to_vec()),
+                ("g", gzip_of_other),
+            ],
+            "encoding",
+        ),
+        (
+            detail(ids[3]),
+            vec![
+                ("s", b"200".to_vec()),
+                ("c", b"application/json".to_vec()),
+                ("t", (now_ms + 3_600_000).to_string().into_bytes()),
+            ],
+            "future",
+        ),
+        (
+            detail(ids[4]),
+            vec![
+                ("s", b"200".to_vec()),
+                ("c", b"application/json".to_vec()),
+                ("b", vec![b' '; 20 << 20]),
+            ],
+            "too_large",
+        ),
+    ];
+    for (key, fields, _) in &poisoned {
+        let mut all: Vec<(&str, Vec<u8>)> = vec![
+            ("t", now_ms.to_string().into_bytes()),
+            ("b", json_body.clone()),
+            ("tags", b"articles".to_vec()),
+        ];
+        for (name, value) in fields {
+            all.retain(|(n, _)| n != name);
+            all.push((name, value.clone()));
+        }
+        let mut hset = redis::cmd("HSET");
+        hset.arg(format!("test:e:{key}"));
+        for (name, value) in all {
+            hset.arg(name).arg(value);
+        }
+        let _: () = hset.query_async(&mut conn).await.unwrap();
+    }
+    let app = replica(cms.addr, redis.url()).await;
+    let before = cms.calls();
+    for (id, (key, _, reason)) in ids.iter().zip(&poisoned) {
+        let response = app
+            .get(&format!("/portal/api/article/detail?id={id}"))
+            .await;
+        assert_eq!(response.status(), 200, "{key}: {reason}");
+        assert_eq!(
+            response.headers()["content-type"],
+            "application/json",
+            "{key}: {reason}"
+        );
+        let body: Value = response.json().await.unwrap();
+        assert_eq!(body["result"]["id"], *id, "{key}: {reason}");
+        assert_ne!(body["result"]["title"], "poisoned", "{key}: {reason}");
+    }
+    assert_eq!(
+        cms.calls() - before,
+        ids.len(),
+        "each loaded afresh from the CMS"
+    );
+    let metrics = app.get("/metrics").await.text().await.unwrap();
+    for (_, _, reason) in &poisoned {
+        assert!(
+            metrics.contains(&format!(
+                "portal_shared_cache_rejected_total{{reason=\"{reason}\"}}"
+            )),
+            "{reason} counted in\n{metrics}"
+        );
+    }
+}
