@@ -44,8 +44,14 @@ function precedingHeading(element: Element): string | undefined {
  * absolute addresses from it.
  */
 function imageOf(article: Pick<Article, 'cover'>, shareUrl: string): string | undefined {
-  const origin = shareUrl.replace(/\/portal\/.*$/, '');
-  return article.cover ? `${article.cover.startsWith('/') ? origin : ''}${article.cover}` : undefined;
+  if (!article.cover) return undefined;
+  // Resolved as a browser would: a root-relative cover against the page, a protocol-relative one
+  // (`//cdn…`) with the page's scheme, an absolute one as it is.
+  try {
+    return new URL(article.cover, shareUrl).href;
+  } catch {
+    return article.cover;
+  }
 }
 
 /**
