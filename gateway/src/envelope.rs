@@ -91,7 +91,8 @@ pub enum ApiError {
     #[error("not found: {0}")]
     NotFound(String),
     #[error("method not allowed")]
-    MethodNotAllowed,
+    /// The method is not one the path takes; the methods it takes (`Allow`).
+    MethodNotAllowed { allow: &'static str },
     #[error(transparent)]
     Upstream(#[from] UpstreamError),
     #[error("client over its rate limit")]
@@ -183,10 +184,10 @@ impl ApiError {
         match self {
             Self::BadQuery { msg, .. } => (400, StatusCode::BAD_REQUEST, msg.clone()),
             Self::NotFound(msg) => (404, StatusCode::NOT_FOUND, msg.clone()),
-            Self::MethodNotAllowed => (
+            Self::MethodNotAllowed { allow } => (
                 405,
                 StatusCode::METHOD_NOT_ALLOWED,
-                "只支持 GET 请求。".to_owned(),
+                format!("此地址只支持 {} 请求。", allow.replace(", ", "、")),
             ),
             Self::Upstream(err) => upstream_parts(err),
             Self::RateLimited { .. } => plain(StatusCode::TOO_MANY_REQUESTS),
@@ -292,8 +293,8 @@ impl IntoResponse for ApiError {
         )
             .into_response();
         let headers = response.headers_mut();
-        if status == StatusCode::METHOD_NOT_ALLOWED {
-            headers.insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+        if let Self::MethodNotAllowed { allow } = &self {
+            headers.insert(header::ALLOW, HeaderValue::from_static(allow));
         }
         if let Some(wait) = self.retry_after() {
             let seconds = wait.as_secs_f64().ceil().max(1.0) as u64;

@@ -78,8 +78,21 @@ pub async fn not_found() -> ApiError {
     ApiError::NotFound("请求的接口不存在。".to_owned())
 }
 
-pub async fn method_not_allowed() -> ApiError {
-    ApiError::MethodNotAllowed
+/// The answer for a method a path does not take: the operator's purge and the CMS's webhook take
+/// POST, everything else GET and HEAD.
+pub async fn method_not_allowed(uri: axum::http::Uri) -> ApiError {
+    let path = uri.path();
+    let posted = [
+        crate::limits::ADMIN_PREFIX.to_owned() + "/cache/purge",
+        crate::limits::ADMIN_PREFIX.to_owned() + "/webhook",
+    ];
+    ApiError::MethodNotAllowed {
+        allow: if posted.iter().any(|p| p == path) {
+            "POST"
+        } else {
+            "GET, HEAD"
+        },
+    }
 }
 
 /// Answers a content query through the content service: the cached (or just loaded) entry's

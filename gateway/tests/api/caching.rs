@@ -356,15 +356,17 @@ async fn purge_needs_the_admin_token() {
         let response = purge(Some(&format!("Bearer {token}")), bad).await.unwrap();
         assert_eq!(response.status(), 400, "{bad}");
     }
-    assert_eq!(
-        app.client
-            .get(app.url("/portal/admin/cache/purge"))
-            .send()
-            .await
-            .unwrap()
-            .status(),
-        405
-    );
+    // A GET says what the purge takes.
+    let wrong = app
+        .client
+        .get(app.url("/portal/admin/cache/purge"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(wrong.status(), 405);
+    assert_eq!(wrong.headers()["allow"], "POST");
+    let body: Value = wrong.json().await.unwrap();
+    assert_eq!(body["msg"], "此地址只支持 POST 请求。");
 }
 
 #[tokio::test]

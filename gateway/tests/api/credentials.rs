@@ -98,8 +98,10 @@ async fn non_get_methods_never_reach_the_upstream() {
             .await
             .unwrap();
         assert_eq!(response.status(), 405, "{method}");
+        assert_eq!(response.headers()["allow"], "GET, HEAD");
         let body: serde_json::Value = response.json().await.unwrap();
         assert_eq!(body["code"], 405);
+        assert_eq!(body["msg"], "此地址只支持 GET、HEAD 请求。");
     }
     assert!(fake.seen().is_empty());
 }
