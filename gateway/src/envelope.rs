@@ -108,6 +108,9 @@ pub enum ApiError {
     HeadersTooLarge,
     #[error("request target over limits.max_uri_bytes")]
     UriTooLong,
+    /// A request body over what the endpoint takes (a webhook notice over its bound).
+    #[error("request body too large")]
+    BodyTooLarge,
     /// The process cannot serve yet (readiness).
     #[error("not ready: {0}")]
     NotReady(&'static str),
@@ -208,6 +211,11 @@ impl ApiError {
                 "请求头过大，请清理浏览器中本站的 Cookie 后再试。".to_owned(),
             ),
             Self::UriTooLong => (414, StatusCode::URI_TOO_LONG, "请求地址过长。".to_owned()),
+            Self::BodyTooLarge => (
+                413,
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "请求内容过长。".to_owned(),
+            ),
             Self::NotReady(_) => (
                 503,
                 StatusCode::SERVICE_UNAVAILABLE,

@@ -159,15 +159,17 @@ impl Notice {
 pub async fn receive(
     State(state): State<AppState>,
     headers: HeaderMap,
-    body: Bytes,
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Result<Success<serde_json::Value>, ApiError> {
+    // Over the server's body bound (or cut off): the envelope, not the extractor's plain text.
+    let body = body.map_err(|_| ApiError::BodyTooLarge)?;
     let runtime = state.runtime();
     let admin = &runtime.config.admin;
     let Some(secret) = admin.webhook_secret.as_ref() else {
         return Err(ApiError::NotFound("内容通知接口未启用。".to_owned()));
     };
     if body.len() > MAX_BODY {
-        return Err(ApiError::bad_query("body", "通知内容过长。"));
+        return Err(ApiError::BodyTooLarge);
     }
     let presented = headers
         .get(SIGNATURE_HEADER)

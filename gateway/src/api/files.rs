@@ -39,9 +39,13 @@ fn not_found() -> ApiError {
 
 pub async fn file(
     State(state): State<AppState>,
-    Path(path): Path<String>,
+    path: Result<Path<String>, axum::extract::rejection::PathRejection>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
+    // A path that is no UTF-8 once decoded (`%ff.png`) names no file.
+    let Ok(Path(path)) = path else {
+        return Err(not_found());
+    };
     let segments: Vec<&str> = path.split('/').collect();
     let safe = |s: &&str| {
         !s.is_empty()

@@ -167,3 +167,26 @@ async fn a_client_sending_its_headers_slowly_is_dropped() {
     // Others are served meanwhile and after.
     assert_eq!(app.get("/healthz").await.status(), 200);
 }
+
+#[tokio::test]
+async fn an_undecodable_file_path_and_an_oversized_notice_answer_in_the_envelope() {
+    let app = spawn_with_reference_cms().await;
+    for path in [
+        "/portal/api/files/%ff.png",
+        "/portal/api/files/a/%c3%28.jpg",
+    ] {
+        let (status, body) = status_and_body(app.client.get(app.url(path))).await;
+        assert_eq!(
+            (status, body["code"].as_i64()),
+            (404, Some(404)),
+            "{path}: {body}"
+        );
+    }
+    let (status, body) = status_and_body(
+        app.client
+            .post(app.url("/portal/admin/webhook"))
+            .body(vec![b'x'; 3 << 20]),
+    )
+    .await;
+    assert_eq!((status, body["code"].as_i64()), (413, Some(413)), "{body}");
+}
