@@ -768,30 +768,20 @@ impl Config {
         Ok(())
     }
 
-    /// `[admin]`: secrets long enough to resist guessing.
+    /// `[admin]`: secrets long enough, and varied enough, to resist guessing.
     fn validate_admin(&self) -> Result<(), ConfigError> {
-        let invalid = |key, reason: &str| ConfigError::Invalid {
-            key,
-            reason: reason.to_owned(),
-        };
-        if self
-            .admin
-            .token
-            .as_ref()
-            .is_some_and(|t| t.expose_secret().len() < 16)
-        {
-            return Err(invalid("admin.token", "must be at least 16 characters"));
-        }
-        if self
-            .admin
-            .webhook_secret
-            .as_ref()
-            .is_some_and(|t| t.expose_secret().len() < 16)
-        {
-            return Err(invalid(
-                "admin.webhook_secret",
-                "must be at least 16 characters",
-            ));
+        for (key, secret) in [
+            ("admin.token", &self.admin.token),
+            ("admin.webhook_secret", &self.admin.webhook_secret),
+        ] {
+            if let Some(secret) = secret
+                && let Err(reason) = strong_enough(secret.expose_secret())
+            {
+                return Err(ConfigError::Invalid {
+                    key,
+                    reason: reason.to_owned(),
+                });
+            }
         }
         Ok(())
     }
@@ -855,6 +845,22 @@ impl Config {
         }
         Ok(())
     }
+}
+
+/// Whether a token or signing key resists guessing: at least 16 characters, of which at least 8
+/// differ (`aaaaaaaaaaaaaaaa` and `abababababababab` are 16 characters and no secret). A random
+/// string of the alphabet `openssl rand -hex 16` writes passes; the reason says how to make one.
+fn strong_enough(secret: &str) -> Result<(), &'static str> {
+    if secret.chars().count() < 16 {
+        return Err("must be at least 16 characters (e.g. `openssl rand -hex 16`)");
+    }
+    let distinct: std::collections::BTreeSet<char> = secret.chars().collect();
+    if distinct.len() < 8 {
+        return Err(
+            "must not repeat a few characters (at least 8 different ones; e.g. `openssl rand -hex 16`)",
+        );
+    }
+    Ok(())
 }
 
 /// One line per problem, each naming its key as written in the file (`upstream.timeout`) and

@@ -72,6 +72,25 @@ fn no_error_repeats_a_secret_however_the_file_is_broken() {
 }
 
 #[test]
+fn a_guessable_admin_token_or_webhook_secret_is_refused() {
+    for (key, weak) in [
+        ("token", "aaaaaaaaaaaaaaaa"),
+        ("token", "abababababababab"),
+        ("webhook_secret", "short-secret"),
+        ("webhook_secret", "1111111122222222"),
+    ] {
+        let toml = format!("{MINIMAL}[admin]\n{key} = \"{weak}\"\n");
+        let err = Config::from_toml_str(&toml).expect_err(weak).to_string();
+        assert!(err.contains(&format!("admin.{key}")), "{err}");
+        assert!(!err.contains(weak), "the value is not repeated: {err}");
+    }
+    let toml = format!(
+        "{MINIMAL}[admin]\ntoken = \"9f86d081884c7d65\"\nwebhook_secret = \"webhook-secret-0123456789\"\n"
+    );
+    Config::from_toml_str(&toml).unwrap();
+}
+
+#[test]
 fn bad_values_name_their_key() {
     let cases = [
         (
