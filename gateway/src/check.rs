@@ -1544,11 +1544,13 @@ pub async fn run(config: &Config) -> Result<Report, ClientError> {
             *text = clean;
         }
         // And nothing a terminal would act on (an escape sequence, a carriage return redrawing
-        // a line): what the CMS said is printed as text.
-        if text.chars().any(char::is_control) {
+        // a line): what the CMS said is printed as text. (Line breaks are the report's own, in
+        // its suggestions; a CMS's message has none left: `Dialect::message_of`.)
+        let acts = |c: char| c.is_control() && c != '\n';
+        if text.chars().any(acts) {
             *text = text
                 .chars()
-                .map(|c| if c.is_control() { ' ' } else { c })
+                .map(|c| if acts(c) { ' ' } else { c })
                 .collect();
         }
     };

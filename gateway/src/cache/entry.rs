@@ -188,8 +188,14 @@ impl Entry {
         body.hash(&mut hasher);
         let etag = HeaderValue::from_str(&format!("\"{:016x}-{:x}\"", hasher.finish(), body.len()))
             .expect("hex is a valid header value");
-        let encoded = |bytes: Bytes, encoding| Encoded {
-            headers: headers_for(&etag, encoding, Some((media_type, bytes.len()))),
+        // Each encoding its own ETag (RFC 9110 §8.8.3: a strong validator names one
+        // representation's bytes); a conditional request for any of them is the same content.
+        let encoded = |bytes: Bytes, encoding: Option<&'static str>| Encoded {
+            headers: headers_for(
+                &encoding.map_or_else(|| etag.clone(), |e| variant_etag(&etag, e)),
+                encoding,
+                Some((media_type, bytes.len())),
+            ),
             bytes,
         };
         // The same moment on the monotonic clock; an entry "from the future" (another replica's
@@ -474,6 +480,12 @@ pub(crate) fn negotiate(wants: &Wants) -> Encoding {
     }
 }
 
+/// The ETag of `etag`'s content in `encoding` (`"…-gzip"`, `"…-br"`).
+fn variant_etag(etag: &HeaderValue, encoding: &str) -> HeaderValue {
+    let base = etag.to_str().unwrap_or("\"\"").trim_end_matches('"');
+    HeaderValue::from_str(&format!("{base}-{encoding}\"")).unwrap_or_else(|_| etag.clone())
+}
+
 pub(crate) fn matches_etag(wants: &Wants, etag: &HeaderValue) -> bool {
     wants
         .if_none_match
@@ -487,10 +499,18 @@ pub(crate) fn matches_etag_value(wanted: &HeaderValue, etag: &HeaderValue) -> bo
         return false;
     };
     let ours = etag.to_str().unwrap_or("");
+    // Our tag, or one of its encodings' (`"…-gzip"`): the same content either way.
+    let ours_open = ours.strip_suffix('"').unwrap_or(ours);
+    let same = |tag: &str| {
+        tag == ours
+            || ["-gzip\"", "-br\""]
+                .iter()
+                .any(|suffix| tag.strip_suffix(suffix) == Some(ours_open))
+    };
     value
         .split(',')
         .map(str::trim)
-        .any(|tag| tag == "*" || tag == ours || tag.strip_prefix("W/") == Some(ours))
+        .any(|tag| tag == "*" || same(tag.strip_prefix("W/").unwrap_or(tag)))
 }
 
 /// How old an answer is and how long it stays fresh, as the response reports them.
@@ -522,14 +542,15 @@ pub fn respond(entry: &Entry, outcome: Outcome, wants: &Wants, timing: Timing) -
         Some(kept) => kept.clone(),
         None => max_age(timing.fresh_for),
     };
-    let (status, body, template) = if matches_etag(wants, &entry.etag) {
+    let encoded = match (negotiate(wants), &entry.br, &entry.gzip) {
+        (Encoding::Brotli, Some(br), _) => br,
+        (Encoding::Brotli | Encoding::Gzip, _, Some(gz)) => gz,
+        _ => &entry.body,
+    };
+    let not_modified = matches_etag(wants, &entry.etag);
+    let (status, body, template) = if not_modified {
         (StatusCode::NOT_MODIFIED, Body::empty(), &entry.not_modified)
     } else {
-        let encoded = match (negotiate(wants), &entry.br, &entry.gzip) {
-            (Encoding::Brotli, Some(br), _) => br,
-            (Encoding::Brotli | Encoding::Gzip, _, Some(gz)) => gz,
-            _ => &entry.body,
-        };
         (
             entry.status,
             Body::from(encoded.bytes.clone()),
@@ -539,6 +560,10 @@ pub fn respond(entry: &Entry, outcome: Outcome, wants: &Wants, timing: Timing) -
     let mut response = Response::new(body);
     *response.status_mut() = status;
     let mut headers = template.clone();
+    if not_modified && let Some(etag) = encoded.headers.get(header::ETAG) {
+        // The 304 names the representation this request would have been sent.
+        headers.insert(header::ETAG, etag.clone());
+    }
     // The four per-answer values go into the template's slots in one pass over its few entries:
     // cheaper than four hashed inserts (callgrind, `make bench-instructions`).
     let (mut cache_control, mut age) = (Some(cache_control), Some(AGE.value(timing.age.as_secs())));

@@ -1,6 +1,6 @@
 use std::time::Duration;
 
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use bytes::Bytes;
 
 use super::*;
@@ -82,6 +82,44 @@ fn small_bodies_are_not_compressed_and_etags_follow_content() {
     assert!(small.gzip.is_none() && small.br.is_none());
     assert_eq!(entry().etag, entry().etag);
     assert_ne!(entry().etag, small.etag);
+}
+
+#[test]
+fn each_encoding_has_its_own_etag_and_any_of_them_revalidates() {
+    let e = entry();
+    let answer = |accept: Option<&str>, if_none_match: Option<&HeaderValue>| {
+        let mut h = HeaderMap::new();
+        if let Some(accept) = accept {
+            h.insert(
+                header::ACCEPT_ENCODING,
+                HeaderValue::from_str(accept).unwrap(),
+            );
+        }
+        if let Some(tag) = if_none_match {
+            h.insert(header::IF_NONE_MATCH, tag.clone());
+        }
+        respond(
+            &e,
+            Outcome::Hit,
+            &Wants::of(&h),
+            Timing::fresh(Duration::from_secs(5)),
+        )
+    };
+    let plain = answer(None, None).headers()[header::ETAG].clone();
+    let gzip = answer(Some("gzip"), None).headers()[header::ETAG].clone();
+    let br = answer(Some("gzip, br"), None).headers()[header::ETAG].clone();
+    assert_ne!(plain, gzip);
+    assert_ne!(plain, br);
+    assert_ne!(gzip, br);
+    // A cache holding the gzip form asks again: 304, naming the form it would get now.
+    let again = answer(Some("gzip"), Some(&gzip));
+    assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+    assert_eq!(again.headers()[header::ETAG], gzip);
+    let switched = answer(Some("gzip, br"), Some(&gzip));
+    assert_eq!(switched.status(), StatusCode::NOT_MODIFIED);
+    assert_eq!(switched.headers()[header::ETAG], br);
+    let other = HeaderValue::from_static("\"0000000000000000-1-gzip\"");
+    assert_eq!(answer(Some("gzip"), Some(&other)).status(), StatusCode::OK);
 }
 
 #[test]
