@@ -616,6 +616,8 @@ stale_if_error = "10m"
 
 [limits]
 per_client_per_second = 1000000
+per_client_cms_per_second = 1000000
+per_client_cms_burst = 1000000
 per_client_burst = 1000000
 
 [admin]

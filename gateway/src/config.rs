@@ -187,6 +187,10 @@ pub struct LimitsConfig {
     pub per_client_per_second: u32,
     /// Requests a client may make at once above the steady rate.
     pub per_client_burst: u32,
+    /// Uncached requests (each a load from the CMS) a second one client address may start, and
+    /// its burst: its fair share of the CMS's calls, so one client cannot spend everyone's.
+    pub per_client_cms_per_second: u32,
+    pub per_client_cms_burst: u32,
     /// Calls a second the gateway makes to the CMS, all visitors together.
     pub upstream_per_second: u32,
     pub upstream_burst: u32,
@@ -209,6 +213,8 @@ impl Default for LimitsConfig {
         Self {
             per_client_per_second: 20,
             per_client_burst: 60,
+            per_client_cms_per_second: 10,
+            per_client_cms_burst: 60,
             upstream_per_second: 50,
             upstream_burst: 100,
             upstream_concurrency: 64,

@@ -97,6 +97,10 @@ pub enum ApiError {
     Upstream(#[from] UpstreamError),
     #[error("client over its rate limit")]
     RateLimited { retry_after: Duration },
+    /// The client has spent its share of the CMS's calls (`limits.per_client_cms_*`): its
+    /// uncached requests wait, so the others' still reach the CMS.
+    #[error("the client's share of CMS calls is spent")]
+    CmsShareSpent { retry_after: Duration },
     #[error("admin token missing or wrong")]
     AdminRefused,
     /// A webhook notice without a valid signature, or signed too long ago.
@@ -156,9 +160,10 @@ impl ApiError {
     }
 
     /// How long the visitor should wait before asking again, when that is known.
-    fn retry_after(&self) -> Option<Duration> {
+    pub fn retry_after(&self) -> Option<Duration> {
         match self {
             Self::RateLimited { retry_after }
+            | Self::CmsShareSpent { retry_after }
             | Self::Upstream(UpstreamError::Ceiling { retry_after }) => Some(*retry_after),
             Self::Upstream(UpstreamError::Busy) => Some(Duration::from_secs(1)),
             _ => None,
@@ -169,6 +174,7 @@ impl ApiError {
     fn limit_label(&self) -> Option<&'static str> {
         match self {
             Self::RateLimited { .. } => Some("client"),
+            Self::CmsShareSpent { .. } => Some("client_cms"),
             Self::Upstream(UpstreamError::Ceiling { .. }) => Some("upstream"),
             Self::Upstream(UpstreamError::Busy) => Some("upstream_concurrency"),
             _ => None,
@@ -193,7 +199,9 @@ impl ApiError {
                 format!("此地址只支持 {} 请求。", allow.replace(", ", "、")),
             ),
             Self::Upstream(err) => upstream_parts(err),
-            Self::RateLimited { .. } => plain(StatusCode::TOO_MANY_REQUESTS),
+            Self::RateLimited { .. } | Self::CmsShareSpent { .. } => {
+                plain(StatusCode::TOO_MANY_REQUESTS)
+            }
             Self::AdminRefused => (
                 401,
                 StatusCode::UNAUTHORIZED,

@@ -280,6 +280,11 @@ impl ResponseCache {
             match inflight.get(&key) {
                 Some(work) => work.clone(),
                 None => {
+                    // A new load calls the CMS: charged to the share of the visitor whose request
+                    // starts it (not to those who then wait on it, nor to a webhook's refresh).
+                    if why != Why::Refresh {
+                        crate::limits::charge_cms_share()?;
+                    }
                     let work = self.start_load(key.clone(), policy, load, why);
                     inflight.insert(key, work.clone());
                     work

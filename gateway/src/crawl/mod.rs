@@ -166,6 +166,12 @@ fn unavailable(err: &ApiError) -> Response {
         Html("<!doctype html><html lang=\"zh-CN\"><head><meta charset=\"utf-8\"><title>页面暂不可用</title></head><body><h1>页面暂不可用</h1><p>内容服务暂时无法访问，请稍后再试。</p></body></html>"),
     )
         .into_response();
+    if let Some(wait) = err.retry_after() {
+        response.headers_mut().insert(
+            axum::http::header::RETRY_AFTER,
+            axum::http::HeaderValue::from(wait.as_secs().max(1)),
+        );
+    }
     response.extensions_mut().insert(err.clone());
     response
 }

@@ -83,7 +83,13 @@ where
 {
     type Response = Response;
     type Error = S::Error;
-    type Future = Either<Ready<Result<Response, S::Error>>, S::Future>;
+    type Future = Either<
+        Ready<Result<Response, S::Error>>,
+        tokio::task::futures::TaskLocalFuture<
+            (IpAddr, std::sync::Arc<super::ClientPolicy>),
+            S::Future,
+        >,
+    >;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
         self.inner.poll_ready(cx)
@@ -93,13 +99,16 @@ where
         if let Err(refused) = self.limits.check_size(&request) {
             return Either::Left(ready(Ok(refused.into_response())));
         }
-        if !is_limited(request.uri().path()) {
-            return Either::Right(self.inner.call(request));
+        if is_limited(request.uri().path())
+            && let Err(refused) = self.limits.check(self.peer, request.headers())
+        {
+            return Either::Left(ready(Ok(refused.into_response())));
         }
-        match self.limits.check(self.peer, request.headers()) {
-            Ok(()) => Either::Right(self.inner.call(request)),
-            Err(refused) => Either::Left(ready(Ok(refused.into_response()))),
-        }
+        // Every request, limited or not (a page, a feed): what it loads from the CMS is charged
+        // to its client's share.
+        let policy = self.limits.policy();
+        let ip = policy.client_ip(self.peer, request.headers());
+        Either::Right(super::serve_for(ip, policy, self.inner.call(request)))
     }
 }
 

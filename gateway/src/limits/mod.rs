@@ -20,10 +20,43 @@ pub use layer::{ADMIN_PREFIX, ClientLimit, ClientLimitLayer, is_limited};
 
 type KeyedLimiter = RateLimiter<IpAddr, DefaultKeyedStateStore<IpAddr>, DefaultClock>;
 
+tokio::task_local! {
+    /// The client a request is served for, and its policy: set by the layer around every
+    /// request, read where a request would start a load from the CMS (`charge_cms_share`).
+    static CLIENT: (IpAddr, Arc<ClientPolicy>);
+}
+
+/// Charges the client of the request being served one load from the CMS, against its share
+/// (`limits.per_client_cms_*`); `Err` when that share is spent. Outside a request (a webhook's
+/// refresh runs in its own task, a page's answers in its load's) nothing is charged.
+pub fn charge_cms_share() -> Result<(), ApiError> {
+    CLIENT
+        .try_with(|(ip, policy)| {
+            policy
+                .cms_share
+                .check_key(ip)
+                .map_err(|not_until| ApiError::CmsShareSpent {
+                    retry_after: not_until.wait_time_from(policy.clock.now()),
+                })
+        })
+        .unwrap_or(Ok(()))
+}
+
+/// `future` (a request's answer) served for the client `ip`: its loads from the CMS are charged to
+/// that client's share under `policy`.
+fn serve_for<F: std::future::Future>(
+    ip: IpAddr,
+    policy: Arc<ClientPolicy>,
+    future: F,
+) -> tokio::task::futures::TaskLocalFuture<(IpAddr, Arc<ClientPolicy>), F> {
+    CLIENT.scope((ip, policy), future)
+}
+
 /// One version of the per-client policy, built from `[limits]`.
 pub struct ClientPolicy {
     config: LimitsConfig,
     per_client: KeyedLimiter,
+    cms_share: KeyedLimiter,
     trusted: Vec<IpNet>,
     clock: DefaultClock,
 }
@@ -32,9 +65,12 @@ impl ClientPolicy {
     pub fn new(config: &LimitsConfig) -> Self {
         let rate = NonZeroU32::new(config.per_client_per_second).unwrap_or(NonZeroU32::MIN);
         let burst = NonZeroU32::new(config.per_client_burst).unwrap_or(rate);
+        let cms_rate = NonZeroU32::new(config.per_client_cms_per_second).unwrap_or(NonZeroU32::MIN);
+        let cms_burst = NonZeroU32::new(config.per_client_cms_burst).unwrap_or(cms_rate);
         Self {
             config: config.clone(),
             per_client: RateLimiter::keyed(Quota::per_second(rate).allow_burst(burst)),
+            cms_share: RateLimiter::keyed(Quota::per_second(cms_rate).allow_burst(cms_burst)),
             trusted: config.trusted_proxies.clone(),
             clock: DefaultClock::default(),
         }
@@ -130,8 +166,15 @@ impl ClientLimits {
     /// Forgets clients whose allowance is full again, so the table does not grow without end.
     pub fn forget_idle_clients(&self) {
         let policy = self.0.load();
-        policy.per_client.retain_recent();
-        policy.per_client.shrink_to_fit();
+        for limiter in [&policy.per_client, &policy.cms_share] {
+            limiter.retain_recent();
+            limiter.shrink_to_fit();
+        }
+    }
+
+    /// The policy now in force.
+    fn policy(&self) -> Arc<ClientPolicy> {
+        self.0.load_full()
     }
 }
 

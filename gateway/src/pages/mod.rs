@@ -97,6 +97,19 @@ pub async fn page(state: &AppState, request: &Parts) -> Option<Response> {
         crate::cache::stats::record(Kind::Page, lookup.outcome);
         match lookup.result {
             Ok(entry) => respond(&entry, lookup.outcome, &wants, lookup.timing),
+            // This client has spent its share of the CMS: the app shell (no CMS call), as 429
+            // with when to come back, so a crawler retries rather than index an empty page.
+            Err(ApiError::CmsShareSpent { retry_after }) => {
+                metrics::counter!("portal_page_fallbacks_total", "reason" => "cms_share")
+                    .increment(1);
+                let mut shell = respond(&shell(state), Outcome::Miss, &wants, Timing::default());
+                *shell.status_mut() = StatusCode::TOO_MANY_REQUESTS;
+                shell.headers_mut().insert(
+                    header::RETRY_AFTER,
+                    HeaderValue::from(retry_after.as_secs().max(1)),
+                );
+                shell
+            }
             // The page's load outlasted the cache's wait (a slow CMS): this visitor gets the app
             // shell now; the load goes on and keeps the page for the next one.
             Err(_) => {

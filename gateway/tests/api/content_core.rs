@@ -745,6 +745,8 @@ async fn a_good_answer_is_not_replaced_by_one_made_from_an_empty_answer() {
 fn open_limits(config: &mut portal_gateway::Config) {
     let limits = &mut config.limits;
     limits.per_client_per_second = 100_000;
+    limits.per_client_cms_per_second = 100_000;
+    limits.per_client_cms_burst = 100_000;
     limits.per_client_burst = 100_000;
     limits.upstream_per_second = 100_000;
     limits.upstream_burst = 100_000;

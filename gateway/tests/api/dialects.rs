@@ -18,6 +18,8 @@ async fn gateway(name: &str, dialect: Dialect, shape: CategoryShape) -> TestApp 
     // The comparison asks for every notice's detail and more from one address: no client limit
     // and no CMS ceiling (on a loaded machine the tree asked parent by parent met it).
     config.limits.per_client_per_second = 100_000;
+    config.limits.per_client_cms_per_second = 100_000;
+    config.limits.per_client_cms_burst = 100_000;
     config.limits.per_client_burst = 100_000;
     config.limits.upstream_per_second = 100_000;
     config.limits.upstream_burst = 100_000;

@@ -196,7 +196,7 @@ pub fn serve_reference_cms(listener: TcpListener, settings: reference_cms::Setti
 /// A gateway in front of reference-cms, with the test static dir.
 /// No client limit and no CMS ceiling: for tests about something else that ask for a lot (a crawl
 /// of the whole demo asks for hundreds of pages in a second or two).
-pub const OPEN_LIMITS: &str = "[limits]\nper_client_per_second = 100000\nper_client_burst = 100000\nupstream_per_second = 100000\nupstream_burst = 100000\n";
+pub const OPEN_LIMITS: &str = "[limits]\nper_client_per_second = 100000\nper_client_burst = 100000\nper_client_cms_per_second = 100000\nper_client_cms_burst = 100000\nupstream_per_second = 100000\nupstream_burst = 100000\n";
 
 /// The gateway in front of reference-cms, limits open (the limits have tests of their own).
 pub async fn spawn_with_reference_cms() -> TestApp {

@@ -190,3 +190,53 @@ async fn an_undecodable_file_path_and_an_oversized_notice_answer_in_the_envelope
     .await;
     assert_eq!((status, body["code"].as_i64()), (413, Some(413)), "{body}");
 }
+
+/// One client (behind the trusted proxy, named in `X-Forwarded-For`) flooding uncached requests
+/// of every face — API details, pages, feeds — spends its own share of the CMS, not everyone's:
+/// another client's uncached requests are all answered.
+#[tokio::test]
+async fn a_client_flooding_uncached_routes_cannot_spend_the_cms_budget_of_another() {
+    let cms = spawn_reference_cms().await;
+    let extra = "[limits]\nper_client_per_second = 100000\nper_client_burst = 100000\nper_client_cms_per_second = 1\nper_client_cms_burst = 5\nupstream_per_second = 1\nupstream_burst = 30\ntrusted_proxies = [\"127.0.0.1/32\"]\n";
+    let app = spawn_app(page_config(&format!("http://{cms}/"), extra)).await;
+    let from = |client: &'static str, path: String| {
+        app.client
+            .get(app.url(&path))
+            .header("x-forwarded-for", client)
+            .send()
+    };
+    let mut flood = Vec::new();
+    for id in 0..40u64 {
+        flood.push(format!("/portal/api/article/detail?id={}", 900_000 + id));
+        flood.push(format!("/portal/article/{}", 800_000 + id));
+        flood.push(format!("/portal/news_center/notice?page={}", 2 + id));
+    }
+    flood.push("/portal/feed/news.xml".to_owned());
+    let mut refused = 0;
+    for path in flood {
+        let response = from("203.0.113.66", path.clone()).await.unwrap();
+        if response.status() == 429 {
+            assert!(response.headers().contains_key("retry-after"), "{path}");
+            refused += 1;
+        }
+    }
+    assert!(
+        refused > 100,
+        "the flood is held to its share: {refused} refused"
+    );
+    // Another visitor's uncached requests, of each face, all answered.
+    for path in [
+        "/portal/api/article/detail?id=2101",
+        "/portal/api/article/list?categoryId=22&page=1&size=10",
+        "/portal/article/2102",
+        "/portal/news_center/company_announcement/1",
+    ] {
+        let response = from("198.51.100.7", path.to_owned()).await.unwrap();
+        assert_eq!(response.status(), 200, "{path}");
+    }
+    let metrics = app.get("/metrics").await.text().await.unwrap();
+    assert!(
+        metrics.contains("portal_rate_limited_total{limit=\"client_cms\"}"),
+        "{metrics}"
+    );
+}

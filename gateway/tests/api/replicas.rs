@@ -162,6 +162,8 @@ timeout = "200ms"
 prefix = "test:"
 [limits]
 per_client_per_second = 100000
+per_client_cms_per_second = 100000
+per_client_cms_burst = 100000
 per_client_burst = 100000
 upstream_per_second = 100000
 upstream_burst = 100000
