@@ -1057,3 +1057,28 @@ async fn a_suggestion_for_the_items_path() {
     .await;
     assert!(fixed.ok, "{}", check::render(&fixed));
 }
+
+/// What a CMS says reaches the integrator's terminal as text: no escape sequence (a title change,
+/// colours), no carriage return redrawing a line, in the text report and the JSON one.
+#[tokio::test]
+async fn a_cms_message_cannot_act_on_the_integrators_terminal() {
+    let fake = FakeUpstream::start(Reply::Json(
+        500,
+        serde_json::json!({"code": 500, "msg": "数据库异常\u{1b}]0;pwned\u{7}\r\u{1b}[32m✔ all checks passed\u{1b}[0m"}),
+    ))
+    .await;
+    let report = report(&config_toml(&fake.base_url(), &static_dir(), "")).await;
+    let text = check::render(&report);
+    let json = serde_json::to_string(&report).unwrap();
+    for printed in [&text, &json] {
+        assert!(printed.contains("数据库异常"), "{printed}");
+        assert!(
+            !printed.chars().any(|c| c.is_control() && c != '\n'),
+            "{printed:?}"
+        );
+        assert!(
+            !printed.contains("\\u001b") && !printed.contains("\\r"),
+            "{printed}"
+        );
+    }
+}
