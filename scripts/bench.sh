@@ -6,28 +6,43 @@
 #     with the encodings a browser asks for;
 #  2. the app's bundle (main.*.js) with Accept-Encoding: br, gzip, against nginx gzip_static on the
 #     same frontend/dist, logs on;
-#  3. a first visit to the home page: the fifteen requests Chromium makes (the drawn index.html, CSS,
-#     JS, the home chunk, the chunks after the first paint, favicon and covers, the API calls the
-#     drawn page does not answer), cycled by a wrk Lua script, logs on;
-#     3b: the visit before the gateway drew the page (/site, the tree and the home page's four lists
-#     asked for), which issue 25's 2.4× was measured on;
-#  4. a crawlable article page (/portal/site/article/…) against the API answer it is made from, both
-#     cache hits, logs on, browser encodings (the gateway alone).
-# Servers are pinned to core 0, wrk to core 1. The runs are repeated in interleaved rounds (a
-# shared machine drifts; a server measured always first or always last would carry the drift) and
-# the median round is reported, with every round's figure beside it. Prints requests/s, p50, p99,
-# server CPU per request, peak RSS and the ratios. See docs/performance.md.
+#  3. a first visit to the home page: the eight requests Chromium makes (the rendered page, the cover
+#     it preloads, the runtime, main.js, the stylesheet, the home chunk, the icon and the reading
+#     panel's chunk; the page carries its data, so no API call), cycled by a wrk Lua script, logs on;
+#     nginx answers the same rendered page as a file;
+#  4. a rendered page (/portal/article/2101, a cache hit) against the API answer it shows, logs on,
+#     browser encodings (the gateway alone);
+#  5. the same cached page against nginx serving the same HTML bytes as a file (gzip_static, its .gz
+#     made with gzip -9), logs on, browser encodings;
+#  6. pages rendered on a cache miss: a third gateway, the production config with the pages' TTL set
+#     to 0 (every request renders; the API answers the render reads are cached, as for a page whose
+#     data is warm), asked for every page of its sitemap in turn (no two requests in flight share a
+#     page, so none waits on another's render), BENCH_RENDER_CONNECTIONS connections: pages a second,
+#     p50, p99, CPU per page, renders per page, and the pages answered with the app shell instead
+#     (a render that waited or ran too long), which must be none.
+# Servers are pinned to core 0 (the render pool's threads with them), wrk to core 1. The runs are
+# repeated in interleaved rounds (a shared machine drifts; a server measured always first or always
+# last would carry the drift) and the median round is reported, with every round's figure beside
+# it. Prints requests/s, p50, p99, server CPU per request, the ratios, and each server's peak RSS
+# (VmHWM) against the 192 MiB memory limit of the Kubernetes manifests. See docs/performance.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${BENCH_DURATION:-5s}
 ROUNDS=${BENCH_ROUNDS:-3}
 CONNECTIONS=${BENCH_CONNECTIONS:-64}
+# Scene 6: a render takes tens of milliseconds of CPU, so a few connections keep the pool busy; many
+# more would only queue (a render that waits longer than render.timeout falls back to the shell).
+RENDER_CONNECTIONS=${BENCH_RENDER_CONNECTIONS:-4}
+RENDER_DURATION=${BENCH_RENDER_DURATION:-10s}
+# The memory limit of deploy/kubernetes (MiB).
+MEMORY_LIMIT_MIB=192
 CMS=127.0.0.1:18181
 NGINX=127.0.0.1:18182
 GATEWAY=127.0.0.1:18183
 CEILING=127.0.0.1:18184
 NGINX_LOG=127.0.0.1:18185
 GATEWAY_LOG=127.0.0.1:18186
+GATEWAY_RENDER=127.0.0.1:18187
 BROWSER='Accept-Encoding: gzip, deflate, br, zstd'
 DIST=$PWD/frontend/dist
 PATH_=/portal/api/category/list
@@ -38,13 +53,15 @@ NGINX_BIN=$(command -v nginx || echo /usr/sbin/nginx)
 [ "$(nproc)" -ge 2 ] || { echo "needs 2 cores (server on one, wrk on the other)"; exit 1; }
 
 cargo build --release --locked -q -p portal-gateway -p reference-cms --bins --example ceiling
-[ -f "$DIST/index.html" ] || { echo "no built app in $DIST: run make build"; exit 1; }
+if [ ! -f "$DIST/index.html" ] || [ ! -f "$DIST/server/render.js" ]; then
+  echo "no built app (with its server bundle) in $DIST: run make build"; exit 1
+fi
 
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 
-wait_for() { for _ in $(seq 1 100); do curl -fsS -o /dev/null "$1" && return 0; sleep 0.1; done; echo "no answer from $1"; exit 1; }
+wait_for() { for _ in $(seq 1 100); do curl -fsS -o /dev/null "$1" 2>/dev/null && return 0; sleep 0.1; done; echo "no answer from $1"; exit 1; }
 
 REFERENCE_CMS_LISTEN=$CMS RUST_LOG=warn taskset -c 1 target/release/reference-cms >/dev/null 2>&1 &
 pids+=($!)
@@ -52,11 +69,11 @@ pids+=($!)
 for _ in $(seq 1 100); do curl -sS -o /dev/null "http://$CMS/" 2>/dev/null && break; sleep 0.1; done
 
 basic=$(printf 'portal-web:demo-secret-change-me' | base64)
-mkdir -p "$work/nginx-cache" "$work/nginx-temp" "$work/www"
+mkdir -p "$work/nginx-cache" "$work/nginx-temp" "$work/www" "$work/rendered"
 # nginx serves the same build under the same path.
 ln -s "$DIST" "$work/www/portal"
 # nginx workers drop to an unprivileged user: let them write their cache and logs.
-chmod 755 "$work"; chmod 777 "$work/nginx-cache" "$work/nginx-temp"
+chmod 755 "$work" "$work/rendered"; chmod 777 "$work/nginx-cache" "$work/nginx-temp"
 # The API as both nginx servers proxy and cache it.
 cat > "$work/nginx-api.conf" <<CONF
 location /portal/api/ {
@@ -95,21 +112,23 @@ http {
     listen $NGINX;
     include $work/nginx-api.conf;
   }
-  # Scenes 1 to 3, logs on: the API as above and the app's files, precompressed.
+  # Scenes 1 to 3 and 5, logs on: the API as above, the app's files precompressed, and the pages
+  # the gateway rendered, saved as files with their .gz (a static site of the same bytes).
   server {
     listen $NGINX_LOG;
     access_log $work/nginx-access.log portal buffer=64k;
     include $work/nginx-api.conf;
-    # The gateway answers /site from its config; nginx gets the same bytes as a file.
-    location = /portal/api/site {
-      default_type application/json;
+    location = /portal/ { rewrite ^ /rendered/home.html last; }
+    location = /portal/article/2101 { rewrite ^ /rendered/article.html last; }
+    location /rendered/ {
+      internal;
+      root $work;
       gzip_static on;
-      alias $work/site.json;
     }
     location /portal/ {
       root $work/www;
       gzip_static on;
-      try_files \$uri /portal/index.html;
+      try_files \$uri =404;
     }
   }
 }
@@ -118,57 +137,65 @@ taskset -c 0 "$NGINX_BIN" -c "$work/nginx.conf" -p "$work" &
 pids+=($!)
 nginx_pid=$!
 
-PORTAL__SERVER__LISTEN=$GATEWAY PORTAL__UPSTREAM__BASE_URL="http://$CMS/" PORTAL__SERVER__LOG_LEVEL=warn \
-PORTAL__LIMITS__PER_CLIENT_PER_SECOND=100000000 PORTAL__LIMITS__PER_CLIENT_BURST=100000000 \
-PORTAL__LIMITS__UPSTREAM_PER_SECOND=100000000 PORTAL__LIMITS__UPSTREAM_BURST=100000000 \
+# The CMS ceiling is raised as the per-client one is, for every gateway: the bench's load is one
+# client, and a background refresh or a cover over the default 50 calls a second would be answered
+# 429, fast, and flatter the gateway.
+limits=(PORTAL__LIMITS__PER_CLIENT_PER_SECOND=100000000 PORTAL__LIMITS__PER_CLIENT_BURST=100000000
+  PORTAL__LIMITS__UPSTREAM_PER_SECOND=100000000 PORTAL__LIMITS__UPSTREAM_BURST=100000000)
+env "${limits[@]}" PORTAL__SERVER__LISTEN=$GATEWAY PORTAL__UPSTREAM__BASE_URL="http://$CMS/" PORTAL__SERVER__LOG_LEVEL=warn \
   taskset -c 0 target/release/portal-gateway --config config/gateway.toml >/dev/null 2>&1 &
 pids+=($!)
 gateway_pid=$!
 # Production defaults: access lines at info, to a file, as nginx's.
-PORTAL__SERVER__LISTEN=$GATEWAY_LOG PORTAL__UPSTREAM__BASE_URL="http://$CMS/" PORTAL__SERVER__STATIC_DIR="$DIST" \
-PORTAL__LIMITS__PER_CLIENT_PER_SECOND=100000000 PORTAL__LIMITS__PER_CLIENT_BURST=100000000 \
-PORTAL__LIMITS__UPSTREAM_PER_SECOND=100000000 PORTAL__LIMITS__UPSTREAM_BURST=100000000 \
+env "${limits[@]}" PORTAL__SERVER__LISTEN=$GATEWAY_LOG PORTAL__UPSTREAM__BASE_URL="http://$CMS/" PORTAL__SERVER__STATIC_DIR="$DIST" \
   taskset -c 0 target/release/portal-gateway --config config/gateway.toml >"$work/gateway-access.log" 2>&1 &
 pids+=($!)
 gateway_log_pid=$!
+# Scene 6: the production config with one more TTL override, pages kept for 0 s (never stored), so
+# every request renders.
+sed 's#^overrides = \[#overrides = [\n  { pattern = "page/*", ttl = "0s" },#' config/gateway.toml >"$work/render.toml"
+grep -q '{ pattern = "page/\*", ttl = "0s" }' "$work/render.toml" || { echo "could not set the pages' TTL to 0 in a copy of config/gateway.toml"; exit 1; }
+env "${limits[@]}" PORTAL__SERVER__LISTEN=$GATEWAY_RENDER PORTAL__UPSTREAM__BASE_URL="http://$CMS/" PORTAL__SERVER__STATIC_DIR="$DIST" \
+  taskset -c 0 target/release/portal-gateway --config "$work/render.toml" >"$work/gateway-render.log" 2>&1 &
+pids+=($!)
+gateway_render_pid=$!
 wait_for "http://$GATEWAY$PATH_"
 wait_for "http://$NGINX$PATH_"
 wait_for "http://$GATEWAY_LOG$PATH_"
 wait_for "http://$NGINX_LOG$PATH_"
-curl -fsS "http://$GATEWAY_LOG/portal/api/site" -o "$work/site.json"
-gzip -9 -k "$work/site.json"; chmod 644 "$work"/site.json*
+wait_for "http://$GATEWAY_RENDER$PATH_"
 
-# The covers go to the CMS on every request through the gateway (it streams files, uncached; nginx
-# keeps them in its proxy cache), so its ceiling on CMS calls is raised as the per-client one is:
-# at the default 50 a second they would be answered 429, fast, and flatter the gateway.
-# Scene 2's file and scene 3's visit, as the build named them, and the requests Chromium makes for
-# the home page since issue 25 (2026-11-24): the drawn page holds /site, the category tree and the
-# 公司要闻 and 通知公告 lists, so they are not asked for; the app asks for the 党建 blocks' lists, and
-# its 关怀版 panel and footer after the first paint.
-bundle=/portal/assets/$(cd "$DIST/assets" && ls main.*.js | grep -v '\.map$' | head -1)
-visit=(/portal/)
-for pattern in 'runtime.*.js' 'main.*.js' 'main.*.css' 'page-home.*.chunk.js' 'page-home.*.chunk.css' \
-  'reading-panel.*.chunk.js' 'reading-panel.*.chunk.css' 'footer.*.chunk.js'; do
-  visit+=("/portal/assets/$(cd "$DIST/assets" && ls $pattern | grep -v '\.\(map\|br\|gz\)$' | head -1)")
+# Scenes 3 and 5: the rendered pages, as the gateway answers them (a cache hit the second time),
+# saved for nginx with their gzip.
+PAGE=/portal/article/2101
+DETAIL='/portal/api/article/detail?id=2101'
+curl -fsS "http://$GATEWAY_LOG/portal/" -o "$work/rendered/home.html"
+curl -fsS "http://$GATEWAY_LOG$PAGE" -o "$work/rendered/article.html"
+for page in home article; do
+  grep -q 'id="portal-state"' "$work/rendered/$page.html" || { echo "the $page page was not rendered (the app shell came back)"; exit 1; }
+  gzip -9 -k "$work/rendered/$page.html"
 done
-visit+=(/portal/favicon.svg
-  '/portal/api/article/list?categoryId=43&page=1&size=5' '/portal/api/article/list?categoryId=41&page=1&size=5')
-# The first three covers of its photo news, through the files route.
-news='/portal/api/article/list?categoryId=21&page=1&size=12'
-while read -r cover; do visit+=("$cover"); done < <(curl -fsS "http://$GATEWAY_LOG$news" |
-  python3 -c 'import json, sys; print("\n".join([a["cover"] for a in json.load(sys.stdin)["result"]["content"] if a.get("cover")][:3]))')
-# Scene 3b: the visit issue 25's ≥ 2.4× was measured on, before the page was drawn by the gateway:
-# the page, its scripts and stylesheet, the icon, the home chunk, /site, the category tree, the home
-# page's four lists and the same three covers. Kept to compare builds on that visit; no browser
-# makes it any more.
-old_visit=(/portal/)
-for pattern in 'runtime.*.js' 'main.*.js' 'main.*.css'; do
-  old_visit+=("/portal/assets/$(cd "$DIST/assets" && ls $pattern | grep -v '\.\(map\|br\|gz\)$' | head -1)")
-done
-old_visit+=(/portal/favicon.svg "/portal/assets/$(cd "$DIST/assets" && ls page-home.*.chunk.js | grep -v '\.\(map\|br\|gz\)$' | head -1)"
-  /portal/api/category/list /portal/api/site "$news" '/portal/api/article/list?categoryId=23&page=1&size=8'
-  '/portal/api/article/list?categoryId=43&page=1&size=5' '/portal/api/article/list?categoryId=41&page=1&size=5'
-  "${visit[@]: -3}")
+chmod 644 "$work"/rendered/*
+
+# Scene 2's file, and scene 3's visit as Chromium 156 makes it (recorded 2026-11-26, 1366×768 and
+# 412×823 alike): the rendered page, the cover it preloads, the runtime, main.js and the stylesheet,
+# the home chunk (fetched before hydrating), the icon, and the reading panel's chunk after the
+# first paint. The page carries the answers it was rendered from, so the app asks for none.
+asset() { # glob: the build's file of that name under /portal/assets/, not its map or encodings
+  local file
+  for file in "$DIST"/assets/$1; do
+    case $file in *.map | *.br | *.gz | *.txt) continue ;; esac
+    [ -f "$file" ] && { echo "/portal/assets/${file##*/}"; return; }
+  done
+  echo "no $1 in $DIST/assets: the build's names changed, update scene 3" >&2
+  exit 1
+}
+bundle=$(asset 'main.*.js')
+cover=$(grep -o '<link rel="preload" as="image" href="[^"]*"' "$work/rendered/home.html" | head -1 | sed 's/.*href="//; s/"$//')
+[ -n "$cover" ] || { echo "the rendered home page preloads no cover: update scene 3"; exit 1; }
+visit=(/portal/ "$cover")
+for pattern in 'runtime.*.js' 'main.*.js' 'styles.*.css' 'page-home.*.chunk.js'; do visit+=("$(asset "$pattern")"); done
+visit+=(/portal/favicon.svg "$(asset 'reading-panel.*.chunk.js')")
 visit_script() { # file path...: a wrk script that walks the paths in order
   local file=$1; shift
   {
@@ -187,7 +214,17 @@ LUA
   } > "$file"
 }
 visit_script "$work/visit.lua" "${visit[@]}"
-visit_script "$work/old-visit.lua" "${old_visit[@]}"
+
+# Scene 6: every page of the sitemap (the home page, every content route, every article), asked for
+# once each first: each must render (200 and the page's state, not the shell), and the API answers
+# they read are then cached.
+mapfile -t pages < <(curl -fsS "http://$GATEWAY_RENDER/portal/sitemap.xml" | grep -o '<loc>[^<]*</loc>' | sed 's#<loc>[a-z]*://[^/]*##; s#</loc>##')
+[ "${#pages[@]}" -ge 50 ] || { echo "the sitemap lists ${#pages[@]} pages: too few for every request to be another page"; exit 1; }
+for p in "${pages[@]}"; do
+  curl -fsS -H "$BROWSER" --compressed "http://$GATEWAY_RENDER$p" | grep -q 'id="portal-state"' || { echo "$p was not rendered"; exit 1; }
+done
+# The global index walks the list across connections: requests in flight are for different pages.
+visit_script "$work/render.lua" "${pages[@]}"
 
 curl -fsS "http://$GATEWAY$PATH_" -o "$work/body.json"
 curl -fsS -H 'Accept-Encoding: gzip' "http://$GATEWAY$PATH_" -o "$work/body.json.gz"
@@ -196,36 +233,43 @@ pids+=($!)
 ceiling_pid=$!
 wait_for "http://$CEILING$PATH_"
 
-# Scene 4: a crawlable page against the API answer it is made from (both cache hits, logs on).
-PAGE=/portal/site/article/2101.html
-DETAIL='/portal/api/article/detail?id=2101'
-for p in "$PAGE" "$DETAIL"; do wait_for "http://$GATEWAY_LOG$p"; done
-
 # Warm every cache, then measure.
 for url in "http://$GATEWAY$PATH_" "http://$NGINX$PATH_" "http://$GATEWAY_LOG$PATH_" "http://$NGINX_LOG$PATH_"; do
   for _ in 1 2 3; do curl -fsS -o /dev/null "$url"; curl -fsS -o /dev/null -H 'Accept-Encoding: gzip' "$url"; done
 done
 for server in "$GATEWAY_LOG" "$NGINX_LOG"; do
-  for p in "${visit[@]}" "${old_visit[@]}"; do
+  for p in "${visit[@]}" "$PAGE" "$DETAIL"; do
     for _ in 1 2; do curl -fsS -o /dev/null -H "$BROWSER" "http://$server$p"; done
   done
 done
-echo "bundle $bundle: gateway sends $(curl -fsS -D - -o /dev/null -H "$BROWSER" "http://$GATEWAY_LOG$bundle" | tr -d '\r' | awk -F': ' 'tolower($1)=="content-encoding"{print $2}'), nginx sends $(curl -fsS -D - -o /dev/null -H "$BROWSER" "http://$NGINX_LOG$bundle" | tr -d '\r' | awk -F': ' 'tolower($1)=="content-encoding"{print $2}')"
+encoding() { curl -fsS -D - -o /dev/null -H "$BROWSER" "$1" | tr -d '\r' | awk -F': ' 'tolower($1)=="content-encoding"{print $2}'; }
+size() { curl -fsS -o /dev/null -w '%{size_download}' "$@"; }
+echo "bundle $bundle: gateway sends $(encoding "http://$GATEWAY_LOG$bundle"), nginx sends $(encoding "http://$NGINX_LOG$bundle")"
+echo "page $PAGE: gateway sends $(encoding "http://$GATEWAY_LOG$PAGE") ($(size -H "$BROWSER" "http://$GATEWAY_LOG$PAGE") bytes, X-Cache:" \
+     "$(curl -fsS -D - -o /dev/null -H "$BROWSER" "http://$GATEWAY_LOG$PAGE" | tr -d '\r' | awk -F': ' 'tolower($1)=="x-cache"{print $2}'))," \
+     "nginx sends $(encoding "http://$NGINX_LOG$PAGE") ($(size -H "$BROWSER" "http://$NGINX_LOG$PAGE") bytes); plain $(wc -c <"$work/rendered/article.html") bytes;" \
+     "its API answer $(size -H "$BROWSER" "http://$GATEWAY_LOG$DETAIL") bytes ($(size "http://$GATEWAY_LOG$DETAIL") plain)"
 echo "gateway X-Cache: $(curl -fsS -D - -o /dev/null "http://$GATEWAY$PATH_" | tr -d '\r' | awk -F': ' 'tolower($1)=="x-cache"{print $2}')," \
      "nginx X-Cache: $(curl -fsS -D - -o /dev/null "http://$NGINX$PATH_" | tr -d '\r' | awk -F': ' 'tolower($1)=="x-cache"{print $2}')"
 
 to_ms() { awk -v v="$1" 'BEGIN { if (v ~ /us$/) { sub(/us$/, "", v); print v / 1000 } else if (v ~ /ms$/) { sub(/ms$/, "", v); print v } else if (v ~ /s$/) { sub(/s$/, "", v); print v * 1000 } else print v }'; }
 
-declare -A RPS P50 P99 CPU
+declare -A RPS P50 P99 CPU REQUESTS RISE RISE_BY
 TICK_US=$((1000000 / $(getconf CLK_TCK)))
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-run() { # name url pid header...: appends this round's figures
+peak_kib() { awk '/VmHWM/ {print $2}' "/proc/$1/status"; }
+run() { # name url pid wrk-argument...: appends this round's figures (CONNECTIONS and DURATION may be set for one call)
   local name=$1 url=$2 pid=$3; shift 3
-  local out before after requests
+  local out before after requests peak_before rise
   before=$(cpu_ticks "$pid")
+  peak_before=$(peak_kib "$pid")
   out=$(taskset -c 1 wrk -t1 -c"$CONNECTIONS" -d"$DURATION" --latency "$@" "$url")
   after=$(cpu_ticks "$pid")
+  # The run that raised the server's peak RSS most, to know which load sets it.
+  rise=$(( $(peak_kib "$pid") - peak_before ))
+  if [ "$rise" -gt "${RISE[$pid]:-0}" ]; then RISE[$pid]=$rise; RISE_BY[$pid]="$name, round $round"; fi
   requests=$(awk '/requests in/ {print $1}' <<<"$out")
+  REQUESTS[$name]=$(( ${REQUESTS[$name]:-0} + requests ))
   RPS[$name]+="$(awk '/^Requests\/sec/ {print $2}' <<<"$out") "
   P50[$name]+="$(to_ms "$(awk '$1=="50%" {print $2}' <<<"$out")") "
   P99[$name]+="$(to_ms "$(awk '$1=="99%" {print $2}' <<<"$out")") "
@@ -235,6 +279,10 @@ run() { # name url pid header...: appends this round's figures
 }
 median() { tr ' ' '\n' <<<"$1" | grep -v '^$' | sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}'; }
 rss() { awk '/VmHWM/ {printf "%.1f", $2 / 1024}' "/proc/$1/status"; }
+# Scene 6's gateway's counters: pages answered with the app shell, and renders.
+metric() { curl -fsS "http://$GATEWAY_RENDER/metrics" | awk -v m="$1" 'index($0, m) == 1 {s += $NF} END {print s + 0}'; }
+fallbacks_before=$(metric portal_page_fallbacks_total)
+renders_before=$(metric portal_render_duration_seconds_count)
 
 nginx_worker=$(pgrep -P "$nginx_pid" | head -1 || echo "$nginx_pid")
 # name url pid header... for every run; a round runs them all, each round from a different place.
@@ -256,8 +304,8 @@ RUNS=(
   "gateway-page|http://$GATEWAY_LOG$PAGE|$gateway_log_pid|$BROWSER"
   "gateway-detail|http://$GATEWAY_LOG$DETAIL|$gateway_log_pid|$BROWSER"
   "nginx-visit|http://$NGINX_LOG|$nginx_worker|script"
-  "gateway-old-visit|http://$GATEWAY_LOG|$gateway_log_pid|old-script"
-  "nginx-old-visit|http://$NGINX_LOG|$nginx_worker|old-script"
+  "nginx-page|http://$NGINX_LOG$PAGE|$nginx_worker|$BROWSER"
+  "gateway-render|http://$GATEWAY_RENDER|$gateway_render_pid|render-script"
 )
 for round in $(seq 1 "$ROUNDS"); do
   shift_by=$(( (round - 1) * 5 % ${#RUNS[@]} ))
@@ -266,15 +314,20 @@ for round in $(seq 1 "$ROUNDS"); do
     case $header in
       '') run "$name" "$url" "$pid" ;;
       script) run "$name" "$url" "$pid" -s "$work/visit.lua" ;;
-      old-script) run "$name" "$url" "$pid" -s "$work/old-visit.lua" ;;
+      render-script)
+        CONNECTIONS=$RENDER_CONNECTIONS DURATION=$RENDER_DURATION run "$name" "$url" "$pid" -s "$work/render.lua" ;;
       *) run "$name" "$url" "$pid" -H "$header" ;;
     esac
   done
 done
+fallbacks=$(( $(metric portal_page_fallbacks_total) - fallbacks_before ))
+renders=$(( $(metric portal_render_duration_seconds_count) - renders_before ))
+pages_answered=${REQUESTS[gateway-render]}
 
 echo
-echo "wrk: 1 thread, $CONNECTIONS connections, $DURATION a run, $ROUNDS interleaved rounds (median shown); servers on core 0, wrk on core 1"
-echo "scene 1 body: $(wc -c <"$work/body.json") bytes plain, $(wc -c <"$work/body.json.gz") bytes gzip; scene 3: ${#visit[@]} requests a visit, 3b: ${#old_visit[@]}"
+echo "wrk: 1 thread, $CONNECTIONS connections, $DURATION a run ($RENDER_CONNECTIONS connections, $RENDER_DURATION for scene 6)," \
+  "$ROUNDS interleaved rounds (median shown); servers on core 0, wrk on core 1"
+echo "scene 1 body: $(wc -c <"$work/body.json") bytes plain, $(wc -c <"$work/body.json.gz") bytes gzip; scene 3: ${#visit[@]} requests a visit; scene 6: ${#pages[@]} pages in turn"
 printf '%-18s %10s %8s %8s %12s   %s\n' run 'req/s' 'p50 ms' 'p99 ms' 'CPU µs/req' 'req/s by round'
 declare -A MED MCPU
 for spec in "${RUNS[@]}"; do
@@ -282,16 +335,27 @@ for spec in "${RUNS[@]}"; do
   MED[$k]=$(median "${RPS[$k]}")
   MCPU[$k]=$(median "${CPU[$k]}")
   printf '%-18s %10.0f %8.2f %8.2f %12.2f   %s\n' "$k" "${MED[$k]}" "$(median "${P50[$k]}")" "$(median "${P99[$k]}")" \
-    "${MCPU[$k]}" "$(for v in ${RPS[$k]}; do printf '%.0f ' "$v"; done)"
+    "${MCPU[$k]}" "$(for v in ${RPS[$k]}; do awk -v v="$v" 'BEGIN { printf (v < 100 ? "%.1f " : "%.0f "), v }'; done)"
 done
 echo
-printf 'peak RSS MB: gateway %s, gateway with logs and the app %s, nginx worker %s, ceiling %s\n' \
-  "$(rss $gateway_pid)" "$(rss $gateway_log_pid)" "$(rss "$nginx_worker")" "$(rss $ceiling_pid)"
+awk -v r="${MED[gateway-render]}" -v p50="$(median "${P50[gateway-render]}")" -v p99="$(median "${P99[gateway-render]}")" \
+  -v cpu="${MCPU[gateway-render]}" -v n="$pages_answered" -v rn="$renders" -v f="$fallbacks" \
+  'BEGIN { printf "scene 6, pages rendered on a miss: %.1f pages/s, p50 %.0f ms, p99 %.0f ms, %.1f ms of CPU a page, %.2f renders a page; %d pages answered, %d with the app shell\n", r, p50, p99, cpu / 1000, (n > 0 ? rn / n : 0), n, f }'
+[ "$fallbacks" -eq 0 ] || echo "warning: scene 6 answered $fallbacks pages with the app shell (a render waited or ran past render.timeout): its figures are not all renders"
+printf 'peak RSS MiB (VmHWM): gateway %s, gateway with logs and the app (scenes 1-5) %s, gateway rendering (scene 6) %s, nginx worker %s, ceiling %s\n' \
+  "$(rss $gateway_pid)" "$(rss $gateway_log_pid)" "$(rss $gateway_render_pid)" "$(rss "$nginx_worker")" "$(rss $ceiling_pid)"
+awk -v a="$(rss $gateway_log_pid)" -v b="$(rss $gateway_render_pid)" -v l="$MEMORY_LIMIT_MIB" \
+  'BEGIN { printf "  against the %d MiB memory limit of deploy/kubernetes: %.0f %% (scenes 1-5), %.0f %% (scene 6)\n", l, 100 * a / l, 100 * b / l }'
+for spec in "$gateway_pid|gateway" "$gateway_log_pid|gateway with logs and the app" "$gateway_render_pid|gateway rendering"; do
+  pid=${spec%%|*}
+  [ -n "${RISE_BY[$pid]:-}" ] && awk -v who="${spec#*|}" -v r="${RISE[$pid]}" -v by="${RISE_BY[$pid]}" \
+    'BEGIN { printf "  the run that raised the peak most, %s: +%.1f MiB in %s\n", who, r / 1024, by }'
+done
 echo "access lines written: gateway $(wc -l <"$work/gateway-access.log"), nginx $(wc -l <"$work/nginx-access.log") (nginx's last 64k may be unflushed)"
 echo "ratios by requests/s (and, in brackets, by server CPU time per request):"
 ratio() { # label a b
   awk -v a="${MED[$2]}" -v b="${MED[$3]}" -v ac="${MCPU[$2]}" -v bc="${MCPU[$3]}" -v l="$1" \
-    'BEGIN { printf "  %-44s %.2f (%.2f)\n", l, a / b, bc / ac }'
+    'BEGIN { printf "  %-58s %.2f (%.2f)\n", l, a / b, bc / ac }'
 }
 ratio "scene 1, plain: gateway/nginx" gateway-plain nginx-plain
 ratio "scene 1, plain: gateway/ceiling" gateway-plain ceiling-plain
@@ -300,11 +364,10 @@ ratio "scene 1, gzip: gateway/ceiling" gateway-gzip ceiling-gzip
 ratio "scene 1, logs on, browser: gateway/nginx" gateway-logs nginx-logs
 ratio "scene 1, logs on, plain: gateway/nginx" gateway-logs-plain nginx-logs-plain
 ratio "scene 1: gateway logs on / gateway logs off" gateway-logs gateway-browser
-ratio "scene 4, logs on, browser: crawlable page / its API answer" gateway-page gateway-detail
 ratio "scene 2, bundle: gateway/nginx gzip_static" gateway-bundle nginx-bundle
 ratio "scene 3, first visit: gateway/nginx" gateway-visit nginx-visit
 awk -v g="${MED[gateway-visit]}" -v n="${MED[nginx-visit]}" -v r="${#visit[@]}" \
   'BEGIN { printf "  first visits a second: gateway %.0f, nginx %.0f\n", g / r, n / r }'
-ratio "scene 3b, the visit before the drawn page: gateway/nginx" gateway-old-visit nginx-old-visit
-awk -v g="${MED[gateway-old-visit]}" -v n="${MED[nginx-old-visit]}" -v r="${#old_visit[@]}" \
-  'BEGIN { printf "  such visits a second: gateway %.0f, nginx %.0f\n", g / r, n / r }'
+ratio "scene 4, logs on, browser: rendered page / its API answer" gateway-page gateway-detail
+ratio "scene 5, logs on, browser: cached page, gateway/nginx" gateway-page nginx-page
+ratio "scene 6: the cached page / the page rendered on a miss" gateway-page gateway-render
