@@ -23,7 +23,7 @@ const cat = (id: number, parentId: number, name: string, url: string, type: stri
 const TREE: Category[] = [
   cat(2, 0, '新闻中心', '/news_center', 'group', [
     cat(21, 2, '公司要闻', '/news_center/company_announcement/1', 'list'),
-    cat(23, 2, '通知公告', '/news_center/notice', 'list'),
+    { ...cat(23, 2, '通知公告', '/news_center/notice', 'list'), description: '集团发布的通知与公告。' },
   ]),
   cat(3, 0, '业务板块', '/business', 'group', [cat(31, 3, '中欧班列服务', '/business/China-Europe_train', 'page')]),
   cat(4, 0, '党建工会', '/party-construction', 'group', [cat(41, 4, '清正廉洁', '/party-construction/clean-honest', 'list')]),
@@ -135,6 +135,23 @@ describe('composeTitle', () => {
   it('names no company before /site answers (never the demo company)', () => {
     expect(FALLBACK_NAME).toBe('');
     expect(composeTitle(['通知公告'], FALLBACK_NAME)).toBe('通知公告');
+  });
+});
+
+describe('what search results say of a page', () => {
+  const description = () => document.head.querySelector('meta[name="description"]')?.getAttribute('content');
+
+  it('home: the company and the sections its CMS shows', async () => {
+    await titleAt('/');
+    expect(description()).toBe(`${COMPANY}官方网站，设有新闻中心、业务板块、党建工会等栏目。`);
+  });
+
+  it('a list: its category’s own description, else what the page is and whose', async () => {
+    await titleAt('/news_center/notice');
+    expect(description()).toBe('集团发布的通知与公告。');
+    cleanup();
+    await titleAt('/news_center/company_announcement/1');
+    expect(description()).toBe(`${COMPANY}公司要闻`);
   });
 });
 

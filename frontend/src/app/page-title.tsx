@@ -77,13 +77,29 @@ export function usePageTitle(title: string, final: boolean, path: string): void 
  * the gateway's server render writes it into the page it sends), and announced as `usePageTitle`
  * says. A page renders exactly one.
  */
-export function PageTitle({ title, final, path, shareTitle }: { title: string; final: boolean; path: string; shareTitle?: string }) {
+export function PageTitle({
+  title,
+  final,
+  path,
+  shareTitle,
+  description,
+}: {
+  title: string;
+  final: boolean;
+  path: string;
+  shareTitle?: string;
+  /** What search results and share cards say of the page (an article's is its own meta). */
+  description?: string;
+}) {
   usePageTitle(title, final, path);
+  const summary = description?.replace(/\s+/g, ' ').trim();
   return (
     <>
       <title>{title}</title>
       {/* What a share card (WeChat, Open Graph) names the page: the page's own name. */}
       <meta property="og:title" content={shareTitle ?? title} />
+      {summary && <meta name="description" content={summary} />}
+      {summary && <meta property="og:description" content={summary} />}
     </>
   );
 }

@@ -151,8 +151,14 @@ function RouteTitle({ route, tree, ready }: { route: RouteDef; tree: readonly Ca
   const names = routeTrail(route.path ?? '/')
     .map((r) => (r.path && findByUrl(tree, r.path)?.name) || r.name)
     .reverse();
+  const own = names[0];
   if (route.page && LIST_PAGES.has(route.page) && names.length > 0) names[0] = withPageNumber(names[0], Number(page));
-  return <PageTitle title={composeTitle(names, company)} final={ready} path={route.path ?? '/'} shareTitle={names[0]} />;
+  // The category's own description (the CMS's lead), else what the page is and whose.
+  const lead = (route.path && findByUrl(tree, route.path)?.description?.trim()) || undefined;
+  const description = lead ?? (own && company ? `${company}${own}` : undefined);
+  return (
+    <PageTitle title={composeTitle(names, company)} final={ready} path={route.path ?? '/'} shareTitle={names[0]} description={description} />
+  );
 }
 
 /** The title and 栏目导航 of an article (by its id): `文章标题 - 栏目 - 公司名`, its list's section. */

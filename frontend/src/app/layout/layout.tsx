@@ -11,10 +11,17 @@ import { menuFromRoutes } from './menu-items';
 
 export { FALLBACK_NAME, useCompanyName } from '../page-title';
 
-/** The home page's title: the company name alone (spec §1). Every other route sets its own (router). */
+/**
+ * The home page's title: the company name alone (spec §1), and its description, made of the
+ * company's name and the sections its CMS shows. Every other route sets its own (router).
+ */
 export function CompanyTitle() {
   const { isLoading } = useGetSiteQuery();
-  return <PageTitle title={useCompanyName()} final={!isLoading} path="/" />;
+  const company = useCompanyName();
+  const { data: tree = [] } = useGetCategoriesQuery();
+  const sections = tree.filter((c) => !c.hidden && c.name.trim()).map((c) => c.name.trim());
+  const description = company && sections.length > 0 ? `${company}官方网站，设有${sections.join('、')}等栏目。` : undefined;
+  return <PageTitle title={company} final={!isLoading} path="/" description={description} />;
 }
 
 export function SkipLink() {
