@@ -5,7 +5,7 @@
 #      unit tests of rules.test.yml;
 #   2. the gateway (release build) runs against reference-cms and a Redis on loopback, beside a second
 #      replica sharing the Redis, is made to produce every series it can (an API miss and hit, a 404,
-#      a crawlable page, an admin purge the second replica applies and times, visitors over their
+#      a rendered page, an admin purge the second replica applies and times, visitors over their
 #      limit, a refused client credential, the shared tier failing), and the replicas' /metrics is
 #      compared with every metric, label and value the rules and the dashboard name
 #      (scripts/check_monitoring.py);

@@ -2,7 +2,7 @@
 # `make test-strapi`: the gateway in front of a real third-party CMS. Strapi 5 (scripts/strapi.sh:
 # installed from npm under target/strapi, cached by its lockfile; a fresh database seeded with the
 # demo content on every start) on loopback, then the gateway's Strapi tests (config/examples/
-# strapi.toml alone) and one browser pass over the app and the crawlable pages in front of it.
+# strapi.toml alone) and one browser pass over the app's rendered pages in front of it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$(scripts/strapi.sh start)

@@ -141,7 +141,7 @@ impl Endpoint {
     }
 
     /// The cache name of an endpoint whose answers are cached (what TTLs and overrides are keyed
-    /// by; the crawlable pages live as long as the endpoint whose data they show).
+    /// by; the pages, the sitemap and the feeds live as long as the endpoint whose data they show).
     pub fn cache_name(self) -> &'static str {
         self.spec()
             .cache

@@ -1,6 +1,6 @@
 //! The portal's routes that show CMS content (spec §2): the app finds each one's category by the
-//! category's `url`. `check-upstream` reports a route no category leads to, the crawlable pages
-//! are made for these routes only.
+//! category's `url`. `check-upstream` reports a route no category leads to, the sitemap
+//! lists these routes only.
 //!
 //! The routes are not written here: they are read, at build time, from the app's route table
 //! `frontend/src/app/route-table.json`, the one place the portal's routes are declared. A route is
@@ -30,7 +30,7 @@ struct Table {
 struct Route {
     path: Option<String>,
     page: Option<String>,
-    /// A spec route whose page another route shows: no category of its own, no crawlable page.
+    /// A spec route whose page another route shows: no category of its own, no sitemap entry.
     same_as: Option<String>,
     #[serde(default)]
     routes: Vec<Route>,

@@ -56,7 +56,7 @@ export interface RouteDef {
   /**
    * The route the spec keeps for a page that another route already shows (发展历程 under 走进云川
    * and at the top level): the app sends it on to that route, and neither menu, sitemap nor the
-   * crawlable site lists it, so each page exists once.
+   * sitemap lists it, so each page exists once.
    */
   sameAs?: string;
 }

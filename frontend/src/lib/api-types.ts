@@ -78,7 +78,7 @@ export type Site = { search: boolean, companyName: string, shortName: string, lo
 paginationLocale: 'en' | 'zh-CN', 
 /**
  * Where visitors reach the portal (`https://www.example.com`): the absolute links of the
- * crawlable pages, the sitemap and the feeds. Never taken from a request's `Host`, which a
+ * pages (canonical, share), the sitemap and the feeds. Never taken from a request's `Host`, which a
  * client could set and a cached page would keep.
  */
 publicUrl: string, 

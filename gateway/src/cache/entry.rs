@@ -56,7 +56,7 @@ impl Outcome {
     }
 }
 
-/// What an entry's body is; the API's answers are JSON, the crawlable pages HTML, the sitemap XML,
+/// What an entry's body is; the API's answers are JSON, the pages HTML, the sitemap XML,
 /// the feeds RSS, `robots.txt` text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MediaType {
@@ -106,8 +106,8 @@ impl MediaType {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Class {
     pub kind: super::Kind,
-    /// The cache name of the endpoint whose TTL applies (a crawlable page's: the endpoint whose
-    /// data it shows).
+    /// The cache name of the endpoint whose TTL applies (a page's, the sitemap's or a feed's: the
+    /// endpoint whose data it shows).
     pub cache_name: &'static str,
 }
 
@@ -146,7 +146,7 @@ pub struct Entry {
     /// never stored, never put in place of a good entry.
     pub cacheable: bool,
     /// The typed value a content answer was encoded from, for the faces that render it rather
-    /// than send its bytes (the crawlable pages, the sitemap, the feeds). `None` for answers that
+    /// than send its bytes (the sitemap, the feeds). `None` for answers that
     /// are not content (pages, files, a "not found").
     pub content: Option<Content>,
     /// Set when the cache stores it (`Policy::class`): what it answers, for the admin view.

@@ -68,7 +68,7 @@ impl Policy {
         )
     }
 
-    /// For a key that is not an endpoint's (a crawlable page, the sitemap, a feed): the TTL of
+    /// For a key that is not an endpoint's (a page, the sitemap, a feed): the TTL of
     /// the endpoint `class.cache_name` whose data it shows, or an override matching `key`.
     pub fn named(
         config: &CacheConfig,

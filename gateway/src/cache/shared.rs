@@ -296,7 +296,7 @@ impl SharedTier {
         if let Some(br) = &entry.br {
             hset.arg("r").arg(br.bytes.as_ref());
         }
-        // The typed value beside its encodings: another replica's crawlable pages read it
+        // The typed value beside its encodings: another replica's sitemap and feeds read it
         // without parsing the API's bytes.
         if let Some(value) = entry
             .content

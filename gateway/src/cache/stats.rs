@@ -12,8 +12,8 @@ use metrics::Counter;
 use super::Outcome;
 use crate::endpoint::Endpoint;
 
-/// What a cache entry answers: an API endpoint of the table, a crawlable page (the sitemap and
-/// the feeds too), or the app's page the gateway draws.
+/// What a cache entry answers: an API endpoint of the table, the sitemap and the feeds
+/// (`crawl`), or a page the gateway renders.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Kind {
     Api(Endpoint),

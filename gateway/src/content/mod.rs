@@ -1,7 +1,7 @@
 //! The content service: each content operation of the portal (the category tree, a category's
 //! parent, a page of a list, an article, a page of a search) declared once as a `Query`, with
 //! its cache key, tags, loader, "not found" and empty-answer rule. Both faces ask it: the JSON API
-//! sends the encoded answer a lookup finds, the crawlable pages, the sitemap and the feeds read
+//! sends the encoded answer a lookup finds, the sitemap and the feeds read
 //! the typed value the same entry holds. Neither face calls the CMS adapter, runs the other's
 //! handlers or parses a body the gateway made.
 //!
@@ -80,7 +80,7 @@ impl<'a> ContentService<'a> {
         &self.runtime
     }
 
-    /// How long an answer that shows `shows`'s data lives (a crawlable page, the sitemap, a
+    /// How long an answer that shows `shows`'s data lives (a page, the sitemap, a
     /// feed: the endpoint's TTL, or an override matching `key`).
     pub fn policy(&self, kind: Kind, shows: Endpoint, key: &str) -> Policy {
         Policy::named(
@@ -171,7 +171,7 @@ impl<'a> ContentService<'a> {
         self.runtime.upstream.dialect().max_page_size()
     }
 
-    /// Whether the CMS searches (the crawlable pages show a search box only then, as the app does).
+    /// Whether the CMS searches (the pages show a search box only then).
     pub fn searches(&self) -> bool {
         self.runtime.upstream.dialect().has_search()
     }

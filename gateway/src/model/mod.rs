@@ -2,7 +2,7 @@
 //! articles, and the tags that name what a cached answer shows. The ground floor of the crate:
 //! it imports nothing else of it. The CMS adapter (`cms`) builds these values, the content
 //! service (`content`) caches them, and each face renders them: their serde form is the API's
-//! `result` (and the shared cache tier's stored value); the crawlable pages read the fields.
+//! `result` (and the shared cache tier's stored value); the sitemap and the feeds read the fields.
 
 pub mod site;
 pub mod tags;

@@ -1,6 +1,6 @@
 //! The site's own facts (company, footer, filing numbers, mourning days): written by operators
 //! in `[site]`, served by `/portal/api/site` with whether the CMS searches (`SiteAnswer`), and
-//! shown by the crawlable pages from the same value.
+//! shown by every rendered page from the same value.
 
 use serde::{Deserialize, Serialize};
 
@@ -24,7 +24,7 @@ pub struct Site {
     #[cfg_attr(test, ts(type = "'en' | 'zh-CN'"))]
     pub pagination_locale: String,
     /// Where visitors reach the portal (`https://www.example.com`): the absolute links of the
-    /// crawlable pages, the sitemap and the feeds. Never taken from a request's `Host`, which a
+    /// pages (canonical, share), the sitemap and the feeds. Never taken from a request's `Host`, which a
     /// client could set and a cached page would keep.
     pub public_url: String,
     /// 公安备案: the public-security filing number shown in the footer with its emblem (hidden when

@@ -27,8 +27,8 @@ export interface ContentPageProps {
   /** What the app adds under the page's content, shown once the content is there. */
   extras?: PageExtras;
   /**
-   * The absolute address 复制链接, the QR code and the printed page give: the gateway's crawlable
-   * page of this route when it has one (a preview or a search engine can read it), else the app's.
+   * The absolute address 复制链接, the QR code and the printed page give: the page's real URL
+   * (the gateway renders it, so a preview or a search engine reads it), absolute from `site.publicUrl`.
    */
   shareUrl: string;
 }

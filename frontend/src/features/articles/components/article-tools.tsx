@@ -15,7 +15,7 @@ const QrCode = lazy(() => import(/* webpackChunkName: "qr-code" */ './qr-code'))
 interface ArticleToolsProps {
   size: ArticleSize;
   onSize: (size: ArticleSize) => void;
-  /** What 复制链接 copies and the QR code holds: the page's crawlable address when it has one. */
+  /** What 复制链接 copies and the QR code holds: the page's real URL. */
   url: string;
 }
 

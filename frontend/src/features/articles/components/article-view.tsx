@@ -15,7 +15,7 @@ interface ArticleViewProps {
   /** Whether to show the title block (a single-page category shows its own heading). */
   withHeader?: boolean;
   hrefOf?: (id: number) => string;
-  /** The page's address to share and print (the crawlable page's, `ContentPageProps.shareUrl`). */
+  /** The page's address to share and print (its real URL, `ContentPageProps.shareUrl`). */
   shareUrl: string;
 }
 
