@@ -99,15 +99,16 @@ where
         if let Err(refused) = self.limits.check_size(&request) {
             return Either::Left(ready(Ok(refused.into_response())));
         }
-        if is_limited(request.uri().path())
-            && let Err(refused) = self.limits.check(self.peer, request.headers())
-        {
-            return Either::Left(ready(Ok(refused.into_response())));
-        }
-        // Every request, limited or not (a page, a feed): what it loads from the CMS is charged
-        // to its client's share.
+        // The client, read once: limited by its rate here, and, for every request, limited or not
+        // (a page, a feed), charged for what it loads from the CMS.
         let policy = self.limits.policy();
         let ip = policy.client_ip(self.peer, request.headers());
+        if is_limited(request.uri().path())
+            && let Err(refused) = policy.check_client(ip)
+        {
+            tracing::debug!(%ip, "client over its rate limit");
+            return Either::Left(ready(Ok(refused.into_response())));
+        }
         Either::Right(super::serve_for(ip, policy, self.inner.call(request)))
     }
 }
