@@ -498,7 +498,10 @@ fn decode(key: &str, mut fields: HashMap<String, Vec<u8>>) -> Result<Entry, &'st
     let media_type = text(field("c")?)
         .and_then(|c| MediaType::parse(&c))
         .ok_or("damaged")?;
-    if media_type != media_type_of(key) {
+    // (A feed or the sitemap that is not there is kept as the plain HTML 404 page.)
+    let expected = media_type_of(key);
+    let not_found_page = status == StatusCode::NOT_FOUND && media_type == MediaType::Html;
+    if media_type != expected && !(not_found_page && expected != MediaType::Json) {
         return Err("type");
     }
     let stored_ms: u64 = text(field("t")?)
@@ -794,6 +797,18 @@ mod tests {
             },
             "the replica that stored it is read back"
         );
+        // What each key holds: an API answer under an API key, HTML under a page's, and the
+        // HTML 404 page under a missing feed's; nothing else.
+        let mut page = fields.clone();
+        page.insert("c".to_owned(), b"text/html; charset=utf-8".to_vec());
+        assert_eq!(decode("category/list", page.clone()).err(), Some("type"));
+        assert!(decode("page/00ff/abc/portal/", page.clone()).is_ok());
+        page.insert("s".to_owned(), b"404".to_vec());
+        page.remove("g");
+        page.remove("r");
+        assert!(decode("feed/21.xml", page.clone()).is_ok());
+        page.insert("s".to_owned(), b"200".to_vec());
+        assert_eq!(decode("feed/21.xml", page).err(), Some("type"));
         fields.insert("p".to_owned(), b"1".to_vec());
         assert!(decode("category/list", fields.clone()).unwrap().is_purged());
         fields.remove("b");
