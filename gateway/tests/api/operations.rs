@@ -603,4 +603,6 @@ async fn a_cms_echoing_its_query_credential_puts_it_in_no_log_answer_or_metric()
         !logs.contains('\u{1b}') && !answers.contains('\u{1b}'),
         "an escape sequence passed"
     );
+    // The CMS answering 500 to everything is down, as its own /metrics says.
+    assert!(answers.contains("portal_upstream_up 0"), "{answers}");
 }

@@ -66,8 +66,9 @@ async fn with_the_cms_stopped_the_gateway_stays_ready_and_serves_what_it_cached(
     let (status, body) = app.get_json("/readyz").await;
     assert_eq!(status, 200, "ready through the outage: {body}");
     assert_eq!(body["result"]["upstream"], "down");
-    let metrics = app.get("/metrics").await.text().await.unwrap();
-    assert!(metrics.contains("portal_upstream_up 0"), "{metrics}");
+    // (`portal_upstream_up` is one gauge for the whole test process, which other tests set
+    // meanwhile: it is checked where a gateway has a process of its own, in
+    // `operations::a_cms_echoing_its_query_credential_puts_it_in_no_log_answer_or_metric`.)
 }
 
 fn tree(name: &str) -> serde_json::Value {
