@@ -25,6 +25,7 @@ gateway() {
     ${2:+PORTAL__CACHE__SHARED__URL=$2} \
     PORTAL__LIMITS__UPSTREAM_PER_SECOND=100000 PORTAL__LIMITS__UPSTREAM_BURST=100000 \
     PORTAL__LIMITS__PER_CLIENT_PER_SECOND=100000 PORTAL__LIMITS__PER_CLIENT_BURST=100000 \
+    PORTAL__LIMITS__PER_CLIENT_CMS_PER_SECOND=100000 PORTAL__LIMITS__PER_CLIENT_CMS_BURST=100000 \
     target/release/portal-gateway --config config/gateway.toml >"$work/$1.log" 2>&1 &
   pids+=($!)
   wait_for "http://$1/readyz"

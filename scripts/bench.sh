@@ -141,7 +141,8 @@ nginx_pid=$!
 # client, and a background refresh or a cover over the default 50 calls a second would be answered
 # 429, fast, and flatter the gateway.
 limits=(PORTAL__LIMITS__PER_CLIENT_PER_SECOND=100000000 PORTAL__LIMITS__PER_CLIENT_BURST=100000000
-  PORTAL__LIMITS__UPSTREAM_PER_SECOND=100000000 PORTAL__LIMITS__UPSTREAM_BURST=100000000)
+  PORTAL__LIMITS__UPSTREAM_PER_SECOND=100000000 PORTAL__LIMITS__UPSTREAM_BURST=100000000
+  PORTAL__LIMITS__PER_CLIENT_CMS_PER_SECOND=100000000 PORTAL__LIMITS__PER_CLIENT_CMS_BURST=100000000)
 env "${limits[@]}" PORTAL__SERVER__LISTEN=$GATEWAY PORTAL__UPSTREAM__BASE_URL="http://$CMS/" PORTAL__SERVER__LOG_LEVEL=warn \
   taskset -c 0 target/release/portal-gateway --config config/gateway.toml >/dev/null 2>&1 &
 pids+=($!)

@@ -46,6 +46,7 @@ mkdir -p "$out/static" && echo '<!doctype html><title>portal</title>' > "$out/st
 PORTAL__SERVER__LISTEN=$gateway PORTAL__UPSTREAM__BASE_URL="http://$cms/" \
   PORTAL__CACHE__SHARED__URL="redis://127.0.0.1:$redis_port/0" PORTAL__ADMIN__TOKEN=$token \
   PORTAL__LIMITS__PER_CLIENT_PER_SECOND=1 PORTAL__LIMITS__PER_CLIENT_BURST=20 \
+  PORTAL__LIMITS__PER_CLIENT_CMS_PER_SECOND=100000 PORTAL__LIMITS__PER_CLIENT_CMS_BURST=100000 \
   PORTAL__SERVER__STATIC_DIR="$out/static" PORTAL__SERVER__LOG_LEVEL=warn \
   "$target/release/portal-gateway" --config "$out/gateway.toml" > "$out/gateway.log" 2>&1 &
 pids+=($!)
