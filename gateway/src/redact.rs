@@ -22,7 +22,9 @@ const MIN_LEN: usize = 6;
 
 /// Every secret of every config loaded so far (a reload's old ones stay: lines about the old
 /// config may still be written).
-static SECRETS: LazyLock<RwLock<BTreeSet<String>>> = LazyLock::new(RwLock::default);
+/// Kept longest first (a secret's encoded form contains the secret itself), so `redact`, which
+/// every log line passes through, only reads.
+static SECRETS: LazyLock<RwLock<Vec<String>>> = LazyLock::new(RwLock::default);
 
 /// Adds `config`'s secrets to those hidden.
 pub fn remember(config: &Config) {
@@ -61,17 +63,17 @@ pub fn remember(config: &Config) {
         found.push(password.to_owned());
     }
     let mut secrets = SECRETS.write().expect("secrets lock");
-    secrets.extend(found.into_iter().filter(|s| s.len() >= MIN_LEN));
+    let mut all: BTreeSet<String> = secrets.drain(..).collect();
+    all.extend(found.into_iter().filter(|s| s.len() >= MIN_LEN));
+    secrets.extend(all);
+    secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
 }
 
 /// `text` with every known secret written `***`.
 pub fn redact(text: &str) -> Cow<'_, str> {
     let secrets = SECRETS.read().expect("secrets lock");
     let mut out = Cow::Borrowed(text);
-    // Longest first: a secret's encoded form contains the secret itself.
-    let mut by_length: Vec<&String> = secrets.iter().collect();
-    by_length.sort_by_key(|s| std::cmp::Reverse(s.len()));
-    for secret in by_length {
+    for secret in secrets.iter() {
         if out.contains(secret.as_str()) {
             out = Cow::Owned(out.replace(secret.as_str(), "***"));
         }
