@@ -11,6 +11,7 @@ use axum::{
 
 use crate::{
     cache::{Wants, respond},
+    cms::UpstreamError,
     content::{ContentService, File, FileAnswer, PASSED_HEADERS, file_cache_control, not_modified},
     envelope::ApiError,
     state::AppState,
@@ -100,13 +101,42 @@ fn streamed(upstream: File) -> Result<Response, ApiError> {
         tracing::warn!(%content_type, "file store answered a type the portal does not serve");
         return Err(not_found());
     }
+    let encoding = relayed_encoding(&upstream.headers)?;
     let mut response = Response::new(upstream.body);
     *response.status_mut() = upstream.status;
     copy_headers(&upstream.headers, response.headers_mut());
     let out = response.headers_mut();
+    if let Some(encoding) = encoding {
+        out.insert(header::CONTENT_ENCODING, encoding);
+    }
     out.insert(header::CACHE_CONTROL, file_cache_control(&upstream.headers));
     protect(out);
     Ok(response)
+}
+
+/// Encodings every browser decodes. The gateway asks the file store for files as they are
+/// (`Accept-Encoding: identity`), but a store may compress anyway; its bytes are then only an
+/// image with the encoding that names them, so that travels with them. (Such a file is never kept:
+/// `content/file.rs` keeps only unencoded ones.)
+const RELAYED_ENCODINGS: &[&str] = &["gzip", "deflate", "br", "zstd"];
+
+/// The `Content-Encoding` to relay with a streamed file: none for the bytes as they are, the
+/// store's for one a browser decodes, a bad answer for any other (bytes nobody can read).
+fn relayed_encoding(upstream: &HeaderMap) -> Result<Option<HeaderValue>, ApiError> {
+    let Some(value) = upstream.get(header::CONTENT_ENCODING) else {
+        return Ok(None);
+    };
+    let named = value.to_str().unwrap_or("").trim().to_ascii_lowercase();
+    if named.is_empty() || named == "identity" {
+        return Ok(None);
+    }
+    if RELAYED_ENCODINGS.contains(&named.as_str()) {
+        return Ok(Some(value.clone()));
+    }
+    Err(UpstreamError::BadResponse(format!(
+        "file store sent an encoding browsers cannot read: {named:.40}"
+    ))
+    .into())
 }
 
 /// What every file answer carries, kept or streamed.

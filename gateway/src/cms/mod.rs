@@ -111,11 +111,12 @@ pub struct ClientError(#[from] reqwest::Error);
 pub struct Upstream {
     http: reqwest::Client,
     base: Url,
-    dialect: Dialect,
+    /// Shared with the work done on a large answer off the async workers (`off_workers`).
+    dialect: Arc<Dialect>,
     /// The gateway's own credential, as the config's `upstream.auth` says to send it.
     auth: Auth,
     timeout: Duration,
-    links: FileLinks,
+    links: Arc<FileLinks>,
     /// Calls a second to the CMS, all visitors together.
     ceiling: governor::DefaultDirectRateLimiter,
     /// Calls waiting for the CMS's answer (for files: until its headers arrive).
@@ -171,10 +172,12 @@ impl Upstream {
         let burst = NonZeroU32::new(limits.upstream_burst).unwrap_or(rate);
         Ok(Self {
             http,
-            links: FileLinks::new(&base, &dialect.files)
-                .with_article_pages(dialect.article_links.clone()),
+            links: Arc::new(
+                FileLinks::new(&base, &dialect.files)
+                    .with_article_pages(dialect.article_links.clone()),
+            ),
             base,
-            dialect,
+            dialect: Arc::new(dialect),
             auth,
             timeout: config.timeout,
             ceiling: RateLimiter::direct(Quota::per_second(rate).allow_burst(burst)),
@@ -260,16 +263,16 @@ impl Upstream {
         credential: Credential<'_>,
         request_id: Option<&HeaderValue>,
     ) -> Result<Value, UpstreamError> {
-        Ok(self.get_answer(call, credential, request_id).await?.0)
+        Ok(self.get_answer(call, credential, request_id).await?.payload)
     }
 
-    /// `get_json`, with the response's headers (a list's totals may be there).
+    /// `get_json`, with the response's headers (a list's totals may be there) and size.
     async fn get_answer(
         &self,
         call: CmsCall,
         credential: Credential<'_>,
         request_id: Option<&HeaderValue>,
-    ) -> Result<(Value, HeaderMap), UpstreamError> {
+    ) -> Result<Answer, UpstreamError> {
         let endpoint = call.endpoint();
         self.admitted(
             endpoint,
@@ -304,10 +307,20 @@ impl Upstream {
         call: CmsCall,
         credential: Credential<'_>,
         request_id: Option<&HeaderValue>,
-    ) -> Result<(Value, HeaderMap), UpstreamError> {
+    ) -> Result<Answer, UpstreamError> {
         let raw = self.fetch(cms, &call, credential, request_id).await?;
-        let payload = self.read_answer(&raw, credential)?;
-        Ok((payload, raw.headers))
+        let bytes = raw.body.len();
+        let own = matches!(credential, Credential::Client);
+        let dialect = Arc::clone(&self.dialect);
+        let (payload, raw) = off_workers(bytes, move || {
+            read_answer(&dialect, &raw, own).map(|payload| (payload, raw))
+        })
+        .await?;
+        Ok(Answer {
+            payload,
+            headers: raw.headers,
+            bytes,
+        })
     }
 
     /// Sends one CMS call and reads its whole answer, before the dialect looks at it.
@@ -369,36 +382,6 @@ impl Upstream {
         })
     }
 
-    /// The payload of an answer, or the error it stands for: a redirect (never followed), or
-    /// what the dialect reads in it.
-    fn read_answer(
-        &self,
-        raw: &RawAnswer,
-        credential: Credential<'_>,
-    ) -> Result<Value, UpstreamError> {
-        if raw.status.is_redirection() && raw.status != StatusCode::NOT_MODIFIED {
-            return Err(UpstreamError::Redirect {
-                status: raw.status.as_u16(),
-                location: raw
-                    .headers
-                    .get(header::LOCATION)
-                    .and_then(|v| v.to_str().ok())
-                    .map(redirect_target),
-            });
-        }
-        match (
-            self.dialect
-                .decode(raw.status, raw.content_type.as_deref(), &raw.body),
-            credential,
-        ) {
-            // The gateway's own credential refused: its operator's fault, not the visitor's.
-            (Err(UpstreamError::Unauthorized { msg }), Credential::Client) => {
-                Err(UpstreamError::CredentialRefused { msg })
-            }
-            (result, _) => result,
-        }
-    }
-
     /// One call with the gateway's credential, for `check-upstream`: the answer as it came
     /// beside what the gateway reads in it, so the checker can quote the CMS's own words.
     /// `Err` only when no answer came (or the limits refused the call).
@@ -411,7 +394,7 @@ impl Upstream {
             let raw = self
                 .fetch(endpoint, &call, Credential::Client, None)
                 .await?;
-            let read = self.read_answer(&raw, Credential::Client);
+            let read = read_answer(&self.dialect, &raw, true);
             Ok((raw, read))
         })
         .await
@@ -442,7 +425,10 @@ impl Upstream {
             .pop_if_empty()
             .extend(segments);
         let span = ChildSpan::cms_call(&url, Endpoint::Files.metrics_label());
-        let mut request = self.authenticate(self.http.get(url), Credential::Client);
+        // The bytes as they are: they are streamed on or kept as the file, never decoded here.
+        let mut request = self
+            .authenticate(self.http.get(url), Credential::Client)
+            .header(header::ACCEPT_ENCODING, "identity");
         if let Some(span) = &span {
             request = request.headers(span.propagation_headers());
         }
@@ -492,12 +478,22 @@ impl Upstream {
         credential: Credential<'_>,
         request_id: Option<&HeaderValue>,
     ) -> Result<CategorySource, UpstreamError> {
+        Ok(self.category_answers(credential, request_id).await?.0)
+    }
+
+    /// `category_source`, with the bytes its answers came in.
+    async fn category_answers(
+        &self,
+        credential: Credential<'_>,
+        request_id: Option<&HeaderValue>,
+    ) -> Result<(CategorySource, usize), UpstreamError> {
         if self.dialect.category_shape() != CategoryShape::Children {
-            let payload = self
-                .get_json(CmsCall::Categories, credential, request_id)
+            let answer = self
+                .get_answer(CmsCall::Categories, credential, request_id)
                 .await?;
-            return Ok(CategorySource::List(payload));
+            return Ok((CategorySource::List(answer.payload), answer.bytes));
         }
+        let mut bytes = 0;
         let mut levels = Vec::new();
         let mut seen = std::collections::HashSet::new();
         let mut parents = vec![self.dialect.category_root()];
@@ -507,12 +503,15 @@ impl Upstream {
             let at_once = (self.concurrency / 4).clamp(1, CHILDREN_AT_ONCE);
             let calls: Vec<_> = parents
                 .iter()
-                .map(|&parent| self.get_json(CmsCall::Children { parent }, credential, request_id))
+                .map(|&parent| {
+                    self.get_answer(CmsCall::Children { parent }, credential, request_id)
+                })
                 .collect();
-            let answers: Vec<Value> = stream::iter(calls).buffered(at_once).try_collect().await?;
+            let answers: Vec<Answer> = stream::iter(calls).buffered(at_once).try_collect().await?;
             let mut next = Vec::new();
-            for (parent, payload) in parents.iter().zip(answers) {
-                let items = self.dialect.category_items(&payload)?.to_vec();
+            for (parent, answer) in parents.iter().zip(answers) {
+                bytes += answer.bytes;
+                let items = self.dialect.category_items(&answer.payload)?.to_vec();
                 next.extend(
                     items
                         .iter()
@@ -526,7 +525,7 @@ impl Upstream {
             }
             parents = next;
         }
-        Ok(CategorySource::Levels(levels))
+        Ok((CategorySource::Levels(levels), bytes))
     }
 
     /// The category tree, in whichever shape the CMS gives it.
@@ -535,16 +534,21 @@ impl Upstream {
         credential: Credential<'_>,
         request_id: Option<&HeaderValue>,
     ) -> Result<Fetched<CategoryTree>, UpstreamError> {
-        let source = self.category_source(credential, request_id).await?;
-        let empty = match &source {
-            CategorySource::List(payload) => payload.is_null(),
-            CategorySource::Levels(levels) => levels.iter().all(|(_, items)| items.is_empty()),
-        };
-        let content = self.dialect.category_tree(&source)?;
-        Ok(Fetched {
-            value: CategoryTree { content },
-            empty,
+        let (source, bytes) = self.category_answers(credential, request_id).await?;
+        let dialect = Arc::clone(&self.dialect);
+        off_workers(bytes, move || {
+            let empty = match &source {
+                CategorySource::List(payload) => payload.is_null(),
+                CategorySource::Levels(levels) => levels.iter().all(|(_, items)| items.is_empty()),
+            };
+            Ok(Fetched {
+                value: CategoryTree {
+                    content: dialect.category_tree(&source)?,
+                },
+                empty,
+            })
         })
+        .await
     }
 
     /// A page of articles (`call` is a list or a search page), summaries only, its links
@@ -560,7 +564,7 @@ impl Upstream {
             CmsCall::Articles { category, .. } => *category,
             _ => None,
         };
-        let (payload, headers) = match self.get_answer(call, credential, request_id).await {
+        let answer = match self.get_answer(call, credential, request_id).await {
             Ok(answer) => answer,
             // Past the last page many CMSs answer 400 or 404 (WordPress: "invalid page
             // number"): that is an empty page, not a failure.
@@ -581,17 +585,21 @@ impl Upstream {
             }
             Err(err) => return Err(err),
         };
-        let (total, total_pages) = self.dialect.header_totals(&headers);
-        let context = dialect::PageContext {
-            category,
-            total,
-            total_pages,
-        };
-        let mapped = self.dialect.page_of(&payload, page, size, &context)?;
-        Ok(Fetched {
-            value: finish::finish_page(mapped, &self.links),
-            empty: payload.is_null(),
+        let (dialect, links) = (Arc::clone(&self.dialect), Arc::clone(&self.links));
+        off_workers(answer.bytes, move || {
+            let (total, total_pages) = dialect.header_totals(&answer.headers);
+            let context = dialect::PageContext {
+                category,
+                total,
+                total_pages,
+            };
+            let mapped = dialect.page_of(&answer.payload, page, size, &context)?;
+            Ok(Fetched {
+                value: finish::finish_page(mapped, &links),
+                empty: answer.payload.is_null(),
+            })
         })
+        .await
     }
 
     /// One article with its body sanitised; `None` when the CMS answered nothing for it.
@@ -601,23 +609,31 @@ impl Upstream {
         credential: Credential<'_>,
         request_id: Option<&HeaderValue>,
     ) -> Result<Fetched<Option<Article>>, UpstreamError> {
-        let payload = self
-            .get_json(CmsCall::Article { id }, credential, request_id)
+        let answer = self
+            .get_answer(CmsCall::Article { id }, credential, request_id)
             .await?;
-        if payload.is_null() {
+        if answer.payload.is_null() {
             return Ok(Fetched {
                 value: None,
                 empty: true,
             });
         }
-        // Asked as a filtered list, the CMS answers an empty one for an unknown id.
-        let Some(item) = self.dialect.detail_item(&payload) else {
+        let dialect = Arc::clone(&self.dialect);
+        let article = off_workers(answer.bytes, move || {
+            // Asked as a filtered list, the CMS answers an empty one for an unknown id.
+            dialect
+                .detail_item(&answer.payload)
+                .map(|item| dialect.article(item, "payload"))
+                .transpose()
+                .map_err(UpstreamError::from)
+        })
+        .await?;
+        let Some(article) = article else {
             return Ok(Fetched {
                 value: None,
                 empty: false,
             });
         };
-        let article = self.dialect.article(item, "payload")?;
         Ok(Fetched {
             value: Some(finish::finish_article_in_budget(article, &self.links).await?),
             empty: false,
@@ -636,6 +652,59 @@ impl Upstream {
             .await
             .map(|_| ())
     }
+}
+
+/// The payload of an answer, or the error it stands for: a redirect (never followed), or what
+/// the dialect reads in it. `own` when the call carried the gateway's own credential.
+fn read_answer(dialect: &Dialect, raw: &RawAnswer, own: bool) -> Result<Value, UpstreamError> {
+    if raw.status.is_redirection() && raw.status != StatusCode::NOT_MODIFIED {
+        return Err(UpstreamError::Redirect {
+            status: raw.status.as_u16(),
+            location: raw
+                .headers
+                .get(header::LOCATION)
+                .and_then(|v| v.to_str().ok())
+                .map(redirect_target),
+        });
+    }
+    match dialect.decode(raw.status, raw.content_type.as_deref(), &raw.body) {
+        // The gateway's own credential refused: its operator's fault, not the visitor's.
+        Err(UpstreamError::Unauthorized { msg }) if own => {
+            Err(UpstreamError::CredentialRefused { msg })
+        }
+        result => result,
+    }
+}
+
+/// A CMS answer of this many bytes or more is decoded and mapped on the blocking pool rather
+/// than on an async worker. Decoding and mapping cost about 16 µs a kilobyte
+/// (`make bench-mapping`: 82–117 µs for the demo's 6 KB category tree), so an answer under
+/// this costs a worker about a millisecond at most, less than the hop is worth; one of the
+/// 8 MiB the gateway reads at most would stall a worker (and `/healthz`) for over 100 ms.
+const LARGE_ANSWER_BYTES: usize = 64 * 1024;
+
+/// Runs `work` on an answer of `bytes` bytes: here when it is small, else on the blocking pool
+/// (bounded work: the answer is at most `MAX_BODY_BYTES`, so a runtime's shutdown that waits
+/// for it waits briefly).
+async fn off_workers<T: Send + 'static>(
+    bytes: usize,
+    work: impl FnOnce() -> Result<T, UpstreamError> + Send + 'static,
+) -> Result<T, UpstreamError> {
+    if bytes < LARGE_ANSWER_BYTES {
+        return work();
+    }
+    tokio::task::spawn_blocking(work).await.unwrap_or_else(|_| {
+        Err(UpstreamError::BadResponse(
+            "mapping the answer failed".to_owned(),
+        ))
+    })
+}
+
+/// A CMS answer read: its payload, the response's headers, and the body's size.
+struct Answer {
+    payload: Value,
+    headers: HeaderMap,
+    bytes: usize,
 }
 
 /// A redirect's target as it may be shown: without its query or fragment (a query-string

@@ -36,6 +36,13 @@ fn svg() -> String {
     )
 }
 
+fn gzipped(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    encoder.write_all(bytes).unwrap();
+    encoder.finish().unwrap()
+}
+
 /// A file store that counts the requests for each path.
 #[derive(Clone, Default)]
 struct Store {
@@ -91,6 +98,24 @@ async fn serve_file(State(store): State<Store>, request: Request) -> Response {
                 .body(Body::from_stream(futures_util::stream::iter(pieces)))
                 .unwrap()
         }
+        // A store that compresses whatever it sends, asked or not (an nginx with `gzip_types
+        // image/svg+xml` and no regard for the request's Accept-Encoding).
+        "covers/gz.svg" => (
+            [
+                (header::CONTENT_TYPE, "image/svg+xml"),
+                (header::CONTENT_ENCODING, "gzip"),
+            ],
+            gzipped(svg().as_bytes()),
+        )
+            .into_response(),
+        "covers/odd.svg" => (
+            [
+                (header::CONTENT_TYPE, "image/svg+xml"),
+                (header::CONTENT_ENCODING, "x-private"),
+            ],
+            svg(),
+        )
+            .into_response(),
         "docs/a.pdf" => (
             [(header::CONTENT_TYPE, "application/pdf")],
             b"%PDF-1.4 small".to_vec(),
@@ -375,4 +400,39 @@ async fn a_kept_image_is_served_past_the_cms_ceiling() {
     );
     assert_eq!(store.calls("covers/a.jpg"), 1);
     assert_eq!(store.calls("covers/b.svg"), 0);
+}
+
+#[tokio::test]
+async fn a_file_the_store_sends_compressed_keeps_its_encoding_and_an_unknown_one_is_refused() {
+    let (app, store) = gateway(BOUND).await;
+    // reqwest decodes nothing itself here: `gzip` is off, so the test sees the bytes relayed.
+    let response = get_with(&app, "/portal/api/files/covers/gz.svg", &[]).await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(
+        header_of(&response, "content-encoding").as_deref(),
+        Some("gzip")
+    );
+    let body = response.bytes().await.unwrap();
+    let mut decoded = String::new();
+    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&body[..]), &mut decoded)
+        .expect("the bytes are the gzip the header names");
+    assert_eq!(decoded, svg());
+    // The gateway asks for the file as it is (`Accept-Encoding: identity`); a store that
+    // compresses anyway has its encoding relayed, which every browser decodes.
+    assert_eq!(
+        app.get("/portal/api/files/covers/gz.svg").await.status(),
+        200
+    );
+    assert_eq!(
+        store.calls("covers/gz.svg"),
+        2,
+        "an encoded file is streamed, not kept"
+    );
+
+    let (status, body) = app.get_json("/portal/api/files/covers/odd.svg").await;
+    assert_eq!(status, 502, "{body}");
+    assert!(
+        body["msg"].as_str().is_some_and(|m| !m.is_empty()),
+        "{body}"
+    );
 }

@@ -158,3 +158,45 @@ async fn deeply_nested_html_is_refused_within_its_budget_while_the_gateway_answe
         "{body}"
     );
 }
+
+/// A news list of 20 000 items, about 6.5 MiB (the gateway reads 8 MiB at most).
+fn a_large_list(path: &str, _query: &str) -> Reply {
+    if path.ends_with("category/list") {
+        return control_characters(path, "");
+    }
+    let items: Vec<Value> = (1..=20_000u64)
+        .map(|id| {
+            json!({"id": id, "categoryId": 21, "title": format!("第{id}列中欧班列自陆港发车"),
+            "summary": "满载机电产品与日用百货的班列今晨从陆港站发出，预计十六天后抵达终点站。",
+            "publishTime": "2026-11-20 08:00:00"})
+        })
+        .collect();
+    Reply::Json(
+        200,
+        json!({"code": 200, "result": {"content": items, "totalElements": 20_000}}),
+    )
+}
+
+#[tokio::test]
+async fn a_large_answer_is_mapped_off_the_async_workers() {
+    let (app, _cms) = spawn_with_fake(Reply::Route(a_large_list), "").await;
+    let url = app.url("/portal/api/article/list?categoryId=21&page=1&size=10");
+    let client = app.client.clone();
+    let started = std::time::Instant::now();
+    let list = tokio::spawn(async move {
+        let status = client.get(url).send().await.unwrap().status();
+        (status, started.elapsed())
+    });
+    // (The test's runtime is the gateway's, one thread: decoding and mapping there would hold
+    // `/healthz` back until the list is done.)
+    tokio::time::sleep(std::time::Duration::from_millis(30)).await;
+    let asked = std::time::Instant::now();
+    assert_eq!(app.get("/healthz").await.status(), 200);
+    let health = asked.elapsed();
+    let (status, list) = list.await.unwrap();
+    assert_eq!(status, 200);
+    assert!(
+        health * 3 < list,
+        "/healthz took {health:?} while the list took {list:?}: it waited for the mapping"
+    );
+}
