@@ -7,7 +7,7 @@ NODE_STAMP := $(FRONTEND)/node_modules/.package-lock.json
 FRONTEND_SRC := $(shell find $(FRONTEND)/src $(FRONTEND)/public -type f 2>/dev/null) $(FRONTEND)/webpack.config.js $(FRONTEND)/scripts/no-css-loader.js $(FRONTEND)/package-lock.json
 DIST_STAMP := $(FRONTEND)/dist/index.html
 
-.PHONY: help run test build frontend node-deps system-deps test-rust test-frontend test-e2e test-contract test-soak test-deploy test-strapi strapi-install image soak lint fmt bench bench-instructions bench-shared bench-mapping audit clean
+.PHONY: help run test build frontend node-deps system-deps test-rust test-frontend test-e2e test-contract test-soak test-hostile test-deploy test-strapi strapi-install image soak lint fmt bench bench-instructions bench-shared bench-mapping audit clean
 
 help:
 	@echo "make run    build everything and serve the portal at http://127.0.0.1:8080/portal/"
@@ -72,6 +72,12 @@ SOAK := cargo run --release --locked -q -p portal-gateway --example soak --
 test-soak: build
 	$(SOAK) --seconds 36 --phase-seconds 4
 
+# The gateway binary in front of a scripted hostile CMS (endless, huge, deep, slow, looping
+# answers): it lives, /healthz answers within 100 ms, visitors get an envelope or the last good
+# answer, and peak RSS stays under the manifests' memory limit (docs/operations.md).
+test-hostile: build
+	cargo run --release --locked -q -p portal-gateway --example hostile
+
 soak: build
 	$(SOAK) --seconds 300 --phase-seconds 20
 
@@ -100,7 +106,7 @@ strapi-install:
 test-strapi: system-deps build
 	@scripts/test-strapi.sh
 
-test: strapi-install lint test-rust test-frontend test-e2e test-contract test-soak test-deploy test-strapi test-monitoring
+test: strapi-install lint test-rust test-frontend test-e2e test-contract test-soak test-hostile test-deploy test-strapi test-monitoring
 
 audit: system-deps build
 	@scripts/audit.sh

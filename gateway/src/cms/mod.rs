@@ -6,6 +6,7 @@
 //! browser's envelope or JSON. Lists, details, files, the readiness probe and `check-upstream`
 //! all go through here.
 
+pub mod bounded_json;
 pub mod dialect;
 mod error;
 mod finish;
@@ -593,7 +594,12 @@ impl Upstream {
                 total,
                 total_pages,
             };
-            let mapped = dialect.page_of(&answer.payload, page, size, &context)?;
+            let mut mapped = dialect.page_of(&answer.payload, page, size, &context)?;
+            // A CMS that ignores the page size (or answers the whole list) is cut to it: the
+            // answer, its cache entry and the page drawn from it stay the size asked for.
+            mapped
+                .content
+                .truncate(usize::try_from(size).unwrap_or(usize::MAX));
             Ok(Fetched {
                 value: finish::finish_page(mapped, &links),
                 empty: answer.payload.is_null(),

@@ -244,6 +244,9 @@ struct Answers {
     asked: BTreeSet<String>,
     tags: BTreeSet<String>,
     cacheable: bool,
+    /// The status of the first answer that failed for want of the CMS (5xx): the page's own,
+    /// unless it says another (404).
+    failed: Option<StatusCode>,
 }
 
 /// The page as a cache entry: rendered, or the app shell when the render failed.
@@ -267,6 +270,7 @@ async fn render(state: &AppState, url: &str) -> Result<Entry, Fallback> {
         asked: BTreeSet::new(),
         tags: BTreeSet::from([tags::CATEGORIES.to_owned()]),
         cacheable: true,
+        failed: None,
     };
     // Every page starts from the site settings and the category tree (the header, the menu): given
     // at once, they spare every render its first round.
@@ -310,10 +314,13 @@ async fn render(state: &AppState, url: &str) -> Result<Entry, Fallback> {
                 (STATE_SLOT, &state_block(store)),
             ],
         );
-        let status = rendered
-            .status
-            .and_then(|s| StatusCode::from_u16(s).ok())
-            .unwrap_or(StatusCode::OK);
+        // A page drawn around an answer the CMS failed to give ("加载失败") says so, so that no
+        // crawler keeps it as the page; the app in it asks again in the browser.
+        // (The app says 200 for any page it found; a status it says otherwise, 404, stands.)
+        let status = match rendered.status.and_then(|s| StatusCode::from_u16(s).ok()) {
+            Some(said) if said != StatusCode::OK => said,
+            _ => answers.failed.unwrap_or(StatusCode::OK),
+        };
         let entry = Entry::of(MediaType::Html, status, document.into())
             .tagged(answers.tags.into_iter().collect());
         return Ok(if answers.cacheable {
@@ -354,6 +361,9 @@ async fn add_answers(
         answers.json.push('}');
         answers.tags.extend(answer.tags);
         answers.cacheable &= answer.cacheable;
+        if answer.status.is_server_error() {
+            answers.failed.get_or_insert(answer.status);
+        }
     }
     Ok(())
 }

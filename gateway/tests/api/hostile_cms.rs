@@ -184,8 +184,11 @@ async fn a_large_answer_is_mapped_off_the_async_workers() {
     let client = app.client.clone();
     let started = std::time::Instant::now();
     let list = tokio::spawn(async move {
-        let status = client.get(url).send().await.unwrap().status();
-        (status, started.elapsed())
+        let response = client.get(url).send().await.unwrap();
+        let status = response.status();
+        let took = started.elapsed();
+        let body: Value = response.json().await.unwrap();
+        (status, took, body)
     });
     // (The test's runtime is the gateway's, one thread: decoding and mapping there would hold
     // `/healthz` back until the list is done.)
@@ -193,10 +196,43 @@ async fn a_large_answer_is_mapped_off_the_async_workers() {
     let asked = std::time::Instant::now();
     assert_eq!(app.get("/healthz").await.status(), 200);
     let health = asked.elapsed();
-    let (status, list) = list.await.unwrap();
+    let (status, list, body) = list.await.unwrap();
     assert_eq!(status, 200);
+    // The CMS sent all 20 000 for a page of 10: the page is the size asked for.
+    assert_eq!(body["result"]["content"].as_array().unwrap().len(), 10);
+    assert_eq!(body["result"]["totalElements"], 20_000);
     assert!(
         health * 3 < list,
         "/healthz took {health:?} while the list took {list:?}: it waited for the mapping"
     );
+}
+
+/// A CMS whose article details fail (a proxy in front of it answering 502).
+fn failing_details(path: &str, _query: &str) -> Reply {
+    if path.ends_with("category/list") {
+        return control_characters(path, "");
+    }
+    Reply::Raw(
+        502,
+        "text/html",
+        "<html><body>502 Bad Gateway</body></html>",
+    )
+}
+
+#[tokio::test]
+async fn a_page_drawn_around_a_failed_answer_says_so_in_its_status_and_is_not_kept() {
+    let cms = FakeUpstream::start(Reply::Route(failing_details)).await;
+    let app = spawn_app(page_config(&cms.base_url(), OPEN_LIMITS)).await;
+    for round in 1..=2 {
+        let response = app.get("/portal/article/7").await;
+        // Not a 200 a crawler would keep as the article's page.
+        assert_eq!(response.status(), 502, "round {round}");
+        let html = response.text().await.unwrap();
+        assert!(html.contains("文章加载失败"), "{html:.2000}");
+        assert_eq!(
+            cms.calls_to("article/detail"),
+            round,
+            "the failed page is not kept"
+        );
+    }
 }

@@ -727,7 +727,7 @@ impl Dialect {
     ) -> Result<Value, UpstreamError> {
         let is_json = content_type.is_some_and(is_json_type);
         let parsed: Option<Value> = if is_json {
-            serde_json::from_slice(body).ok()
+            super::bounded_json::from_slice(body).ok()
         } else {
             None
         };

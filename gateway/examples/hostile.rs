@@ -1,0 +1,896 @@
+//! The hostile-CMS suite (`make test-hostile`, part of `make test`): the gateway's release binary,
+//! at its production log settings, in front of a scripted CMS on loopback that answers what a
+//! broken or hostile CMS sends — bodies of 20 MB (with and without a length), endless, dripping a
+//! byte at a time, a gzip bomb, invalid UTF-8, JSON and HTML nested hundreds of thousands deep,
+//! 10⁵ categories, a 10 000-long parent chain, a cycle, redirect loops, wrong content types, no
+//! answer at all, an answer of 6.5 MiB that is valid.
+//!
+//! For every case, while its visitors wait (three at once, on the API and on the drawn page):
+//! - the process lives;
+//! - `/healthz` answers within 100 ms (asked every 25 ms from a thread of its own);
+//! - visitors get a clear envelope (a JSON `code` and a Chinese `msg`), a bounded answer, or the
+//!   last good answer;
+//!
+//! and at the end the process's peak RSS (`VmHWM`) is under the memory limit of the Kubernetes
+//! manifests (`deploy/kubernetes/base/deployment.yaml`), and its log has no panic and no secret.
+//! A case that fails only on `/healthz`'s time is run once more (these machines are shared); the
+//! report says so. Exit 1 on any failure.
+
+use std::{
+    net::SocketAddr,
+    path::{Path, PathBuf},
+    process::Stdio,
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicBool, Ordering},
+    },
+    time::{Duration, Instant},
+};
+
+use axum::{
+    Router,
+    body::Body,
+    extract::{Query, State},
+    http::{StatusCode, header},
+    response::{IntoResponse, Response},
+    routing::get,
+};
+use clap::Parser;
+use serde_json::{Value, json};
+
+const CLIENT_SECRET: &str = "hostile-suite-secret-7Q2x";
+const ADMIN_TOKEN: &str = "hostile-suite-admin-9Kd3w";
+/// The gateway's time-out for one CMS call here (production: 12 s); the slow cases outlast it.
+const UPSTREAM_TIMEOUT: Duration = Duration::from_secs(2);
+/// What `/healthz` may take while a case runs.
+const HEALTH_BOUND: Duration = Duration::from_millis(100);
+
+#[derive(Parser)]
+#[command(about = "The gateway in front of a hostile CMS (docs/operations.md)")]
+struct Args {
+    /// The gateway binary (`cargo build --release`).
+    #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../target/release/portal-gateway"))]
+    gateway: PathBuf,
+    /// The built app (`make build`).
+    #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../frontend/dist"))]
+    static_dir: PathBuf,
+    /// The manifest whose memory limit peak RSS must stay under.
+    #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../deploy/kubernetes/base/deployment.yaml"))]
+    deployment: PathBuf,
+}
+
+// ---------------------------------------------------------------------------------------------
+// The scripted CMS
+
+/// What the category list answers; switched between cases.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Tree {
+    Good,
+    /// Item *i* the child of *i − 1*, 10 000 long.
+    Chain,
+    /// 10⁵ categories.
+    Huge,
+    /// Two categories each the other's parent, beside the good tree.
+    Cycle,
+    /// 100 000 levels of nested `subCategory`.
+    DeepJson,
+}
+
+/// What the news list answers; switched between cases.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum List {
+    Good,
+    /// 20 000 items, about 6.5 MiB: valid, and large.
+    Large,
+    /// A body that never ends.
+    Endless,
+}
+
+struct Script {
+    tree: Mutex<Tree>,
+    list: Mutex<List>,
+    bomb: Vec<u8>,
+}
+
+fn envelope(result: Value) -> Response {
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        json!({"code": 200, "msg": "ok", "result": result}).to_string(),
+    )
+        .into_response()
+}
+
+fn good_categories() -> Vec<Value> {
+    vec![
+        json!({"id": 2, "parentId": 0, "name": "新闻中心", "url": "/news_center", "type": "group", "sort": 1}),
+        json!({"id": 21, "parentId": 2, "name": "通知公告", "url": "/news_center/notice", "type": "list", "sort": 1}),
+        json!({"id": 22, "parentId": 2, "name": "公司要闻", "url": "/news_center/company_news", "type": "list", "sort": 2}),
+    ]
+}
+
+fn summary(id: u64) -> Value {
+    json!({"id": id, "categoryId": 21, "title": format!("第{id}列中欧班列自陆港发车"),
+        "summary": "满载机电产品与日用百货的班列今晨从陆港站发出，预计十六天后抵达终点站。",
+        "publishTime": "2026-11-20 08:00:00"})
+}
+
+async fn categories(State(script): State<Arc<Script>>) -> Response {
+    let tree = *script.tree.lock().unwrap();
+    match tree {
+        Tree::Good => envelope(json!(good_categories())),
+        Tree::Chain => envelope(json!(
+            (1..=10_000u64)
+                .map(|id| json!({"id": 1000 + id, "parentId": if id == 1 { 0 } else { 999 + id },
+                    "name": format!("第{id}级"), "url": format!("/c{id}"), "sort": 0}))
+                .collect::<Vec<_>>()
+        )),
+        Tree::Huge => envelope(json!(
+            (1..=100_000u64)
+                .map(|id| json!({"id": 1000 + id, "parentId": if id <= 50 { 0 } else { 1000 + id % 50 + 1 },
+                    "name": format!("栏目{id}"), "url": "", "sort": id}))
+                .collect::<Vec<_>>()
+        )),
+        Tree::Cycle => {
+            let mut items = good_categories();
+            items.push(json!({"id": 31, "parentId": 32, "name": "甲", "url": "/a", "sort": 3}));
+            items.push(json!({"id": 32, "parentId": 31, "name": "乙", "url": "/b", "sort": 4}));
+            envelope(json!(items))
+        }
+        Tree::DeepJson => {
+            let depth = 100_000;
+            let open = r#"{"id":9,"parentId":0,"name":"深","url":"/d","subCategory":["#.repeat(depth);
+            let body = format!(
+                r#"{{"code":200,"result":[{open}{}]}}"#,
+                "]}".repeat(depth)
+            );
+            ([(header::CONTENT_TYPE, "application/json")], body).into_response()
+        }
+    }
+}
+
+async fn articles(State(script): State<Arc<Script>>) -> Response {
+    let list = *script.list.lock().unwrap();
+    match list {
+        List::Good => envelope(
+            json!({"content": (1..=10).map(summary).collect::<Vec<_>>(), "totalElements": 10}),
+        ),
+        List::Large => envelope(
+            json!({"content": (1..=20_000).map(summary).collect::<Vec<_>>(), "totalElements": 20_000}),
+        ),
+        List::Endless => endless(),
+    }
+}
+
+fn endless() -> Response {
+    let piece = bytes::Bytes::from(vec![b' '; 64 * 1024]);
+    let stream = futures_util::stream::unfold((), move |()| {
+        let piece = piece.clone();
+        async move { Some((Ok::<_, std::io::Error>(piece), ())) }
+    });
+    let head = futures_util::stream::once(async {
+        Ok::<_, std::io::Error>(bytes::Bytes::from_static(b"{\"code\":200,\"result\":"))
+    });
+    Response::builder()
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from_stream(futures_util::StreamExt::chain(
+            head, stream,
+        )))
+        .unwrap()
+}
+
+/// The detail of article `id`: one hostile answer per id (the cases below).
+async fn detail(
+    State(script): State<Arc<Script>>,
+    Query(query): Query<std::collections::HashMap<String, String>>,
+) -> Response {
+    let id: u64 = query.get("id").and_then(|i| i.parse().ok()).unwrap_or(0);
+    let twenty_mb = || {
+        format!(
+            "{{\"code\":200,\"result\":{{\"id\":{id},\"title\":\"大\",\"content\":\"{}\"}}}}",
+            "x".repeat(20 << 20)
+        )
+    };
+    match id {
+        101 => ([(header::CONTENT_TYPE, "application/json")], twenty_mb()).into_response(),
+        102 => {
+            let body = twenty_mb().into_bytes();
+            let pieces: Vec<Result<bytes::Bytes, std::io::Error>> = body
+                .chunks(256 * 1024)
+                .map(|c| Ok(bytes::Bytes::copy_from_slice(c)))
+                .collect();
+            Response::builder()
+                .header(header::CONTENT_TYPE, "application/json")
+                .body(Body::from_stream(futures_util::stream::iter(pieces)))
+                .unwrap()
+        }
+        103 => endless(),
+        104 => {
+            // A byte every 200 ms, for a minute: never a pause as long as the time-out.
+            let stream = futures_util::stream::unfold(0u32, |n| async move {
+                if n > 300 {
+                    return None;
+                }
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                Some((
+                    Ok::<_, std::io::Error>(bytes::Bytes::from_static(b" ")),
+                    n + 1,
+                ))
+            });
+            Response::builder()
+                .header(header::CONTENT_TYPE, "application/json")
+                .body(Body::from_stream(stream))
+                .unwrap()
+        }
+        105 => (
+            [
+                (header::CONTENT_TYPE, "application/json"),
+                (header::CONTENT_ENCODING, "gzip"),
+            ],
+            script.bomb.clone(),
+        )
+            .into_response(),
+        106 => {
+            let mut body = br#"{"code":200,"result":{"id":106,"title":""#.to_vec();
+            body.extend_from_slice(&[0xff, 0xfe, 0xc3, 0x28]);
+            body.extend_from_slice(br#"","content":"<p>x</p>"}}"#);
+            ([(header::CONTENT_TYPE, "application/json")], body).into_response()
+        }
+        107 => {
+            let depth = 200_000;
+            let body = format!(
+                r#"{{"code":200,"result":{{"id":107,"title":"深","extra":{}{}}}}}"#,
+                "[".repeat(depth),
+                "]".repeat(depth)
+            );
+            ([(header::CONTENT_TYPE, "application/json")], body).into_response()
+        }
+        108 => {
+            let depth = 300_000;
+            let html = format!("{}深{}", "<div>".repeat(depth), "</div>".repeat(depth));
+            envelope(json!({"id": 108, "categoryId": 21, "title": "深", "content": html}))
+        }
+        109 => (
+            StatusCode::FOUND,
+            [(header::LOCATION, "/cms/article/detail?id=109")],
+        )
+            .into_response(),
+        110 => (
+            [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+            "<html><body><h1>维护中</h1><script>alert(1)</script></body></html>",
+        )
+            .into_response(),
+        111 => {
+            // No answer at all, for longer than the time-out.
+            tokio::time::sleep(Duration::from_secs(30)).await;
+            StatusCode::NO_CONTENT.into_response()
+        }
+        113 => {
+            // Four million zeros beside a good article: 8 MiB of the smallest values.
+            let body = format!(
+                r#"{{"code":200,"result":{{"id":113,"categoryId":21,"title":"零","content":"<p>零</p>","extra":[{}0]}}}}"#,
+                "0,".repeat(4_000_000 - 1)
+            );
+            ([(header::CONTENT_TYPE, "application/json")], body).into_response()
+        }
+        114 => {
+            // Forty rows of 10 000 zeros: no array too long, too many values in all.
+            let row = format!("[{}0]", "0,".repeat(9_999));
+            let body = format!(
+                r#"{{"code":200,"result":{{"id":114,"title":"零","extra":[{}{row}]}}}}"#,
+                format!("{row},").repeat(39)
+            );
+            ([(header::CONTENT_TYPE, "application/json")], body).into_response()
+        }
+        112 => (
+            [(header::CONTENT_TYPE, "application/json")],
+            "{\"code\":200,\"result\":{\"id\":112,\"title\":\"断\",\"content\":\"<p>",
+        )
+            .into_response(),
+        _ => envelope(
+            json!({"id": id, "categoryId": 21, "title": "陆港站完成年度检修",
+            "content": "<p>陆港站于十一月完成年度检修，装卸线全部恢复作业。</p>",
+            "publishTime": "2026-11-20 08:00:00"}),
+        ),
+    }
+}
+
+async fn start_cms(script: Arc<Script>) -> SocketAddr {
+    let app = Router::new()
+        .route("/cms/category/list", get(categories))
+        .route("/cms/article/list", get(articles))
+        .route("/cms/article/detail", get(detail))
+        .with_state(script);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    addr
+}
+
+/// A gzip body that inflates to 1 GiB of spaces (about 1 MB on the wire).
+fn gzip_bomb() -> Vec<u8> {
+    use std::io::Write;
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    let block = vec![b' '; 1 << 20];
+    for _ in 0..1024 {
+        encoder.write_all(&block).unwrap();
+    }
+    encoder.finish().unwrap()
+}
+
+// ---------------------------------------------------------------------------------------------
+// The gateway, and what is watched while it runs
+
+fn start_gateway(
+    args: &Args,
+    work: &Path,
+    listen: SocketAddr,
+    cms: SocketAddr,
+) -> tokio::process::Child {
+    // Production settings (deploy/kubernetes/base/gateway.toml): JSON access lines at info, its
+    // cache size; the per-client limits opened, as one client plays every visitor here.
+    let config = format!(
+        r#"
+[server]
+listen = "{listen}"
+static_dir = "{static_dir}"
+log_format = "json"
+log_level = "info"
+access_log = true
+watch_config = false
+
+[upstream]
+base_url = "http://{cms}/cms/"
+client_id = "portal-web"
+client_secret = "{CLIENT_SECRET}"
+timeout = "{timeout}ms"
+connect_timeout = "500ms"
+
+[site]
+company_name = "陆港测试集团"
+
+[cache]
+max_bytes = 67108864
+default_ttl = "60s"
+stale_while_revalidate = "30s"
+stale_if_error = "10m"
+
+[limits]
+per_client_per_second = 1000000
+per_client_burst = 1000000
+per_client_cms_per_second = 1000000
+per_client_cms_burst = 1000000
+
+[admin]
+token = "{ADMIN_TOKEN}"
+"#,
+        static_dir = args.static_dir.display(),
+        timeout = UPSTREAM_TIMEOUT.as_millis(),
+    );
+    let path = work.join("gateway.toml");
+    std::fs::write(&path, config).expect("gateway config");
+    let log = std::fs::File::create(work.join("gateway.log")).expect("gateway log");
+    tokio::process::Command::new(&args.gateway)
+        .arg("--config")
+        .arg(&path)
+        .env_remove("RUST_LOG")
+        .stdout(Stdio::from(log.try_clone().expect("log")))
+        .stderr(Stdio::from(log))
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap_or_else(|e| panic!("starting {}: {e}", args.gateway.display()))
+}
+
+/// `/healthz` asked every 25 ms from a thread and runtime of its own, so that the suite's own
+/// work never delays the asking: when each answer came and what it took (`None`: no answer in
+/// a second).
+/// When each probe was asked, and what it took (`None`: no answer in a second).
+type Probes = Arc<Mutex<Vec<(Instant, Option<Duration>)>>>;
+
+struct Prober {
+    seen: Probes,
+    stop: Arc<AtomicBool>,
+}
+
+impl Prober {
+    fn start(base: String) -> Self {
+        let seen: Probes = Arc::default();
+        let stop = Arc::new(AtomicBool::new(false));
+        let (s, st) = (Arc::clone(&seen), Arc::clone(&stop));
+        std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            runtime.block_on(async move {
+                let client = reqwest::Client::builder()
+                    .timeout(Duration::from_secs(1))
+                    .build()
+                    .unwrap();
+                while !st.load(Ordering::Relaxed) {
+                    let asked = Instant::now();
+                    let answered = client
+                        .get(format!("{base}/healthz"))
+                        .send()
+                        .await
+                        .is_ok_and(|r| r.status() == 200);
+                    let took = asked.elapsed();
+                    s.lock().unwrap().push((asked, answered.then_some(took)));
+                    tokio::time::sleep(Duration::from_millis(25)).await;
+                }
+            });
+        });
+        Self { seen, stop }
+    }
+
+    /// The slowest answer asked between `from` and `to`, and how many were asked (a missing
+    /// answer counts as a second).
+    fn worst_between(&self, from: Instant, to: Instant) -> (Duration, usize) {
+        let seen = self.seen.lock().unwrap();
+        let within: Vec<Duration> = seen
+            .iter()
+            .filter(|(at, _)| *at >= from && *at <= to)
+            .map(|(_, took)| took.unwrap_or(Duration::from_secs(1)))
+            .collect();
+        (
+            within.iter().max().copied().unwrap_or_default(),
+            within.len(),
+        )
+    }
+}
+
+impl Drop for Prober {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+fn status_kib(pid: u32, field: &str) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix(field))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// The memory limit of the gateway's container, in MiB, from the manifest.
+fn memory_limit_mib(deployment: &Path) -> u64 {
+    let text = std::fs::read_to_string(deployment).expect("the deployment manifest");
+    text.lines()
+        .filter(|l| l.contains("limits:"))
+        .find_map(|l| {
+            let after = l.split("memory:").nth(1)?;
+            after
+                .trim()
+                .trim_end_matches('}')
+                .trim()
+                .strip_suffix("Mi")?
+                .parse()
+                .ok()
+        })
+        .expect("a memory limit in Mi under limits:")
+}
+
+// ---------------------------------------------------------------------------------------------
+// The cases
+
+struct Suite {
+    client: reqwest::Client,
+    base: String,
+    script: Arc<Script>,
+}
+
+/// An answer as a visitor sees it.
+struct Seen {
+    status: u16,
+    content_type: String,
+    body: bytes::Bytes,
+}
+
+impl Suite {
+    async fn get(&self, path: &str) -> Result<Seen, String> {
+        let response = self
+            .client
+            .get(format!("{}{path}", self.base))
+            .header("accept-encoding", "gzip, br")
+            .send()
+            .await
+            .map_err(|e| format!("{path}: no answer ({e})"))?;
+        let status = response.status().as_u16();
+        let content_type = response
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_owned();
+        let encoded = response.headers().get(header::CONTENT_ENCODING).is_some();
+        let body = response
+            .bytes()
+            .await
+            .map_err(|e| format!("{path}: body cut ({e})"))?;
+        // The suite's client asks for what a browser asks for and reads it as one would.
+        let body = if encoded { decode(&body) } else { body };
+        Ok(Seen {
+            status,
+            content_type,
+            body,
+        })
+    }
+
+    /// Three visitors at once.
+    async fn three(&self, path: &str) -> Result<Vec<Seen>, String> {
+        let (a, b, c) = tokio::join!(self.get(path), self.get(path), self.get(path));
+        Ok(vec![a?, b?, c?])
+    }
+
+    async fn purge(&self, hard: bool) -> Result<(), String> {
+        let response = self
+            .client
+            .post(format!(
+                "{}/portal/admin/cache/purge?hard={hard}",
+                self.base
+            ))
+            .bearer_auth(ADMIN_TOKEN)
+            .send()
+            .await
+            .map_err(|e| format!("purge: {e}"))?;
+        (response.status() == 200)
+            .then_some(())
+            .ok_or_else(|| format!("purge answered {}", response.status()))
+    }
+}
+
+fn decode(body: &[u8]) -> bytes::Bytes {
+    let mut out = Vec::new();
+    let mut gz = flate2::read::GzDecoder::new(body);
+    if std::io::Read::read_to_end(&mut gz, &mut out).is_ok() {
+        return out.into();
+    }
+    out.clear();
+    let _ = brotli::BrotliDecompress(&mut &body[..], &mut out);
+    out.into()
+}
+
+/// A clear failure in the envelope: 5xx, JSON, a numeric `code` and a Chinese `msg`.
+fn clear_failure(path: &str, seen: &Seen) -> Result<String, String> {
+    if !(500..600).contains(&seen.status) || !seen.content_type.starts_with("application/json") {
+        return Err(format!(
+            "{path}: {} {} (expected a 5xx envelope)",
+            seen.status, seen.content_type
+        ));
+    }
+    let body: Value = serde_json::from_slice(&seen.body).map_err(|e| format!("{path}: {e}"))?;
+    let msg = body["msg"].as_str().unwrap_or("");
+    if body["code"].as_i64().is_none()
+        || !msg.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
+    {
+        return Err(format!("{path}: not a clear envelope: {body:.200}"));
+    }
+    Ok(format!("{} {msg}", seen.status))
+}
+
+/// A drawn page: HTML, any status a page may have (the shell with 5xx when its answers failed),
+/// and bounded.
+fn bounded_page(path: &str, seen: &Seen) -> Result<String, String> {
+    if !seen.content_type.starts_with("text/html") || seen.body.len() > 1 << 20 {
+        return Err(format!(
+            "{path}: {} {} of {} bytes (expected an HTML page under 1 MiB)",
+            seen.status,
+            seen.content_type,
+            seen.body.len()
+        ));
+    }
+    Ok(format!(
+        "page {} ({} KB)",
+        seen.status,
+        seen.body.len() / 1024
+    ))
+}
+
+/// The article, bounded.
+fn article(path: &str, seen: &Seen) -> Result<String, String> {
+    let body: Value = serde_json::from_slice(&seen.body).map_err(|e| format!("{path}: {e}"))?;
+    if seen.status != 200
+        || body["result"]["title"].as_str().is_none()
+        || seen.body.len() > 64 * 1024
+    {
+        return Err(format!(
+            "{path}: {} of {} bytes: {body:.200}",
+            seen.status,
+            seen.body.len()
+        ));
+    }
+    Ok(format!(
+        "200, {} ({} bytes)",
+        body["result"]["title"],
+        seen.body.len()
+    ))
+}
+
+fn tree_of(seen: &Seen) -> Result<(usize, usize), String> {
+    if seen.status != 200 {
+        return Err(format!("category list answered {}", seen.status));
+    }
+    let body: Value = serde_json::from_slice(&seen.body).map_err(|e| e.to_string())?;
+    let mut level: Vec<&Value> = body["result"]["content"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .collect();
+    let (mut depth, mut count) = (0, 0);
+    while !level.is_empty() {
+        depth += 1;
+        count += level.len();
+        level = level
+            .iter()
+            .flat_map(|c| c["subCategory"].as_array().into_iter().flatten())
+            .collect();
+    }
+    Ok((depth, count))
+}
+
+/// What the visitors of an article are to get.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Expect {
+    /// A clear failure (the API's envelope; a page, bounded).
+    Failure,
+    /// The article (what is too much of it left out).
+    Article,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Case {
+    Body(u64, Expect, &'static str),
+    Tree(Tree, &'static str),
+    LargeList,
+    LastGood,
+}
+
+const CASES: &[Case] = &[
+    Case::Body(101, Expect::Failure, "20 MB body with its length"),
+    Case::Body(102, Expect::Failure, "20 MB body without a length"),
+    Case::Body(103, Expect::Failure, "endless body"),
+    Case::Body(104, Expect::Failure, "slow drip (a byte every 200 ms)"),
+    Case::Body(105, Expect::Failure, "gzip bomb (1 GiB inflated)"),
+    Case::Body(106, Expect::Failure, "invalid UTF-8"),
+    Case::Body(107, Expect::Failure, "JSON nested 200 000 deep"),
+    Case::Body(108, Expect::Failure, "HTML nested 300 000 deep"),
+    Case::Body(109, Expect::Failure, "redirect loop"),
+    Case::Body(110, Expect::Failure, "wrong content type (an HTML page)"),
+    Case::Body(111, Expect::Failure, "no answer"),
+    Case::Body(112, Expect::Failure, "body cut short"),
+    Case::Body(113, Expect::Article, "four million zeros (8 MiB)"),
+    Case::Body(114, Expect::Failure, "400 000 values in rows"),
+    Case::Tree(Tree::Chain, "parent chain 10 000 long"),
+    Case::Tree(Tree::Huge, "10⁵ categories"),
+    Case::Tree(Tree::Cycle, "category cycle"),
+    Case::Tree(Tree::DeepJson, "category tree nested 100 000 deep"),
+    Case::LargeList,
+    Case::LastGood,
+];
+
+impl Case {
+    fn name(self) -> String {
+        match self {
+            Case::Body(id, _, what) => format!("article {id}: {what}"),
+            Case::Tree(_, what) => what.to_owned(),
+            Case::LargeList => "a valid list of 6.5 MiB".to_owned(),
+            Case::LastGood => "the CMS turns hostile after a good answer".to_owned(),
+        }
+    }
+
+    /// Runs the case; what the visitors saw, or what went wrong.
+    async fn run(self, suite: &Suite) -> Result<String, String> {
+        match self {
+            Case::Body(id, expect, _) => {
+                let api = format!("/portal/api/article/detail?id={id}");
+                let page = format!("/portal/article/{id}");
+                let (answers, pages) = tokio::join!(suite.three(&api), suite.three(&page));
+                let mut saw = Vec::new();
+                for seen in answers? {
+                    saw.push(match expect {
+                        Expect::Failure => clear_failure(&api, &seen)?,
+                        Expect::Article => article(&api, &seen)?,
+                    });
+                }
+                for seen in pages? {
+                    saw.push(bounded_page(&page, &seen)?);
+                }
+                saw.dedup();
+                Ok(saw.join("; "))
+            }
+            Case::Tree(tree, _) => {
+                *suite.script.tree.lock().unwrap() = tree;
+                suite.purge(true).await?;
+                let outcome = async {
+                    let (answers, pages) = tokio::join!(
+                        suite.three("/portal/api/category/list"),
+                        suite.three("/portal/")
+                    );
+                    let answers = answers?;
+                    let saw = match tree {
+                        Tree::DeepJson => clear_failure("/portal/api/category/list", &answers[0])?,
+                        _ => {
+                            let (depth, count) = tree_of(&answers[0])?;
+                            if depth > 4 || count > 1_000 || answers[0].body.len() > 200_000 {
+                                return Err(format!(
+                                    "tree of depth {depth}, {count} categories, {} bytes",
+                                    answers[0].body.len()
+                                ));
+                            }
+                            format!(
+                                "200, depth {depth}, {count} categories, {} KB",
+                                answers[0].body.len() / 1024
+                            )
+                        }
+                    };
+                    let page = bounded_page("/portal/", &pages?[0])?;
+                    Ok(format!("{saw}; {page}"))
+                }
+                .await;
+                *suite.script.tree.lock().unwrap() = Tree::Good;
+                suite.purge(true).await?;
+                outcome
+            }
+            Case::LargeList => {
+                *suite.script.list.lock().unwrap() = List::Large;
+                suite.purge(true).await?;
+                let path = "/portal/api/article/list?categoryId=21&page=1&size=10";
+                let answers = suite.three(path).await;
+                *suite.script.list.lock().unwrap() = List::Good;
+                suite.purge(true).await?;
+                let answers = answers?;
+                let body: Value =
+                    serde_json::from_slice(&answers[0].body).map_err(|e| e.to_string())?;
+                let shown = body["result"]["content"].as_array().map_or(0, Vec::len);
+                if answers[0].status != 200 || shown != 10 {
+                    return Err(format!("{path}: {} with {shown} items", answers[0].status));
+                }
+                Ok(format!(
+                    "200, 10 of {} items",
+                    body["result"]["totalElements"]
+                ))
+            }
+            Case::LastGood => {
+                let path = "/portal/api/article/list?categoryId=21&page=1&size=5";
+                let good = suite.get(path).await?;
+                if good.status != 200 {
+                    return Err(format!("{path}: {} before the CMS turned", good.status));
+                }
+                *suite.script.list.lock().unwrap() = List::Endless;
+                // Soft: the entries stale, kept for stale_if_error.
+                suite.purge(false).await?;
+                let answers = suite.three(path).await;
+                *suite.script.list.lock().unwrap() = List::Good;
+                let answers = answers?;
+                if answers
+                    .iter()
+                    .any(|a| a.status != 200 || a.body != good.body)
+                {
+                    return Err(format!(
+                        "{path}: {} instead of the last good answer",
+                        answers[0].status
+                    ));
+                }
+                Ok("200, the last good answer".to_owned())
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+#[tokio::main]
+async fn main() {
+    let args = Args::parse();
+    let work = std::env::temp_dir().join(format!("portal-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&work).expect("work directory");
+    let limit_mib = memory_limit_mib(&args.deployment);
+    let script = Arc::new(Script {
+        tree: Mutex::new(Tree::Good),
+        list: Mutex::new(List::Good),
+        bomb: gzip_bomb(),
+    });
+    let cms = start_cms(Arc::clone(&script)).await;
+    let listen = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port");
+    let mut gateway = start_gateway(&args, &work, listen, cms);
+    let pid = gateway.id().expect("the gateway's pid");
+    let base = format!("http://{listen}");
+    let suite = Suite {
+        client: reqwest::Client::builder()
+            .timeout(Duration::from_secs(30))
+            .build()
+            .unwrap(),
+        base: base.clone(),
+        script,
+    };
+    let mut ready = false;
+    for _ in 0..200 {
+        if suite.get("/readyz").await.is_ok_and(|s| s.status == 200) {
+            ready = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(ready, "the gateway never became ready at {base}");
+    // Warm: the render engines started and the good tree cached, as on a serving replica.
+    let _ = suite.get("/portal/").await;
+    let prober = Prober::start(base.clone());
+    tokio::time::sleep(Duration::from_millis(100)).await;
+
+    let mut failures = Vec::new();
+    println!(
+        "{:<46} {:>9} {:>7} {:>9}  what visitors saw",
+        "case", "healthz", "asked", "RSS MiB"
+    );
+    for case in CASES {
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            let from = Instant::now();
+            let outcome = case.run(&suite).await;
+            let to = Instant::now();
+            let (worst, asked) = prober.worst_between(from, to);
+            let alive = gateway.try_wait().ok().flatten().is_none();
+            let rss = status_kib(pid, "VmRSS:") / 1024;
+            let again = if tries > 1 { " (second try)" } else { "" };
+            println!(
+                "{:<46} {:>7}ms {:>7} {:>9}  {}{again}",
+                case.name(),
+                worst.as_millis(),
+                asked,
+                rss,
+                outcome.as_ref().unwrap_or_else(|e| e)
+            );
+            if !alive {
+                failures.push(format!("{}: the gateway exited", case.name()));
+                break;
+            }
+            if let Err(e) = outcome {
+                failures.push(format!("{}: {e}", case.name()));
+                break;
+            }
+            if worst > HEALTH_BOUND {
+                if tries < 2 {
+                    continue;
+                }
+                failures.push(format!(
+                    "{}: /healthz took {} ms (bound {} ms)",
+                    case.name(),
+                    worst.as_millis(),
+                    HEALTH_BOUND.as_millis()
+                ));
+            }
+            break;
+        }
+    }
+    drop(prober);
+    let peak_mib = status_kib(pid, "VmHWM:") / 1024;
+    println!("\npeak RSS {peak_mib} MiB (the manifests' limit: {limit_mib} MiB)");
+    if peak_mib >= limit_mib {
+        failures.push(format!("peak RSS {peak_mib} MiB, limit {limit_mib} MiB"));
+    }
+    let _ = gateway.start_kill();
+    let _ = gateway.wait().await;
+    let log = std::fs::read_to_string(work.join("gateway.log")).unwrap_or_default();
+    if log.contains("panicked") {
+        failures.push("a panic in the gateway's log".to_owned());
+    }
+    for secret in [CLIENT_SECRET, ADMIN_TOKEN] {
+        if log.contains(secret) {
+            failures.push("a secret in the gateway's log".to_owned());
+        }
+    }
+    let _ = std::fs::remove_dir_all(&work);
+    if failures.is_empty() {
+        println!("hostile CMS suite passed");
+    } else {
+        println!("\nhostile CMS suite FAILED:");
+        for failure in &failures {
+            println!("  - {failure}");
+        }
+        std::process::exit(1);
+    }
+}
