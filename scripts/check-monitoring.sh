@@ -74,7 +74,7 @@ echo "check-monitoring: requests answered $codes"
 # An operator's purge on the first replica, applied by the second through the purge channel (its
 # purge lag), seen with the CLI.
 curl -fsS -o /dev/null -X POST -H "Authorization: Bearer $token" "http://$gateway/portal/admin/cache/purge?tag=categories"
-PORTAL_ADMIN_TOKEN=$token "$target/release/portal-gateway" --config "$out/gateway.toml" cache stats \
+PORTAL__ADMIN__TOKEN=$token "$target/release/portal-gateway" --config "$out/gateway.toml" cache stats \
   --url "http://$gateway" > "$out/cache-stats.txt"
 for _ in $(seq 1 50); do
   curl -fsS "http://$second/metrics" | grep -q '^portal_cache_purge_lag_seconds_count' && break

@@ -29,7 +29,7 @@ use crate::{
     },
     config::{AuthStyle, Config, LimitsConfig},
     model::{Article, ArticlePage, Category},
-    portal_routes::PORTAL_ROUTES,
+    portal_routes::{self, PORTAL_ROUTES},
 };
 
 /// How much a finding weighs.
@@ -886,6 +886,7 @@ impl Checker {
             );
         }
         problems.extend(self.routes(&urls));
+        problems.extend(self.kinds(&tree));
         let summary = format!("{count} categories, {} at the top", tree.len());
         let calls = match &source {
             CategorySource::List(_) => String::new(),
@@ -899,6 +900,48 @@ impl Checker {
             problems,
         );
         Some(tree)
+    }
+
+    /// Categories whose kind, as the CMS gives it, is not the one the portal's route table gives
+    /// their route: a list shown as a single page (its pager, feed and site-map lines gone) or
+    /// the reverse. A route whose kind `dialect.categories.types` sets is the integrator's choice.
+    fn kinds(&self, tree: &[Category]) -> Vec<Problem> {
+        let key = "dialect.categories.types";
+        let mut problems = Vec::new();
+        walk(tree, &mut |c| {
+            let (Some(table), Some(kind)) = (portal_routes::kind_of(&c.url), c.kind.as_deref())
+            else {
+                return;
+            };
+            let shows = |k: &str| {
+                if k == "list" {
+                    "a list"
+                } else {
+                    "a single page"
+                }
+            };
+            if table != "group"
+                && (kind == "list") != (table == "list")
+                && !self.dialect().types_route(&c.url)
+            {
+                problems.push(
+                    Problem::warning(
+                        format!(
+                            "the CMS gives {} ({}) the kind \"{kind}\": the portal shows it as {} \
+                             where its route is {}",
+                            c.url,
+                            c.name,
+                            shows(kind),
+                            shows(table)
+                        ),
+                        "items",
+                        key,
+                    )
+                    .with_fix(Some(format!("[{key}] \"{}\" = \"{table}\"", c.url))),
+                );
+            }
+        });
+        problems
     }
 
     /// The portal routes the categories lead to, against those declared absent.

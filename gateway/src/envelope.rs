@@ -148,6 +148,17 @@ impl ApiError {
         )
     }
 
+    /// Whether the message is one written for visitors: the gateway's own, or the CMS's when it
+    /// is in Chinese (an English or empty CMS message is replaced by the portal's own).
+    pub fn has_visitor_message(&self) -> bool {
+        match self {
+            Self::Upstream(UpstreamError::Status { msg, .. }) => {
+                msg.as_deref().is_some_and(for_visitors)
+            }
+            _ => true,
+        }
+    }
+
     /// The HTTP status this error answers with.
     pub fn status(&self) -> StatusCode {
         self.parts().1

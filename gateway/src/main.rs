@@ -49,14 +49,14 @@ enum Command {
         json: bool,
     },
     /// Look into and purge the cache of a running gateway, through its admin API. The admin token
-    /// is read from --token-file, PORTAL_ADMIN_TOKEN or the config's admin.token; it is never
+    /// is read from --token-file, PORTAL__ADMIN__TOKEN or the config's admin.token; it is never
     /// printed. Exit 0 when the gateway answered, 77 when it refused the token, 69 when it is
     /// unreachable, 78 without a token, 1 for any other answer (an unknown key: 404).
     Cache {
         #[command(subcommand)]
         action: CacheCommand,
         /// The gateway's base URL (default: the config's server.listen, on loopback when it is a
-        /// wildcard address; else http://127.0.0.1:8080).
+        /// wildcard address; without --url, a config that cannot be read is an error).
         #[arg(long, global = true)]
         url: Option<String>,
         /// A file whose first line is the admin token.
@@ -144,10 +144,28 @@ async fn cache(
     token_file: Option<&std::path::Path>,
     json: bool,
 ) -> ExitCode {
-    let config = Config::load(path).ok();
+    let loaded = Config::load(path);
+    // Without `--url` the gateway's address is the config's: a config that cannot be read is an
+    // error then, never a guess (a guessed 127.0.0.1:8080 once purged another gateway).
+    if url.is_none()
+        && let Err(err) = &loaded
+    {
+        let err = cache_cli::CliError::NoConfig(path.display().to_string(), err.to_string());
+        eprintln!("portal-gateway: {err}");
+        return ExitCode::from(err.exit_code());
+    }
+    let config = loaded.ok();
     let token = match cache_cli::token(
         token_file,
-        std::env::var(cache_cli::TOKEN_VARIABLE).ok(),
+        std::env::var(cache_cli::TOKEN_VARIABLE).ok().or_else(|| {
+            let old = std::env::var(cache_cli::OLD_TOKEN_VARIABLE).ok()?;
+            eprintln!(
+                "portal-gateway: {} is the old name of {}; read it by the new one",
+                cache_cli::OLD_TOKEN_VARIABLE,
+                cache_cli::TOKEN_VARIABLE
+            );
+            Some(old)
+        }),
         config.as_ref().and_then(|c| c.admin.token.as_ref()),
     ) {
         Ok(token) => token,
@@ -156,12 +174,11 @@ async fn cache(
             return ExitCode::from(err.exit_code());
         }
     };
-    let url = url.map(str::to_owned).unwrap_or_else(|| {
-        config.as_ref().map_or_else(
-            || "http://127.0.0.1:8080".to_owned(),
-            |c| cache_cli::url_for(c.server.listen),
-        )
-    });
+    let url = match (url, &config) {
+        (Some(url), _) => url.to_owned(),
+        (None, Some(config)) => cache_cli::url_for(config.server.listen),
+        (None, None) => unreachable!("refused above"),
+    };
     let action = match command {
         CacheCommand::Stats => Action::Stats,
         CacheCommand::Show { key } => Action::Show { key: key.clone() },

@@ -21,6 +21,8 @@ const ROUTE_TABLE: &str = include_str!("../../frontend/src/app/route-table.json"
 #[serde(rename_all = "camelCase")]
 struct Table {
     content_pages: Vec<String>,
+    #[serde(default)]
+    list_pages: Vec<String>,
     routes: Vec<Route>,
 }
 
@@ -62,6 +64,42 @@ static ROUTES: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
         .map(|path| &*path.leak())
         .collect()
 });
+
+/// The kind of category the app shows at the content route `path` when nothing else says:
+/// `"list"` for the table's `listPages`, `"group"` for a group, `"page"` for any other content
+/// route; `None` for a path that is no content route. The gateway gives a category this kind when
+/// the CMS gives none (`cms/dialect/map.rs`), so a CMS without a kind field needs no
+/// `dialect.categories.types` for the demo's routes.
+pub fn kind_of(path: &str) -> Option<&'static str> {
+    static KINDS: LazyLock<Vec<(String, &'static str)>> = LazyLock::new(|| {
+        fn walk(routes: Vec<Route>, table: &Table, out: &mut Vec<(String, &'static str)>) {
+            for route in routes {
+                if let (Some(path), Some(page), None) = (route.path, &route.page, &route.same_as)
+                    && table.content_pages.contains(page)
+                {
+                    let kind = if table.list_pages.contains(page) {
+                        "list"
+                    } else if page == "group" {
+                        "group"
+                    } else {
+                        "page"
+                    };
+                    out.push((path, kind));
+                }
+                walk(route.routes, table, out);
+            }
+        }
+        let mut table: Table = serde_json::from_str(ROUTE_TABLE)
+            .expect("frontend/src/app/route-table.json is a route table");
+        let routes = std::mem::take(&mut table.routes);
+        let mut out = Vec::new();
+        walk(routes, &table, &mut out);
+        out
+    });
+    KINDS
+        .iter()
+        .find_map(|(route, kind)| (route == path).then_some(*kind))
+}
 
 /// The spec's duplicate routes (`sameAs`) and the route each one's page is at: the gateway sends
 /// a request for one there for good (the app redirects the same way when it navigates).
@@ -178,7 +216,7 @@ pub const PORTAL_ROUTES: PortalRoutes = PortalRoutes;
 mod tests {
     use std::collections::BTreeSet;
 
-    use super::{PORTAL_ROUTES, ROUTE_TABLE, content_routes, same_as, spelled};
+    use super::{PORTAL_ROUTES, ROUTE_TABLE, content_routes, kind_of, same_as, spelled};
 
     #[test]
     fn a_page_written_another_way_is_sent_to_its_one_address() {
@@ -333,5 +371,21 @@ mod tests {
             listed, table,
             "docs/integrators.md lists other routes than route-table.json's content routes"
         );
+        // The kind the guide says each page expects is the kind the gateway gives it.
+        for line in section.lines().filter(|l| l.starts_with("| `")) {
+            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+            let route = cells[1].trim_matches('`');
+            let said = cells[3].split_whitespace().next().unwrap_or("");
+            assert_eq!(Some(said), kind_of(route), "the guide's kind of {route}");
+        }
+    }
+
+    #[test]
+    fn a_routes_kind_is_the_tables() {
+        assert_eq!(kind_of("/news_center/notice"), Some("list"));
+        assert_eq!(kind_of("/news_center"), Some("group"));
+        assert_eq!(kind_of("/about/company_profile"), Some("page"));
+        assert_eq!(kind_of("/login"), None);
+        assert_eq!(kind_of("/nowhere"), None);
     }
 }

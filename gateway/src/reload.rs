@@ -36,9 +36,8 @@ pub fn spawn(state: AppState) {
             }
         });
     }
-    if !state.runtime().config.server.watch_config {
-        return;
-    }
+    // The watcher runs for the process's life and reads `server.watch_config` at each look, so a
+    // reload that turns it off stops the watching and one that turns it on starts it.
     tokio::spawn(async move {
         // Content, not modification time: editors and config maps replace files in odd ways.
         let mut last = tokio::fs::read(&path).await.ok();
@@ -47,8 +46,13 @@ pub fn spawn(state: AppState) {
         loop {
             ticker.tick().await;
             let now = tokio::fs::read(&path).await.ok();
-            if now.is_some() && now != last {
-                last = now;
+            if now.is_none() || now == last {
+                continue;
+            }
+            last = now;
+            // Read while not watching too, so that an edit made before a signal turned watching
+            // on is not mistaken for one after it (at worst the same file is read twice).
+            if state.runtime().config.server.watch_config {
                 reload(&state, "file change");
             }
         }

@@ -18,6 +18,7 @@ import { Layout } from './layout/layout';
 import { composeTitle, PageTitle, useCompanyName, withPageNumber } from './page-title';
 import { useResponseStatus } from '../lib/response-status';
 import { RouteAnnouncer } from './route-announcer';
+import routeTable from './route-table.json';
 import { ROUTES, flattenRoutes, routeTrail, type PageKey, type RouteDef } from './routes';
 import { sectionOf, sectionOfCategory, type Section } from './sections';
 
@@ -84,7 +85,7 @@ export function preloadPageAt(path: string): Promise<void> {
 /** The page kinds shown with their section's 栏目导航 (issue 24); the article page too. */
 const SECTION_PAGES: ReadonlySet<PageKey> = new Set(['single', 'news', 'partyConstruction']);
 /** The kinds whose title names a list page past the first (`?page=2`). */
-const LIST_PAGES: ReadonlySet<PageKey> = new Set(['news', 'partyConstruction', 'party']);
+const LIST_PAGES: ReadonlySet<string> = new Set(routeTable.listPages);
 
 /** Business pages end with a call to action (咨询热线, 在线订舱). */
 export const isBusinessPath = (path: string): boolean => /^\/(business|business_overview)\//.test(path);

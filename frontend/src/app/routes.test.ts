@@ -28,6 +28,7 @@ describe('the route table (route-table.json)', () => {
       .map(({ at, route }) => `${at}: page "${route.page}"`);
     expect(unknown).toEqual([]);
     expect(table.contentPages.filter((kind) => !known.has(kind))).toEqual([]);
+    expect(table.listPages.filter((kind) => !table.contentPages.includes(kind))).toEqual([]);
   });
 
   it('gives each route a name and each path once, starting with /', () => {

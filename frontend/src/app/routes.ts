@@ -10,6 +10,9 @@
  *   by the category whose `url` is its path, so the demo CMS (`reference-cms/content/categories.json`)
  *   has a category for each. The others (home, login, the party-style detail found by its article id,
  *   the footer's sitemap and contact pages) have none.
+ * - `listPages`: the content pages that show a list of articles. A category of such a route is a
+ *   list unless the CMS (or the gateway's `dialect.categories.types`) says otherwise; the gateway
+ *   gives it that kind when the CMS gives none, so the pager, the feeds and the sitemap agree.
  * - The path-less 客户服务 group is the replaced portal's customer-service group, kept hidden.
  * - `/sitemap` and `/contact` are the footer's pages (not in spec §2): every page at a glance, and how
  *   to reach the company.

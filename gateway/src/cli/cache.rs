@@ -1,6 +1,6 @@
 //! `portal-gateway cache stats|show KEY|purge`: the admin cache view and purge of a running
 //! gateway, as a table for people or the raw envelope (`--json`). The admin token comes from a
-//! file, `PORTAL_ADMIN_TOKEN` or the config, never from the command line (where `ps` and shell
+//! file, `PORTAL__ADMIN__TOKEN` (the name the server reads it by) or the config, never from the command line (where `ps` and shell
 //! histories would show it), and is never printed.
 
 use std::{fmt::Write, net::SocketAddr, path::Path, time::Duration};
@@ -9,8 +9,10 @@ use reqwest::header::{AUTHORIZATION, HeaderValue};
 use secrecy::{ExposeSecret, SecretString};
 use serde_json::Value;
 
-/// The variable the token may come from.
-pub const TOKEN_VARIABLE: &str = "PORTAL_ADMIN_TOKEN";
+/// The variable the token may come from: the one the server's config reads (`admin.token`).
+pub const TOKEN_VARIABLE: &str = "PORTAL__ADMIN__TOKEN";
+/// The name this command read before; still read, with a warning, so scripts keep working.
+pub const OLD_TOKEN_VARIABLE: &str = "PORTAL_ADMIN_TOKEN";
 const TIMEOUT: Duration = Duration::from_secs(10);
 
 #[derive(Debug, Clone)]
@@ -33,6 +35,10 @@ pub enum CliError {
         "没有管理令牌 / no admin token: use --token-file, {TOKEN_VARIABLE} or admin.token in the config"
     )]
     NoToken,
+    #[error(
+        "读不到配置 / cannot read the config {0} for the gateway's address (give --url to name it): {1}"
+    )]
+    NoConfig(String, String),
     #[error("读不到令牌文件 / cannot read the token file {0}: {1}")]
     TokenFile(String, std::io::Error),
     #[error("连接不上网关 / the gateway at {0} is unreachable: {1}")]
@@ -49,7 +55,7 @@ impl CliError {
     /// sysexits: 69 unavailable, 77 permission denied, 78 configuration; 1 for any other answer.
     pub fn exit_code(&self) -> u8 {
         match self {
-            Self::NoToken | Self::TokenFile(..) => 78,
+            Self::NoToken | Self::TokenFile(..) | Self::NoConfig(..) => 78,
             Self::Unreachable(..) => 69,
             Self::Refused(_) => 77,
             Self::Answer(..) | Self::Unreadable(_) => 1,

@@ -456,8 +456,20 @@ impl Query {
             Ok(Loaded::Found(entry)) => Ok(*entry),
             Ok(Loaded::Missing { empty }) if keep_not_found => Ok(missing(self.not_found(), empty)),
             Ok(Loaded::Missing { .. }) => Err(self.not_found()),
-            // The CMS's own "not found" (its message kept).
-            Err(err) if keep_not_found && err.is_not_found() => Ok(missing(err, false)),
+            // The CMS's own "not found": its message when it wrote one for visitors (in Chinese),
+            // else the portal's own (文章 N 不存在。), never the CMS's "Not Found".
+            Err(err) if err.is_not_found() => {
+                let err = if err.has_visitor_message() {
+                    err
+                } else {
+                    self.not_found()
+                };
+                if keep_not_found {
+                    Ok(missing(err, false))
+                } else {
+                    Err(err)
+                }
+            }
             Err(err) => Err(err),
         }
     }

@@ -137,6 +137,7 @@ async fn cli(app: &TestApp, token_file: &std::path::Path, args: &[&str]) -> (i32
         .args(["--url", &format!("http://{}", app.addr)])
         .arg("--token-file")
         .arg(token_file)
+        .env_remove("PORTAL__ADMIN__TOKEN")
         .env_remove("PORTAL_ADMIN_TOKEN")
         .output()
         .await
@@ -212,6 +213,8 @@ async fn the_cache_commands_read_and_purge_a_running_gateway() {
     let out = Command::new(env!("CARGO_BIN_EXE_portal-gateway"))
         .args(["--config", "/nonexistent/gateway.toml", "cache", "stats"])
         .args(["--url", &format!("http://127.0.0.1:{port}")])
+        // The command's old name for the token still works, with a word about the new one.
+        .env_remove("PORTAL__ADMIN__TOKEN")
         .env("PORTAL_ADMIN_TOKEN", TOKEN)
         .output()
         .await
@@ -220,6 +223,23 @@ async fn the_cache_commands_read_and_purge_a_running_gateway() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("连接不上网关") && err.contains("unreachable"),
+        "{err}"
+    );
+    assert!(err.contains("old name of PORTAL__ADMIN__TOKEN"), "{err}");
+
+    // No --url and a config that cannot be read: an error naming both, never a guessed address.
+    let out = Command::new(env!("CARGO_BIN_EXE_portal-gateway"))
+        .args(["--config", "/nonexistent/gateway.toml", "cache", "purge"])
+        .env("PORTAL__ADMIN__TOKEN", TOKEN)
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(out.status.code(), Some(78));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("读不到配置")
+            && err.contains("--url")
+            && err.contains("/nonexistent/gateway.toml"),
         "{err}"
     );
 }

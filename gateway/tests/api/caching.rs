@@ -279,6 +279,11 @@ async fn not_found_is_cached_briefly_and_tokens_bypass_the_cache() {
         assert_eq!(body["msg"], "文章不存在");
     }
     assert_eq!(upstream_calls(&fake, "/cms/article/detail"), 1);
+    // A CMS whose "not found" is in English: visitors read the portal's own words.
+    fake.set(Reply::Json(404, json!({"code": 404, "msg": "Not Found"})));
+    let (status, _, body, _) = get(&app, "/portal/api/article/detail?id=405").await;
+    assert_eq!(status, 404);
+    assert_eq!(body["msg"], "文章 405 不存在。");
 
     fake.set(Reply::Json(200, page("私人")));
     for _ in 0..2 {

@@ -1078,3 +1078,67 @@ async fn a_cms_message_cannot_act_on_the_integrators_terminal() {
         );
     }
 }
+
+/// `site`, its one list category given the kind "page" by the CMS.
+fn site_calling_its_list_a_page(path: &str, query: &str) -> Reply {
+    if path.ends_with("category/list") {
+        return Reply::Json(
+            200,
+            json!({"code": 200, "result": [
+                {"id": 21, "parentId": 0, "name": "公司新闻", "url": "/news_center/company_announcement/1", "type": "page"}
+            ]}),
+        );
+    }
+    site(path, query)
+}
+
+/// `site`, its category without a kind.
+fn site_without_kinds(path: &str, query: &str) -> Reply {
+    if path.ends_with("category/list") {
+        return Reply::Json(
+            200,
+            json!({"code": 200, "result": [
+                {"id": 21, "parentId": 0, "name": "公司新闻", "url": "/news_center/company_announcement/1"}
+            ]}),
+        );
+    }
+    site(path, query)
+}
+
+#[tokio::test]
+async fn a_list_route_the_cms_calls_a_page_is_named_with_the_types_line_that_fixes_it() {
+    let report = scripted(site_calling_its_list_a_page, "").await;
+    let (_, problem) = finding(&report, "dialect.categories.types");
+    assert_eq!(problem.level, Level::Warning);
+    assert!(
+        problem.what.contains("/news_center/company_announcement/1"),
+        "{}",
+        problem.what
+    );
+    assert_eq!(
+        problem.fix.as_deref(),
+        Some("[dialect.categories.types] \"/news_center/company_announcement/1\" = \"list\"")
+    );
+    // With that line written, nothing is said: the kind is the integrator's.
+    let fixed = scripted(
+        site_calling_its_list_a_page,
+        "[dialect.categories.types]\n\"/news_center/company_announcement/1\" = \"list\"\n",
+    )
+    .await;
+    assert!(
+        !fixed
+            .problems()
+            .any(|(_, p)| p.key == "dialect.categories.types"),
+        "{}",
+        check::render(&fixed)
+    );
+    // A CMS without kinds: the route table's kind, nothing to say.
+    let without = scripted(site_without_kinds, "").await;
+    assert!(
+        !without
+            .problems()
+            .any(|(_, p)| p.key == "dialect.categories.types"),
+        "{}",
+        check::render(&without)
+    );
+}

@@ -435,3 +435,58 @@ fn path_syntax_that_can_never_match_is_refused_naming_the_key() {
         "a hint of the form that works: {err}"
     );
 }
+
+/// A CMS whose categories say nothing of their kind: 新闻中心 with 通知公告 below it, 25 notices.
+fn without_kinds(path: &str, query: &str) -> Reply {
+    if path.ends_with("category/list") {
+        return Reply::Json(
+            200,
+            json!({"code": 200, "result": [
+                {"id": 2, "parentId": 0, "name": "新闻中心", "url": "/news_center"},
+                {"id": 21, "parentId": 2, "name": "通知公告", "url": "/news_center/notice"},
+            ]}),
+        );
+    }
+    let page: u64 = query
+        .split('&')
+        .find_map(|p| p.strip_prefix("page="))
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(0);
+    // Pages counted from 0, as the native dialect asks.
+    let items: Vec<Value> = (1..=25u64)
+        .rev()
+        .skip((page * 10) as usize)
+        .take(10)
+        .map(|id| {
+            json!({"id": id, "categoryId": 21, "title": format!("关于陆港站第{id}号调度的通知"),
+            "publishTime": format!("2026-11-{id:02} 09:00:00"), "content": "<p>通知正文</p>"})
+        })
+        .collect();
+    Reply::Json(
+        200,
+        json!({"code": 200, "result": {"content": items, "totalElements": 25}}),
+    )
+}
+
+#[tokio::test]
+async fn a_cms_without_kinds_gets_the_route_tables_lists_pages_and_feeds() {
+    let cms = FakeUpstream::start(Reply::Route(without_kinds)).await;
+    let app = spawn_app(page_config(&cms.base_url(), OPEN_LIMITS)).await;
+    let (status, body) = app.get_json("/portal/api/category/list").await;
+    assert_eq!(status, 200);
+    let top = &body["result"]["content"][0];
+    assert_eq!(top["type"], "group", "{body}");
+    assert_eq!(top["subCategory"][0]["type"], "list", "{body}");
+    // The news feed lists the notices; the list's second page is a page.
+    let feed = app.get("/portal/feed/news.xml").await.text().await.unwrap();
+    assert!(feed.contains("关于陆港站第25号调度的通知"), "{feed:.1500}");
+    let second = app.get("/portal/news_center/notice?page=2").await;
+    assert_eq!(second.status(), 200);
+    let html = second.text().await.unwrap();
+    let seen: Vec<String> = cms
+        .seen()
+        .iter()
+        .map(|s| format!("{}?{}", s.path, s.query))
+        .collect();
+    assert!(html.contains("关于陆港站第15号调度的通知"), "{seen:?}");
+}

@@ -293,11 +293,12 @@ async fn sighup_reloads_the_config_file() {
     let port = free_port();
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("gateway.toml");
-    let config = |company: &str| {
+    let watched = |company: &str, watch: bool| {
         format!(
-            "[server]\nlisten = \"127.0.0.1:{port}\"\nwatch_config = false\n[upstream]\nbase_url = \"http://{cms}/\"\nclient_id = \"{CLIENT_ID}\"\nclient_secret = \"{CLIENT_SECRET}\"\n[site]\ncompany_name = \"{company}\"\n"
+            "[server]\nlisten = \"127.0.0.1:{port}\"\nwatch_config = {watch}\n[upstream]\nbase_url = \"http://{cms}/\"\nclient_id = \"{CLIENT_ID}\"\nclient_secret = \"{CLIENT_SECRET}\"\n[site]\ncompany_name = \"{company}\"\n"
         )
     };
+    let config = |company: &str| watched(company, false);
     std::fs::write(&file, config("甲公司")).unwrap();
     let mut child = spawn_gateway(&file, &[]);
     let client = reqwest::Client::new();
@@ -336,6 +337,39 @@ async fn sighup_reloads_the_config_file() {
     assert!(
         child.try_wait().unwrap().is_none(),
         "SIGHUP does not stop the gateway"
+    );
+
+    // A reload turns watching on: the next edit is read without a signal.
+    let shows = |name: &'static str| async move {
+        for _ in 0..60 {
+            if company().await.as_deref() == Some(name) {
+                return true;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        false
+    };
+    std::fs::write(&file, watched("丙公司", true)).unwrap();
+    Command::new("kill")
+        .args(["-HUP", &pid])
+        .status()
+        .await
+        .unwrap();
+    assert!(shows("丙公司").await, "SIGHUP read watch_config = true");
+    std::fs::write(&file, watched("丁公司", true)).unwrap();
+    assert!(shows("丁公司").await, "the watcher read the edit");
+    // And an edit that turns it off is the last one read without a signal.
+    std::fs::write(&file, watched("戊公司", false)).unwrap();
+    assert!(
+        shows("戊公司").await,
+        "the watcher read the edit turning it off"
+    );
+    std::fs::write(&file, watched("己公司", false)).unwrap();
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(
+        company().await.as_deref(),
+        Some("戊公司"),
+        "watch_config = false by a reload stops the watching"
     );
 }
 

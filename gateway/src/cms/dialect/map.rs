@@ -464,10 +464,12 @@ impl Dialect {
             derived_from.as_deref(),
             read(object, &f.url, at, "a string", as_text)?,
         );
-        // The kind the config gives this route, over what the CMS says.
+        // The kind the config gives this route, over what the CMS says, over the kind the
+        // portal's route table gives it (a CMS without kinds: lists page, feed and show as lists).
         let kind = match self.categories.types.get(&url) {
             Some(kind) => Some(kind.clone()),
-            None => read(object, &f.kind, at, "a string", as_text)?,
+            None => read(object, &f.kind, at, "a string", as_text)?
+                .or_else(|| crate::portal_routes::kind_of(&url).map(str::to_owned)),
         };
         let category = Category {
             id,

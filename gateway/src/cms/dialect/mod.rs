@@ -632,6 +632,11 @@ impl Dialect {
         &self.categories.absent
     }
 
+    /// Whether `dialect.categories.types` gives the kind of `route`.
+    pub fn types_route(&self, route: &str) -> bool {
+        self.categories.types.contains_key(route)
+    }
+
     /// Whether the CMS searches articles (`dialect.endpoints.article_search` has a path).
     pub fn has_search(&self) -> bool {
         self.article_search.is_configured()
