@@ -24,7 +24,7 @@
 # repeated in interleaved rounds (a shared machine drifts; a server measured always first or always
 # last would carry the drift) and the median round is reported, with every round's figure beside
 # it. Prints requests/s, p50, p99, server CPU per request, the ratios, and each server's peak RSS
-# (VmHWM) against the 192 MiB memory limit of the Kubernetes manifests. See docs/performance.md.
+# (VmHWM) against the memory limit of the Kubernetes manifests. See docs/performance.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${BENCH_DURATION:-5s}
@@ -34,8 +34,9 @@ CONNECTIONS=${BENCH_CONNECTIONS:-64}
 # more would only queue (a render that waits longer than render.timeout falls back to the shell).
 RENDER_CONNECTIONS=${BENCH_RENDER_CONNECTIONS:-4}
 RENDER_DURATION=${BENCH_RENDER_DURATION:-10s}
-# The memory limit of deploy/kubernetes (MiB).
-MEMORY_LIMIT_MIB=192
+# The memory limit of deploy/kubernetes (MiB), as the manifest says it (`limits: { memory: 256Mi }`).
+MEMORY_LIMIT_MIB=$(sed -n 's/.*limits: *{ *memory: *\([0-9]*\)Mi.*/\1/p' deploy/kubernetes/base/deployment.yaml | head -1)
+[ -n "$MEMORY_LIMIT_MIB" ] || { echo "no memory limit in deploy/kubernetes/base/deployment.yaml" >&2; exit 1; }
 CMS=127.0.0.1:18181
 NGINX=127.0.0.1:18182
 GATEWAY=127.0.0.1:18183

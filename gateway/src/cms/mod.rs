@@ -310,6 +310,14 @@ impl Upstream {
         request_id: Option<&HeaderValue>,
     ) -> Result<Answer, UpstreamError> {
         let raw = self.fetch(cms, &call, credential, request_id).await?;
+        // A status this endpoint's `not_found` lists (a headless CMS's 403 for an unknown id):
+        // no such thing, as a 404 is, whatever the body says.
+        if self.dialect.is_not_found(&call, raw.status) {
+            return Err(UpstreamError::Status {
+                code: 404,
+                msg: None,
+            });
+        }
         let bytes = raw.body.len();
         let own = matches!(credential, Credential::Client);
         let dialect = Arc::clone(&self.dialect);
@@ -458,6 +466,12 @@ impl Upstream {
         if status == StatusCode::UNAUTHORIZED {
             return Err(UpstreamError::CredentialRefused { msg: None });
         }
+        // `files_not_found` (a store that forbids what it does not have): no such file.
+        let status = if self.dialect.is_file_not_found(status) {
+            StatusCode::NOT_FOUND
+        } else {
+            status
+        };
         if status.is_server_error() {
             return Err(UpstreamError::Status {
                 code: i64::from(status.as_u16()),

@@ -490,3 +490,25 @@ async fn a_cms_without_kinds_gets_the_route_tables_lists_pages_and_feeds() {
         .collect();
     assert!(html.contains("关于陆港站第15号调度的通知"), "{seen:?}");
 }
+
+#[tokio::test]
+async fn a_cms_that_forbids_unknown_ids_is_read_as_not_found_where_the_config_says_so() {
+    let forbidden = Reply::Json(
+        403,
+        json!({"errors": [{"message": "You don't have permission to access this."}]}),
+    );
+    let (app, _cms) = spawn_with_fake(forbidden.clone(), OPEN_LIMITS).await;
+    let (status, _) = app.get_json("/portal/api/article/detail?id=77").await;
+    assert_eq!(
+        status, 502,
+        "by default a 403 without the native envelope is no answer"
+    );
+    let (app, _cms) = spawn_with_fake(
+        forbidden,
+        &format!("{OPEN_LIMITS}\n[dialect.endpoints.article_detail]\npath = \"article/detail\"\nparam = \"id\"\nnot_found = [403]\n"),
+    )
+    .await;
+    let (status, body) = app.get_json("/portal/api/article/detail?id=77").await;
+    assert_eq!(status, 404, "{body}");
+    assert_eq!(body["msg"], "文章 77 不存在。");
+}

@@ -116,6 +116,8 @@ async fn serve_file(State(store): State<Store>, request: Request) -> Response {
             svg(),
         )
             .into_response(),
+        // A store that forbids what it does not have (Directus, S3 buckets).
+        "covers/forbidden.png" => StatusCode::FORBIDDEN.into_response(),
         "docs/a.pdf" => (
             [(header::CONTENT_TYPE, "application/pdf")],
             b"%PDF-1.4 small".to_vec(),
@@ -435,4 +437,31 @@ async fn a_file_the_store_sends_compressed_keeps_its_encoding_and_an_unknown_one
         body["msg"].as_str().is_some_and(|m| !m.is_empty()),
         "{body}"
     );
+}
+
+#[tokio::test]
+async fn a_file_the_store_does_not_have_is_a_404_envelope() {
+    let (app, _store) = gateway(BOUND).await;
+    for path in ["covers/none.png", "docs/none.pdf"] {
+        let (status, body) = app.get_json(&format!("/portal/api/files/{path}")).await;
+        assert_eq!(status, 404, "{path}: {body}");
+        assert_eq!(body["msg"], "文件不存在。", "{path}");
+    }
+}
+
+#[tokio::test]
+async fn a_store_that_forbids_what_it_lacks_is_read_as_not_found_when_the_config_says_so() {
+    let (app, _store) = gateway(BOUND).await;
+    let (status, _) = app.get_json("/portal/api/files/covers/forbidden.png").await;
+    assert_eq!(
+        status, 502,
+        "by default a 403 from the store is no answer to pass on"
+    );
+    let (app, _store) = gateway(&format!(
+        "{BOUND}[dialect.endpoints]\nfiles_not_found = [403]\n"
+    ))
+    .await;
+    let (status, body) = app.get_json("/portal/api/files/covers/forbidden.png").await;
+    assert_eq!(status, 404, "{body}");
+    assert_eq!(body["msg"], "文件不存在。");
 }

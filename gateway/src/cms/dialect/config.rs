@@ -189,6 +189,9 @@ pub struct CmsEndpointConfig {
     /// Where the one object sits in the answer (a detail asked as a filtered list: `data.0`,
     /// `0`); `""` is the payload itself.
     pub item: String,
+    /// HTTP statuses that mean "no such thing" here, besides 404 and 410 (`[403]` for a CMS
+    /// that forbids what it does not have, as headless CMSs do for an unknown id).
+    pub not_found: Vec<u16>,
 }
 
 impl CmsEndpointConfig {
@@ -198,6 +201,7 @@ impl CmsEndpointConfig {
             query: BTreeMap::new(),
             param: param.to_owned(),
             item: String::new(),
+            not_found: Vec::new(),
         }
     }
 }
@@ -221,6 +225,8 @@ pub struct EndpointsConfig {
     pub article_search: CmsEndpointConfig,
     /// Prefix under which the CMS serves uploaded files (images, attachments).
     pub files: String,
+    /// HTTP statuses of the file store that mean "no such file", besides 404 and 410 (`[403]`).
+    pub files_not_found: Vec<u16>,
 }
 
 impl Default for EndpointsConfig {
@@ -232,6 +238,7 @@ impl Default for EndpointsConfig {
             article_detail: CmsEndpointConfig::new("article/detail", "id"),
             article_search: CmsEndpointConfig::new("article/search", "keyword"),
             files: "files".to_owned(),
+            files_not_found: Vec::new(),
         }
     }
 }

@@ -178,6 +178,8 @@ pub struct CmsEndpoint {
     param: String,
     /// The value goes into the path rather than a parameter.
     in_path: bool,
+    /// Statuses read as "not found" besides 404 and 410 (`not_found`).
+    not_found: Vec<u16>,
 }
 
 impl CmsEndpoint {
@@ -235,6 +237,7 @@ impl CmsEndpoint {
                 config.param.clone()
             },
             in_path,
+            not_found: config.not_found.clone(),
         })
     }
 
@@ -346,6 +349,8 @@ pub struct Dialect {
     article_search: CmsEndpoint,
     article_detail: CmsEndpoint,
     pub files: String,
+    /// Statuses of the file store read as "no such file" besides 404 and 410.
+    files_not_found: Vec<u16>,
     pub(crate) lists: map::ListFields,
     pub(crate) categories: map::CategoryRules,
     pub(crate) category: map::CategoryFields,
@@ -570,6 +575,7 @@ impl Dialect {
             article_search,
             article_detail,
             files: files.to_owned(),
+            files_not_found: endpoints.files_not_found.clone(),
             lists: map::ListFields::compile(&config.lists)?,
             categories: map::CategoryRules::compile(categories)?,
             category: map::CategoryFields::compile(&config.fields.category)?,
@@ -640,6 +646,25 @@ impl Dialect {
     /// Whether the CMS searches articles (`dialect.endpoints.article_search` has a path).
     pub fn has_search(&self) -> bool {
         self.article_search.is_configured()
+    }
+
+    /// Whether the CMS's HTTP `status` for `call` means "no such thing" (404, 410, or a status
+    /// the endpoint's `not_found` lists).
+    pub fn is_not_found(&self, call: &CmsCall, status: StatusCode) -> bool {
+        let endpoint = match call {
+            CmsCall::Categories => &self.category_list,
+            CmsCall::Children { .. } => &self.category_children,
+            CmsCall::Article { .. } => &self.article_detail,
+            CmsCall::Articles { .. } => &self.article_list,
+            CmsCall::Search { .. } => &self.article_search,
+        };
+        endpoint.not_found.contains(&status.as_u16())
+    }
+
+    /// Whether the file store's `status` means "no such file" beyond 404 and 410
+    /// (`files_not_found`).
+    pub fn is_file_not_found(&self, status: StatusCode) -> bool {
+        self.files_not_found.contains(&status.as_u16())
     }
 
     /// What to send for `call`.
