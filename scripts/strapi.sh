@@ -130,7 +130,7 @@ cmd_start() {
 
   # Fresh state every start: deterministic seed, ids and upload names.
   mkdir -p "$RUN_DIR"
-  rm -rf "$RUN_DIR/public" "$RUN_DIR"/data.db* "$TOKEN_FILE" "$RUN_DIR/id-map.json"
+  rm -rf "$RUN_DIR/public" "$RUN_DIR"/data.db* "$TOKEN_FILE" "$RUN_DIR/editor-token.txt" "$RUN_DIR/id-map.json"
   mkdir -p "$RUN_DIR/public/uploads"
   : >"$LOG_FILE"
 
@@ -173,6 +173,7 @@ cmd_start() {
   log "ready in $(( ($(date +%s%N) - t0) / 1000000 )) ms (pid $pid, log $LOG_FILE)"
   echo "STRAPI_URL=$url"
   echo "STRAPI_TOKEN_FILE=$TOKEN_FILE"
+  echo "STRAPI_EDITOR_TOKEN_FILE=$RUN_DIR/editor-token.txt"
 }
 
 cmd_status() {

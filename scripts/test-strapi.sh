@@ -5,10 +5,15 @@
 # strapi.toml alone) and one browser pass over the app's rendered pages in front of it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Strapi's own webhook to the gateway a test starts on this address (scripts/strapi/src/seed creates it
+# as an integrator would in Settings → Webhooks), with a secret made for this run.
+export STRAPI_WEBHOOK_URL=http://127.0.0.1:18338/portal/admin/webhook
+STRAPI_WEBHOOK_SECRET=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')
+export STRAPI_WEBHOOK_SECRET
 out=$(scripts/strapi.sh start)
 trap 'scripts/strapi.sh stop >/dev/null 2>&1 || true' EXIT
 eval "$out"
-export STRAPI_URL STRAPI_TOKEN_FILE
+export STRAPI_URL STRAPI_TOKEN_FILE STRAPI_EDITOR_TOKEN_FILE
 echo "test-strapi: Strapi 5 at $STRAPI_URL"
 cargo test --locked -p portal-gateway --test api strapi -- --ignored
 (cd frontend && node e2e/strapi.mjs)

@@ -265,6 +265,14 @@ pub struct AdminConfig {
     /// Notices signed longer ago than this are refused (a replayed notice).
     #[serde(with = "humantime_serde")]
     pub webhook_max_age: Duration,
+    /// A header that carries `webhook_secret` itself (or `Bearer <secret>`), for a CMS whose
+    /// built-in webhooks send a fixed header and cannot sign (Strapi, Directus):
+    /// `"x-portal-webhook-secret"`. Empty: notices must be signed (HMAC-SHA256).
+    pub webhook_header: String,
+    /// The CMS's content types (Strapi's `model`, Directus's `collection`) whose notices are about
+    /// an article, and those about a category; a notice of another type changes nothing.
+    pub webhook_article_types: Vec<String>,
+    pub webhook_category_types: Vec<String>,
 }
 
 impl Default for AdminConfig {
@@ -274,6 +282,9 @@ impl Default for AdminConfig {
             webhook_secret: None,
             webhook_refresh: true,
             webhook_max_age: Duration::from_secs(300),
+            webhook_header: String::new(),
+            webhook_article_types: vec!["article".to_owned(), "articles".to_owned()],
+            webhook_category_types: vec!["category".to_owned(), "categories".to_owned()],
         }
     }
 }
@@ -788,6 +799,14 @@ impl Config {
                     reason: reason.to_owned(),
                 });
             }
+        }
+        if !self.admin.webhook_header.is_empty()
+            && axum::http::HeaderName::from_bytes(self.admin.webhook_header.as_bytes()).is_err()
+        {
+            return Err(ConfigError::Invalid {
+                key: "admin.webhook_header",
+                reason: "must be an HTTP header name (`x-portal-webhook-secret`)".to_owned(),
+            });
         }
         Ok(())
     }

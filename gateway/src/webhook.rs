@@ -5,6 +5,12 @@
 //! The notice (JSON) is signed by the CMS with HMAC-SHA256 over the raw body, keyed with
 //! `admin.webhook_secret`, and sent as `X-Portal-Signature: sha256=<hex>`; its `time` (Unix
 //! seconds) must be within `admin.webhook_max_age`, so a captured notice cannot be replayed later.
+//!
+//! A CMS whose built-in webhooks cannot sign sends the secret itself in `admin.webhook_header`
+//! instead, and its own payload, which is recognised: Strapi's (`{event: "entry.update", model,
+//! entry: {id, category}}`) and Directus's (`{event: "items.update", collection, keys}`). Such a
+//! notice has no time and no signature, so it cannot be refused as a replay; a replay only purges
+//! and reloads what the CMS already has, within the admin endpoints' per-client limit.
 //! docs/operations.md has the contract for CMS owners.
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -113,6 +119,112 @@ pub enum Kind {
     Category,
 }
 
+/// What a notice says changed, whatever form it came in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Change {
+    pub event: Event,
+    pub kind: Kind,
+    pub id: u64,
+    pub category_id: Option<u64>,
+}
+
+impl From<&Notice> for Change {
+    fn from(notice: &Notice) -> Self {
+        Self {
+            event: notice.event,
+            kind: notice.kind,
+            id: notice.id,
+            category_id: notice.category_id,
+        }
+    }
+}
+
+/// A number, or a string of one (Directus sends keys as strings).
+fn id_of(value: &serde_json::Value) -> Option<u64> {
+    value
+        .as_u64()
+        .or_else(|| value.as_str().and_then(|s| s.trim().parse().ok()))
+}
+
+/// The changes a CMS's own webhook payload names: Strapi's `{event: "entry.<what>", model, entry}`
+/// or Directus's `{event: "items.<what>", collection, keys | key}`. `None` when `body` is neither;
+/// an empty list when it is about a content type the portal does not show.
+fn changes_in_cms_payload(
+    body: &serde_json::Value,
+    admin: &crate::config::AdminConfig,
+) -> Option<Vec<Change>> {
+    let event = body.get("event")?.as_str()?;
+    let (what, type_name, ids, category_id) = if let Some(what) = event.strip_prefix("entry.") {
+        let entry = body.get("entry")?;
+        let category_id = entry
+            .get("category")
+            .and_then(|c| c.get("id").and_then(id_of).or_else(|| id_of(c)));
+        (
+            what,
+            body.get("model")?.as_str()?,
+            vec![id_of(entry.get("id")?)?],
+            category_id,
+        )
+    } else if let Some(what) = event.strip_prefix("items.") {
+        let ids: Vec<u64> = match (body.get("keys"), body.get("key")) {
+            (Some(keys), _) => keys.as_array()?.iter().filter_map(id_of).collect(),
+            (None, Some(key)) => vec![id_of(key)?],
+            (None, None) => return None,
+        };
+        (what, body.get("collection")?.as_str()?, ids, None)
+    } else {
+        return None;
+    };
+    let event = match what {
+        "create" | "publish" => Event::Publish,
+        "update" => Event::Update,
+        "unpublish" => Event::Unpublish,
+        "delete" => Event::Delete,
+        _ => return Some(Vec::new()),
+    };
+    let named = |types: &[String]| types.iter().any(|t| t.eq_ignore_ascii_case(type_name));
+    let kind = if named(&admin.webhook_article_types) {
+        Kind::Article
+    } else if named(&admin.webhook_category_types) {
+        Kind::Category
+    } else {
+        return Some(Vec::new());
+    };
+    Some(
+        ids.into_iter()
+            .take(MAX_REFRESHES)
+            .map(|id| Change {
+                event,
+                kind,
+                id,
+                category_id,
+            })
+            .collect(),
+    )
+}
+
+/// Whether `presented` (the header's value, or `Bearer <value>`) is `secret`, compared in
+/// constant time.
+fn same_secret(secret: &[u8], presented: &str) -> bool {
+    let presented = presented.trim();
+    let presented = presented
+        .strip_prefix("Bearer ")
+        .unwrap_or(presented)
+        .trim();
+    // HMAC both and compare the digests: equal time whatever the lengths.
+    let keyed = || {
+        Hmac::<Sha256>::new_from_slice(b"portal-webhook-header")
+            .expect("HMAC takes keys of any length")
+    };
+    let mut expected = keyed();
+    expected.update(secret);
+    let mut given = keyed();
+    given.update(presented.as_bytes());
+    given
+        .verify_slice(&expected.finalize().into_bytes())
+        .is_ok()
+}
+
 /// `sha256=<hex>` of `body` under `secret`: what the CMS sends (reference-cms signs this way).
 pub fn sign(secret: &[u8], body: &[u8]) -> String {
     let mut mac = Hmac::<Sha256>::new_from_slice(secret).expect("HMAC takes keys of any length");
@@ -133,7 +245,7 @@ fn verify(secret: &[u8], body: &[u8], presented: &str) -> bool {
     mac.verify_slice(&digest).is_ok()
 }
 
-impl Notice {
+impl Change {
     /// The tags of the answers that show what changed.
     fn tags(&self) -> Vec<String> {
         match self.kind {
@@ -171,15 +283,82 @@ pub async fn receive(
     if body.len() > MAX_BODY {
         return Err(ApiError::BodyTooLarge);
     }
+    let changes = if admin.webhook_header.is_empty() {
+        signed_notice(&state, admin, secret, &headers, &body).await?
+    } else {
+        let presented = headers
+            .get(admin.webhook_header.as_str())
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("");
+        if !same_secret(secret.expose_secret().as_bytes(), presented) {
+            return Err(ApiError::WebhookRefused("secret header missing or wrong"));
+        }
+        let value: serde_json::Value = serde_json::from_slice(&body)
+            .map_err(|err| ApiError::bad_query("body", format!("通知内容无法识别：{err}")))?;
+        match changes_in_cms_payload(&value, admin) {
+            Some(changes) => changes,
+            // The gateway's own notice, sent with the header rather than signed.
+            None => vec![Change::from(&read_notice(&body)?)],
+        }
+    };
+
+    let mut tags: Vec<String> = changes.iter().flat_map(Change::tags).collect();
+    tags.sort_unstable();
+    tags.dedup();
+    let purge = Purge {
+        tags,
+        hard: changes.iter().any(Change::removes),
+        ..Purge::default()
+    };
+    let reached = if changes.is_empty() {
+        Vec::new()
+    } else {
+        state
+            .cache
+            .purge(&purge, crate::cache::PurgeOrigin::Webhook)
+            .await
+    };
+    let refreshed = if admin.webhook_refresh && !changes.is_empty() {
+        refresh(&state, &changes, &reached).await
+    } else {
+        Vec::new()
+    };
+    tracing::info!(
+        changes = ?changes,
+        entries = reached.len(),
+        refreshed = refreshed.len(),
+        "CMS webhook applied"
+    );
+    Ok(Success(json!({
+        "tags": purge.tags,
+        "hard": purge.hard,
+        "entries": reached.len(),
+        "refreshed": refreshed,
+    })))
+}
+
+fn read_notice(body: &[u8]) -> Result<Notice, ApiError> {
+    serde_json::from_slice(body)
+        .map_err(|err| ApiError::bad_query("body", format!("通知内容无法识别：{err}")))
+}
+
+/// The gateway's own notice, signed: its signature checked over the exact body, its time within
+/// the window, and taken once within it.
+async fn signed_notice(
+    state: &AppState,
+    admin: &crate::config::AdminConfig,
+    secret: &secrecy::SecretString,
+    headers: &HeaderMap,
+    body: &[u8],
+) -> Result<Vec<Change>, ApiError> {
     let presented = headers
         .get(SIGNATURE_HEADER)
         .and_then(|v| v.to_str().ok())
         .unwrap_or("");
-    if !verify(secret.expose_secret().as_bytes(), &body, presented) {
+    if !verify(secret.expose_secret().as_bytes(), body, presented) {
         return Err(ApiError::WebhookRefused("signature missing or wrong"));
     }
-    let notice: Notice = serde_json::from_slice(&body)
-        .map_err(|err| ApiError::bad_query("body", format!("通知内容无法识别：{err}")))?;
+    let notice = read_notice(body)?;
     let now = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .unwrap_or_default()
@@ -199,50 +378,25 @@ pub async fn receive(
     {
         return Err(ApiError::WebhookRefused("already received"));
     }
-
-    let purge = Purge {
-        tags: notice.tags(),
-        hard: notice.removes(),
-        ..Purge::default()
-    };
-    let reached = state
-        .cache
-        .purge(&purge, crate::cache::PurgeOrigin::Webhook)
-        .await;
-    let refreshed = if admin.webhook_refresh {
-        refresh(&state, &notice, &reached).await
-    } else {
-        Vec::new()
-    };
-    tracing::info!(
-        event = ?notice.event,
-        kind = ?notice.kind,
-        id = notice.id,
-        entries = reached.len(),
-        refreshed = refreshed.len(),
-        "CMS webhook applied"
-    );
-    Ok(Success(json!({
-        "tags": purge.tags,
-        "hard": purge.hard,
-        "entries": reached.len(),
-        "refreshed": refreshed,
-    })))
+    Ok(vec![Change::from(&notice)])
 }
 
 /// Loads again the changed article (unless it is gone) and the first page of every list the
 /// purge reached, then tells the other replicas to drop their copies of those keys: they read the
 /// new ones from the shared tier. Returns the keys loaded.
-async fn refresh(state: &AppState, notice: &Notice, reached: &[String]) -> Vec<String> {
+async fn refresh(state: &AppState, changes: &[Change], reached: &[String]) -> Vec<String> {
     let tree = CacheKey::new(Endpoint::CategoryList, &[]);
     let mut keys: Vec<String> = reached
         .iter()
         .filter(|key| first_list_page(key) || key.as_str() == tree.as_str())
         .cloned()
         .collect();
-    if notice.kind == Kind::Article && !notice.removes() {
-        keys.push(CacheKey::new(Endpoint::ArticleDetail, &[Some(notice.id)]).to_string());
-    }
+    keys.extend(
+        changes
+            .iter()
+            .filter(|change| change.kind == Kind::Article && !change.removes())
+            .map(|change| CacheKey::new(Endpoint::ArticleDetail, &[Some(change.id)]).to_string()),
+    );
     keys.sort_unstable();
     keys.dedup();
     keys.truncate(MAX_REFRESHES);

@@ -512,3 +512,114 @@ async fn a_cms_that_forbids_unknown_ids_is_read_as_not_found_where_the_config_sa
     assert_eq!(status, 404, "{body}");
     assert_eq!(body["msg"], "文章 77 不存在。");
 }
+
+const HOOK_SECRET: &str = "cms-hook-secret-4f9a2c";
+
+fn detail_titled(title: &str) -> Reply {
+    Reply::Json(
+        200,
+        json!({"code": 200, "result": {"id": 7, "categoryId": 21, "title": title,
+            "content": "<p>正文</p>", "publishTime": "2026-11-20 08:00:00"}}),
+    )
+}
+
+async fn notify(app: &TestApp, header: Option<(&str, &str)>, body: Value) -> (u16, Value) {
+    let mut request = app
+        .client
+        .post(app.url("/portal/admin/webhook"))
+        .header("content-type", "application/json")
+        .body(body.to_string());
+    if let Some((name, value)) = header {
+        request = request.header(name, value);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap())
+}
+
+#[tokio::test]
+async fn a_cms_built_in_webhook_with_a_secret_header_renews_what_it_names() {
+    let (app, cms) = spawn_with_fake(
+        detail_titled("旧标题"),
+        &format!(
+            "{OPEN_LIMITS}\n[admin]\nwebhook_secret = \"{HOOK_SECRET}\"\nwebhook_header = \"x-portal-webhook-secret\"\n"
+        ),
+    )
+    .await;
+    let (_, body) = app.get_json("/portal/api/article/detail?id=7").await;
+    assert_eq!(body["result"]["title"], "旧标题");
+    cms.set(detail_titled("新标题"));
+
+    // Strapi's payload, its webhook sending the header as configured in its admin panel.
+    let strapi = json!({"event": "entry.update", "createdAt": "2026-11-26T08:00:00.000Z",
+        "model": "article", "uid": "api::article.article",
+        "entry": {"id": 7, "documentId": "k3j2h1", "title": "新标题", "category": {"id": 21}}});
+    let (status, _) = notify(
+        &app,
+        Some(("x-portal-webhook-secret", "wrong-secret-123456")),
+        strapi.clone(),
+    )
+    .await;
+    assert_eq!(status, 401, "a wrong secret");
+    let (status, _) = notify(&app, None, strapi.clone()).await;
+    assert_eq!(status, 401, "no secret");
+    let (status, answer) =
+        notify(&app, Some(("x-portal-webhook-secret", HOOK_SECRET)), strapi).await;
+    assert_eq!(status, 200, "{answer}");
+    let tags = answer["result"]["tags"].to_string();
+    assert!(
+        tags.contains("article:7") && tags.contains("category:21"),
+        "{answer}"
+    );
+    assert!(
+        answer["result"]["refreshed"]
+            .to_string()
+            .contains("article/detail?id=7"),
+        "{answer}"
+    );
+    let response = app.get("/portal/api/article/detail?id=7").await;
+    assert_eq!(
+        response.headers()["x-cache"],
+        "HIT",
+        "renewed by the notice"
+    );
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["result"]["title"], "新标题");
+
+    // Directus's payload (keys as strings), the secret as a bearer token.
+    let directus = json!({"event": "items.update", "collection": "articles", "keys": ["7", "8"]});
+    let (status, answer) = notify(
+        &app,
+        Some(("x-portal-webhook-secret", &format!("Bearer {HOOK_SECRET}"))),
+        directus,
+    )
+    .await;
+    assert_eq!(status, 200, "{answer}");
+    let tags = answer["result"]["tags"].to_string();
+    assert!(
+        tags.contains("article:7") && tags.contains("article:8"),
+        "{answer}"
+    );
+
+    // A content type the portal does not show: taken, nothing purged.
+    let upload = json!({"event": "entry.create", "model": "upload", "entry": {"id": 3}});
+    let (status, answer) =
+        notify(&app, Some(("x-portal-webhook-secret", HOOK_SECRET)), upload).await;
+    assert_eq!(
+        (status, answer["result"]["entries"].as_u64()),
+        (200, Some(0)),
+        "{answer}"
+    );
+}
+
+#[tokio::test]
+async fn without_a_webhook_header_a_cms_payload_must_be_signed() {
+    let (app, _cms) = spawn_with_fake(
+        detail_titled("标题"),
+        &format!("{OPEN_LIMITS}\n[admin]\nwebhook_secret = \"{HOOK_SECRET}\"\n"),
+    )
+    .await;
+    let strapi = json!({"event": "entry.update", "model": "article", "entry": {"id": 7}});
+    let (status, _) = notify(&app, Some(("x-portal-webhook-secret", HOOK_SECRET)), strapi).await;
+    assert_eq!(status, 401);
+}

@@ -2,7 +2,7 @@
 
 const fs = require('fs');
 const { runDir, contentDir } = require('../config/paths');
-const { seed, ensureApiToken } = require('./seed');
+const { seed, ensureApiToken, ensureEditorToken, ensureWebhook } = require('./seed');
 
 module.exports = {
   register() {},
@@ -18,5 +18,7 @@ module.exports = {
       strapi.log.info(`[seed] database not empty (${count} categories), not seeding`);
     }
     await ensureApiToken(strapi, { runDir });
+    await ensureEditorToken(strapi, { runDir });
+    await ensureWebhook(strapi);
   },
 };

@@ -246,4 +246,53 @@ async function ensureApiToken(strapi, { runDir }) {
   return tokenFile;
 }
 
-module.exports = { seed, ensureApiToken, cmsPath };
+const EDITOR_TOKEN_NAME = 'gateway-tests (editor)';
+
+/**
+ * A full-access token the tests edit content with, as an editor would in the admin panel, so that
+ * Strapi's own webhook fires (written to editor-token.txt; the gateway never sees it).
+ */
+async function ensureEditorToken(strapi, { runDir }) {
+  const tokenFile = path.join(runDir, 'editor-token.txt');
+  const apiTokens = strapi.service('admin::api-token');
+  const existing = await strapi.db.query('admin::api-token').findOne({ where: { name: EDITOR_TOKEN_NAME } });
+  if (existing && fs.existsSync(tokenFile)) return tokenFile;
+  if (existing) await apiTokens.revoke(existing.id);
+  const token = await apiTokens.create({
+    name: EDITOR_TOKEN_NAME,
+    description: 'Full-access token the gateway tests edit articles with (created by src/index.js bootstrap)',
+    type: 'full-access',
+    kind: 'content-api',
+    lifespan: null,
+  });
+  fs.writeFileSync(tokenFile, token.accessKey + '\n', { mode: 0o600 });
+  fs.chmodSync(tokenFile, 0o600);
+  return tokenFile;
+}
+
+const WEBHOOK_NAME = 'portal gateway';
+
+/**
+ * The webhook an integrator creates in Settings → Webhooks (docs/operations.md): the gateway's
+ * webhook URL, the shared secret in the `x-portal-webhook-secret` header, entry events. Created
+ * when STRAPI_WEBHOOK_URL and STRAPI_WEBHOOK_SECRET are set (`make test-strapi` sets them).
+ */
+async function ensureWebhook(strapi) {
+  const url = process.env.STRAPI_WEBHOOK_URL;
+  const secret = process.env.STRAPI_WEBHOOK_SECRET;
+  if (!url || !secret) return;
+  const store = strapi.get('webhookStore');
+  const existing = (await store.findWebhooks()).find((w) => w.name === WEBHOOK_NAME);
+  if (existing) return;
+  const webhook = await store.createWebhook({
+    name: WEBHOOK_NAME,
+    url,
+    headers: { 'x-portal-webhook-secret': secret },
+    events: ['entry.create', 'entry.update', 'entry.delete'],
+    isEnabled: true,
+  });
+  strapi.get('webhookRunner').add(webhook);
+  strapi.log.info(`[seed] webhook to ${url} created`);
+}
+
+module.exports = { seed, ensureApiToken, ensureEditorToken, ensureWebhook, cmsPath };
