@@ -579,19 +579,26 @@ impl Upstream {
             CmsCall::Articles { category, .. } => *category,
             _ => None,
         };
+        let first_page = call.first_page();
         let answer = match self.get_answer(call, credential, request_id).await {
             Ok(answer) => answer,
             // Past the last page many CMSs answer 400 or 404 (WordPress: "invalid page
-            // number"): that is an empty page, not a failure.
+            // number"): that is an empty page, not a failure. Its totals are the list's, read
+            // from the first page (one more call, only here); a guess from the page asked for
+            // (page 5 of 3 "40 in all") only when that fails too.
             Err(UpstreamError::Status {
                 code: 400 | 404, ..
             }) if page > 1 => {
-                let before = u64::from(page - 1) * u64::from(size);
+                let (total_elements, total_pages) =
+                    match Box::pin(self.article_page(first_page, credential, request_id)).await {
+                        Ok(first) => (first.value.total_elements, first.value.total_pages),
+                        Err(_) => (u64::from(page - 1) * u64::from(size), u64::from(page - 1)),
+                    };
                 return Ok(Fetched {
                     value: ArticlePage {
                         content: Vec::new(),
-                        total_elements: before,
-                        total_pages: u64::from(page - 1),
+                        total_elements,
+                        total_pages,
                         page,
                         size,
                     },

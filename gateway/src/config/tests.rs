@@ -91,6 +91,15 @@ fn a_guessable_admin_token_or_webhook_secret_is_refused() {
 }
 
 #[test]
+fn a_webhook_header_must_be_a_header_name() {
+    let toml = format!("{MINIMAL}[admin]\nwebhook_header = \"x portal: secret\"\n");
+    let err = Config::from_toml_str(&toml).unwrap_err().to_string();
+    assert!(err.contains("admin.webhook_header"), "{err}");
+    let toml = format!("{MINIMAL}[admin]\nwebhook_header = \"x-portal-webhook-secret\"\n");
+    Config::from_toml_str(&toml).unwrap();
+}
+
+#[test]
 fn bad_values_name_their_key() {
     let cases = [
         (

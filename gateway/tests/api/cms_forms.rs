@@ -232,6 +232,22 @@ async fn a_headless_cms_is_read_by_configuration_alone() {
         .await;
     assert_eq!(status, 200, "{past}");
     assert_eq!(past["result"]["content"], json!([]));
+    // With the list's true totals, read from its first page (not "40 in all" for page 5).
+    for page in [4, 5] {
+        let (_, past) = app
+            .get_json(&format!(
+                "/portal/api/article/list?categoryId=21&page={page}&size=10"
+            ))
+            .await;
+        assert_eq!(
+            (
+                past["result"]["totalElements"].as_u64(),
+                past["result"]["totalPages"].as_u64()
+            ),
+            (Some(23), Some(3)),
+            "page {page}: {past}"
+        );
+    }
 
     // Every page of the list at its real URL (23 articles, 10 a page as in the app) is rendered
     // from answers the CMS gave within its 20, with its articles; past the end, none (404).

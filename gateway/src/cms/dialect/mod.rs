@@ -302,6 +302,15 @@ impl CmsCall {
         }
     }
 
+    /// This list or search call for its first page.
+    pub fn first_page(&self) -> Self {
+        let mut first = self.clone();
+        if let Self::Articles { page, .. } | Self::Search { page, .. } = &mut first {
+            *page = 1;
+        }
+        first
+    }
+
     /// The page (1-based) and size a list or a search asks for.
     pub fn page(&self) -> Option<(u32, u32)> {
         match self {
