@@ -82,6 +82,10 @@ pub struct CacheConfig {
     /// Largest CMS file (an image or captions) kept in the cache, in bytes; larger ones, and
     /// every other type, are streamed. 0 keeps no file.
     pub file_max_bytes: u64,
+    /// Keep images and captions whose CMS answer says `private`, `no-cache` or `no-store` (as a
+    /// CMS marks every asset fetched with a credential): the gateway fetches them with its own,
+    /// so one copy serves every visitor, and browsers get `public, max-age=86400`.
+    pub file_keep_private: bool,
     /// The tier shared by every replica (Redis or Valkey); off unless `url` is set.
     pub shared: SharedCacheConfig,
 }
@@ -121,6 +125,7 @@ impl Default for CacheConfig {
             stale_while_revalidate: Duration::from_secs(30),
             stale_if_error: Duration::from_secs(600),
             file_max_bytes: 1024 * 1024,
+            file_keep_private: false,
             shared: SharedCacheConfig::default(),
         }
     }

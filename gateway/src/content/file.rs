@@ -44,8 +44,14 @@ pub fn cache_control(upstream: &HeaderMap) -> HeaderValue {
 }
 
 /// Whether a file answer with `headers` may be kept, judged before its body is read; and
-/// whether it is worth compressing (SVG, captions).
-fn keepable(status: StatusCode, headers: &HeaderMap, max_bytes: u64) -> Option<bool> {
+/// whether it is worth compressing (SVG, captions). `keep_private`: the CMS's `private`,
+/// `no-cache` and `no-store` do not stop it (`cache.file_keep_private`).
+fn keepable(
+    status: StatusCode,
+    headers: &HeaderMap,
+    max_bytes: u64,
+    keep_private: bool,
+) -> Option<bool> {
     let text = |name| {
         headers
             .get(name)
@@ -57,9 +63,10 @@ fn keepable(status: StatusCode, headers: &HeaderMap, max_bytes: u64) -> Option<b
     let image = content_type.starts_with("image/");
     let captions = content_type.starts_with("text/vtt");
     let cache_control = text(header::CACHE_CONTROL);
-    let forbidden = ["no-store", "private", "no-cache"]
-        .iter()
-        .any(|d| cache_control.contains(d));
+    let forbidden = !keep_private
+        && ["no-store", "private", "no-cache"]
+            .iter()
+            .any(|d| cache_control.contains(d));
     let encoded = !matches!(text(header::CONTENT_ENCODING).as_str(), "" | "identity");
     let too_long = headers
         .get(header::CONTENT_LENGTH)
@@ -78,10 +85,15 @@ pub enum Loaded {
 
 /// Fetches a file with the gateway's credential and no condition of the visitor's (a full
 /// answer, to keep), and keeps it when it may be kept.
-pub async fn load(cms: &Upstream, segments: &[String], max_bytes: u64) -> Result<Loaded, ApiError> {
+pub async fn load(
+    cms: &Upstream,
+    segments: &[String],
+    max_bytes: u64,
+    keep_private: bool,
+) -> Result<Loaded, ApiError> {
     let segments: Vec<&str> = segments.iter().map(String::as_str).collect();
     let file = fetch(cms, &segments, &HeaderMap::new()).await?;
-    let Some(compress) = keepable(file.status, &file.headers, max_bytes) else {
+    let Some(compress) = keepable(file.status, &file.headers, max_bytes, keep_private) else {
         return Ok(Loaded::Streamed(file));
     };
     let File {
@@ -121,7 +133,12 @@ pub async fn load(cms: &Upstream, segments: &[String], max_bytes: u64) -> Result
         body,
         &passed,
         compress,
-        cache_control(&headers),
+        if keep_private {
+            // Kept for every visitor: what the CMS said of its own copy does not apply.
+            HeaderValue::from_static("public, max-age=86400")
+        } else {
+            cache_control(&headers)
+        },
     ))))
 }
 
@@ -192,27 +209,35 @@ mod tests {
     fn only_whole_small_images_and_captions_are_kept() {
         let ok = StatusCode::OK;
         let of = |ct: &str| headers(&[(header::CONTENT_TYPE, ct)]);
-        assert_eq!(keepable(ok, &of("image/jpeg"), 10), Some(false));
-        assert_eq!(keepable(ok, &of("image/svg+xml"), 10), Some(true));
-        assert_eq!(keepable(ok, &of("text/vtt; charset=utf-8"), 10), Some(true));
+        assert_eq!(keepable(ok, &of("image/jpeg"), 10, false), Some(false));
+        assert_eq!(keepable(ok, &of("image/svg+xml"), 10, false), Some(true));
+        assert_eq!(
+            keepable(ok, &of("text/vtt; charset=utf-8"), 10, false),
+            Some(true)
+        );
         for other in ["application/pdf", "video/webm", "text/plain", ""] {
-            assert_eq!(keepable(ok, &of(other), 10), None, "{other}");
+            assert_eq!(keepable(ok, &of(other), 10, false), None, "{other}");
         }
         assert_eq!(
-            keepable(StatusCode::PARTIAL_CONTENT, &of("image/png"), 10),
+            keepable(StatusCode::PARTIAL_CONTENT, &of("image/png"), 10, false),
             None
         );
         let long = headers(&[
             (header::CONTENT_TYPE, "image/png"),
             (header::CONTENT_LENGTH, "11"),
         ]);
-        assert_eq!(keepable(ok, &long, 10), None);
-        assert_eq!(keepable(ok, &long, 11), Some(false));
+        assert_eq!(keepable(ok, &long, 10, false), None);
+        assert_eq!(keepable(ok, &long, 11, false), Some(false));
         let private = headers(&[
             (header::CONTENT_TYPE, "image/png"),
             (header::CACHE_CONTROL, "private, max-age=60"),
         ]);
-        assert_eq!(keepable(ok, &private, 10), None);
+        assert_eq!(keepable(ok, &private, 10, false), None);
+        assert_eq!(
+            keepable(ok, &private, 10, true),
+            Some(false),
+            "file_keep_private"
+        );
     }
 
     #[test]

@@ -117,6 +117,7 @@ impl<'a> ContentService<'a> {
         let kind = Kind::Api(Endpoint::Files);
         let config = &self.runtime.config.cache;
         let max_bytes = config.file_max_bytes;
+        let keep_private = config.file_keep_private;
         if !config.enabled || max_bytes == 0 || forward.contains_key(header::RANGE) {
             stats::record(kind, Outcome::Bypass);
             let streamed = file::fetch(&self.runtime.upstream, segments, forward).await?;
@@ -136,7 +137,7 @@ impl<'a> ContentService<'a> {
                     Arc::clone(&handoff),
                 );
                 Box::pin(async move {
-                    match file::load(&runtime.upstream, &owned, max_bytes).await? {
+                    match file::load(&runtime.upstream, &owned, max_bytes, keep_private).await? {
                         file::Loaded::Kept(entry) => Ok(Arc::new(*entry)),
                         file::Loaded::Streamed(streamed) => {
                             *handoff.lock().expect("file handoff lock") = Some(streamed);

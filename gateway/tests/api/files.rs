@@ -118,6 +118,15 @@ async fn serve_file(State(store): State<Store>, request: Request) -> Response {
             .into_response(),
         // A store that forbids what it does not have (Directus, S3 buckets).
         "covers/forbidden.png" => StatusCode::FORBIDDEN.into_response(),
+        // What a CMS answers for an asset fetched with a credential.
+        "covers/private.png" => (
+            [
+                (header::CONTENT_TYPE, "image/png"),
+                (header::CACHE_CONTROL, "private, max-age=60"),
+            ],
+            vec![5u8; 600],
+        )
+            .into_response(),
         "docs/a.pdf" => (
             [(header::CONTENT_TYPE, "application/pdf")],
             b"%PDF-1.4 small".to_vec(),
@@ -464,4 +473,34 @@ async fn a_store_that_forbids_what_it_lacks_is_read_as_not_found_when_the_config
     let (status, body) = app.get_json("/portal/api/files/covers/forbidden.png").await;
     assert_eq!(status, 404, "{body}");
     assert_eq!(body["msg"], "文件不存在。");
+}
+
+#[tokio::test]
+async fn a_private_asset_is_kept_for_everyone_when_the_config_says_so() {
+    let (app, store) = gateway(BOUND).await;
+    for _ in 0..2 {
+        let response = app.get("/portal/api/files/covers/private.png").await;
+        assert_eq!(response.status(), 200);
+    }
+    assert_eq!(
+        store.calls("covers/private.png"),
+        2,
+        "by default private is not kept"
+    );
+
+    let (app, store) = gateway(&format!("{BOUND}file_keep_private = true\n")).await;
+    for _ in 0..3 {
+        let response = app.get("/portal/api/files/covers/private.png").await;
+        assert_eq!(response.status(), 200);
+        assert_eq!(
+            header_of(&response, "cache-control").as_deref(),
+            Some("public, max-age=86400")
+        );
+        assert_eq!(response.bytes().await.unwrap().len(), 600);
+    }
+    assert_eq!(
+        store.calls("covers/private.png"),
+        1,
+        "one copy serves every visitor"
+    );
 }
