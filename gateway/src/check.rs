@@ -1196,7 +1196,8 @@ impl Checker {
             break;
         }
         if let Some(at) = sample_check {
-            let problems = self.empty_fields(&sampled, &raw_sampled);
+            let mut problems = self.empty_fields(&sampled, &raw_sampled);
+            problems.extend(self.misread_fields(&sampled, &raw_sampled));
             self.checks[at].problems.extend(problems);
         }
         if first_article.is_none() {
@@ -1243,6 +1244,77 @@ impl Checker {
                 .with_fix(filled_key_like(raw, hints).map(|k| format!("{key} = \"{k}\"")))
             })
             .collect()
+    }
+
+    /// Fields that map but read wrong, each a blind spot an integrator met: titles still
+    /// HTML-escaped (`&#8221;`) with `text_format = "plain"`, an author that is a user's number,
+    /// covers left at the CMS's own address (the portal's policy blocks images from elsewhere).
+    fn misread_fields(&self, sampled: &[Article], raw: &[Value]) -> Vec<Problem> {
+        let mut problems = Vec::new();
+        let escaped = |text: &str| {
+            text.match_indices('&').any(|(i, _)| {
+                let rest = &text[i + 1..];
+                let entity = rest.split(';').next().unwrap_or("");
+                rest.contains(';')
+                    && entity.len() <= 8
+                    && !entity.is_empty()
+                    && (entity.starts_with('#') || entity.chars().all(|c| c.is_ascii_alphabetic()))
+            })
+        };
+        if let Some(article) = sampled.iter().find(|a| escaped(&a.title)) {
+            problems.push(
+                Problem::warning(
+                    format!(
+                        "titles are still HTML-escaped (\"{}\"): the CMS writes its text as HTML",
+                        article.title.chars().take(60).collect::<String>()
+                    ),
+                    "items",
+                    "dialect.text_format",
+                )
+                .with_fix(Some("dialect.text_format = \"html\"".to_owned())),
+            );
+        }
+        let authors: Vec<&str> = sampled.iter().filter_map(|a| a.author.as_deref()).collect();
+        if !authors.is_empty()
+            && authors
+                .iter()
+                .all(|a| a.chars().all(|c| c.is_ascii_digit()))
+        {
+            let key = "dialect.fields.article.author";
+            problems.push(
+                Problem::warning(
+                    format!(
+                        "the author reads as a number (\"{}\"): a user's id, not a name visitors can read",
+                        authors[0]
+                    ),
+                    "items",
+                    key,
+                )
+                .with_fix(
+                    filled_key_like(raw, &["author_name", "authorName", "_embedded.author.0.name", "writer", "source"])
+                        .map(|k| format!("{key} = \"{k}\"")),
+                ),
+            );
+        }
+        // As the portal will show it: a file below the file store becomes a gateway path.
+        let links = self.upstream.links();
+        if let Some(cover) = sampled.iter().filter_map(|a| a.cover.as_deref()).find(|c| {
+            links
+                .rewrite(c)
+                .is_some_and(|shown| !shown.starts_with('/') || shown.starts_with("//"))
+        }) {
+            problems.push(Problem::warning(
+                format!(
+                    "covers stay at the CMS's own address ({}): browsers may load images from the \
+                     portal only, so they will not show. Files are read below upstream.base_url at \
+                     dialect.endpoints.files; a file store elsewhere needs a base_url above both",
+                    cover.chars().take(80).collect::<String>()
+                ),
+                "items",
+                "dialect.endpoints.files",
+            ));
+        }
+        problems
     }
 
     /// The CMS's search, when the dialect names one: a piece of an article's title must find it.

@@ -1142,3 +1142,61 @@ async fn a_list_route_the_cms_calls_a_page_is_named_with_the_types_line_that_fix
         check::render(&without)
     );
 }
+
+/// `site`, its list items as a WordPress-like CMS gives them: titles HTML-escaped, the author a
+/// user's number beside its name, covers at another host's address.
+fn site_misread(path: &str, query: &str) -> Reply {
+    if path.ends_with("article/list") {
+        let items: Vec<Value> = [5u64, 4]
+            .iter()
+            .map(|id| {
+                let mut item = article(*id);
+                item["title"] = json!(format!("&#8220;班列&#8221;新闻第{id}号"));
+                item["author"] = json!("2");
+                item["author_name"] = json!("宣传部");
+                item["cover"] = json!(format!("https://cdn.example.net/uploads/{id}.jpg"));
+                item
+            })
+            .collect();
+        return Reply::Json(
+            200,
+            json!({"code": 200, "result": {"content": items, "totalElements": 5}}),
+        );
+    }
+    site(path, query)
+}
+
+#[tokio::test]
+async fn fields_that_map_but_read_wrong_are_named_with_their_fix() {
+    let report = scripted(site_misread, "").await;
+    let (_, escaped) = finding(&report, "dialect.text_format");
+    assert_eq!(
+        escaped.fix.as_deref(),
+        Some("dialect.text_format = \"html\"")
+    );
+    let (_, author) = finding(&report, "dialect.fields.article.author");
+    assert!(author.what.contains("\"2\""), "{}", author.what);
+    assert_eq!(
+        author.fix.as_deref(),
+        Some("dialect.fields.article.author = \"author_name\"")
+    );
+    let (_, cover) = finding(&report, "dialect.endpoints.files");
+    assert!(
+        cover.what.contains("https://cdn.example.net/uploads/"),
+        "{}",
+        cover.what
+    );
+    // The good site says none of these.
+    let good = scripted(site, "").await;
+    for key in [
+        "dialect.text_format",
+        "dialect.fields.article.author",
+        "dialect.endpoints.files",
+    ] {
+        assert!(
+            !good.problems().any(|(_, p)| p.key == key),
+            "{key}: {}",
+            check::render(&good)
+        );
+    }
+}
