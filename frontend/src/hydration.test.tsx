@@ -53,7 +53,7 @@ const category = (id: number, parentId: number, name: string, url: string, type:
   subCategory,
 });
 const TREE: Category[] = [
-  category(1, 0, '走进云川', '/about', 'group', [category(11, 1, '公司简介', '/about/company_profile', 'page')]),
+  category(1, 0, '走进我们', '/about', 'group', [category(11, 1, '公司简介', '/about/company_profile', 'page')]),
   category(2, 0, '新闻中心', '/news_center', 'group', [
     category(21, 2, '公司要闻', '/news_center/company_announcement/1', 'list'),
     category(22, 2, '媒体报道', '/news_center/media_coverage/2', 'list'),

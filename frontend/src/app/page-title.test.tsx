@@ -169,7 +169,7 @@ describe('the title of each kind of route', () => {
   });
 
   it('a single page without a category: the route table’s names', async () => {
-    expect(await titleAt('/about/honor')).toBe(`荣誉资质 - 走进云川 - ${COMPANY}`);
+    expect(await titleAt('/about/honor')).toBe(`荣誉资质 - 走进我们 - ${COMPANY}`);
   });
 
   it('a news list, and its page past the first', async () => {

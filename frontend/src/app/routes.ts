@@ -57,7 +57,7 @@ export interface RouteDef {
   /** Not listed on the sitemap: reached otherwise (a form, a link inside a page). */
   unlisted?: boolean;
   /**
-   * The route the spec keeps for a page that another route already shows (发展历程 under 走进云川
+   * The route the spec keeps for a page that another route already shows (发展历程 under 走进我们
    * and at the top level): the app sends it on to that route, and neither menu, sitemap nor the
    * sitemap lists it, so each page exists once.
    */
@@ -86,6 +86,20 @@ export function routeTrail(path: string, routes: readonly RouteDef[] = ROUTES, p
     }
   }
   return [];
+}
+
+const CONTENT_PAGES: ReadonlySet<string> = new Set(table.contentPages);
+
+/**
+ * Whether a visitor is led to `route` where the CMS decides what the portal has (tiles, group
+ * pages, the site map, the footer): a content route only when the CMS has a category at it, so a
+ * customer's portal shows its own sections and no demo section leads to a placeholder; any other
+ * route (the site map, contact) always. `tree` is the CMS's category tree; `has(tree, path)` finds
+ * a category by its `url` (`findByUrl`).
+ */
+export function shownRoute<T>(route: RouteDef, tree: T, has: (tree: T, path: string) => unknown): boolean {
+  if (!route.path) return false;
+  return !(route.page && CONTENT_PAGES.has(route.page)) || Boolean(has(tree, route.path));
 }
 
 /** The routes below `path` that the menu shows (the home page's news tabs and business tiles). */

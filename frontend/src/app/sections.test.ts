@@ -46,7 +46,7 @@ describe('the 栏目导航 of a page', () => {
 
   it('falls back on the route table when the tree lacks the page (or has not come)', () => {
     const section = sectionOf([], '/about/honor');
-    expect(section?.name).toBe('走进云川');
+    expect(section?.name).toBe('走进我们');
     expect(section?.url).toBe('/about');
     expect(section?.items.map((i) => i.url)).toContain('/about/honor');
     expect(section?.items).toHaveLength(8);

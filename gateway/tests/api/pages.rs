@@ -1459,3 +1459,71 @@ async fn the_menu_shows_what_the_cms_does_not_hide_and_hidden_sections_are_reach
         200
     );
 }
+
+/// A customer's CMS with five sections: 新闻中心 (公司要闻, 通知公告) and 业务板块 (中欧班列, 海外仓).
+fn five_sections(path: &str, _query: &str) -> Reply {
+    if path.ends_with("category/list") {
+        return Reply::Json(
+            200,
+            json!({"code": 200, "result": [
+                {"id": 2, "parentId": 0, "name": "新闻中心", "url": "/news_center", "type": "group", "sort": 1},
+                {"id": 21, "parentId": 2, "name": "公司要闻", "url": "/news_center/company_announcement/1", "type": "list", "sort": 1},
+                {"id": 22, "parentId": 2, "name": "通知公告", "url": "/news_center/notice", "type": "list", "sort": 2},
+                {"id": 3, "parentId": 0, "name": "业务板块", "url": "/business", "type": "group", "sort": 2},
+                {"id": 31, "parentId": 3, "name": "中欧班列", "url": "/business/China-Europe_train", "type": "page", "sort": 1, "description": "每周开行的国际班列"},
+                {"id": 32, "parentId": 3, "name": "海外仓", "url": "/business/oversea_location", "type": "page", "sort": 2},
+            ]}),
+        );
+    }
+    Reply::Json(
+        200,
+        json!({"code": 200, "result": {"content": [{"id": 9, "categoryId": 21, "title": "陆港站年度检修完成",
+            "publishTime": "2026-11-20 08:00:00"}], "totalElements": 1}}),
+    )
+}
+
+#[tokio::test]
+async fn a_customer_with_five_sections_gets_a_portal_of_five_sections() {
+    let cms = FakeUpstream::start(Reply::Route(five_sections)).await;
+    let app = spawn_app(page_config(&cms.base_url(), OPEN_LIMITS)).await;
+    // Sections of the demo the customer's CMS does not have, and their pages' names.
+    let absent = [
+        "融合创新产业园",
+        "跨境电商集货中心",
+        "集卡平台",
+        "联络合作",
+        "党建工会",
+        "信息公开",
+        "社会责任",
+        "公司简介",
+    ];
+    for path in [
+        "/portal/",
+        "/portal/sitemap",
+        "/portal/business",
+        "/portal/news_center",
+    ] {
+        let response = app.get(path).await;
+        assert_eq!(response.status(), 200, "{path}");
+        let html = response.text().await.unwrap();
+        // What a visitor reads: the page without its state block (which carries the API answers).
+        let shown = html.split(STATE_OPEN).next().unwrap();
+        for name in absent {
+            assert!(!shown.contains(name), "{path} names {name}");
+        }
+        assert!(
+            !shown.contains("正在建设中") && !shown.contains("正在整理中"),
+            "{path}: a placeholder"
+        );
+    }
+    let home = app.get("/portal/").await.text().await.unwrap();
+    assert!(
+        home.contains("中欧班列") && home.contains("每周开行的国际班列"),
+        "the tiles the CMS has"
+    );
+    let sitemap = app.get("/portal/sitemap").await.text().await.unwrap();
+    assert!(
+        sitemap.contains("海外仓") && sitemap.contains("联系我们"),
+        "its sections and the portal's own pages"
+    );
+}

@@ -11,7 +11,7 @@ function FilingEmblem() {
   );
 }
 
-export function Footer({ site }: { site?: Site }) {
+export function Footer({ site, liaison = false }: { site?: Site; liaison?: boolean }) {
   // China's year, not the machine's: the gateway's render and the visitor's browser (another time
   // zone at New Year) must write the same markup.
   const year = chinaDate(new Date()).slice(0, 4);
@@ -39,7 +39,7 @@ export function Footer({ site }: { site?: Site }) {
           <nav className="site-footer__links" aria-label="页脚导航">
             <a href={pageHref('/sitemap')}>网站地图</a>
             <a href={pageHref('/contact')}>联系我们</a>
-            <a href={pageHref('/liaison')}>联络合作</a>
+            {liaison && <a href={pageHref('/liaison')}>联络合作</a>}
           </nav>
         </div>
         {site && (

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useLocation } from 'wouter';
 
-import { categoriesToMenu, useGetCategoriesQuery } from '../../features/categories';
+import { categoriesToMenu, findByUrl, useGetCategoriesQuery } from '../../features/categories';
 import { useGetSiteQuery, useMourning } from '../../features/site';
 import { PageTitle, useCompanyName } from '../page-title';
 import { ROUTES } from '../routes';
@@ -10,6 +10,9 @@ import { Header } from './header';
 import { menuFromRoutes } from './menu-items';
 
 export { FALLBACK_NAME, useCompanyName } from '../page-title';
+
+/** 联络合作, linked from the footer when the CMS has it. */
+const LIAISON = '/liaison';
 
 /**
  * The home page's title: the company name alone (spec §1), and its description, made of the
@@ -56,9 +59,11 @@ export function SiteHeader() {
   );
 }
 
+/** The footer; its link to 联络合作 only when the CMS has that section. */
 export function SiteFooter() {
   const { data: site } = useGetSiteQuery();
-  return <Footer site={site} />;
+  const { data: tree = [] } = useGetCategoriesQuery();
+  return <Footer site={site} liaison={Boolean(findByUrl(tree, LIAISON))} />;
 }
 
 export function Layout({ children }: { children: ReactNode }) {

@@ -1,7 +1,7 @@
 import { Breadcrumb } from '../../components/breadcrumb';
 import type { ContentPageProps } from '../../features/articles';
 import { findByUrl, useGetCategoriesQuery } from '../../features/categories';
-import { ROUTES, routeTrail } from '../routes';
+import { ROUTES, routeTrail, shownRoute } from '../routes';
 import { pageHref } from '../../lib/page-href';
 
 /**
@@ -12,9 +12,10 @@ import { pageHref } from '../../lib/page-href';
  */
 export default function GroupPage({ path, title, breadcrumb, category }: ContentPageProps) {
   const route = routeTrail(path, ROUTES).at(-1);
-  const children = (route?.routes ?? []).filter((r) => r.path && !r.sameAs);
-  // Each section's own line from the CMS (its category's description), under its name.
+  // Each section's own line from the CMS (its category's description), under its name; only
+  // the sections the CMS has.
   const { data: tree = [] } = useGetCategoriesQuery();
+  const children = (route?.routes ?? []).filter((r) => !r.sameAs && shownRoute(r, tree, findByUrl));
   return (
     <section className="content-page group-page">
       <Breadcrumb items={breadcrumb} />

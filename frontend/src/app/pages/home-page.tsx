@@ -2,7 +2,7 @@ import { Carousel, CarouselPlaceholder, type Slide } from '../../components/caro
 import { findByUrl, useGetCategoriesQuery } from '../../features/categories';
 import { useGetSiteQuery, useMourning } from '../../features/site';
 import { CompanyTitle, SiteFooter, SiteHeader, useCompanyName } from '../layout/layout';
-import { childrenOf } from '../routes';
+import { childrenOf, shownRoute } from '../routes';
 import { LeadStory, pickLead } from './home/lead-story';
 import { NewsColumn } from './home/news-lines';
 import { TopicStrip } from './home/topic-strip';
@@ -107,7 +107,8 @@ function PartyBlock() {
 /** 业务板块: the route table's business pages, each with its CMS category's line. */
 function BusinessTiles() {
   const { data: tree = [] } = useGetCategoriesQuery();
-  const business = childrenOf('/business');
+  const business = childrenOf('/business').filter((b) => shownRoute(b, tree, findByUrl));
+  if (business.length === 0) return null;
   return (
     <section className="container home-business" aria-labelledby="home-business-title">
       <h2 id="home-business-title">业务板块</h2>

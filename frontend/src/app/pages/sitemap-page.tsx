@@ -1,9 +1,9 @@
 import { Breadcrumb } from '../../components/breadcrumb';
 import type { MenuItem } from '../../components/menu/types';
 import type { ContentPageProps } from '../../features/articles';
-import { categoriesToMenu, useGetCategoriesQuery } from '../../features/categories';
+import { categoriesToMenu, findByUrl, useGetCategoriesQuery } from '../../features/categories';
 import { menuFromRoutes } from '../layout/menu-items';
-import { ROUTES, flattenRoutes } from '../routes';
+import { ROUTES, flattenRoutes, shownRoute } from '../routes';
 import { pageHref } from '../../lib/page-href';
 
 function Tree({ items }: { items: MenuItem[] }) {
@@ -31,7 +31,10 @@ export default function SitemapPage({ breadcrumb }: ContentPageProps) {
     }
   };
   walk(menu);
-  const others = flattenRoutes(ROUTES).filter((r) => r.path && !listed.has(r.path) && !r.unlisted && !r.sameAs);
+  // Every other page of the route table the portal has: a content route only with its category.
+  const others = flattenRoutes(ROUTES).filter(
+    (r) => r.path && !listed.has(r.path) && !r.unlisted && !r.sameAs && (!tree || isError || shownRoute(r, tree, findByUrl)),
+  );
   return (
     <section className="content-page sitemap-page">
       <Breadcrumb items={breadcrumb} />

@@ -7,7 +7,7 @@ import type { MenuItem } from './types';
 const items: MenuItem[] = [
   {
     key: '1',
-    name: '走进云川',
+    name: '走进我们',
     url: '/about',
     children: [
       { key: '11', name: '公司简介', url: '/about/company_profile', children: [] },
@@ -24,7 +24,7 @@ describe('menu', () => {
   it('opens sub-menus by keyboard and closes them with Escape', async () => {
     const user = userEvent.setup();
     render(<Menu items={items} currentPath="/" />);
-    const about = screen.getByRole('button', { name: '走进云川' });
+    const about = screen.getByRole('button', { name: '走进我们' });
     expect(about).toHaveAttribute('aria-expanded', 'false');
     await user.tab();
     expect(about).toHaveFocus();
@@ -58,7 +58,7 @@ describe('menu', () => {
     const link = screen.getByText('荣誉资质');
     expect(link).toHaveAttribute('aria-current', 'page');
     expect(link).toHaveAttribute('href', '/portal/about/honor');
-    expect(screen.getByRole('button', { name: '走进云川' }).closest('li')).toHaveClass('is-current');
+    expect(screen.getByRole('button', { name: '走进我们' }).closest('li')).toHaveClass('is-current');
   });
 });
 
