@@ -101,7 +101,7 @@ pub fn finish_article(mut article: Article, links: &FileLinks) -> Article {
 /// look; file references are rewritten to the gateway.
 pub fn sanitize(html: &str, links: &FileLinks) -> String {
     let links = links.clone();
-    ammonia::Builder::default()
+    let cleaned = ammonia::Builder::default()
         .add_tags(["figure", "figcaption", "video", "source", "section"])
         .add_tag_attributes("img", ["loading", "width", "height"])
         .add_tag_attributes(
@@ -129,7 +129,32 @@ pub fn sanitize(html: &str, links: &FileLinks) -> String {
             links.rewrite(value).map(Into::into)
         })
         .clean(html)
-        .to_string()
+        .to_string();
+    without_empty_images(cleaned)
+}
+
+/// `html` (ammonia's output: every tag well formed, attributes quoted) without the `<img>`s
+/// whose `src` was dropped above (`<img src=x>`, a script URL): an image with nothing to show
+/// would be a broken-image icon.
+fn without_empty_images(html: String) -> String {
+    if !html.contains("<img") {
+        return html;
+    }
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html.as_str();
+    while let Some(start) = rest.find("<img") {
+        out.push_str(&rest[..start]);
+        let tag_end = rest[start..]
+            .find('>')
+            .map_or(rest.len(), |end| start + end + 1);
+        let tag = &rest[start..tag_end];
+        if tag.contains(" src=\"") {
+            out.push_str(tag);
+        }
+        rest = &rest[tag_end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 #[cfg(test)]

@@ -77,6 +77,11 @@ impl FileLinks {
         if raw.starts_with(FILES_ROUTE) || raw.starts_with("/portal/") {
             return Some(raw.to_owned());
         }
+        // A bare word ("x", "undefined", "null": what an editor or a broken template leaves in a
+        // `src`) names no file: linked to the file store it would be a broken image.
+        if !raw.contains(['/', '.', ':']) {
+            return None;
+        }
         // A path relative to the CMS's file store, as many CMSs write them: "news/a.webp".
         let resolved = if raw.contains(':') || raw.starts_with('/') {
             self.base.join(raw).ok()?
@@ -133,5 +138,9 @@ mod tests {
         assert_eq!(l.rewrite("javascript:alert(1)"), None);
         assert_eq!(l.rewrite("/api/admin/secret"), None);
         assert_eq!(l.rewrite("../../etc/passwd"), None);
+        for broken in ["x", "undefined", "null", " img "] {
+            assert_eq!(l.rewrite(broken), None, "{broken}");
+        }
+        assert_eq!(l.rewrite("a.png").unwrap(), "/portal/api/files/a.png");
     }
 }

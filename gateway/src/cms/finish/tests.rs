@@ -26,6 +26,16 @@ fn article_html_is_sanitised() {
 }
 
 #[test]
+fn an_image_whose_source_names_no_file_is_dropped_whole() {
+    let html = r#"<p>前<img src=x alt="坏">中<img src="javascript:alert(1)">后<img alt="好" src="news/a.png"></p>"#;
+    let clean = sanitize(html, &links());
+    assert_eq!(
+        clean,
+        r#"<p>前中后<img alt="好" src="/portal/api/files/news/a.png"></p>"#
+    );
+}
+
+#[test]
 fn pages_of_either_dialect() {
     let spring = json!({"content": [{"id": 1, "title": "t", "content": "<p>body</p>", "cover": "c.webp", "video": "/api/files/v.mp4"}],
         "totalElements": 13, "totalPages": 2, "number": 0, "size": 10});
