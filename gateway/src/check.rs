@@ -1444,7 +1444,11 @@ impl Checker {
         let segments: Vec<&str> = path.split('/').collect();
         let started = Instant::now();
         let endpoint = format!("files {path}");
-        match self.upstream.get_file(&segments, &HeaderMap::new()).await {
+        match self
+            .upstream
+            .get_file(&segments, &[], &HeaderMap::new())
+            .await
+        {
             Ok(file) if file.status.is_success() => {
                 let kind = file
                     .headers

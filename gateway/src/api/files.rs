@@ -4,7 +4,7 @@
 //! else is streamed.
 
 use axum::{
-    extract::{Path, State},
+    extract::{Path, RawQuery, State},
     http::{HeaderMap, HeaderValue, StatusCode, header},
     response::{IntoResponse, Response},
 };
@@ -41,6 +41,7 @@ fn not_found() -> ApiError {
 pub async fn file(
     State(state): State<AppState>,
     path: Result<Path<String>, axum::extract::rejection::PathRejection>,
+    RawQuery(query): RawQuery,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     // A path that is no UTF-8 once decoded (`%ff.png`) names no file.
@@ -58,7 +59,7 @@ pub async fn file(
         return Err(not_found());
     }
     let upstream = match ContentService::new(&state)
-        .file(&segments, &headers)
+        .file(&segments, query.as_deref(), &headers)
         .await?
     {
         FileAnswer::Streamed(upstream) => upstream,

@@ -414,18 +414,20 @@ impl Upstream {
     pub async fn get_file(
         &self,
         segments: &[&str],
+        query: &[(String, String)],
         forward: &HeaderMap,
     ) -> Result<UpstreamFile, UpstreamError> {
         // The place is held until the headers arrive, not while the body streams to a slow
         // visitor: the cap protects the CMS's capacity to answer, and a long download must not
         // starve the API.
-        self.admitted(Endpoint::Files, self.call_file(segments, forward))
+        self.admitted(Endpoint::Files, self.call_file(segments, query, forward))
             .await
     }
 
     async fn call_file(
         &self,
         segments: &[&str],
+        query: &[(String, String)],
         forward: &HeaderMap,
     ) -> Result<UpstreamFile, UpstreamError> {
         let mut url = self.url(&self.dialect.files);
@@ -433,6 +435,9 @@ impl Upstream {
             .expect("http URLs have path segments")
             .pop_if_empty()
             .extend(segments);
+        if !query.is_empty() {
+            url.query_pairs_mut().extend_pairs(query);
+        }
         let span = ChildSpan::cms_call(&url, Endpoint::Files.metrics_label());
         // The bytes as they are: they are streamed on or kept as the file, never decoded here.
         let mut request = self

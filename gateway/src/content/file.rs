@@ -88,11 +88,12 @@ pub enum Loaded {
 pub async fn load(
     cms: &Upstream,
     segments: &[String],
+    query: &[(String, String)],
     max_bytes: u64,
     keep_private: bool,
 ) -> Result<Loaded, ApiError> {
     let segments: Vec<&str> = segments.iter().map(String::as_str).collect();
-    let file = fetch(cms, &segments, &HeaderMap::new()).await?;
+    let file = fetch(cms, &segments, query, &HeaderMap::new()).await?;
     let Some(compress) = keepable(file.status, &file.headers, max_bytes, keep_private) else {
         return Ok(Loaded::Streamed(file));
     };
@@ -147,9 +148,10 @@ pub async fn load(
 pub async fn fetch(
     cms: &Upstream,
     segments: &[&str],
+    query: &[(String, String)],
     forward: &HeaderMap,
 ) -> Result<File, ApiError> {
-    let file = cms.get_file(segments, forward).await?;
+    let file = cms.get_file(segments, query, forward).await?;
     match file.status {
         StatusCode::OK | StatusCode::PARTIAL_CONTENT | StatusCode::NOT_MODIFIED => Ok(file),
         StatusCode::NOT_FOUND | StatusCode::GONE => {

@@ -112,32 +112,45 @@ impl<'a> ContentService<'a> {
     pub async fn file(
         &self,
         segments: &[&str],
+        raw_query: Option<&str>,
         forward: &HeaderMap,
     ) -> Result<FileAnswer, ApiError> {
         let kind = Kind::Api(Endpoint::Files);
+        // The image parameters the CMS reads (`?width=300`), as the dialect allows them: sent
+        // on, and part of the key (each size its own entry).
+        let query = self.runtime.upstream.dialect().file_query(raw_query);
         let config = &self.runtime.config.cache;
         let max_bytes = config.file_max_bytes;
         let keep_private = config.file_keep_private;
         if !config.enabled || max_bytes == 0 || forward.contains_key(header::RANGE) {
             stats::record(kind, Outcome::Bypass);
-            let streamed = file::fetch(&self.runtime.upstream, segments, forward).await?;
+            let streamed = file::fetch(&self.runtime.upstream, segments, &query, forward).await?;
             return Ok(FileAnswer::Streamed(streamed));
         }
-        let key = format!("files/{}", segments.join("/"));
+        let mut key = format!("files/{}", segments.join("/"));
+        if !query.is_empty() {
+            let pairs: Vec<String> = query.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            key = format!("{key}?{}", pairs.join("&"));
+        }
+        let query: Arc<[(String, String)]> = query.into();
         let policy = self.policy(kind, Endpoint::Files, &key).in_memory_only();
         let handoff = file::Handoff::default();
         let load = {
             let runtime = Arc::clone(&self.runtime);
             let owned: Arc<[String]> = segments.iter().map(|s| (*s).to_owned()).collect();
             let handoff = Arc::clone(&handoff);
+            let query = Arc::clone(&query);
             move || {
-                let (runtime, owned, handoff) = (
+                let (runtime, owned, handoff, query) = (
                     Arc::clone(&runtime),
                     Arc::clone(&owned),
                     Arc::clone(&handoff),
+                    Arc::clone(&query),
                 );
                 Box::pin(async move {
-                    match file::load(&runtime.upstream, &owned, max_bytes, keep_private).await? {
+                    match file::load(&runtime.upstream, &owned, &query, max_bytes, keep_private)
+                        .await?
+                    {
                         file::Loaded::Kept(entry) => Ok(Arc::new(*entry)),
                         file::Loaded::Streamed(streamed) => {
                             *handoff.lock().expect("file handoff lock") = Some(streamed);
@@ -159,7 +172,7 @@ impl<'a> ContentService<'a> {
                 }
                 Some(full) => full,
                 // Another request's load found a file not to keep: this one streams its own.
-                None => file::fetch(&self.runtime.upstream, segments, forward).await?,
+                None => file::fetch(&self.runtime.upstream, segments, &query, forward).await?,
             };
             return Ok(FileAnswer::Streamed(streamed));
         }

@@ -47,6 +47,8 @@ fn gzipped(bytes: &[u8]) -> Vec<u8> {
 #[derive(Clone, Default)]
 struct Store {
     calls: Arc<Mutex<HashMap<String, usize>>>,
+    /// The query of every request, in order.
+    queries: Arc<Mutex<Vec<String>>>,
 }
 
 impl Store {
@@ -63,6 +65,8 @@ impl Store {
 async fn serve_file(State(store): State<Store>, request: Request) -> Response {
     let path = request.uri().path().to_owned();
     *store.calls.lock().unwrap().entry(path.clone()).or_default() += 1;
+    let query = request.uri().query().unwrap_or("").to_owned();
+    store.queries.lock().unwrap().push(query.clone());
     let range = request.headers().get(header::RANGE).is_some();
     match path.trim_start_matches("/cms/files/") {
         "covers/a.jpg" if range => (
@@ -118,6 +122,15 @@ async fn serve_file(State(store): State<Store>, request: Request) -> Response {
             .into_response(),
         // A store that forbids what it does not have (Directus, S3 buckets).
         "covers/forbidden.png" => StatusCode::FORBIDDEN.into_response(),
+        // An image the store resizes by its `width`.
+        "covers/sized.png" => {
+            let width: u8 = query
+                .split('&')
+                .find_map(|p| p.strip_prefix("width="))
+                .and_then(|w| w.parse::<u32>().ok())
+                .map_or(0, |w| (w / 100) as u8);
+            ([(header::CONTENT_TYPE, "image/png")], vec![width; 100]).into_response()
+        }
         // What a CMS answers for an asset fetched with a credential.
         "covers/private.png" => (
             [
@@ -502,5 +515,37 @@ async fn a_private_asset_is_kept_for_everyone_when_the_config_says_so() {
         store.calls("covers/private.png"),
         1,
         "one copy serves every visitor"
+    );
+}
+
+#[tokio::test]
+async fn an_images_size_parameters_reach_the_store_and_each_size_is_kept_apart() {
+    let (app, store) = gateway(BOUND).await;
+    let get = |query: &'static str| {
+        let url = app.url(&format!("/portal/api/files/covers/sized.png?{query}"));
+        let client = app.client.clone();
+        async move { client.get(url).send().await.unwrap().bytes().await.unwrap() }
+    };
+    // Only the parameters an image store reads are sent on, each once, in one order.
+    assert_eq!(get("width=300&token=abc&callback=x").await[0], 3);
+    assert_eq!(store.queries.lock().unwrap().last().unwrap(), "width=300");
+    assert_eq!(get("format=webp&width=300").await[0], 3);
+    assert_eq!(
+        store.queries.lock().unwrap().last().unwrap(),
+        "format=webp&width=300"
+    );
+    // The same size again is a hit; another size is its own entry.
+    let calls = store.calls("covers/sized.png");
+    assert_eq!(get("width=300").await[0], 3);
+    assert_eq!(store.calls("covers/sized.png"), calls, "kept");
+    assert_eq!(get("width=600").await[0], 6);
+    assert_eq!(store.calls("covers/sized.png"), calls + 1);
+    // A value that is not a plain word is dropped.
+    get("width=300%3Bdrop").await;
+    assert_eq!(
+        store.queries.lock().unwrap().last().unwrap(),
+        "",
+        "{:?}",
+        store.queries
     );
 }

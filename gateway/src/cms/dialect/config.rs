@@ -227,6 +227,9 @@ pub struct EndpointsConfig {
     pub files: String,
     /// HTTP statuses of the file store that mean "no such file", besides 404 and 410 (`[403]`).
     pub files_not_found: Vec<u16>,
+    /// Query parameters of a file's address sent on to the file store (an image's size or
+    /// format, `?width=300`); any other is dropped.
+    pub files_query: Vec<String>,
 }
 
 impl Default for EndpointsConfig {
@@ -239,6 +242,11 @@ impl Default for EndpointsConfig {
             article_search: CmsEndpointConfig::new("article/search", "keyword"),
             files: "files".to_owned(),
             files_not_found: Vec::new(),
+            files_query: [
+                "width", "height", "quality", "format", "fit", "w", "h", "q", "fm",
+            ]
+            .map(str::to_owned)
+            .to_vec(),
         }
     }
 }

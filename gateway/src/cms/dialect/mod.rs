@@ -360,6 +360,8 @@ pub struct Dialect {
     pub files: String,
     /// Statuses of the file store read as "no such file" besides 404 and 410.
     files_not_found: Vec<u16>,
+    /// Query parameters of a file's address sent on (`files_query`).
+    files_query: Vec<String>,
     pub(crate) lists: map::ListFields,
     pub(crate) categories: map::CategoryRules,
     pub(crate) category: map::CategoryFields,
@@ -585,6 +587,7 @@ impl Dialect {
             article_detail,
             files: files.to_owned(),
             files_not_found: endpoints.files_not_found.clone(),
+            files_query: endpoints.files_query.clone(),
             lists: map::ListFields::compile(&config.lists)?,
             categories: map::CategoryRules::compile(categories)?,
             category: map::CategoryFields::compile(&config.fields.category)?,
@@ -674,6 +677,30 @@ impl Dialect {
     /// (`files_not_found`).
     pub fn is_file_not_found(&self, status: StatusCode) -> bool {
         self.files_not_found.contains(&status.as_u16())
+    }
+
+    /// The parameters of a file request's `raw` query sent on to the file store: those
+    /// `files_query` names, each once, with a short value of letters, digits, `.`, `-` and `_`;
+    /// sorted, so one image at one size is one cache entry.
+    pub fn file_query(&self, raw: Option<&str>) -> Vec<(String, String)> {
+        let Some(raw) = raw.filter(|r| !r.is_empty() && !self.files_query.is_empty()) else {
+            return Vec::new();
+        };
+        let mut kept: Vec<(String, String)> = url::form_urlencoded::parse(raw.as_bytes())
+            .filter(|(name, value)| {
+                self.files_query.iter().any(|allowed| allowed == name)
+                    && !value.is_empty()
+                    && value.len() <= 32
+                    && value
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
+            })
+            .map(|(name, value)| (name.into_owned(), value.into_owned()))
+            .take(8)
+            .collect();
+        kept.sort();
+        kept.dedup_by(|a, b| a.0 == b.0);
+        kept
     }
 
     /// What to send for `call`.
