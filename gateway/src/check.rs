@@ -513,6 +513,8 @@ struct Checker {
     /// The dialect as written (for suggestions quoting its paths).
     written: DialectConfig,
     checks: Vec<Check>,
+    /// The headers of the last list page answered (a total the CMS sends there).
+    list_headers: HeaderMap,
 }
 
 impl Checker {
@@ -1072,6 +1074,7 @@ impl Checker {
             String::new(),
             Vec::new(),
         );
+        self.list_headers = answered.headers.clone();
         let (total, total_pages) = self.dialect().header_totals(&answered.headers);
         let context = PageContext {
             category: Some(category),
@@ -1175,14 +1178,29 @@ impl Checker {
                 ));
             }
             if two.total_elements != one.total_elements && !two.content.is_empty() {
-                self.last().problems.push(Problem::warning(
-                    format!(
-                        "the total changed between pages ({} then {})",
-                        one.total_elements, two.total_elements
+                // Most often the body's "total" counts the page, and the true total is in a
+                // header the dialect does not read yet.
+                let header = ["X-Total-Count", "X-WP-Total", "X-Total", "Total-Count"]
+                    .into_iter()
+                    .find(|name| self.list_headers.contains_key(*name));
+                let (key, fix) = match header {
+                    Some(name) => (
+                        "dialect.lists.total_header",
+                        Some(format!("dialect.lists.total_header = \"{name}\"")),
                     ),
-                    "payload",
-                    "dialect.lists.total",
-                ));
+                    None => ("dialect.lists.total", None),
+                };
+                self.last().problems.push(
+                    Problem::warning(
+                        format!(
+                            "the total changed between pages ({} then {})",
+                            one.total_elements, two.total_elements
+                        ),
+                        "payload",
+                        key,
+                    )
+                    .with_fix(fix),
+                );
             }
             let times: Vec<&str> = one
                 .content
@@ -1621,6 +1639,7 @@ pub async fn run(config: &Config) -> Result<Report, ClientError> {
         upstream,
         written: config.dialect.clone(),
         checks: Vec::new(),
+        list_headers: HeaderMap::new(),
     };
     if let Some(tree) = checker.categories().await
         && let Some((id, cover)) = checker.lists(&tree).await

@@ -1200,3 +1200,29 @@ async fn fields_that_map_but_read_wrong_are_named_with_their_fix() {
         );
     }
 }
+
+/// `paging_cms` whose body's total counts something else (5 on page 1, 7 on page 2), the true
+/// total in a WordPress-style header.
+fn total_in_a_header(path: &str, query: &str) -> Reply {
+    let reply = paging_cms(path, query, |page| match page {
+        0 => (vec![1, 2], 5),
+        _ => (vec![3, 4], 7),
+    });
+    match reply {
+        Reply::Json(status, body) if path.ends_with("article/list") => {
+            Reply::Headed(status, vec![("X-WP-Total", "9".to_owned())], body)
+        }
+        other => other,
+    }
+}
+
+#[tokio::test]
+async fn a_total_that_changes_between_pages_points_at_the_header_that_holds_the_true_one() {
+    let report = scripted(total_in_a_header, "").await;
+    let (_, problem) = finding(&report, "dialect.lists.total_header");
+    assert!(problem.what.contains("5 then 7"), "{}", problem.what);
+    assert_eq!(
+        problem.fix.as_deref(),
+        Some("dialect.lists.total_header = \"X-WP-Total\"")
+    );
+}
