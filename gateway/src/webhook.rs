@@ -172,6 +172,10 @@ fn changes_in_cms_payload(
             (None, None) => return None,
         };
         (what, body.get("collection")?.as_str()?, ids, None)
+    } else if event.contains('.') {
+        // Another event of such a CMS (Strapi's `media.create`, `review-workflows.…`): taken,
+        // nothing the portal shows changed. (The gateway's own events have no dot.)
+        return Some(Vec::new());
     } else {
         return None;
     };
@@ -283,13 +287,13 @@ pub async fn receive(
     if body.len() > MAX_BODY {
         return Err(ApiError::BodyTooLarge);
     }
-    let changes = if admin.webhook_header.is_empty() {
-        signed_notice(&state, admin, secret, &headers, &body).await?
-    } else {
-        let presented = headers
-            .get(admin.webhook_header.as_str())
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("");
+    // With a header configured, a notice that carries it is read by it; one that does not must
+    // be signed, as ever (a CMS that signs keeps working when the header mode is turned on).
+    let in_header = (!admin.webhook_header.is_empty())
+        .then(|| headers.get(admin.webhook_header.as_str()))
+        .flatten();
+    let changes = if let Some(presented) = in_header {
+        let presented = presented.to_str().unwrap_or("");
         if !same_secret(secret.expose_secret().as_bytes(), presented) {
             return Err(ApiError::WebhookRefused("secret header missing or wrong"));
         }
@@ -300,6 +304,8 @@ pub async fn receive(
             // The gateway's own notice, sent with the header rather than signed.
             None => vec![Change::from(&read_notice(&body)?)],
         }
+    } else {
+        signed_notice(&state, admin, secret, &headers, &body).await?
     };
 
     let mut tags: Vec<String> = changes.iter().flat_map(Change::tags).collect();

@@ -626,6 +626,40 @@ async fn a_cms_built_in_webhook_with_a_secret_header_renews_what_it_names() {
         (200, Some(0)),
         "{answer}"
     );
+    // Another event of the CMS (its media library): taken, nothing purged.
+    let media = json!({"event": "media.create", "media": {"id": 4, "name": "a.png"}});
+    let (status, answer) =
+        notify(&app, Some(("x-portal-webhook-secret", HOOK_SECRET)), media).await;
+    assert_eq!(
+        (status, answer["result"]["entries"].as_u64()),
+        (200, Some(0)),
+        "{answer}"
+    );
+
+    // A signed notice without the header is still taken (reference-cms signs).
+    let signed =
+        json!({"event": "update", "type": "article", "id": 7, "time": now(), "nonce": "n-1"})
+            .to_string();
+    let response = app
+        .client
+        .post(app.url("/portal/admin/webhook"))
+        .header("content-type", "application/json")
+        .header(
+            "x-portal-signature",
+            portal_gateway::webhook::sign(HOOK_SECRET.as_bytes(), signed.as_bytes()),
+        )
+        .body(signed)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+}
+
+fn now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
 }
 
 #[tokio::test]
