@@ -614,6 +614,26 @@ impl Checker {
         failed: Failed,
     ) {
         let (status, mut problem) = from_error(&failed.err, path_key, &failed.said);
+        // The first page refused while pages are counted from 0: most often a CMS that counts
+        // from 1 and calls page 0 invalid, not a wrong path.
+        if matches!(
+            call,
+            CmsCall::Articles { page: 1, .. } | CmsCall::Search { page: 1, .. }
+        ) && matches!(
+            failed.err,
+            UpstreamError::Status {
+                code: 400 | 422,
+                ..
+            }
+        ) && self.written.paging.style == crate::cms::dialect::PagingStyle::Page
+            && self.written.paging.page_base == 0
+        {
+            problem.what.push_str(
+                ": the first page was asked as page 0, which a CMS counting pages from 1 refuses",
+            );
+            problem.key = "dialect.paging.page_base".to_owned();
+            problem.fix = Some("dialect.paging.page_base = 1".to_owned());
+        }
         if let UpstreamError::Redirect {
             location: Some(location),
             ..

@@ -1226,3 +1226,19 @@ async fn a_total_that_changes_between_pages_points_at_the_header_that_holds_the_
         Some("dialect.lists.total_header = \"X-WP-Total\"")
     );
 }
+
+/// `site`, counting its pages from 1: page 0 is a bad request.
+fn site_counting_from_one(path: &str, query: &str) -> Reply {
+    if path.ends_with("article/list") && param(query, "page") == Some("0") {
+        return Reply::Json(400, json!({"code": 400, "msg": "页码必须从 1 开始"}));
+    }
+    site(path, query)
+}
+
+#[tokio::test]
+async fn a_first_page_refused_as_page_zero_names_page_base() {
+    let report = scripted(site_counting_from_one, "").await;
+    let (_, problem) = finding(&report, "dialect.paging.page_base");
+    assert!(problem.what.contains("page 0"), "{}", problem.what);
+    assert_eq!(problem.fix.as_deref(), Some("dialect.paging.page_base = 1"));
+}
