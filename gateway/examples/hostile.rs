@@ -19,7 +19,6 @@
 use std::{
     net::SocketAddr,
     path::{Path, PathBuf},
-    process::Stdio,
     sync::{
         Arc, Mutex,
         atomic::{AtomicBool, Ordering},
@@ -36,6 +35,9 @@ use axum::{
     routing::get,
 };
 use clap::Parser;
+
+#[path = "support/gateway_process.rs"]
+mod gateway_process;
 use serde_json::{Value, json};
 
 const CLIENT_SECRET: &str = "hostile-suite-secret-7Q2x";
@@ -366,18 +368,7 @@ token = "{ADMIN_TOKEN}"
         static_dir = args.static_dir.display(),
         timeout = UPSTREAM_TIMEOUT.as_millis(),
     );
-    let path = work.join("gateway.toml");
-    std::fs::write(&path, config).expect("gateway config");
-    let log = std::fs::File::create(work.join("gateway.log")).expect("gateway log");
-    tokio::process::Command::new(&args.gateway)
-        .arg("--config")
-        .arg(&path)
-        .env_remove("RUST_LOG")
-        .stdout(Stdio::from(log.try_clone().expect("log")))
-        .stderr(Stdio::from(log))
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap_or_else(|e| panic!("starting {}: {e}", args.gateway.display()))
+    gateway_process::start(&args.gateway, work, &config, &work.join("gateway.log"))
 }
 
 /// `/healthz` asked every 25 ms from a thread and runtime of its own, so that the suite's own
@@ -442,15 +433,6 @@ impl Drop for Prober {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
     }
-}
-
-fn status_kib(pid: u32, field: &str) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix(field))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0)
 }
 
 /// The memory limit of the gateway's container, in MiB, from the manifest.
@@ -806,15 +788,7 @@ async fn main() {
         base: base.clone(),
         script,
     };
-    let mut ready = false;
-    for _ in 0..200 {
-        if suite.get("/readyz").await.is_ok_and(|s| s.status == 200) {
-            ready = true;
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    assert!(ready, "the gateway never became ready at {base}");
+    gateway_process::wait_ready(&suite.client, &base).await;
     // Warm: the render engines started and the good tree cached, as on a serving replica.
     let _ = suite.get("/portal/").await;
     let prober = Prober::start(base.clone());
@@ -834,7 +808,7 @@ async fn main() {
             let to = Instant::now();
             let (worst, asked) = prober.worst_between(from, to);
             let alive = gateway.try_wait().ok().flatten().is_none();
-            let rss = status_kib(pid, "VmRSS:") / 1024;
+            let rss = gateway_process::status_kib(pid, "VmRSS:") / 1024;
             let again = if tries > 1 { " (second try)" } else { "" };
             println!(
                 "{:<46} {:>7}ms {:>7} {:>9}  {}{again}",
@@ -867,7 +841,7 @@ async fn main() {
         }
     }
     drop(prober);
-    let peak_mib = status_kib(pid, "VmHWM:") / 1024;
+    let peak_mib = gateway_process::status_kib(pid, "VmHWM:") / 1024;
     println!("\npeak RSS {peak_mib} MiB (the manifests' limit: {limit_mib} MiB)");
     if peak_mib >= limit_mib {
         failures.push(format!("peak RSS {peak_mib} MiB, limit {limit_mib} MiB"));

@@ -18,7 +18,6 @@
 use std::{
     net::SocketAddr,
     path::{Path, PathBuf},
-    process::Stdio,
     sync::{
         Arc, Mutex,
         atomic::{AtomicU64, Ordering},
@@ -28,6 +27,9 @@ use std::{
 
 use axum::{extract::Request, middleware::Next, response::Response};
 use clap::Parser;
+
+#[path = "support/gateway_process.rs"]
+mod gateway_process;
 use tokio::{
     io::{AsyncReadExt, AsyncWriteExt},
     net::{TcpListener, TcpStream},
@@ -151,7 +153,7 @@ async fn soak(args: &Args) -> Vec<String> {
         .timeout(Duration::from_secs(10))
         .build()
         .expect("client");
-    wait_ready(&client, &base).await;
+    gateway_process::wait_ready(&client, &base).await;
 
     let (targets, never_fetched) = targets();
     // What a visitor saw before the outage: every key of the cached set, fetched once.
@@ -626,30 +628,7 @@ token = "{ADMIN_TOKEN}"
         static_dir = args.static_dir.display(),
         timeout = UPSTREAM_TIMEOUT.as_millis(),
     );
-    let path = work.join("gateway.toml");
-    std::fs::write(&path, config).expect("gateway config");
-    let log = std::fs::File::create(log).expect("gateway log");
-    tokio::process::Command::new(&args.gateway)
-        .arg("--config")
-        .arg(&path)
-        .env_remove("RUST_LOG")
-        .stdout(Stdio::from(log.try_clone().expect("log")))
-        .stderr(Stdio::from(log))
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap_or_else(|e| panic!("starting {}: {e}", args.gateway.display()))
-}
-
-async fn wait_ready(client: &reqwest::Client, base: &str) {
-    for _ in 0..200 {
-        if let Ok(r) = client.get(format!("{base}/readyz")).send().await
-            && r.status() == 200
-        {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("the gateway never became ready at {base}");
+    gateway_process::start(&args.gateway, work, &config, log)
 }
 
 /// The gateway's count of its CMS calls, from `/metrics`.
@@ -671,12 +650,7 @@ fn free_port() -> SocketAddr {
 }
 
 fn rss_kib(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0)
+    gateway_process::status_kib(pid, "VmRSS:")
 }
 
 fn open_fds(pid: u32) -> u64 {

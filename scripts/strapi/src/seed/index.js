@@ -225,49 +225,46 @@ async function seed(strapi, { contentDir, runDir }) {
   fs.writeFileSync(path.join(runDir, 'id-map.json'), JSON.stringify(idMap, null, 2) + '\n');
 }
 
-const TOKEN_NAME = 'gateway-tests (read-only)';
-
-async function ensureApiToken(strapi, { runDir }) {
-  const tokenFile = path.join(runDir, 'api-token.txt');
+/**
+ * A content-API token of `type`, written to `runDir/file` (mode 600) once per database: the
+ * file and the token are made again together when either is missing.
+ */
+async function ensureToken(strapi, { runDir, file, name, type, description }) {
+  const tokenFile = path.join(runDir, file);
   const apiTokens = strapi.service('admin::api-token');
-  const existing = await strapi.db.query('admin::api-token').findOne({ where: { name: TOKEN_NAME } });
+  const existing = await strapi.db.query('admin::api-token').findOne({ where: { name } });
   if (existing && fs.existsSync(tokenFile)) return tokenFile;
   if (existing) await apiTokens.revoke(existing.id);
-  const token = await apiTokens.create({
-    name: TOKEN_NAME,
-    description: 'Read-only content API token for the gateway tests (created by src/index.js bootstrap)',
-    type: 'read-only',
-    kind: 'content-api',
-    lifespan: null,
-  });
+  const token = await apiTokens.create({ name, description, type, kind: 'content-api', lifespan: null });
   fs.writeFileSync(tokenFile, token.accessKey + '\n', { mode: 0o600 });
   fs.chmodSync(tokenFile, 0o600);
-  strapi.log.info(`[seed] read-only API token written to ${tokenFile}`);
+  strapi.log.info(`[seed] ${type} API token written to ${tokenFile}`);
   return tokenFile;
 }
 
-const EDITOR_TOKEN_NAME = 'gateway-tests (editor)';
+/** The read-only token the gateway reads Strapi with. */
+function ensureApiToken(strapi, { runDir }) {
+  return ensureToken(strapi, {
+    runDir,
+    file: 'api-token.txt',
+    name: 'gateway-tests (read-only)',
+    type: 'read-only',
+    description: 'Read-only content API token for the gateway tests (created by src/index.js bootstrap)',
+  });
+}
 
 /**
  * A full-access token the tests edit content with, as an editor would in the admin panel, so that
- * Strapi's own webhook fires (written to editor-token.txt; the gateway never sees it).
+ * Strapi's own webhook fires (the gateway never sees it).
  */
-async function ensureEditorToken(strapi, { runDir }) {
-  const tokenFile = path.join(runDir, 'editor-token.txt');
-  const apiTokens = strapi.service('admin::api-token');
-  const existing = await strapi.db.query('admin::api-token').findOne({ where: { name: EDITOR_TOKEN_NAME } });
-  if (existing && fs.existsSync(tokenFile)) return tokenFile;
-  if (existing) await apiTokens.revoke(existing.id);
-  const token = await apiTokens.create({
-    name: EDITOR_TOKEN_NAME,
-    description: 'Full-access token the gateway tests edit articles with (created by src/index.js bootstrap)',
+function ensureEditorToken(strapi, { runDir }) {
+  return ensureToken(strapi, {
+    runDir,
+    file: 'editor-token.txt',
+    name: 'gateway-tests (editor)',
     type: 'full-access',
-    kind: 'content-api',
-    lifespan: null,
+    description: 'Full-access token the gateway tests edit articles with (created by src/index.js bootstrap)',
   });
-  fs.writeFileSync(tokenFile, token.accessKey + '\n', { mode: 0o600 });
-  fs.chmodSync(tokenFile, 0o600);
-  return tokenFile;
 }
 
 const WEBHOOK_NAME = 'portal gateway';
