@@ -1459,6 +1459,22 @@ impl Checker {
                         "dialect.fields.article.content",
                     ));
                 }
+                let body = article.content.as_deref().unwrap_or("");
+                if body.contains("embedtype=\"image\"") && !self.dialect().resolves_images() {
+                    self.last().problems.push(
+                        Problem::warning(
+                            "the body embeds images by id (<embed embedtype=\"image\" id=…>), \
+                             which the portal drops until it knows where to find them",
+                            "payload",
+                            "dialect.endpoints.image_detail",
+                        )
+                        .with_fix(Some(
+                            "dialect.endpoints.image_detail = { path = \"api/v2/images/{id}/\" } \
+                             (or dialect.links.image_file = \"{id}\" for a store serving files by id)"
+                                .to_owned(),
+                        )),
+                    );
+                }
                 let full_title = article.title.clone();
                 let title: String = full_title.chars().take(24).collect();
                 let article = finish_article(article, self.upstream.links());

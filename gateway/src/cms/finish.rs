@@ -8,7 +8,11 @@ use std::{
 
 use tokio::sync::Semaphore;
 
-use super::{UpstreamError, links::FileLinks};
+use super::{
+    UpstreamError,
+    body_refs::{self, Resolved},
+    links::FileLinks,
+};
 use crate::model::{Article, ArticlePage};
 
 /// Points an article's cover, video, captions and attachments at the gateway; drops what cannot be.
@@ -51,6 +55,7 @@ pub const SANITISE_BUDGET: Duration = Duration::from_secs(2);
 pub async fn finish_article_in_budget(
     article: Article,
     links: &FileLinks,
+    resolved: Resolved,
 ) -> Result<Article, UpstreamError> {
     static TURNS: LazyLock<Arc<Semaphore>> =
         LazyLock::new(|| Arc::new(Semaphore::new(SANITISING_AT_ONCE)));
@@ -74,7 +79,7 @@ pub async fn finish_article_in_budget(
         .name("sanitise".to_owned())
         .spawn(move || {
             let _turn = turn;
-            let _ = done.send(finish_article(article, &links));
+            let _ = done.send(finish_article_with(article, &links, &resolved));
         });
     if started.is_err() {
         return Err(UpstreamError::BadResponse(format!(
@@ -91,9 +96,20 @@ pub async fn finish_article_in_budget(
 }
 
 /// One article as the browser gets it: its body sanitised, its links through the gateway.
-pub fn finish_article(mut article: Article, links: &FileLinks) -> Article {
+pub fn finish_article(article: Article, links: &FileLinks) -> Article {
+    finish_article_with(article, links, &Resolved::default())
+}
+
+/// `finish_article`, with what the CMS answered for the slugs and image ids its body names.
+fn finish_article_with(mut article: Article, links: &FileLinks, resolved: &Resolved) -> Article {
     rewrite_links(links, &mut article);
-    article.content = article.content.as_deref().map(|html| sanitize(html, links));
+    article.content = article.content.as_deref().map(|html| {
+        if body_refs::may_refer(html, links) {
+            sanitize(&body_refs::rewrite(html, links, resolved), links)
+        } else {
+            sanitize(html, links)
+        }
+    });
     article
 }
 

@@ -4,18 +4,26 @@
 
 use url::Url;
 
+use super::link_patterns::{ArticleRef, LinkPattern};
 use crate::endpoint::Endpoint;
 
 /// Where the browser fetches CMS files through the gateway.
 pub const FILES_ROUTE: &str = Endpoint::Files.path();
+
+/// The portal's own page of article `id`.
+pub fn article_path(id: u64) -> String {
+    format!("/portal/article/{id}")
+}
 
 /// Rewrites CMS file references so the browser fetches them through the gateway.
 #[derive(Debug, Clone)]
 pub struct FileLinks {
     base: Url,
     files_root: Url,
-    /// The CMS's article page addresses (`dialect.links.article`), as the text around `{id}`.
-    article_pages: Vec<(String, String)>,
+    /// The CMS's article page addresses (`dialect.links.article`).
+    article_pages: Vec<LinkPattern>,
+    /// The file-store path of an image by id (`dialect.links.image_file`), around `{id}`.
+    image_file: Option<(String, String)>,
 }
 
 impl FileLinks {
@@ -31,19 +39,30 @@ impl FileLinks {
             base,
             files_root,
             article_pages: Vec::new(),
+            image_file: None,
         }
     }
 
-    /// These links, with the CMS's article pages (`before{id}after`) led to the portal's.
-    pub fn with_article_pages(mut self, patterns: Vec<(String, String)>) -> Self {
+    /// These links, with the CMS's article pages (`dialect.links.article`) led to the portal's.
+    pub fn with_article_pages(mut self, patterns: Vec<LinkPattern>) -> Self {
         self.article_pages = patterns;
         self
     }
 
-    /// A link to one of the CMS's article pages, as the portal's real URL of that article
-    /// (`/portal/article/{id}`, which the gateway renders and the app opens in place), written as the pattern
-    /// says or resolved against the CMS's address.
-    pub fn article_page(&self, raw: &str) -> Option<String> {
+    /// These links, with images embedded by id found at this file-store path (`before{id}after`).
+    pub fn with_image_file(mut self, template: Option<(String, String)>) -> Self {
+        self.image_file = template;
+        self
+    }
+
+    /// Whether some article pages are named by slug (`{slug}` patterns).
+    pub fn has_slug_pages(&self) -> bool {
+        self.article_pages.iter().any(LinkPattern::by_slug)
+    }
+
+    /// The article a link to one of the CMS's article pages names, written as a pattern says
+    /// or resolved against the CMS's address.
+    pub fn article_ref(&self, raw: &str) -> Option<ArticleRef> {
         if self.article_pages.is_empty() {
             return None;
         }
@@ -51,16 +70,23 @@ impl FileLinks {
         [Some(raw.trim().to_owned()), resolved]
             .into_iter()
             .flatten()
-            .find_map(|text| {
-                self.article_pages.iter().find_map(|(before, after)| {
-                    let id = text
-                        .strip_prefix(before.as_str())?
-                        .strip_suffix(after.as_str())?;
-                    let id = id.strip_suffix('/').unwrap_or(id);
-                    (!id.is_empty() && id.len() <= 19 && id.bytes().all(|b| b.is_ascii_digit()))
-                        .then(|| format!("/portal/article/{id}"))
-                })
-            })
+            .find_map(|text| self.article_pages.iter().find_map(|p| p.matches(&text)))
+    }
+
+    /// A link to one of the CMS's article pages by id, as the portal's real URL of that article
+    /// (`/portal/article/{id}`, which the gateway renders and the app opens in place).
+    pub fn article_page(&self, raw: &str) -> Option<String> {
+        match self.article_ref(raw)? {
+            ArticleRef::Id(id) => Some(article_path(id)),
+            ArticleRef::Slug(_) => None,
+        }
+    }
+
+    /// The gateway path of the image the CMS stores under `id`, when the config says where
+    /// (`dialect.links.image_file`).
+    pub fn image_by_id(&self, id: u64) -> Option<String> {
+        let (before, after) = self.image_file.as_ref()?;
+        Some(format!("{FILES_ROUTE}{before}{id}{after}"))
     }
 
     /// A file on the CMS becomes a gateway path; other http(s) links stay; anything else

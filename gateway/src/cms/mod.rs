@@ -6,11 +6,13 @@
 //! browser's envelope or JSON. Lists, details, files, the readiness probe and `check-upstream`
 //! all go through here.
 
+mod body_refs;
 pub mod bounded_json;
 pub mod dialect;
 mod error;
 mod finish;
 mod health;
+mod link_patterns;
 mod links;
 
 use std::{
@@ -175,7 +177,8 @@ impl Upstream {
             http,
             links: Arc::new(
                 FileLinks::new(&base, &dialect.files)
-                    .with_article_pages(dialect.article_links.clone()),
+                    .with_article_pages(dialect.article_links.clone())
+                    .with_image_file(dialect.image_file.clone()),
             ),
             base,
             dialect: Arc::new(dialect),
@@ -666,10 +669,95 @@ impl Upstream {
                 empty: false,
             });
         };
+        let (resolved, complete) = self.resolve_refs(&article, credential, request_id).await;
         Ok(Fetched {
-            value: Some(finish::finish_article_in_budget(article, &self.links).await?),
-            empty: false,
+            value: Some(finish::finish_article_in_budget(article, &self.links, resolved).await?),
+            // An article whose lookups failed for a reason other than "no such thing" (the
+            // CMS busy, a timeout) is shown, but not cached in place of a whole one.
+            empty: !complete,
         })
+    }
+
+    /// What the CMS says of the slugs and image ids `article`'s body names
+    /// (`body_refs::wanted`), looked up at once, at most `body_refs::MAX_LOOKUPS`; and whether
+    /// each lookup was answered (found or not found).
+    async fn resolve_refs(
+        &self,
+        article: &Article,
+        credential: Credential<'_>,
+        request_id: Option<&HeaderValue>,
+    ) -> (body_refs::Resolved, bool) {
+        let mut resolved = body_refs::Resolved::default();
+        let Some(html) = article.content.as_deref() else {
+            return (resolved, true);
+        };
+        let (slugs, images) = (
+            self.dialect.looks_up_slugs() && self.links.has_slug_pages(),
+            self.dialect.looks_up_images(),
+        );
+        if !(slugs || images) || !body_refs::may_refer(html, &self.links) {
+            return (resolved, true);
+        }
+        let wanted = body_refs::wanted(html, &self.links, slugs, images);
+        if wanted.is_empty() {
+            return (resolved, true);
+        }
+        let answered = |result: &Result<Answer, UpstreamError>| match result {
+            Ok(_)
+            | Err(UpstreamError::Status {
+                code: 404 | 410, ..
+            }) => true,
+            Err(_) => false,
+        };
+        let slug_calls = wanted.slugs.iter().map(|slug| async move {
+            let call = CmsCall::ArticleBySlug {
+                slug: Arc::from(slug.as_str()),
+            };
+            (slug, self.get_answer(call, credential, request_id).await)
+        });
+        let image_calls = wanted.images.iter().map(|&id| async move {
+            (
+                id,
+                self.get_answer(CmsCall::Image { id }, credential, request_id)
+                    .await,
+            )
+        });
+        let (slug_answers, image_answers) = futures_util::future::join(
+            futures_util::future::join_all(slug_calls),
+            futures_util::future::join_all(image_calls),
+        )
+        .await;
+        let mut complete = true;
+        for (slug, result) in slug_answers {
+            complete &= answered(&result);
+            match result
+                .as_ref()
+                .map(|a| self.dialect.slug_answer(&a.payload))
+            {
+                Ok(Some(id)) => {
+                    resolved.slugs.insert(slug.clone(), id);
+                }
+                _ => {
+                    tracing::warn!(slug = %slug, "a body links to an article the CMS did not find by slug")
+                }
+            }
+        }
+        for (id, result) in image_answers {
+            complete &= answered(&result);
+            match result
+                .as_ref()
+                .map(|a| self.dialect.image_answer(&a.payload))
+            {
+                Ok(Some(address)) => {
+                    resolved.images.insert(id, address);
+                }
+                _ => tracing::warn!(
+                    image = id,
+                    "a body embeds an image the CMS did not find by id"
+                ),
+            }
+        }
+        (resolved, complete)
     }
 
     /// Whether the CMS answers the category list with the configured credential.

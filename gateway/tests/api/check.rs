@@ -1163,7 +1163,15 @@ fn site_misread(path: &str, query: &str) -> Reply {
             json!({"code": 200, "result": {"content": items, "totalElements": 5}}),
         );
     }
-    site(path, query)
+    match site(path, query) {
+        // A body in Wagtail's storage format embeds its image by id.
+        Reply::Json(200, mut body) if path.ends_with("article/detail") => {
+            body["result"]["content"] =
+                json!("<p>堆场</p><embed embedtype=\"image\" id=\"5\" alt=\"堆场\"/>");
+            Reply::Json(200, body)
+        }
+        other => other,
+    }
 }
 
 #[tokio::test]
@@ -1180,6 +1188,16 @@ async fn fields_that_map_but_read_wrong_are_named_with_their_fix() {
         author.fix.as_deref(),
         Some("dialect.fields.article.author = \"author_name\"")
     );
+    let (_, embedded) = finding(&report, "dialect.endpoints.image_detail");
+    assert!(
+        embedded
+            .fix
+            .as_deref()
+            .unwrap()
+            .starts_with("dialect.endpoints.image_detail = "),
+        "{:?}",
+        embedded.fix
+    );
     let (_, cover) = finding(&report, "dialect.endpoints.files");
     assert!(
         cover.what.contains("https://cdn.example.net/uploads/"),
@@ -1192,6 +1210,7 @@ async fn fields_that_map_but_read_wrong_are_named_with_their_fix() {
         "dialect.text_format",
         "dialect.fields.article.author",
         "dialect.endpoints.files",
+        "dialect.endpoints.image_detail",
     ] {
         assert!(
             !good.problems().any(|(_, p)| p.key == key),

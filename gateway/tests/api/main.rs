@@ -1,5 +1,6 @@
 //! Integration tests: the real gateway against real upstream servers on loopback.
 
+mod body_refs;
 mod cache_view;
 mod caching;
 mod check;

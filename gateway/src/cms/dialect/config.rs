@@ -82,14 +82,33 @@ pub enum TextFormat {
     Html,
 }
 
-/// `[dialect.links]`: links in bodies to the CMS's own article pages, rewritten to the portal's.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+/// `[dialect.links]`: links in bodies to the CMS's own article pages and images embedded by id,
+/// rewritten to the portal's.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct LinksConfig {
-    /// Patterns of the CMS's article page addresses, each with one `{id}`
-    /// (`https://cms.example.com/news/{id}.html`, `/p/{id}`): such links become the article's
-    /// real URL on the portal (`/portal/article/{id}`, which the app opens in place).
+    /// Patterns of the CMS's article page addresses, each with one `{id}` or `{slug}` and any
+    /// number of `*` (one path segment): `https://cms.example.com/news/{id}.html`,
+    /// `/news_center/*/{slug}/`. Such links become the article's real URL on the portal
+    /// (`/portal/article/{id}`, which the app opens in place); a slug is looked up with
+    /// `endpoints.article_by_slug`.
     pub article: Vec<String>,
+    /// The file-store path of an image embedded by id (`<embed embedtype="image" id="5">`,
+    /// Wagtail's rich text), with `{id}`: `"{id}"` for a store that serves files by id
+    /// (Directus's `assets/{id}`). Empty: looked up with `endpoints.image_detail`.
+    pub image_file: String,
+    /// Where `endpoints.image_detail`'s answer gives the image's address.
+    pub image_url: Paths,
+}
+
+impl Default for LinksConfig {
+    fn default() -> Self {
+        Self {
+            article: Vec::new(),
+            image_file: String::new(),
+            image_url: paths(&["meta.download_url", "url"]),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -223,6 +242,14 @@ pub struct EndpointsConfig {
     /// Search over articles, the keyword in `param`, paged like the list; an empty path when the
     /// CMS has none (the portal then shows no search box).
     pub article_search: CmsEndpointConfig,
+    /// An article found by its slug (`{slug}` in the path or `param`; `item` where it sits in
+    /// the answer, `"items.0"`, `"0"`, `"data.0"`); for body links written by slug. No path:
+    /// such links are not followed.
+    pub article_by_slug: CmsEndpointConfig,
+    /// An image's record by id (`{id}` in the path or `param`), its address at
+    /// `links.image_url`; for images embedded by id. No path: such images are dropped unless
+    /// `links.image_file` says where the file is.
+    pub image_detail: CmsEndpointConfig,
     /// Prefix under which the CMS serves uploaded files (images, attachments).
     pub files: String,
     /// HTTP statuses of the file store that mean "no such file", besides 404 and 410 (`[403]`).
@@ -240,6 +267,8 @@ impl Default for EndpointsConfig {
             article_list: CmsEndpointConfig::new("article/list", "categoryId"),
             article_detail: CmsEndpointConfig::new("article/detail", "id"),
             article_search: CmsEndpointConfig::new("article/search", "keyword"),
+            article_by_slug: CmsEndpointConfig::new("", "slug"),
+            image_detail: CmsEndpointConfig::new("", "id"),
             files: "files".to_owned(),
             files_not_found: Vec::new(),
             files_query: [

@@ -303,7 +303,7 @@ const ARTICLE_NAMES: &[&str] = &[
     "next",
 ];
 
-fn as_u64(value: &Value) -> Option<u64> {
+pub(super) fn as_u64(value: &Value) -> Option<u64> {
     match value {
         Value::Number(n) => n.as_u64(),
         Value::String(s) => s.trim().parse().ok(),

@@ -19,7 +19,7 @@ use config::{CmsEndpointConfig, Paths, SuccessCode};
 pub use dates::normalise_time;
 pub use map::{MAX_CATEGORIES, PageContext, ShapeProblem, type_name};
 
-use super::error::UpstreamError;
+use super::{error::UpstreamError, link_patterns::LinkPattern};
 
 /// A configuration key and what is wrong with it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -245,15 +245,15 @@ impl CmsEndpoint {
         !self.pieces.is_empty()
     }
 
-    /// The path (relative to the base URL) and query of a call with `value` (an id).
-    fn build(&self, value: Option<u64>) -> (String, Vec<(String, String)>) {
+    /// The path (relative to the base URL) and query of a call with `value` (an id, a slug).
+    fn build(&self, value: Option<&str>) -> (String, Vec<(String, String)>) {
         let mut path = String::new();
         for piece in &self.pieces {
             match piece {
                 Piece::Text(text) => path.push_str(text),
                 Piece::Value => {
                     if let Some(value) = value {
-                        path.push_str(&value.to_string());
+                        path.push_str(value);
                     }
                 }
             }
@@ -287,6 +287,14 @@ pub enum CmsCall {
         page: u32,
         size: u32,
     },
+    /// The article whose page a body links to by slug (`link_patterns::is_slug`).
+    ArticleBySlug {
+        slug: std::sync::Arc<str>,
+    },
+    /// The record of an image a body embeds by id.
+    Image {
+        id: u64,
+    },
 }
 
 impl CmsCall {
@@ -297,8 +305,9 @@ impl CmsCall {
         match self {
             Self::Categories | Self::Children { .. } => Endpoint::CategoryList,
             Self::Articles { .. } => Endpoint::ArticleList,
-            Self::Article { .. } => Endpoint::ArticleDetail,
+            Self::Article { .. } | Self::ArticleBySlug { .. } => Endpoint::ArticleDetail,
             Self::Search { .. } => Endpoint::ArticleSearch,
+            Self::Image { .. } => Endpoint::Files,
         }
     }
 
@@ -357,6 +366,13 @@ pub struct Dialect {
     article_list: CmsEndpoint,
     article_search: CmsEndpoint,
     article_detail: CmsEndpoint,
+    article_by_slug: CmsEndpoint,
+    image_detail: CmsEndpoint,
+    /// Where an article found by slug, and an image's record, sit in their answers.
+    slug_item: JsonPath,
+    image_item: JsonPath,
+    /// Where an image's record gives its address (`links.image_url`).
+    image_url: Field,
     pub files: String,
     /// Statuses of the file store read as "no such file" besides 404 and 410.
     files_not_found: Vec<u16>,
@@ -374,8 +390,10 @@ pub struct Dialect {
     /// Response headers with a list's total and page count.
     total_header: Option<axum::http::HeaderName>,
     total_pages_header: Option<axum::http::HeaderName>,
-    /// The CMS's article page addresses, as the text before and after `{id}`.
-    pub(crate) article_links: Vec<(String, String)>,
+    /// The CMS's article page addresses (`links.article`).
+    pub(crate) article_links: Vec<LinkPattern>,
+    /// The file-store path of an image by id, as the text before and after `{id}`.
+    pub(crate) image_file: Option<(String, String)>,
     /// Where the article sits in a detail's payload.
     detail_item: JsonPath,
 }
@@ -468,6 +486,18 @@ impl Dialect {
             "keyword",
             "keyword",
         )?;
+        let article_by_slug = CmsEndpoint::compile(
+            &key("endpoints.article_by_slug"),
+            &endpoints.article_by_slug,
+            "slug",
+            "slug",
+        )?;
+        let image_detail = CmsEndpoint::compile(
+            &key("endpoints.image_detail"),
+            &endpoints.image_detail,
+            "id",
+            "id",
+        )?;
         for (name, endpoint) in [
             ("category_list", &category_list),
             ("article_list", &article_list),
@@ -525,25 +555,43 @@ impl Dialect {
                 })
                 .transpose()
         };
-        let article_links = config
+        let article_links: Vec<LinkPattern> = config
             .links
             .article
             .iter()
-            .map(|pattern| match pattern.split_once("{id}") {
-                Some((before, after))
-                    if !before.is_empty() && !after.contains("{id}") && !pattern.contains('*') =>
-                {
-                    Ok((before.to_owned(), after.to_owned()))
-                }
-                _ => Err(invalid(
-                    key("links.article"),
-                    format!(
-                        "`{pattern}` must hold `{{id}}` once after some fixed text, e.g. \
-                         https://cms.example.com/news/{{id}}.html"
-                    ),
-                )),
+            .map(|pattern| {
+                LinkPattern::compile(pattern)
+                    .map_err(|reason| invalid(key("links.article"), reason))
             })
             .collect::<Result<_, _>>()?;
+        if article_links.iter().any(LinkPattern::by_slug) && !article_by_slug.is_configured() {
+            return Err(invalid(
+                key("endpoints.article_by_slug.path"),
+                "links.article has a {slug} pattern: say where the CMS finds an article by its \
+                 slug (e.g. path = \"pages/\", param = \"slug\", item = \"items.0\")",
+            ));
+        }
+        let image_file = match config.links.image_file.trim_matches('/') {
+            "" => None,
+            template => match template.split_once("{id}") {
+                Some((before, after))
+                    if !after.contains("{id}")
+                        && !template.contains("..")
+                        && !template.contains('?') =>
+                {
+                    Some((before.to_owned(), after.to_owned()))
+                }
+                _ => {
+                    return Err(invalid(
+                        key("links.image_file"),
+                        format!(
+                            "`{template}` must be a path under endpoints.files holding `{{id}}` \
+                             once, without '..' or '?' (e.g. \"{{id}}\")"
+                        ),
+                    ));
+                }
+            },
+        };
         for (route, kind) in &categories.types {
             if !matches!(kind.as_str(), "group" | "page" | "list") || !route.starts_with('/') {
                 return Err(invalid(
@@ -570,6 +618,16 @@ impl Dialect {
                 &config.lists.total_pages_header,
             )?,
             article_links,
+            image_file,
+            slug_item: JsonPath::parse(
+                &key("endpoints.article_by_slug.item"),
+                &endpoints.article_by_slug.item,
+            )?,
+            image_item: JsonPath::parse(
+                &key("endpoints.image_detail.item"),
+                &endpoints.image_detail.item,
+            )?,
+            image_url: Field::compile(&key("links.image_url"), &config.links.image_url)?,
             detail_item: JsonPath::parse(
                 &key("endpoints.article_detail.item"),
                 &endpoints.article_detail.item,
@@ -585,6 +643,8 @@ impl Dialect {
             article_list,
             article_search,
             article_detail,
+            article_by_slug,
+            image_detail,
             files: files.to_owned(),
             files_not_found: endpoints.files_not_found.clone(),
             files_query: endpoints.files_query.clone(),
@@ -645,6 +705,32 @@ impl Dialect {
         self.detail_item.get(payload).filter(|v| !v.is_null())
     }
 
+    /// Whether bodies may name articles by slug and images by id that the gateway looks up.
+    pub fn looks_up_slugs(&self) -> bool {
+        self.article_by_slug.is_configured()
+    }
+
+    pub fn looks_up_images(&self) -> bool {
+        self.image_file.is_none() && self.image_detail.is_configured()
+    }
+
+    /// Whether images embedded by id find their file, by a lookup or `links.image_file`.
+    pub fn resolves_images(&self) -> bool {
+        self.image_file.is_some() || self.image_detail.is_configured()
+    }
+
+    /// The id of the article an `article_by_slug` answer found.
+    pub fn slug_answer(&self, payload: &Value) -> Option<u64> {
+        let item = self.slug_item.get(payload).filter(|v| !v.is_null())?;
+        map::as_u64(self.article.id.get(item)?)
+    }
+
+    /// The address an `image_detail` answer gives its image.
+    pub fn image_answer(&self, payload: &Value) -> Option<String> {
+        let item = self.image_item.get(payload).filter(|v| !v.is_null())?;
+        self.image_url.get(item)?.as_str().map(str::to_owned)
+    }
+
     /// Portal routes the CMS declares it has no section for.
     pub fn absent_routes(&self) -> &[String] {
         &self.categories.absent
@@ -669,6 +755,8 @@ impl Dialect {
             CmsCall::Article { .. } => &self.article_detail,
             CmsCall::Articles { .. } => &self.article_list,
             CmsCall::Search { .. } => &self.article_search,
+            CmsCall::ArticleBySlug { .. } => &self.article_by_slug,
+            CmsCall::Image { .. } => &self.image_detail,
         };
         endpoint.not_found.contains(&status.as_u16())
     }
@@ -707,14 +795,18 @@ impl Dialect {
     pub fn request(&self, call: &CmsCall) -> CmsRequest {
         let (path, query) = match *call {
             CmsCall::Categories => self.category_list.build(None),
-            CmsCall::Children { parent } => self.category_children.build(Some(parent)),
-            CmsCall::Article { id } => self.article_detail.build(Some(id)),
+            CmsCall::Children { parent } => self.category_children.build(Some(&parent.to_string())),
+            CmsCall::Article { id } => self.article_detail.build(Some(&id.to_string())),
+            CmsCall::ArticleBySlug { ref slug } => self.article_by_slug.build(Some(slug)),
+            CmsCall::Image { id } => self.image_detail.build(Some(&id.to_string())),
             CmsCall::Articles {
                 category,
                 page,
                 size,
             } => {
-                let (path, query) = self.article_list.build(category);
+                let (path, query) = self
+                    .article_list
+                    .build(category.map(|c| c.to_string()).as_deref());
                 self.paged(path, query, page, size)
             }
             CmsCall::Search {

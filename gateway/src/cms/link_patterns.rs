@@ -1,0 +1,178 @@
+//! The CMS's own article page addresses (`dialect.links.article`), read out of links in bodies:
+//! `https://cms.example.com/news/{id}.html` names an article by id, `/news/*/{slug}/` by the
+//! slug the CMS gives its page (which the gateway looks up, `endpoints.article_by_slug`).
+
+/// What a link to one of the CMS's article pages names.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum ArticleRef {
+    Id(u64),
+    Slug(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Piece {
+    Text(String),
+    /// `*`: one path segment, whatever it says (a category, a year).
+    AnySegment,
+    Id,
+    Slug,
+}
+
+/// One compiled pattern: fixed text, `*` segments and one `{id}` or `{slug}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkPattern(Vec<Piece>);
+
+/// A slug as the gateway passes it on to the CMS: letters, digits, `-`, `_`, `.` and `%`
+/// (a percent-encoded Chinese slug, as WordPress writes them), 1–200 long.
+pub fn is_slug(text: &str) -> bool {
+    (1..=200).contains(&text.len())
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'%'))
+        && text != "."
+        && text != ".."
+}
+
+impl LinkPattern {
+    /// `pattern` as the config writes it; the error says what is wrong with it.
+    pub fn compile(pattern: &str) -> Result<Self, String> {
+        let mut pieces = Vec::new();
+        let mut text = String::new();
+        let mut rest = pattern;
+        let mut names = 0;
+        while !rest.is_empty() {
+            let (piece, len) = if rest.starts_with("{id}") {
+                (Some(Piece::Id), 4)
+            } else if rest.starts_with("{slug}") {
+                (Some(Piece::Slug), 6)
+            } else if rest.starts_with('*') {
+                (Some(Piece::AnySegment), 1)
+            } else {
+                (None, rest.chars().next().map_or(1, char::len_utf8))
+            };
+            match piece {
+                Some(piece) => {
+                    if !text.is_empty() {
+                        pieces.push(Piece::Text(std::mem::take(&mut text)));
+                    }
+                    if matches!(piece, Piece::Id | Piece::Slug) {
+                        names += 1;
+                    }
+                    pieces.push(piece);
+                }
+                None => text.push_str(&rest[..len]),
+            }
+            rest = &rest[len..];
+        }
+        if !text.is_empty() {
+            pieces.push(Piece::Text(text));
+        }
+        let starts_fixed = matches!(pieces.first(), Some(Piece::Text(t)) if t.contains('/'));
+        if names != 1 || !starts_fixed {
+            return Err(format!(
+                "`{pattern}` must hold `{{id}}` or `{{slug}}` once after some fixed text, e.g. \
+                 https://cms.example.com/news/{{id}}.html or /news/*/{{slug}}/ (`*` is one \
+                 path segment)"
+            ));
+        }
+        Ok(Self(pieces))
+    }
+
+    /// Whether this pattern names articles by slug (and so needs a lookup).
+    pub fn by_slug(&self) -> bool {
+        self.0.contains(&Piece::Slug)
+    }
+
+    /// The article `link` names, when it matches the whole pattern. A trailing `/` the pattern
+    /// does not write is allowed (`/p/7/` for `/p/{id}`).
+    pub fn matches(&self, link: &str) -> Option<ArticleRef> {
+        let link = if self.ends_with_slash() {
+            link
+        } else {
+            link.strip_suffix('/').unwrap_or(link)
+        };
+        Self::match_from(&self.0, link)
+    }
+
+    fn ends_with_slash(&self) -> bool {
+        matches!(self.0.last(), Some(Piece::Text(t)) if t.ends_with('/'))
+    }
+
+    fn match_from(pieces: &[Piece], link: &str) -> Option<ArticleRef> {
+        let Some((piece, rest)) = pieces.split_first() else {
+            return link.is_empty().then_some(ArticleRef::Id(0));
+        };
+        match piece {
+            Piece::Text(text) => Self::match_from(rest, link.strip_prefix(text.as_str())?),
+            Piece::AnySegment | Piece::Id | Piece::Slug => {
+                // A named or `*` piece takes one segment's worth of text: try each end in turn
+                // (short ones first), so fixed text after it decides where it stops.
+                let segment = link.find(['/', '?', '#']).unwrap_or(link.len());
+                (1..=segment).find_map(|end| {
+                    let (value, after) = link.split_at(end);
+                    let found = Self::match_from(rest, after)?;
+                    match piece {
+                        Piece::AnySegment => Some(found),
+                        Piece::Id => (value.len() <= 19
+                            && value.bytes().all(|b| b.is_ascii_digit()))
+                        .then(|| value.parse().ok().map(ArticleRef::Id))
+                        .flatten(),
+                        Piece::Slug => is_slug(value).then(|| ArticleRef::Slug(value.to_owned())),
+                        Piece::Text(_) => unreachable!(),
+                    }
+                })
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pattern(p: &str) -> LinkPattern {
+        LinkPattern::compile(p).unwrap()
+    }
+
+    #[test]
+    fn ids_and_slugs_are_read_out_of_links() {
+        let by_id = pattern("https://cms.example.com/news/{id}.html");
+        assert_eq!(
+            by_id.matches("https://cms.example.com/news/42.html"),
+            Some(ArticleRef::Id(42))
+        );
+        assert_eq!(by_id.matches("https://cms.example.com/news/4x2.html"), None);
+        assert_eq!(by_id.matches("https://cms.example.com/news/.html"), None);
+        assert_eq!(pattern("/p/{id}").matches("/p/7/"), Some(ArticleRef::Id(7)));
+        assert_eq!(
+            pattern("/?p={id}").matches("/?p=19"),
+            Some(ArticleRef::Id(19))
+        );
+
+        let by_slug = pattern("/news_center/*/{slug}/");
+        assert!(by_slug.by_slug());
+        assert_eq!(
+            by_slug.matches("/news_center/company_announcement/news-003/"),
+            Some(ArticleRef::Slug("news-003".to_owned()))
+        );
+        // `*` is one segment, never two; the slug is never empty or a path.
+        assert_eq!(by_slug.matches("/news_center/a/b/news-003/"), None);
+        assert_eq!(by_slug.matches("/news_center/a//"), None);
+        assert_eq!(
+            pattern("https://wp.example/*/*/{slug}/")
+                .matches("https://wp.example/2026/05/%e6%96%b0/"),
+            Some(ArticleRef::Slug("%e6%96%b0".to_owned()))
+        );
+        assert_eq!(
+            pattern("https://wp.example/*/*/{slug}/").matches("https://wp.example/2026/05/a\"b/"),
+            None
+        );
+    }
+
+    #[test]
+    fn a_pattern_names_one_article_after_fixed_text() {
+        for bad in ["{id}", "/news/", "/a/{id}/{slug}", "*/{slug}", "news{id}"] {
+            assert!(LinkPattern::compile(bad).is_err(), "{bad}");
+        }
+    }
+}
