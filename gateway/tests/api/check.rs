@@ -1146,6 +1146,16 @@ async fn a_list_route_the_cms_calls_a_page_is_named_with_the_types_line_that_fix
 /// `site`, its list items as a WordPress-like CMS gives them: titles HTML-escaped, the author a
 /// user's number beside its name, covers at another host's address.
 fn site_misread(path: &str, query: &str) -> Reply {
+    if path.ends_with("category/list") {
+        // WordPress's default category, at the top, its address the site's root.
+        return Reply::Json(
+            200,
+            json!({"code": 200, "result": [
+                {"id": 1, "parentId": 0, "name": "未分类", "url": "", "type": "list"},
+                {"id": 21, "parentId": 0, "name": "公司新闻", "url": "/news_center/company_announcement/1", "type": "list"}
+            ]}),
+        );
+    }
     if path.ends_with("article/list") {
         let items: Vec<Value> = [5u64, 4]
             .iter()
@@ -1188,6 +1198,21 @@ async fn fields_that_map_but_read_wrong_are_named_with_their_fix() {
         author.fix.as_deref(),
         Some("dialect.fields.article.author = \"author_name\"")
     );
+    let (_, unrouted) = finding(&report, "dialect.categories.routes");
+    assert!(
+        unrouted.what.contains("1 未分类 (route \"\")"),
+        "{}",
+        unrouted.what
+    );
+    assert!(
+        unrouted
+            .fix
+            .as_deref()
+            .unwrap()
+            .starts_with("[dialect.categories.routes] \"1\" = "),
+        "{:?}",
+        unrouted.fix
+    );
     let (_, embedded) = finding(&report, "dialect.endpoints.image_detail");
     assert!(
         embedded
@@ -1211,6 +1236,7 @@ async fn fields_that_map_but_read_wrong_are_named_with_their_fix() {
         "dialect.fields.article.author",
         "dialect.endpoints.files",
         "dialect.endpoints.image_detail",
+        "dialect.categories.routes",
     ] {
         assert!(
             !good.problems().any(|(_, p)| p.key == key),
@@ -1260,4 +1286,44 @@ async fn a_first_page_refused_as_page_zero_names_page_base() {
     let (_, problem) = finding(&report, "dialect.paging.page_base");
     assert!(problem.what.contains("page 0"), "{}", problem.what);
     assert_eq!(problem.fix.as_deref(), Some("dialect.paging.page_base = 1"));
+}
+
+/// `site` whose list leads with a draft (article 6): listed, but its detail is empty, as a CMS
+/// answers a token that sees drafts in lists.
+fn draft_first(path: &str, query: &str) -> Reply {
+    if path.ends_with("article/list") && param(query, "page").is_none_or(|p| p == "0") {
+        return Reply::Json(
+            200,
+            json!({"code": 200, "result": {"content": [article(6), article(5)], "totalElements": 6}}),
+        );
+    }
+    if path.ends_with("article/detail") && param(query, "id").as_deref() == Some("6") {
+        return Reply::Json(404, json!({"code": 404, "msg": "文章不存在"}));
+    }
+    site(path, query)
+}
+
+#[tokio::test]
+async fn a_draft_at_the_top_of_the_list_is_named_as_such_not_as_the_detail_mapping() {
+    let report = scripted(draft_first, "").await;
+    let rendered = check::render(&report);
+    let (check, draft) = finding(&report, "dialect.endpoints.article_list.query");
+    assert_eq!(draft.level, Level::Warning, "{rendered}");
+    assert!(
+        draft.what.starts_with("article 6 is in the list"),
+        "{rendered}"
+    );
+    assert!(
+        draft.fix.as_deref().unwrap().contains("status"),
+        "{rendered}"
+    );
+    assert_eq!(check.endpoint, "article/detail id=6");
+    // The second article's detail is read and maps: nothing blames the detail's mapping.
+    assert!(
+        !report
+            .problems()
+            .any(|(_, p)| p.key.starts_with("dialect.endpoints.article_detail")),
+        "{rendered}"
+    );
+    assert!(report.ok, "{rendered}");
 }
