@@ -1297,7 +1297,7 @@ fn draft_first(path: &str, query: &str) -> Reply {
             json!({"code": 200, "result": {"content": [article(6), article(5)], "totalElements": 6}}),
         );
     }
-    if path.ends_with("article/detail") && param(query, "id").as_deref() == Some("6") {
+    if path.ends_with("article/detail") && param(query, "id") == Some("6") {
         return Reply::Json(404, json!({"code": 404, "msg": "文章不存在"}));
     }
     site(path, query)
