@@ -168,8 +168,8 @@ describe('the title of each kind of route', () => {
     expect(await titleAt('/business/China-Europe_train')).toBe(`中欧班列服务 - 业务板块 - ${COMPANY}`);
   });
 
-  it('a single page without a category: the route table’s names', async () => {
-    expect(await titleAt('/about/honor')).toBe(`荣誉资质 - 走进我们 - ${COMPANY}`);
+  it('a section the CMS does not have: not a page of this site', async () => {
+    expect(await titleAt('/about/honor')).toBe(`页面不存在 - ${COMPANY}`);
   });
 
   it('a news list, and its page past the first', async () => {

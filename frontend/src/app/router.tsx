@@ -19,7 +19,7 @@ import { composeTitle, PageTitle, useCompanyName, withPageNumber } from './page-
 import { useResponseStatus } from '../lib/response-status';
 import { RouteAnnouncer } from './route-announcer';
 import routeTable from './route-table.json';
-import { ROUTES, flattenRoutes, routeTrail, type PageKey, type RouteDef } from './routes';
+import { ROUTES, flattenRoutes, routeTrail, shownRoute, type PageKey, type RouteDef } from './routes';
 import { sectionOf, sectionOfCategory, type Section } from './sections';
 
 /** While a content page's script loads: the placeholder the page itself shows while its data loads. */
@@ -202,8 +202,14 @@ function RoutePage({ route }: { route: RouteDef }) {
   const path = route.path ?? '/';
   const context = usePageContext(path, route.name);
   const Page = PAGES[route.page ?? 'group'];
-  const { data: tree = [], isLoading: treeLoading } = useGetCategoriesQuery();
+  const { data: tree = [], isLoading: treeLoading, isError: treeFailed } = useGetCategoriesQuery();
   const { isLoading: siteLoading } = useGetSiteQuery();
+  // A section the customer's CMS does not have is no page of this site: 404, not the spec's
+  // placeholder (nothing leads here; this is an old link or a guess). Only once the tree is known:
+  // while it loads, fails or comes back empty (a CMS mid-deploy) the page is drawn as ever.
+  if (route.page !== 'home' && !treeLoading && !treeFailed && tree.length > 0 && !shownRoute(route, tree, findByUrl)) {
+    return <NotFoundRoute />;
+  }
   const page = (
     <>
       <ScrollToTop path={path} />

@@ -1526,4 +1526,21 @@ async fn a_customer_with_five_sections_gets_a_portal_of_five_sections() {
         sitemap.contains("海外仓") && sitemap.contains("联系我们"),
         "its sections and the portal's own pages"
     );
+    // A section it lacks, asked for by its address (an old link, a guess): not found, not the
+    // spec's placeholder; a section it has, as ever.
+    for (path, status) in [
+        ("/portal/liaison", 404),
+        ("/portal/business/industrial_park", 404),
+        ("/portal/party-construction/clean-honest", 404),
+        ("/portal/business", 200),
+        ("/portal/news_center", 200),
+    ] {
+        let response = app.get(path).await;
+        assert_eq!(response.status(), status, "{path}");
+        let html = response.text().await.unwrap();
+        assert!(
+            !html.contains("正在建设中") && !html.contains("正在整理中"),
+            "{path}: a placeholder"
+        );
+    }
 }
