@@ -7,7 +7,7 @@ NODE_STAMP := $(FRONTEND)/node_modules/.package-lock.json
 FRONTEND_SRC := $(shell find $(FRONTEND)/src $(FRONTEND)/public -type f 2>/dev/null) $(FRONTEND)/webpack.config.js $(FRONTEND)/scripts/no-css-loader.js $(FRONTEND)/package-lock.json
 DIST_STAMP := $(FRONTEND)/dist/index.html
 
-.PHONY: help run test build frontend node-deps system-deps test-rust test-frontend test-e2e test-contract test-soak test-hostile test-deploy test-strapi strapi-install image soak lint fmt bench bench-instructions bench-shared bench-mapping audit clean
+.PHONY: help run test build frontend node-deps system-deps test-rust test-frontend test-e2e test-contract test-soak test-hostile test-deploy test-strapi test-wordpress strapi-install image soak lint fmt bench bench-instructions bench-shared bench-mapping audit clean
 
 help:
 	@echo "make run    build everything and serve the portal at http://127.0.0.1:8080/portal/"
@@ -106,7 +106,13 @@ strapi-install:
 test-strapi: system-deps build
 	@scripts/test-strapi.sh
 
-test: strapi-install lint test-rust test-frontend test-e2e test-contract test-soak test-hostile test-deploy test-strapi test-monitoring
+# WordPress (Debian's package, on PHP's built-in server and a throwaway MariaDB under target/wordpress)
+# in front of which the gateway runs config/examples/wordpress.toml, and whose edits reach the portal
+# through the mu-plugin deploy/wordpress/portal-webhook.php (docs/integrators.md).
+test-wordpress: build
+	@GATEWAY_BIN=target/release/portal-gateway scripts/test-wordpress.sh
+
+test: strapi-install lint test-rust test-frontend test-e2e test-contract test-soak test-hostile test-deploy test-strapi test-wordpress test-monitoring
 
 audit: system-deps build
 	@scripts/audit.sh
