@@ -5,6 +5,7 @@ pub mod access_log;
 mod admin;
 pub mod api;
 pub mod cache;
+pub mod changes_poll;
 pub mod check;
 pub mod cli;
 pub mod cms;

@@ -308,6 +308,35 @@ pub async fn receive(
         signed_notice(&state, admin, secret, &headers, &body).await?
     };
 
+    let applied = apply(&state, &changes, admin.webhook_refresh).await;
+    tracing::info!(
+        changes = ?changes,
+        entries = applied.entries,
+        refreshed = applied.refreshed.len(),
+        "CMS webhook applied"
+    );
+    Ok(Success(json!({
+        "tags": applied.tags,
+        "hard": applied.hard,
+        "entries": applied.entries,
+        "refreshed": applied.refreshed,
+    })))
+}
+
+/// What applying changes did.
+pub struct Applied {
+    pub tags: Vec<String>,
+    pub hard: bool,
+    /// Entries the purge reached.
+    pub entries: usize,
+    /// Keys loaded again.
+    pub refreshed: Vec<String>,
+}
+
+/// Purges the tags of what changed (hard when something was withdrawn) and, with `refresh`,
+/// loads the changed articles and the first pages of their lists again: what a notice does,
+/// whether it came by the webhook or by asking the CMS (`changes_poll`).
+pub async fn apply(state: &AppState, changes: &[Change], refresh_after: bool) -> Applied {
     let mut tags: Vec<String> = changes.iter().flat_map(Change::tags).collect();
     tags.sort_unstable();
     tags.dedup();
@@ -324,23 +353,17 @@ pub async fn receive(
             .purge(&purge, crate::cache::PurgeOrigin::Webhook)
             .await
     };
-    let refreshed = if admin.webhook_refresh && !changes.is_empty() {
-        refresh(&state, &changes, &reached).await
+    let refreshed = if refresh_after && !changes.is_empty() {
+        refresh(state, changes, &reached).await
     } else {
         Vec::new()
     };
-    tracing::info!(
-        changes = ?changes,
-        entries = reached.len(),
-        refreshed = refreshed.len(),
-        "CMS webhook applied"
-    );
-    Ok(Success(json!({
-        "tags": purge.tags,
-        "hard": purge.hard,
-        "entries": reached.len(),
-        "refreshed": refreshed,
-    })))
+    Applied {
+        tags: purge.tags,
+        hard: purge.hard,
+        entries: reached.len(),
+        refreshed,
+    }
 }
 
 fn read_notice(body: &[u8]) -> Result<Notice, ApiError> {

@@ -760,6 +760,25 @@ impl Upstream {
         (resolved, complete)
     }
 
+    /// The articles the CMS lists as changed since `since` (`[dialect.changes]`): each one's id,
+    /// its category when the item names it, and a fingerprint of the item.
+    pub async fn changes(
+        &self,
+        since: chrono::DateTime<chrono::Utc>,
+    ) -> Result<Vec<(u64, Option<u64>, u64)>, UpstreamError> {
+        let call = CmsCall::Changes {
+            since: Arc::from(self.dialect.changes_since(since)),
+        };
+        let answer = self.get_answer(call, Credential::Client, None).await?;
+        let dialect = Arc::clone(&self.dialect);
+        off_workers(answer.bytes, move || {
+            dialect
+                .changed_articles(&answer.payload)
+                .map_err(UpstreamError::from)
+        })
+        .await
+    }
+
     /// Whether the CMS answers the category list with the configured credential.
     pub async fn probe(&self) -> Result<(), UpstreamError> {
         let call = match self.dialect.category_shape() {

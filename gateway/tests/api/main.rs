@@ -3,6 +3,7 @@
 mod body_refs;
 mod cache_view;
 mod caching;
+mod changes_poll;
 mod check;
 mod cms_forms;
 mod content_core;

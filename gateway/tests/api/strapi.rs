@@ -558,7 +558,11 @@ async fn strapi_without_a_section_gives_a_portal_without_it() {
             .send()
             .await
             .unwrap();
-        assert!(deleted.status().is_success(), "{name}: {}", deleted.status());
+        assert!(
+            deleted.status().is_success(),
+            "{name}: {}",
+            deleted.status()
+        );
     }
     // A gateway started now: what it shows is what this CMS has.
     let app = strapi_app().await;
@@ -568,10 +572,17 @@ async fn strapi_without_a_section_gives_a_portal_without_it() {
         .map(|c| c["url"].as_str().unwrap().to_owned())
         .collect();
     assert!(
-        !routes.iter().any(|r| r.starts_with("/liaison") || r == "/business/industrial_park"),
+        !routes
+            .iter()
+            .any(|r| r.starts_with("/liaison") || r == "/business/industrial_park"),
         "{routes:?}"
     );
-    for path in ["/portal/", "/portal/sitemap", "/portal/business", "/portal/news_center"] {
+    for path in [
+        "/portal/",
+        "/portal/sitemap",
+        "/portal/business",
+        "/portal/news_center",
+    ] {
         let response = app.get(path).await;
         assert_eq!(response.status(), 200, "{path}");
         let html = response.text().await.unwrap();

@@ -46,6 +46,7 @@ pub struct DialectConfig {
     pub categories: CategoriesConfig,
     pub fields: FieldsConfig,
     pub links: LinksConfig,
+    pub changes: ChangesConfig,
 }
 
 impl Default for DialectConfig {
@@ -61,6 +62,7 @@ impl Default for DialectConfig {
             categories: CategoriesConfig::default(),
             fields: FieldsConfig::default(),
             links: LinksConfig::default(),
+            changes: ChangesConfig::default(),
         }
     }
 }
@@ -109,6 +111,43 @@ impl Default for LinksConfig {
             image_url: paths(&["meta.download_url", "url"]),
         }
     }
+}
+
+/// `[dialect.changes]`: for a CMS that cannot call the webhook, the list of articles changed
+/// since a time, which the gateway asks every `every` and applies as the webhook's notices.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ChangesConfig {
+    /// The list's path (`api/articles`, `wp-json/wp/v2/posts`); empty: no polling.
+    pub path: String,
+    /// The parameter carrying the time (`modified_after`, `filters[updatedAt][$gt]`).
+    pub param: String,
+    /// Sent with every call (a sort, a page size, what to populate).
+    pub query: BTreeMap<String, String>,
+    /// How the time is written: `"rfc3339"` (`2026-11-26T08:00:00Z`) or `"unix"` (seconds).
+    pub since: SinceFormat,
+    /// How often to ask (at least 1 s; 10 s or more spares the CMS).
+    #[serde(with = "humantime_serde")]
+    pub every: std::time::Duration,
+}
+
+impl Default for ChangesConfig {
+    fn default() -> Self {
+        Self {
+            path: String::new(),
+            param: String::new(),
+            query: BTreeMap::new(),
+            since: SinceFormat::Rfc3339,
+            every: std::time::Duration::from_secs(30),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SinceFormat {
+    Rfc3339,
+    Unix,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]

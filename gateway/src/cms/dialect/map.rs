@@ -416,7 +416,11 @@ fn extra(object: &Value, listed: &[String], names: &[&str]) -> Map<String, Value
 }
 
 /// Where a list sits in a payload: the first of `field`'s paths holding an array.
-fn list_in<'a>(payload: &'a Value, field: &Field, what: &str) -> Result<&'a [Value], ShapeProblem> {
+pub(super) fn list_in<'a>(
+    payload: &'a Value,
+    field: &Field,
+    what: &str,
+) -> Result<&'a [Value], ShapeProblem> {
     if payload.is_null() {
         return Ok(&[]);
     }

@@ -295,6 +295,10 @@ pub enum CmsCall {
     Image {
         id: u64,
     },
+    /// The articles changed since a time (`[dialect.changes]`), the time written as it says.
+    Changes {
+        since: std::sync::Arc<str>,
+    },
 }
 
 impl CmsCall {
@@ -308,6 +312,7 @@ impl CmsCall {
             Self::Article { .. } | Self::ArticleBySlug { .. } => Endpoint::ArticleDetail,
             Self::Search { .. } => Endpoint::ArticleSearch,
             Self::Image { .. } => Endpoint::Files,
+            Self::Changes { .. } => Endpoint::ArticleList,
         }
     }
 
@@ -368,6 +373,10 @@ pub struct Dialect {
     article_detail: CmsEndpoint,
     article_by_slug: CmsEndpoint,
     image_detail: CmsEndpoint,
+    /// The "changed since" list (`[dialect.changes]`), how its time is written and how often.
+    changes: CmsEndpoint,
+    pub(crate) changes_since: config::SinceFormat,
+    pub(crate) changes_every: std::time::Duration,
     /// Where an article found by slug, and an image's record, sit in their answers.
     slug_item: JsonPath,
     image_item: JsonPath,
@@ -498,6 +507,29 @@ impl Dialect {
             "id",
             "id",
         )?;
+        let changes_config = &config.changes;
+        let changes = CmsEndpoint::compile(
+            &key("changes"),
+            &CmsEndpointConfig {
+                path: changes_config.path.clone(),
+                query: changes_config.query.clone(),
+                param: changes_config.param.clone(),
+                ..CmsEndpointConfig::default()
+            },
+            "since",
+            "",
+        )?;
+        if changes.is_configured() {
+            if changes_config.param.trim().is_empty() && !changes.in_path {
+                return Err(invalid(
+                    key("changes.param"),
+                    "must name the parameter that carries the time (e.g. modified_after)",
+                ));
+            }
+            if changes_config.every < std::time::Duration::from_secs(1) {
+                return Err(invalid(key("changes.every"), "must be at least 1s"));
+            }
+        }
         for (name, endpoint) in [
             ("category_list", &category_list),
             ("article_list", &article_list),
@@ -645,6 +677,9 @@ impl Dialect {
             article_detail,
             article_by_slug,
             image_detail,
+            changes,
+            changes_since: changes_config.since,
+            changes_every: changes_config.every,
             files: files.to_owned(),
             files_not_found: endpoints.files_not_found.clone(),
             files_query: endpoints.files_query.clone(),
@@ -731,6 +766,39 @@ impl Dialect {
         self.image_url.get(item)?.as_str().map(str::to_owned)
     }
 
+    /// How often to ask the CMS what changed, when `[dialect.changes]` says how.
+    pub fn changes_every(&self) -> Option<std::time::Duration> {
+        self.changes.is_configured().then_some(self.changes_every)
+    }
+
+    /// `time` as `[dialect.changes] since` writes it.
+    pub fn changes_since(&self, time: chrono::DateTime<chrono::Utc>) -> String {
+        match self.changes_since {
+            config::SinceFormat::Rfc3339 => time.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            config::SinceFormat::Unix => time.timestamp().to_string(),
+        }
+    }
+
+    /// The articles a "changed since" answer lists: each one's id, its category when the item
+    /// says, and a fingerprint of the item (the same change seen by two polls is applied once).
+    pub fn changed_articles(
+        &self,
+        payload: &Value,
+    ) -> Result<Vec<(u64, Option<u64>, u64)>, ShapeProblem> {
+        use std::hash::{Hash, Hasher};
+        let items = map::list_in(payload, &self.lists.items, "article")?;
+        Ok(items
+            .iter()
+            .filter_map(|item| {
+                let id = map::as_u64(self.article.id.get(item)?)?;
+                let category = self.article.category_id.get(item).and_then(map::as_u64);
+                let mut hasher = std::collections::hash_map::DefaultHasher::new();
+                item.to_string().hash(&mut hasher);
+                Some((id, category, hasher.finish()))
+            })
+            .collect())
+    }
+
     /// Portal routes the CMS declares it has no section for.
     pub fn absent_routes(&self) -> &[String] {
         &self.categories.absent
@@ -757,6 +825,7 @@ impl Dialect {
             CmsCall::Search { .. } => &self.article_search,
             CmsCall::ArticleBySlug { .. } => &self.article_by_slug,
             CmsCall::Image { .. } => &self.image_detail,
+            CmsCall::Changes { .. } => &self.changes,
         };
         endpoint.not_found.contains(&status.as_u16())
     }
@@ -799,6 +868,7 @@ impl Dialect {
             CmsCall::Article { id } => self.article_detail.build(Some(&id.to_string())),
             CmsCall::ArticleBySlug { ref slug } => self.article_by_slug.build(Some(slug)),
             CmsCall::Image { id } => self.image_detail.build(Some(&id.to_string())),
+            CmsCall::Changes { ref since } => self.changes.build(Some(since)),
             CmsCall::Articles {
                 category,
                 page,
