@@ -1439,7 +1439,11 @@ impl Checker {
         if !missing {
             return None;
         }
-        let title = self.detail(second).await?;
+        let Some(title) = self.detail(second).await else {
+            // Both missing: the detail itself is at fault, as the first check says; once.
+            self.checks.pop();
+            return None;
+        };
         let key = "dialect.endpoints.article_list.query";
         self.checks[first_check].problems = vec![
             Problem::warning(
@@ -1457,6 +1461,76 @@ impl Checker {
             ))),
         ];
         Some((second, title))
+    }
+
+    /// The detail of an id the CMS surely does not have: its answer must read as "not found"
+    /// (404 文章 N 不存在。 for visitors), not as a refusal or an error. Headless CMSs answer 403
+    /// for an id they do not have; the fix is the endpoint's `not_found`.
+    async fn unknown_article(&mut self) {
+        const NONE: u64 = 987_654_321;
+        let call = CmsCall::Article { id: NONE };
+        let endpoint = format!("article/detail id={NONE} (none)");
+        let started = Instant::now();
+        let Ok((raw, read)) = self.upstream.answer(call.clone()).await else {
+            return;
+        };
+        let status = raw.status.as_u16();
+        let key = "dialect.endpoints.article_detail.not_found";
+        let mut problems = Vec::new();
+        let summary = if self.dialect().is_not_found(&call, raw.status) {
+            format!("not found (HTTP {status}, as not_found says)")
+        } else {
+            match read {
+                Err(UpstreamError::Status {
+                    code: 404 | 410, ..
+                }) => "not found, as it should be".to_owned(),
+                Ok(payload) if self.dialect().detail_item(&payload).is_none() => {
+                    "nothing, read as not found".to_owned()
+                }
+                Ok(payload) => {
+                    let answered = self
+                        .dialect()
+                        .detail_item(&payload)
+                        .and_then(|item| self.dialect().article(item, "payload").ok())
+                        .map(|a| a.id);
+                    // A CMS that has it after all, or an answer the mapping cannot read (the
+                    // detail of a real article is checked above): nothing to learn here.
+                    let Some(answered) = answered.filter(|id| *id != NONE) else {
+                        return;
+                    };
+                    let answered = format!("article {answered}");
+                    problems.push(Problem::error(
+                        format!(
+                            "asked for article {NONE}, which the CMS does not have, it answered \
+                             {answered}: the id is not sent where the CMS reads it"
+                        ),
+                        "payload",
+                        "dialect.endpoints.article_detail (path or param)",
+                    ));
+                    String::new()
+                }
+                Err(_) => {
+                    let what = if status == 403 || status == 401 {
+                        "a refusal (visitors would read 无权访问)"
+                    } else {
+                        "an error (visitors would read that the page failed)"
+                    };
+                    problems.push(
+                        Problem::warning(
+                            format!(
+                                "an article that does not exist answers HTTP {status}, read as \
+                                 {what}, not 404 文章不存在"
+                            ),
+                            "",
+                            key,
+                        )
+                        .with_fix(Some(format!("{key} = [{status}]"))),
+                    );
+                    String::new()
+                }
+            }
+        };
+        self.record(endpoint, started, status.to_string(), summary, problems);
     }
 
     async fn detail(&mut self, id: u64) -> Option<String> {
@@ -1764,10 +1838,11 @@ pub async fn run(config: &Config) -> Result<Report, ClientError> {
     if let Some(tree) = checker.categories().await
         && let Some((ids, cover)) = checker.lists(&tree).await
     {
-        if let Some((id, title)) = checker.details(&ids).await
-            && checker.dialect().has_search()
-        {
-            checker.search(id, &title).await;
+        if let Some((id, title)) = checker.details(&ids).await {
+            checker.unknown_article().await;
+            if checker.dialect().has_search() {
+                checker.search(id, &title).await;
+            }
         }
         if let Some(cover) = cover {
             checker.file(&cover).await;

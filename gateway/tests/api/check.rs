@@ -466,9 +466,13 @@ fn paging_cms(path: &str, query: &str, pages: fn(u32) -> (Vec<u64>, u64)) -> Rep
             ], "totalElements": 1}}),
         );
     }
+    let id: u64 = param(query, "id").and_then(|i| i.parse().ok()).unwrap_or(1);
+    if id > 1000 {
+        return Reply::Json(404, serde_json::json!({"code": 404, "msg": "文章不存在"}));
+    }
     Reply::Json(
         200,
-        serde_json::json!({"code": 200, "result": {"id": 1, "categoryId": 21, "title": "标题", "publishTime": "2026-11-01 09:00:00", "content": "<p>正文</p>"}}),
+        serde_json::json!({"code": 200, "result": {"id": id, "categoryId": 21, "title": "标题", "publishTime": "2026-11-01 09:00:00", "content": "<p>正文</p>"}}),
     )
 }
 
@@ -1326,4 +1330,52 @@ async fn a_draft_at_the_top_of_the_list_is_named_as_such_not_as_the_detail_mappi
         "{rendered}"
     );
     assert!(report.ok, "{rendered}");
+}
+
+/// `site` as a headless CMS answers an id it does not have: 403.
+fn forbids_the_unknown(path: &str, query: &str) -> Reply {
+    if path.ends_with("article/detail")
+        && param(query, "id").and_then(|i| i.parse::<u64>().ok()) > Some(1000)
+    {
+        return Reply::Json(
+            403,
+            json!({"code": 403, "msg": "You don't have permission to access this."}),
+        );
+    }
+    site(path, query)
+}
+
+#[tokio::test]
+async fn an_unknown_article_answered_403_is_named_with_its_not_found_fix() {
+    let key = "dialect.endpoints.article_detail.not_found";
+    let report = scripted(forbids_the_unknown, "").await;
+    let rendered = check::render(&report);
+    let (check, found) = finding(&report, key);
+    assert_eq!(found.level, Level::Warning, "{rendered}");
+    assert!(
+        found.what.contains("HTTP 403") && found.what.contains("无权访问"),
+        "{rendered}"
+    );
+    assert_eq!(
+        found.fix.as_deref(),
+        Some("dialect.endpoints.article_detail.not_found = [403]")
+    );
+    assert_eq!(check.status, "403");
+    // Written as it says, the same CMS reads as "not found"; a CMS answering 404 needs nothing.
+    let fixed = scripted(
+        forbids_the_unknown,
+        "[dialect.endpoints]\narticle_detail = { path = \"article/detail\", param = \"id\", not_found = [403] }\n",
+    )
+    .await;
+    assert!(
+        !fixed.problems().any(|(_, p)| p.key == key),
+        "{}",
+        check::render(&fixed)
+    );
+    let good = scripted(site, "").await;
+    assert!(
+        !good.problems().any(|(_, p)| p.key == key),
+        "{}",
+        check::render(&good)
+    );
 }
