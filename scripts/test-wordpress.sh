@@ -6,7 +6,10 @@
 # WordPress installed and seeded from PHP's CLI; PHP's built-in server on 127.0.0.1:18339; the
 # gateway with config/examples/wordpress.toml on 127.0.0.1:18340. Then check-upstream (0 errors), and
 # edits made through WordPress's own functions (wp_update_post, wp_update_term, wp_delete_post), each
-# of which runs the plugin: the cached answers must show the edit within a second.
+# of which runs the plugin: the cached answers must show the edit within a second. Last, polling
+# instead of the plugin: a second gateway on 127.0.0.1:18341, without the webhook's secret, with the
+# [dialect.changes] block of the example config uncommented (every 2 s), on a site whose zone is
+# Asia/Shanghai, must show an edit within every + 3 s, reloaded by the gateway itself.
 #
 # GATEWAY_BIN names the gateway binary (the Makefile passes the release build); without it,
 # target/debug/portal-gateway, built when missing. WORDPRESS_KEEP=1 leaves WordPress and the gateway
@@ -18,6 +21,9 @@ T=$ROOT/target/wordpress
 WP_ADDR=127.0.0.1:18339
 GW_ADDR=127.0.0.1:18340
 GW=http://$GW_ADDR
+GW2_ADDR=127.0.0.1:18341
+GW2=http://$GW2_ADDR
+POLL_EVERY=2
 CONFIG=config/examples/wordpress.toml
 
 started=$(date +%s%N)
@@ -35,7 +41,7 @@ if [ ! -x "$GATEWAY_BIN" ]; then
   cargo build --locked -p portal-gateway
 fi
 
-for addr in $WP_ADDR $GW_ADDR; do
+for addr in $WP_ADDR $GW_ADDR $GW2_ADDR; do
   if (exec 3<>"/dev/tcp/${addr%:*}/${addr#*:}") 2>/dev/null; then
     say "$addr is taken by another process; stop it first" >&2
     exit 1
@@ -55,7 +61,7 @@ trap cleanup EXIT
 
 fail() {
   say "FAILED: $*" >&2
-  for log in gateway.log php-server.log mariadb.log cli.log; do
+  for log in gateway.log gateway-poll.log php-server.log mariadb.log cli.log; do
     if [ -s "$T/$log" ]; then
       printf '\n----- %s (last 40 lines) -----\n' "$T/$log" >&2
       tail -n 40 "$T/$log" >&2
@@ -277,6 +283,7 @@ seed=$(wp seed) || fail "seeding the site"
 # shellcheck disable=SC2016 # PHP's own variables
 id_of() { php -r 'echo json_decode($argv[1], true)[$argv[2]];' "$seed" "$1"; }
 TRAIN=$(id_of train) PARK=$(id_of park) CARD=$(id_of card) SAFETY=$(id_of safety) HOLIDAY=$(id_of holiday)
+WAREHOUSE=$(id_of warehouse)
 COMPANY=$(id_of company)
 # The plugin, installed as an integrator would (after the seed: those posts were never on the portal).
 cp deploy/wordpress/portal-webhook.php "$SITE/wp-content/mu-plugins/"
@@ -313,8 +320,9 @@ pids+=($!)
 wait_for 20 curl -sf "$GW/healthz" || fail "the gateway did not start"
 done_in
 
-# GET $1 into $T/body and $T/headers; prints the status.
-get() { curl -s -o "$T/body" -D "$T/headers" -w '%{http_code}' "$GW$1" || true; }
+# GET $1 from the gateway at $gw into $T/body and $T/headers; prints the status.
+gw=$GW
+get() { curl -s -o "$T/body" -D "$T/headers" -w '%{http_code}' "$gw$1" || true; }
 cache_of() { tr -d '\r' <"$T/headers" | awk -F': ' 'tolower($1)=="x-cache"{print $2}'; }
 detail() { get "/portal/api/article/detail?id=$1"; }
 # Caches $1 (a path): asked twice, the second answer must come from the cache.
@@ -410,8 +418,65 @@ other=$(grep 'path="/portal/admin/webhook" status=' "$T/gateway.log" | grep -vc 
 if [ "$taken" != 5 ] || [ "$other" != 0 ]; then
   fail "the gateway took $taken notices (5 expected) and answered $other others otherwise"
 fi
-say "passed in $(ms_since "$started") ms (the gateway took 5 notices, refused none)"
+
+# --- Polling ([dialect.changes]) instead of the webhook ---------------------------------------------
+step "[dialect.changes]: a second gateway on $GW2_ADDR, polling every ${POLL_EVERY}s, no webhook"
+# The block config/examples/wordpress.toml holds commented out, as an integrator would uncomment it.
+block=$(sed -n "/^# \[dialect\.changes\]\$/,/^\$/{s/^# every = .*/# every = \"${POLL_EVERY}s\"/;s/^# //p}" "$CONFIG")
+grep -q '^param = "modified_after"$' <<<"$block" || fail "no commented-out [dialect.changes] block in $CONFIG"
+printf '%s\n\n%s\n' "$(cat "$CONFIG")" "$block" >"$T/polling.toml"
+# WordPress keeps `post_modified` in the site's zone, set at install: not UTC (UTC+8).
+# shellcheck disable=SC2016
+zone=$(curl -s "http://$WP_ADDR/wp-json/" | php -r '$j = json_decode(stream_get_contents(STDIN), true); echo $j["timezone_string"], " ", $j["gmt_offset"];')
+[ "$zone" = "Asia/Shanghai 8" ] || fail "the site's zone is '$zone', not Asia/Shanghai (+8)"
+# Every post last modified 4 h ago: outside the question's 60 s overlap, inside the site's 8 h from
+# UTC. A question read in the wrong zone (8 h early) or not filtered at all (a wrong `param`) would
+# list them all; one compared 8 h late would miss the edit.
+sql wordpress -e "UPDATE wp_posts SET post_modified = post_modified - INTERVAL 4 HOUR,
+                  post_modified_gmt = post_modified_gmt - INTERVAL 4 HOUR" || fail "backdating the posts"
+PORTAL__SERVER__LISTEN=$GW2_ADDR PORTAL__SERVER__STATIC_DIR="$T/empty-app" PORTAL__SERVER__WATCH_CONFIG=false \
+  setsid "$GATEWAY_BIN" --config "$T/polling.toml" </dev/null >"$T/gateway-poll.log" 2>&1 &
+pids+=($!)
+wait_for 20 curl -sf "$GW2/healthz" || fail "the second gateway did not start"
+[ "$(curl -s -o /dev/null -w '%{http_code}' -X POST "$GW2/portal/admin/webhook")" = 404 ] ||
+  fail "the second gateway's webhook is on"
+gw=$GW2
+cached "/portal/api/article/detail?id=$WAREHOUSE"
+# The plugin's notice goes to the second gateway, which has no webhook (404): only polling is left.
+TEST_PORTAL_WEBHOOK_URL=$GW2/portal/admin/webhook edit 404 title "$WAREHOUSE" "海外仓网络新增波兰华沙站点"
+edited=$(date +%s%N)
+limit=$(((POLL_EVERY + 3) * 1000))
+while :; do
+  status=$(get "/portal/api/article/detail?id=$WAREHOUSE")
+  [ "$status" = 200 ] && grep -qF '华沙站点' "$T/body" && break
+  [ "$(ms_since "$edited")" -lt "$limit" ] ||
+    fail "the polling gateway did not show the new title within $limit ms (last: $status $(cache_of) $(head -c 300 "$T/body"))"
+  sleep 0.1
+done
+ms=$(ms_since "$edited")
+# Reloaded by the gateway: the first answer with the new title already comes from the cache.
+[ "$(cache_of)" = HIT ] || fail "the first answer with the new title was $(cache_of), not a HIT: the visitor reloaded it"
+applied() { grep 'CMS changes applied' "$T/gateway-poll.log" | sed 's/.*applied=\([0-9]*\).*/\1/' | tr '\n' ' '; }
+wait_for 2 grep -q 'CMS changes applied' "$T/gateway-poll.log" || true
+[ "$(applied)" = "1 " ] || fail "polling applied changes $(applied)(the edited post alone expected)"
+! grep -q 'asking the CMS what changed failed' "$T/gateway-poll.log" || fail "a question to WordPress failed"
+# WordPress takes the gateway's UTC time to the second: 1 s before the edit lists the post, the
+# edit's own second (the comparison is `>`) does not.
+# shellcheck disable=SC2016
+modified=$(curl -s "http://$WP_ADDR/wp-json/wp/v2/posts?include=$WAREHOUSE&_fields=modified_gmt" |
+  php -r 'echo json_decode(stream_get_contents(STDIN), true)[0]["modified_gmt"];')
+at=$(date -u -d "${modified}Z" +%s) || fail "no modified_gmt: $modified"
+# shellcheck disable=SC2016
+changed_after() {
+  curl -s "http://$WP_ADDR/wp-json/wp/v2/posts?modified_after=$(date -u -d "@$1" +%Y-%m-%dT%H:%M:%SZ)&_fields=id" |
+    php -r 'echo implode(",", array_column(json_decode(stream_get_contents(STDIN), true), "id"));'
+}
+[ "$(changed_after $((at - 1)))" = "$WAREHOUSE" ] || fail "modified_after 1 s before the edit (UTC) lists $(changed_after $((at - 1)))"
+[ -z "$(changed_after "$at")" ] || fail "modified_after at the edit (UTC) lists $(changed_after "$at")"
+done_in "new title served $ms ms after the edit, a HIT; that post alone applied; modified_after ${modified}Z exact"
+
+say "passed in $(ms_since "$started") ms (the gateway took 5 notices, refused none; the polling one saw the edit in $ms ms)"
 if [ "${WORDPRESS_KEEP:-}" = 1 ]; then
-  say "still running: WordPress at http://$WP_ADDR/wp-json/wp/v2/, the gateway at $GW/portal/api/; Ctrl-C stops them"
+  say "still running: WordPress at http://$WP_ADDR/wp-json/wp/v2/, the gateway at $GW/portal/api/, the polling one at $GW2/portal/api/; Ctrl-C stops them"
   wait
 fi
