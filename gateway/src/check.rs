@@ -1463,6 +1463,30 @@ impl Checker {
         Some((second, title))
     }
 
+    /// `[dialect.changes]`, when set: what changed in the last week, read as the poller reads it
+    /// (else the poller only logs its failure, every interval).
+    async fn changes(&mut self) {
+        if self.dialect().changes_every().is_none() {
+            return;
+        }
+        let since: chrono::DateTime<chrono::Utc> =
+            (std::time::SystemTime::now() - Duration::from_secs(7 * 24 * 3600)).into();
+        let call = CmsCall::Changes {
+            since: std::sync::Arc::from(self.dialect().changes_since(since)),
+        };
+        let endpoint = format!("changes since {}", self.dialect().changes_since(since));
+        let Some(answered) = self.call(&endpoint, call, "dialect.changes.path").await else {
+            return;
+        };
+        match self.dialect().changed_articles(&answered.payload) {
+            Ok(changed) => {
+                self.last().summary =
+                    format!("{} articles changed in the last week", changed.len());
+            }
+            Err(problem) => self.last().problems.push(from_shape(problem)),
+        }
+    }
+
     /// The detail of an id the CMS surely does not have: its answer must read as "not found"
     /// (404 文章 N 不存在。 for visitors), not as a refusal or an error. Headless CMSs answer 403
     /// for an id they do not have; the fix is the endpoint's `not_found`.
@@ -1612,7 +1636,7 @@ impl Checker {
     }
 
     async fn file(&mut self, cover: &str) {
-        let Some(rewritten) = self.upstream.links().rewrite(cover) else {
+        let Some(rewritten) = self.upstream.links().file_field(cover) else {
             return;
         };
         let Some(path) = rewritten.strip_prefix(crate::cms::FILES_ROUTE) else {
@@ -1840,6 +1864,7 @@ pub async fn run(config: &Config) -> Result<Report, ClientError> {
     {
         if let Some((id, title)) = checker.details(&ids).await {
             checker.unknown_article().await;
+            checker.changes().await;
             if checker.dialect().has_search() {
                 checker.search(id, &title).await;
             }

@@ -165,7 +165,11 @@ fn changes_in_cms_payload(
             vec![id_of(entry.get("id")?)?],
             category_id,
         )
-    } else if let Some(what) = event.strip_prefix("items.") {
+    } else if let Some(what) = event
+        .strip_prefix("items.")
+        // A Directus Flow's event hook names the collection first: `articles.items.update`.
+        .or_else(|| event.split_once(".items.").map(|(_, what)| what))
+    {
         let ids: Vec<u64> = match (body.get("keys"), body.get("key")) {
             (Some(keys), _) => keys.as_array()?.iter().filter_map(id_of).collect(),
             (None, Some(key)) => vec![id_of(key)?],

@@ -129,7 +129,7 @@ pub fn rewrite(html: &str, links: &FileLinks, resolved: &Resolved) -> String {
                 .then(|| id_of(el))
                 .flatten()
                 .and_then(|id| {
-                    links.image_by_id(id).or_else(|| {
+                    links.image_by_id(&id.to_string()).or_else(|| {
                         resolved
                             .images
                             .get(&id)

@@ -17,12 +17,15 @@ use crate::model::{Article, ArticlePage};
 
 /// Points an article's cover, video, captions and attachments at the gateway; drops what cannot be.
 fn rewrite_links(links: &FileLinks, article: &mut Article) {
-    article.cover = article.cover.as_deref().and_then(|c| links.rewrite(c));
-    article.video = article.video.as_deref().and_then(|v| links.rewrite(v));
-    article.captions = article.captions.as_deref().and_then(|c| links.rewrite(c));
+    article.cover = article.cover.as_deref().and_then(|c| links.file_field(c));
+    article.video = article.video.as_deref().and_then(|v| links.file_field(v));
+    article.captions = article
+        .captions
+        .as_deref()
+        .and_then(|c| links.file_field(c));
     article
         .attachments
-        .retain_mut(|a| match links.rewrite(&a.url) {
+        .retain_mut(|a| match links.file_field(&a.url) {
             Some(url) => {
                 a.url = url;
                 true

@@ -10,6 +10,32 @@ use crate::endpoint::Endpoint;
 /// Where the browser fetches CMS files through the gateway.
 pub const FILES_ROUTE: &str = Endpoint::Files.path();
 
+/// The parameters of a file address's `raw` query sent on to the file store: those `allowed`
+/// (`dialect.endpoints.files_query`) names, each once, with a short value of letters, digits, `.`,
+/// `-` and `_`; sorted, so one image at one size is one cache entry. Any other (an
+/// `access_token` an editor's tool wrote into an image's address) is dropped, from the request to
+/// the CMS and from the link the browser is given alike.
+pub fn kept_file_query(allowed: &[String], raw: Option<&str>) -> Vec<(String, String)> {
+    let Some(raw) = raw.filter(|r| !r.is_empty() && !allowed.is_empty()) else {
+        return Vec::new();
+    };
+    let mut kept: Vec<(String, String)> = url::form_urlencoded::parse(raw.as_bytes())
+        .filter(|(name, value)| {
+            allowed.iter().any(|a| a == name)
+                && !value.is_empty()
+                && value.len() <= 32
+                && value
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
+        })
+        .map(|(name, value)| (name.into_owned(), value.into_owned()))
+        .take(8)
+        .collect();
+    kept.sort();
+    kept.dedup_by(|a, b| a.0 == b.0);
+    kept
+}
+
 /// The portal's own page of article `id`.
 pub fn article_path(id: u64) -> String {
     format!("/portal/article/{id}")
@@ -24,6 +50,8 @@ pub struct FileLinks {
     article_pages: Vec<LinkPattern>,
     /// The file-store path of an image by id (`dialect.links.image_file`), around `{id}`.
     image_file: Option<(String, String)>,
+    /// The query parameters a file's address keeps (`dialect.endpoints.files_query`).
+    files_query: Vec<String>,
 }
 
 impl FileLinks {
@@ -40,7 +68,14 @@ impl FileLinks {
             files_root,
             article_pages: Vec::new(),
             image_file: None,
+            files_query: Vec::new(),
         }
+    }
+
+    /// These links, keeping only these parameters of a file's address.
+    pub fn with_files_query(mut self, allowed: Vec<String>) -> Self {
+        self.files_query = allowed;
+        self
     }
 
     /// These links, with the CMS's article pages (`dialect.links.article`) led to the portal's.
@@ -84,9 +119,18 @@ impl FileLinks {
 
     /// The gateway path of the image the CMS stores under `id`, when the config says where
     /// (`dialect.links.image_file`).
-    pub fn image_by_id(&self, id: u64) -> Option<String> {
+    pub fn image_by_id(&self, id: &str) -> Option<String> {
         let (before, after) = self.image_file.as_ref()?;
-        Some(format!("{FILES_ROUTE}{before}{id}{after}"))
+        let is_id = (1..=64).contains(&id.len())
+            && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+        is_id.then(|| format!("{FILES_ROUTE}{before}{id}{after}"))
+    }
+
+    /// A file field's value (a cover, an attachment) as a gateway path: an address as `rewrite`
+    /// reads it, or a bare file id (Directus's image fields hold a UUID) where
+    /// `dialect.links.image_file` says how ids name files.
+    pub fn file_field(&self, raw: &str) -> Option<String> {
+        self.rewrite(raw).or_else(|| self.image_by_id(raw.trim()))
     }
 
     /// A file on the CMS becomes a gateway path; other http(s) links stay; anything else
@@ -118,9 +162,14 @@ impl FileLinks {
             && let Some(rest) = resolved.path().strip_prefix(self.files_root.path())
         {
             let mut out = format!("{FILES_ROUTE}{rest}");
-            if let Some(query) = resolved.query() {
+            let kept = kept_file_query(&self.files_query, resolved.query());
+            if !kept.is_empty() {
                 out.push('?');
-                out.push_str(query);
+                out.push_str(
+                    &url::form_urlencoded::Serializer::new(String::new())
+                        .extend_pairs(kept)
+                        .finish(),
+                );
             }
             return Some(out);
         }
@@ -155,7 +204,17 @@ mod tests {
         assert_eq!(
             l.rewrite("http://cms.internal:8081/api/files/x.pdf?v=2")
                 .unwrap(),
-            "/portal/api/files/x.pdf?v=2"
+            "/portal/api/files/x.pdf",
+            "a parameter files_query does not name"
+        );
+        // A token an editor's tool wrote into an image's address never reaches the browser; the
+        // parameters the file store is sent stay, sorted as their cache key is.
+        let sized = links().with_files_query(vec!["width".to_owned(), "format".to_owned()]);
+        assert_eq!(
+            sized
+                .rewrite("/api/files/a.png?access_token=SECRET-TOKEN&width=300&format=webp")
+                .unwrap(),
+            "/portal/api/files/a.png?format=webp&width=300"
         );
         assert_eq!(
             l.rewrite("https://www.example.org/a").unwrap(),
@@ -168,5 +227,25 @@ mod tests {
             assert_eq!(l.rewrite(broken), None, "{broken}");
         }
         assert_eq!(l.rewrite("a.png").unwrap(), "/portal/api/files/a.png");
+    }
+
+    #[test]
+    fn a_file_field_holding_an_id_names_its_file_where_the_config_says() {
+        let id = "d89e1bfe-f88c-4bdf-8204-09becbe2f20a";
+        assert_eq!(
+            links().file_field(id),
+            None,
+            "a bare word, with no image_file"
+        );
+        let by_id = links().with_image_file(Some((String::new(), String::new())));
+        assert_eq!(
+            by_id.file_field(id).unwrap(),
+            format!("/portal/api/files/{id}")
+        );
+        assert_eq!(by_id.file_field("../etc"), None);
+        assert_eq!(
+            by_id.file_field("covers/a.webp").unwrap(),
+            "/portal/api/files/covers/a.webp"
+        );
     }
 }

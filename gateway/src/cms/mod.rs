@@ -13,7 +13,7 @@ mod error;
 mod finish;
 mod health;
 mod link_patterns;
-mod links;
+pub(crate) mod links;
 
 use std::{
     num::NonZeroU32,
@@ -178,7 +178,8 @@ impl Upstream {
             links: Arc::new(
                 FileLinks::new(&base, &dialect.files)
                     .with_article_pages(dialect.article_links.clone())
-                    .with_image_file(dialect.image_file.clone()),
+                    .with_image_file(dialect.image_file.clone())
+                    .with_files_query(dialect.files_query().to_vec()),
             ),
             base,
             dialect: Arc::new(dialect),

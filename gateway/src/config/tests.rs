@@ -460,3 +460,34 @@ fn render_takes_its_defaults_and_its_bounds_name_their_key() {
         assert!(err.contains(key), "{line}: {err}");
     }
 }
+
+/// Every example an integrator starts from loads and compiles its dialect, given the secret it
+/// takes from its environment or a file at run time.
+#[test]
+fn every_example_config_loads() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../config/examples");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "toml") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let text: String = text
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("client_secret"))
+            .map(|l| {
+                if l.trim() == "[upstream]" {
+                    "[upstream]\nclient_secret = \"example-test-secret-0123\"\n".to_owned()
+                } else {
+                    format!("{l}\n")
+                }
+            })
+            .collect();
+        if let Err(err) = Config::from_toml_str(&text) {
+            panic!("{}: {err}", path.display());
+        }
+        seen += 1;
+    }
+    assert!(seen >= 6, "{seen} examples");
+}

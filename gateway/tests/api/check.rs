@@ -1379,3 +1379,47 @@ async fn an_unknown_article_answered_403_is_named_with_its_not_found_fix() {
         check::render(&good)
     );
 }
+
+/// `site` with a "changed since" list at `article/changes?updatedAfter=`.
+fn with_changes(path: &str, query: &str) -> Reply {
+    if path.ends_with("article/changes") && query.contains("updatedAfter=") {
+        return Reply::Json(
+            200,
+            json!({"code": 200, "result": {"content": [article(5), article(4)]}}),
+        );
+    }
+    site(path, query)
+}
+
+#[tokio::test]
+async fn the_changes_list_is_asked_as_the_poller_asks_it() {
+    let changes = |param: &str| {
+        format!(
+            "[dialect.changes]\npath = \"article/changes\"\nparam = \"{param}\"\nevery = \"10s\"\n"
+        )
+    };
+    let report = scripted(with_changes, &changes("updatedAfter")).await;
+    let rendered = check::render(&report);
+    let check = report
+        .checks
+        .iter()
+        .find(|c| c.endpoint.starts_with("changes since "))
+        .unwrap_or_else(|| panic!("{rendered}"));
+    assert_eq!(
+        check.summary, "2 articles changed in the last week",
+        "{rendered}"
+    );
+    assert!(check.problems.is_empty(), "{rendered}");
+    // A parameter the CMS does not read (here: it answers 404 without its own) is an error on
+    // the changes' key, not a log line every interval.
+    let report = scripted(with_changes, &changes("modifiedSince")).await;
+    let rendered = check::render(&report);
+    assert!(
+        report
+            .problems()
+            .any(|(c, p)| c.endpoint.starts_with("changes since ")
+                && p.level == Level::Error
+                && p.key.starts_with("dialect.changes")),
+        "{rendered}"
+    );
+}

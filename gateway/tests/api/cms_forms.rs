@@ -617,6 +617,16 @@ async fn a_cms_built_in_webhook_with_a_secret_header_renews_what_it_names() {
         "{answer}"
     );
 
+    // A Directus Flow's `$trigger`: the event names the collection first, a create its one key.
+    let flow = json!({"event": "articles.items.create", "collection": "articles", "key": "9",
+        "payload": {"title": "新文章"}});
+    let (status, answer) = notify(&app, Some(("x-portal-webhook-secret", HOOK_SECRET)), flow).await;
+    assert_eq!(status, 200, "{answer}");
+    assert!(
+        answer["result"]["tags"].to_string().contains("article:9"),
+        "{answer}"
+    );
+
     // A content type the portal does not show: taken, nothing purged.
     let upload = json!({"event": "entry.create", "model": "upload", "entry": {"id": 3}});
     let (status, answer) =

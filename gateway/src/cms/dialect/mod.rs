@@ -839,25 +839,13 @@ impl Dialect {
     /// The parameters of a file request's `raw` query sent on to the file store: those
     /// `files_query` names, each once, with a short value of letters, digits, `.`, `-` and `_`;
     /// sorted, so one image at one size is one cache entry.
+    /// The query parameters a file's address keeps (`files_query`).
+    pub fn files_query(&self) -> &[String] {
+        &self.files_query
+    }
+
     pub fn file_query(&self, raw: Option<&str>) -> Vec<(String, String)> {
-        let Some(raw) = raw.filter(|r| !r.is_empty() && !self.files_query.is_empty()) else {
-            return Vec::new();
-        };
-        let mut kept: Vec<(String, String)> = url::form_urlencoded::parse(raw.as_bytes())
-            .filter(|(name, value)| {
-                self.files_query.iter().any(|allowed| allowed == name)
-                    && !value.is_empty()
-                    && value.len() <= 32
-                    && value
-                        .chars()
-                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
-            })
-            .map(|(name, value)| (name.into_owned(), value.into_owned()))
-            .take(8)
-            .collect();
-        kept.sort();
-        kept.dedup_by(|a, b| a.0 == b.0);
-        kept
+        super::links::kept_file_query(&self.files_query, raw)
     }
 
     /// What to send for `call`.
