@@ -1402,6 +1402,22 @@ impl Checker {
                     found.content.len(),
                     found.total_elements
                 );
+                let shown = found.content.len() as u64;
+                if shown < 20 && found.total_elements > shown {
+                    // A first page that is not full is the last: a larger total counts something
+                    // else, and visitors would get pager links to empty pages.
+                    self.last().problems.push(Problem::warning(
+                        format!(
+                            "the search's first page holds {shown} of a page of 20, yet its total \
+                             is {}: the total counts something other than what was found (Directus's \
+                             meta=total_count is the whole collection; meta=filter_count is the \
+                             filter's)",
+                            found.total_elements
+                        ),
+                        "payload",
+                        "dialect.lists.total",
+                    ));
+                }
                 if !found.content.iter().any(|a| a.id == id) {
                     self.last().problems.push(Problem::warning(
                         format!(
@@ -1416,7 +1432,6 @@ impl Checker {
         }
     }
 
-    /// The article's check; its title when it could be read (for the search check).
     /// The detail of the first of `ids`; when the CMS has none for it but has one for the
     /// second, the first is an article the list shows and the detail hides (a draft a token sees
     /// in lists, an article not yet published), not a mapping at fault: one warning says so.
@@ -1557,6 +1572,7 @@ impl Checker {
         self.record(endpoint, started, status.to_string(), summary, problems);
     }
 
+    /// The article's check; its title when it could be read (for the search check).
     async fn detail(&mut self, id: u64) -> Option<String> {
         let endpoint = format!("article/detail id={id}");
         let payload = self

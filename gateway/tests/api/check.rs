@@ -1423,3 +1423,30 @@ async fn the_changes_list_is_asked_as_the_poller_asks_it() {
         "{rendered}"
     );
 }
+
+/// `site` whose search counts the whole collection: one found, "13 in all".
+fn search_totals_the_collection(path: &str, query: &str) -> Reply {
+    if path.ends_with("article/search") {
+        return Reply::Json(
+            200,
+            json!({"code": 200, "result": {"content": [article(5)], "totalElements": 13}}),
+        );
+    }
+    site(path, query)
+}
+
+#[tokio::test]
+async fn a_search_total_larger_than_its_short_page_is_named() {
+    let report = scripted(search_totals_the_collection, "").await;
+    let rendered = check::render(&report);
+    let (check, found) = finding(&report, "dialect.lists.total");
+    assert!(check.endpoint.starts_with("article/search"), "{rendered}");
+    assert!(
+        found
+            .what
+            .contains("holds 1 of a page of 20, yet its total is 13"),
+        "{rendered}"
+    );
+    let good = scripted(site, "").await;
+    assert!(!good.problems().any(|(_, p)| p.key == "dialect.lists.total"));
+}
