@@ -1244,6 +1244,7 @@ impl Checker {
         if let Some(at) = sample_check {
             let mut problems = self.empty_fields(&sampled, &raw_sampled);
             problems.extend(self.misread_fields(&sampled, &raw_sampled));
+            problems.extend(drafts_listed(&raw_sampled));
             self.checks[at].problems.extend(problems);
         }
         if first_article.is_none() {
@@ -1763,6 +1764,45 @@ fn unrouted(tree: &[Category]) -> Option<Problem> {
             "[{key}] \"{}\" = \"/news_center/company_announcement/1\"   # its section on the \
              portal; none needed when it holds no articles",
             first.id
+        ))),
+    )
+}
+
+/// A list that shows unpublished articles: the credential sees drafts (an administrator's token),
+/// and visitors would read them. Told by what such items commonly carry: a `status` that is not
+/// published (Directus, WordPress, most CMSs), or Strapi's `publishedAt: null`.
+fn drafts_listed(raw: &[Value]) -> Option<Problem> {
+    const UNPUBLISHED: [&str; 6] = [
+        "draft",
+        "pending",
+        "private",
+        "future",
+        "unpublished",
+        "archived",
+    ];
+    let draft = raw.iter().find_map(|item| {
+        let status = item.get("status").and_then(Value::as_str);
+        if let Some(status) =
+            status.filter(|s| UNPUBLISHED.contains(&s.to_ascii_lowercase().as_str()))
+        {
+            return Some(format!("status \"{status}\""));
+        }
+        (item.get("publishedAt") == Some(&Value::Null)).then(|| "publishedAt null".to_owned())
+    })?;
+    let key = "dialect.endpoints.article_list.query";
+    Some(
+        Problem::warning(
+            format!(
+                "the list shows an unpublished article ({draft}): the credential sees drafts, and \
+                 visitors would read them"
+            ),
+            "items",
+            key,
+        )
+        .with_fix(Some(format!(
+            "a read-only credential that sees published content only; or {key} with the CMS's \
+             published filter (Directus: \"filter[status][_eq]\" = \"published\"; WordPress: \
+             status = \"publish\"; Strapi: status = \"published\")"
         ))),
     )
 }

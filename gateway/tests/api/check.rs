@@ -1450,3 +1450,41 @@ async fn a_search_total_larger_than_its_short_page_is_named() {
     let good = scripted(site, "").await;
     assert!(!good.problems().any(|(_, p)| p.key == "dialect.lists.total"));
 }
+
+/// `site` read with a token that sees drafts: the list's second item is one.
+fn drafts_in_the_list(path: &str, query: &str) -> Reply {
+    if path.ends_with("article/list") {
+        let mut draft = article(4);
+        draft["status"] = json!("draft");
+        let mut published = article(5);
+        published["status"] = json!("published");
+        return Reply::Json(
+            200,
+            json!({"code": 200, "result": {"content": [published, draft], "totalElements": 2}}),
+        );
+    }
+    site(path, query)
+}
+
+#[tokio::test]
+async fn a_list_that_shows_drafts_is_named() {
+    let key = "dialect.endpoints.article_list.query";
+    let report = scripted(drafts_in_the_list, "").await;
+    let rendered = check::render(&report);
+    let (_, found) = finding(&report, key);
+    assert!(found.what.contains("status \"draft\""), "{rendered}");
+    assert!(
+        found
+            .fix
+            .as_deref()
+            .unwrap()
+            .contains("filter[status][_eq]"),
+        "{rendered}"
+    );
+    let good = scripted(site, "").await;
+    assert!(
+        !good.problems().any(|(_, p)| p.key == key),
+        "{}",
+        check::render(&good)
+    );
+}

@@ -571,3 +571,31 @@ pub fn failed_answers(html: &str) -> Vec<String> {
         .map(|(key, query)| format!("{key}: {}", query["status"]))
         .collect()
 }
+
+/// The pages a visitor reads first (home, the site map, two group pages), each 200, naming none
+/// of `gone` (sections a customer's CMS does not have) in what they show (the head's title and
+/// description included; not the state block, which carries the API's answers), linking none of
+/// `gone_paths`, and showing no placeholder.
+pub async fn assert_pages_without(app: &TestApp, gone: &[&str], gone_paths: &[&str]) {
+    for path in [
+        "/portal/",
+        "/portal/sitemap",
+        "/portal/business",
+        "/portal/news_center",
+    ] {
+        let response = app.get(path).await;
+        assert_eq!(response.status(), 200, "{path}");
+        let html = response.text().await.unwrap();
+        let shown = html.split(STATE_OPEN).next().unwrap();
+        for name in gone {
+            assert!(!shown.contains(name), "{path} names {name}");
+        }
+        for gone_path in gone_paths {
+            assert!(!shown.contains(gone_path), "{path} links {gone_path}");
+        }
+        assert!(
+            !shown.contains("正在建设中") && !shown.contains("正在整理中"),
+            "{path}: a placeholder"
+        );
+    }
+}

@@ -577,30 +577,7 @@ async fn strapi_without_a_section_gives_a_portal_without_it() {
             .any(|r| r.starts_with("/liaison") || r == "/business/industrial_park"),
         "{routes:?}"
     );
-    for path in [
-        "/portal/",
-        "/portal/sitemap",
-        "/portal/business",
-        "/portal/news_center",
-    ] {
-        let response = app.get(path).await;
-        assert_eq!(response.status(), 200, "{path}");
-        let html = response.text().await.unwrap();
-        // What a visitor reads (the head's description and title included), without the state
-        // block that carries the API's answers.
-        let shown = html.split(STATE_OPEN).next().unwrap();
-        for name in gone {
-            assert!(!shown.contains(name), "{path} names {name}");
-        }
-        assert!(
-            !shown.contains("/portal/liaison") && !shown.contains("industrial_park"),
-            "{path} links a removed section"
-        );
-        assert!(
-            !shown.contains("正在建设中") && !shown.contains("正在整理中"),
-            "{path}: a placeholder"
-        );
-    }
+    assert_pages_without(&app, &gone, &["/portal/liaison", "industrial_park"]).await;
     let home = app.get("/portal/").await.text().await.unwrap();
     assert!(home.contains("中欧班列"), "the tiles Strapi still has");
     let sitemap = app.get("/portal/sitemap.xml").await.text().await.unwrap();
