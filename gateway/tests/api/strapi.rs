@@ -435,6 +435,32 @@ async fn strapi_flags_the_lead_story_and_serves_the_video_captions() {
 /// gateway's URL, the secret in `x-portal-webhook-secret`, entry events; the seed creates it the
 /// same way, from `STRAPI_WEBHOOK_URL` and `STRAPI_WEBHOOK_SECRET`): an article edited through
 /// Strapi's API shows on the portal at once, although its answer was cached for minutes.
+/// The `documentId` by which Strapi 5 edits the one entry of `collection` whose `field` equals
+/// `value`, asked with the editor's token.
+async fn document_id(
+    client: &reqwest::Client,
+    strapi: &str,
+    editor: &str,
+    collection: &str,
+    field: &str,
+    value: &str,
+) -> String {
+    let found: Value = client
+        .get(format!("{strapi}/api/{collection}"))
+        .query(&[(format!("filters[{field}][$eq]"), value)])
+        .bearer_auth(editor)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    found["data"][0]["documentId"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no {collection} with {field} {value}: {found}"))
+        .to_owned()
+}
+
 #[tokio::test]
 #[ignore = "needs Strapi 5 running: make test-strapi"]
 async fn strapi_edits_reach_the_portal_through_its_own_webhook() {
@@ -473,16 +499,7 @@ async fn strapi_edits_reach_the_portal_through_its_own_webhook() {
 
     // Edited as an editor would: Strapi 5 addresses a document by its documentId.
     let client = reqwest::Client::new();
-    let found: Value = client
-        .get(format!("{strapi}/api/articles?filters[id][$eq]={id}"))
-        .bearer_auth(&editor)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let document = found["data"][0]["documentId"].as_str().unwrap().to_owned();
+    let document = document_id(&client, &strapi, &editor, "articles", "id", &id.to_string()).await;
     let title = format!("{}（已更新）", before["result"]["title"].as_str().unwrap());
     let edited = client
         .put(format!("{strapi}/api/articles/{document}"))
@@ -538,20 +555,7 @@ async fn strapi_without_a_section_gives_a_portal_without_it() {
     // group (the footer's link) taken out of the CMS.
     let gone = ["融合创新产业园", "联络合作", "未来展望", "友好合作"];
     for name in gone {
-        let found: Value = client
-            .get(format!("{strapi}/api/categories"))
-            .query(&[("filters[name][$eq]", name)])
-            .bearer_auth(&editor)
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        let document = found["data"][0]["documentId"]
-            .as_str()
-            .unwrap_or_else(|| panic!("no category {name}: {found}"))
-            .to_owned();
+        let document = document_id(&client, &strapi, &editor, "categories", "name", name).await;
         let deleted = client
             .delete(format!("{strapi}/api/categories/{document}"))
             .bearer_auth(&editor)
