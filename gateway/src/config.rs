@@ -865,6 +865,47 @@ impl Config {
                 return Err(invalid(key, "must be an http or https URL"));
             }
         }
+        // Pictures the pages show from the config: the CSP lets a page load images from the site
+        // only, so a picture elsewhere would be a broken image on every page.
+        for (key, path) in [
+            ("site.wechat.qr_image", &self.site.wechat.qr_image),
+            ("site.contact.map_image", &self.site.contact.map_image),
+        ] {
+            if !path.is_empty() && !(path.starts_with('/') && !path.starts_with("//")) {
+                return Err(invalid(
+                    key,
+                    "must be a path on this site beginning with / (e.g. /portal/api/files/site/map.svg): pages load images from the site itself only",
+                ));
+            }
+        }
+        if !self.site.contact.map_image.is_empty() && self.site.contact.map_alt.trim().is_empty() {
+            return Err(invalid(
+                "site.contact.map_alt",
+                "must say what the map shows (visitors who cannot see it read this)",
+            ));
+        }
+        if !self.site.wechat.qr_image.is_empty() && self.site.wechat.name.trim().is_empty() {
+            return Err(invalid(
+                "site.wechat.name",
+                "must name the account whose QR code qr_image is",
+            ));
+        }
+        let web = |u: &str| Url::parse(u).is_ok_and(|u| matches!(u.scheme(), "http" | "https"));
+        if !self.site.whistleblowing.website.is_empty() && !web(&self.site.whistleblowing.website) {
+            return Err(invalid(
+                "site.whistleblowing.website",
+                "must be an http or https URL",
+            ));
+        }
+        for link in &self.site.links {
+            let url = link.url.as_deref().unwrap_or("");
+            if link.name.trim().is_empty() || !web(url) {
+                return Err(invalid(
+                    "site.links",
+                    "each link needs a name and an http or https url",
+                ));
+            }
+        }
         if !self.site.login_url.is_empty() {
             let ok = Url::parse(&self.site.login_url)
                 .map(|u| matches!(u.scheme(), "http" | "https"))

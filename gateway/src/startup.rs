@@ -55,7 +55,12 @@ pub fn app(state: AppState) -> App {
         .route("/metrics", get(metrics::render))
         .merge(api::router())
         .merge(admin::router())
-        .merge(crate::crawl::router())
+        .merge(
+            crate::crawl::router().route_layer(axum::middleware::from_fn_with_state(
+                state.clone(),
+                crate::pages::not_found_in_layout,
+            )),
+        )
         .method_not_allowed_fallback(api::method_not_allowed)
         // The app's files, from memory, as the build encoded them.
         .fallback(app_file)

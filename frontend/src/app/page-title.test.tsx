@@ -78,7 +78,7 @@ jest.mock('../features/categories', () => ({
 jest.mock('../features/site', () => ({
   ...jest.requireActual('../features/site'),
   useGetSiteQuery: () => ({
-    data: { companyName: '云川陆港国际物流集团有限公司', paginationLocale: 'zh-CN', hotline: '', bookingUrl: '', whistleblowing: { phone: '', email: '', address: '', hours: '' } },
+    data: { companyName: '云川陆港国际物流集团有限公司', paginationLocale: 'zh-CN', hotline: '', bookingUrl: '', whistleblowing: { phone: '', email: '', address: '', hours: '', website: '' } },
     isLoading: false,
   }),
 }));

@@ -22,6 +22,7 @@ jest.mock('../features/site/login-page', () => mockPage('login'));
 jest.mock('./pages/sitemap-page', () => mockPage('sitemap'));
 jest.mock('./pages/contact-page', () => mockPage('contact'));
 jest.mock('./pages/accessibility-page', () => mockPage('accessibility'));
+jest.mock('./pages/whistleblowing-page', () => mockPage('whistleblowing'));
 jest.mock('./layout/layout', () => ({ Layout: ({ children }: { children: unknown }) => children }));
 jest.mock('../features/categories', () => ({
   ...jest.requireActual('../features/categories'),

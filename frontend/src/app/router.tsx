@@ -4,6 +4,7 @@ import { Redirect, Route, Switch, useLocation, useParams, useSearch } from 'wout
 import type { Crumb } from '../components/breadcrumb';
 import { InnerLayout } from '../components/inner-layout';
 import { SectionNav } from '../components/section-nav';
+import { hasChannel } from '../components/whistleblowing';
 import { PageSkeleton, type SkeletonKind } from '../components/skeleton';
 import { ArticleMeta, useGetArticleQuery, usePrefetchArticle, type ContentPageProps, type PageExtras } from '../features/articles';
 import { accessFor, allowedRoutes, useInitialState } from '../features/access';
@@ -18,6 +19,7 @@ import { Layout } from './layout/layout';
 import { composeTitle, PageTitle, useCompanyName, withPageNumber } from './page-title';
 import { useResponseStatus } from '../lib/response-status';
 import { RouteAnnouncer } from './route-announcer';
+import { shortcutsFor } from './service-shortcuts';
 import routeTable from './route-table.json';
 import { ROUTES, flattenRoutes, routeTrail, shownRoute, type PageKey, type RouteDef } from './routes';
 import { sectionOf, sectionOfCategory, type Section } from './sections';
@@ -56,6 +58,7 @@ const PAGES: Record<PageKey, LazyPage<ContentPageProps>> = {
   sitemap: lazyPage(() => import(/* webpackChunkName: "page-sitemap" */ './pages/sitemap-page')),
   contact: lazyPage(() => import(/* webpackChunkName: "page-contact" */ './pages/contact-page')),
   accessibility: lazyPage(() => import(/* webpackChunkName: "page-accessibility" */ './pages/accessibility-page')),
+  whistleblowing: lazyPage(() => import(/* webpackChunkName: "page-whistleblowing" */ './pages/whistleblowing-page')),
 };
 const ArticlePage = lazyPage(() => import(/* webpackChunkName: "page-article" */ '../features/articles/pages/article-page'), skeleton('article'));
 const SearchPage = lazyPage<SearchPageProps>(() => import(/* webpackChunkName: "page-search" */ '../features/search/search-page'));
@@ -97,10 +100,18 @@ function crumbsOf(tree: readonly Category[], category: Category): Crumb[] {
   return [...(parent ? [{ name: parent.name, url: parent.url }] : []), { name: category.name, url: category.url }];
 }
 
+/** 业务概览's pages: hidden from the menu, so a business page leads to them. */
+const OVERVIEW = '/business_overview';
+
 /** What the app adds under a route's content, from the site's facts. */
-function extrasFor(path: string, site: Site | undefined): PageExtras | undefined {
+function extrasFor(path: string, site: Site | undefined, tree: readonly Category[]): PageExtras | undefined {
   if (!site) return undefined;
-  if (isBusinessPath(path)) return { contact: { hotline: site.hotline, bookingUrl: site.bookingUrl } };
+  if (isBusinessPath(path)) {
+    const overview = (routeTrail(OVERVIEW).at(-1)?.routes ?? [])
+      .filter((r) => r.path && !r.sameAs && shownRoute(r, tree, findByUrl))
+      .map((r) => ({ name: findByUrl(tree, r.path!)?.name ?? r.name, url: r.path! }));
+    return { contact: { hotline: site.hotline, bookingUrl: site.bookingUrl }, overview };
+  }
   if (path === CLEAN_HONEST) return { whistleblowing: site.whistleblowing };
   return undefined;
 }
@@ -137,7 +148,7 @@ function usePageContext(path: string, title: string): ContentPageProps {
     paginationLocale: site?.paginationLocale ?? 'en',
     breadcrumbFor,
     urlOf,
-    extras: extrasFor(path, site),
+    extras: extrasFor(path, site, tree),
     shareUrl: shareUrl(path, search, site?.publicUrl),
   };
 }
@@ -203,7 +214,9 @@ function RoutePage({ route }: { route: RouteDef }) {
   const context = usePageContext(path, route.name);
   const Page = PAGES[route.page ?? 'group'];
   const { data: tree = [], isLoading: treeLoading, isError: treeFailed } = useGetCategoriesQuery();
-  const { isLoading: siteLoading } = useGetSiteQuery();
+  const { data: site, isLoading: siteLoading } = useGetSiteQuery();
+  // 信访举报 exists when the site has a channel to report by (`[site.whistleblowing]`).
+  if (route.page === 'whistleblowing' && site && !hasChannel(site.whistleblowing)) return <NotFoundRoute />;
   // A section the customer's CMS does not have is no page of this site: 404, not the spec's
   // placeholder (nothing leads here; this is an old link or a guess). Only once the tree is known:
   // while it loads, fails or comes back empty (a CMS mid-deploy) the page is drawn as ever.
@@ -270,13 +283,15 @@ function SearchRoute() {
   const { paginationLocale } = usePageContext('/search', '站内搜索');
   const { keyword, page } = parseSearch(useSearch());
   const company = useCompanyName();
-  const { isLoading } = useGetSiteQuery();
+  const { data: site, isLoading } = useGetSiteQuery();
+  const { data: tree = [] } = useGetCategoriesQuery();
+  const shortcuts = keyword ? shortcutsFor(keyword, tree, site) : [];
   const parts = keyword ? [withPageNumber(`“${keyword}”的搜索结果`, page), '站内搜索'] : ['站内搜索'];
   return (
     <Layout>
       <PageTitle title={composeTitle(parts, company)} final={!isLoading} path="/search" />
       <ScrollToTop path="/search" />
-      <SearchPage paginationLocale={paginationLocale} />
+      <SearchPage paginationLocale={paginationLocale} shortcuts={shortcuts} />
     </Layout>
   );
 }

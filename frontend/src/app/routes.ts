@@ -21,6 +21,8 @@
  * - `/disclosure` (信息公开) and `/topics` (专题专栏, the home page's strip; its list categories are the
  *   topics) are not in spec §2: the portals of China's state-owned enterprises carry both.
  * - `/accessibility` (无障碍声明) is the 关怀版 statement the 适老化 design rules ask for.
+ * - `/whistleblowing` (信访举报) is the discipline office's channel from `[site.whistleblowing]`,
+ *   linked from every footer as state-owned enterprises' portals do; without a channel it is 404.
  *
  * Kept by `routes.test.ts` (page kinds, nesting), `router.test.tsx` (every route renders its page)
  * and the gateway's `portal_routes::tests` (content routes = the demo CMS's category urls).
@@ -39,6 +41,7 @@ export const PAGE_KEYS = [
   'sitemap',
   'contact',
   'accessibility',
+  'whistleblowing',
 ] as const;
 
 export type PageKey = (typeof PAGE_KEYS)[number];

@@ -49,7 +49,7 @@ describe('the 栏目导航 of a page', () => {
     expect(section?.name).toBe('走进我们');
     expect(section?.url).toBe('/about');
     expect(section?.items.map((i) => i.url)).toContain('/about/honor');
-    expect(section?.items).toHaveLength(8);
+    expect(section?.items).toHaveLength(9);
     // A route the table sends elsewhere (sameAs) is no entry.
     expect(sectionOf([], '/business_overview/operation_mode')?.items.map((i) => i.name)).toEqual(['运营模式', '班列站点', '运营线路']);
   });

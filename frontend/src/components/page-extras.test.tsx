@@ -34,7 +34,7 @@ describe('a business page’s call to action', () => {
 });
 
 describe('信访举报', () => {
-  const FULL = { phone: '0874-6288 5312', email: 'jijian@example.com', address: '枢纽大道 88 号集团纪委', hours: '工作日 8:30—17:30' };
+  const FULL = { phone: '0874-6288 5312', email: 'jijian@example.com', address: '枢纽大道 88 号集团纪委', hours: '工作日 8:30—17:30', website: '' };
 
   it('lists 电话, 邮箱, 地址 and 接待时间 with links', () => {
     render(<WhistleblowingBlock channel={FULL} />);
@@ -47,12 +47,12 @@ describe('信访举报', () => {
   });
 
   it('shows each line only when set', () => {
-    render(<WhistleblowingBlock channel={{ ...FULL, email: '', hours: '' }} />);
+    render(<WhistleblowingBlock channel={{ ...FULL, email: '', hours: '', website: '' }} />);
     expect(screen.getAllByRole('term').map((t) => t.textContent)).toEqual(['举报电话', '来信地址']);
   });
 
   it('is no block without a telephone, an e-mail or an address (hours alone are no way to report)', () => {
-    const { container } = render(<WhistleblowingBlock channel={{ phone: '', email: ' ', address: '', hours: '工作日' }} />);
+    const { container } = render(<WhistleblowingBlock channel={{ phone: '', email: ' ', address: '', hours: '工作日', website: '' }} />);
     expect(container).toBeEmptyDOMElement();
   });
 });

@@ -3,54 +3,85 @@ import './page-extras.css';
 import { useId } from 'react';
 
 import type { Whistleblowing } from '../lib/api-types';
+import { pageHref } from '../lib/page-href';
 import { telHref } from './contact-cta';
 
+/** The 信访举报 page's address (`route-table.json`). */
+export const WHISTLEBLOWING_PATH = '/whistleblowing';
+
 /**
- * 信访举报 on 清正廉洁: how to reach the discipline inspection office, each line only when the site
- * has it; no block unless there is a way to report (a telephone, an e-mail or a postal address:
- * reception hours alone are none).
+ * Whether the site has a way to report (a telephone, an e-mail, a postal address or the national
+ * website: reception hours alone are none). Without one there is no page, link or block.
  */
-export function WhistleblowingBlock({ channel }: { channel: Whistleblowing }) {
-  const id = useId();
+export const hasChannel = (channel: Whistleblowing | undefined): channel is Whistleblowing =>
+  !!channel && [channel.phone, channel.email, channel.address, channel.website].some((s) => s.trim() !== '');
+
+/** The channel's lines, each only when set. */
+export function WhistleblowingChannels({ channel }: { channel: Whistleblowing }) {
   const phone = channel.phone.trim();
   const email = channel.email.trim();
   const address = channel.address.trim();
   const hours = channel.hours.trim();
-  if (!phone && !email && !address) return null;
+  const website = channel.website.trim();
+  return (
+    <dl className="contact-list">
+      {phone && (
+        <>
+          <dt>举报电话</dt>
+          <dd>
+            <a href={telHref(phone)}>{phone}</a>
+          </dd>
+        </>
+      )}
+      {email && (
+        <>
+          <dt>举报邮箱</dt>
+          <dd>
+            <a href={`mailto:${email}`}>{email}</a>
+          </dd>
+        </>
+      )}
+      {address && (
+        <>
+          <dt>来信地址</dt>
+          <dd>{address}</dd>
+        </>
+      )}
+      {hours && (
+        <>
+          <dt>接待时间</dt>
+          <dd>{hours}</dd>
+        </>
+      )}
+      {website && (
+        <>
+          <dt>网上举报</dt>
+          <dd>
+            <a href={website} target="_blank" rel="noopener noreferrer">
+              {website.replace(/^https?:\/\//, '').replace(/\/$/, '')}
+            </a>
+          </dd>
+        </>
+      )}
+    </dl>
+  );
+}
+
+/**
+ * 信访举报 on 清正廉洁: how to reach the discipline inspection office, and the way to its page (the
+ * scope and the rules of reporting); no block unless there is a way to report.
+ */
+export function WhistleblowingBlock({ channel }: { channel: Whistleblowing }) {
+  const id = useId();
+  if (!hasChannel(channel)) return null;
   return (
     <section className="whistleblowing" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>信访举报</h2>
       <p>对党员干部和管理人员违纪违法、违反廉洁从业规定的问题，欢迎来电、来信、来访反映。</p>
-      <dl className="contact-list">
-        {phone && (
-          <>
-            <dt>举报电话</dt>
-            <dd>
-              <a href={telHref(phone)}>{phone}</a>
-            </dd>
-          </>
-        )}
-        {email && (
-          <>
-            <dt>举报邮箱</dt>
-            <dd>
-              <a href={`mailto:${email}`}>{email}</a>
-            </dd>
-          </>
-        )}
-        {address && (
-          <>
-            <dt>来信地址</dt>
-            <dd>{address}</dd>
-          </>
-        )}
-        {hours && (
-          <>
-            <dt>接待时间</dt>
-            <dd>{hours}</dd>
-          </>
-        )}
-      </dl>
+      <WhistleblowingChannels channel={channel} />
+      <p className="whistleblowing__more">
+        <a href={pageHref(WHISTLEBLOWING_PATH)}>受理范围与举报须知</a>
+      </p>
     </section>
   );
 }

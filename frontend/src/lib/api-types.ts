@@ -64,11 +64,62 @@ export type Whistleblowing = { phone: string, email: string, address: string,
 /**
  * When the phone is answered (`工作日 9:00—17:00`).
  */
-hours: string, };
+hours: string, 
+/**
+ * The national online channel, e.g. the CCDI's 12388 site (an http or https URL).
+ */
+website: string, };
 
 export type Figure = { value: string, label: string, };
 
 export type Partner = { name: string, url?: string, };
+
+export type Wechat = { 
+/**
+ * The account's name (`云川陆港`); the block shows only when it is set.
+ */
+name: string, 
+/**
+ * Its WeChat ID, printed under the code for visitors who search rather than scan.
+ */
+account: string, 
+/**
+ * The QR code image WeChat gives the account, served from this site (a path beginning with
+ * `/`, e.g. one of the CMS's files: the pages' CSP allows images from the site itself only).
+ */
+qrImage: string, };
+
+export type Department = { name: string, 
+/**
+ * What it answers for (`班列订舱、运价与时刻`).
+ */
+duties: string, phone: string, email: string, };
+
+export type Contact = { 
+/**
+ * When the switchboard and the hotline answer (`工作日 8:30—17:30`).
+ */
+hours: string, 
+/**
+ * Departments a visitor may want (业务咨询, 招标采购, 人力资源…), in order.
+ */
+departments: Array<Department>, 
+/**
+ * 新闻媒体联系: the press office (a department entry; none, no line).
+ */
+media?: Department, 
+/**
+ * A map of where the company is, served from this site (a path beginning with `/`).
+ */
+mapImage: string, 
+/**
+ * What the map shows, for visitors who cannot see it (required with a map).
+ */
+mapAlt: string, 
+/**
+ * 交通指引: how to get there, one line each (metro, bus, by car).
+ */
+directions: Array<string>, };
 
 export type Site = { search: boolean, companyName: string, shortName: string, loginUrl: string, address: string, phone: string, email: string, postcode: string, icpNumber: string, icpUrl: string, copyright: string, 
 /**
@@ -111,4 +162,17 @@ figures: Array<Figure>,
 /**
  * The home page's partners (name, and a link when given); none, no block.
  */
-partners: Array<Partner>, };
+partners: Array<Partner>, 
+/**
+ * 友情链接: the footer's links to the regulator, the group and peers (name and URL); none, no
+ * block.
+ */
+links: Array<Partner>, 
+/**
+ * 微信公众号: the footer's block with the account's QR code; none unless its name is set.
+ */
+wechat: Wechat, 
+/**
+ * 联系我们 beyond the footer's lines: departments, the press office, a map, how to get there.
+ */
+contact: Contact, };

@@ -10,7 +10,9 @@ use ts_rs::{Config, TS};
 
 use super::{
     Article, ArticlePage, Attachment, Category, CategoryTree, Link,
-    site::{Figure, Mourning, Partner, Site, SiteAnswer, Whistleblowing},
+    site::{
+        Contact, Department, Figure, Mourning, Partner, Site, SiteAnswer, Wechat, Whistleblowing,
+    },
 };
 
 const TYPES_FILE: &str = concat!(
@@ -33,6 +35,9 @@ fn typescript() -> String {
         Whistleblowing::decl(&cfg),
         Figure::decl(&cfg),
         Partner::decl(&cfg),
+        Wechat::decl(&cfg),
+        Department::decl(&cfg),
+        Contact::decl(&cfg),
         SiteAnswer::decl(&cfg),
     ];
     let mut out = String::from(

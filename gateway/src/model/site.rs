@@ -44,6 +44,60 @@ pub struct Site {
     pub figures: Vec<Figure>,
     /// The home page's partners (name, and a link when given); none, no block.
     pub partners: Vec<Partner>,
+    /// 友情链接: the footer's links to the regulator, the group and peers (name and URL); none, no
+    /// block.
+    pub links: Vec<Partner>,
+    /// 微信公众号: the footer's block with the account's QR code; none unless its name is set.
+    pub wechat: Wechat,
+    /// 联系我们 beyond the footer's lines: departments, the press office, a map, how to get there.
+    pub contact: Contact,
+}
+
+/// `[site.wechat]`: the company's WeChat official account, as the footer shows it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields, rename_all(serialize = "camelCase"))]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename_all = "camelCase"))]
+pub struct Wechat {
+    /// The account's name (`云川陆港`); the block shows only when it is set.
+    pub name: String,
+    /// Its WeChat ID, printed under the code for visitors who search rather than scan.
+    pub account: String,
+    /// The QR code image WeChat gives the account, served from this site (a path beginning with
+    /// `/`, e.g. one of the CMS's files: the pages' CSP allows images from the site itself only).
+    pub qr_image: String,
+}
+
+/// `[site.contact]`: what 联系我们 lists besides the address, phone and e-mail of `[site]`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields, rename_all(serialize = "camelCase"))]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename_all = "camelCase"))]
+pub struct Contact {
+    /// When the switchboard and the hotline answer (`工作日 8:30—17:30`).
+    pub hours: String,
+    /// Departments a visitor may want (业务咨询, 招标采购, 人力资源…), in order.
+    pub departments: Vec<Department>,
+    /// 新闻媒体联系: the press office (a department entry; none, no line).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub media: Option<Department>,
+    /// A map of where the company is, served from this site (a path beginning with `/`).
+    pub map_image: String,
+    /// What the map shows, for visitors who cannot see it (required with a map).
+    pub map_alt: String,
+    /// 交通指引: how to get there, one line each (metro, bus, by car).
+    pub directions: Vec<String>,
+}
+
+/// One department of `[site.contact]`: its name and how to reach it (each line only when set).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct Department {
+    pub name: String,
+    /// What it answers for (`班列订舱、运价与时刻`).
+    pub duties: String,
+    pub phone: String,
+    pub email: String,
 }
 
 /// `[site.whistleblowing]`: the 纪检 office's public channel.
@@ -56,11 +110,13 @@ pub struct Whistleblowing {
     pub address: String,
     /// When the phone is answered (`工作日 9:00—17:00`).
     pub hours: String,
+    /// The national online channel, e.g. the CCDI's 12388 site (an http or https URL).
+    pub website: String,
 }
 
 impl Whistleblowing {
     pub fn is_set(&self) -> bool {
-        [&self.phone, &self.email, &self.address]
+        [&self.phone, &self.email, &self.address, &self.website]
             .iter()
             .any(|s| !s.trim().is_empty())
     }
@@ -141,6 +197,9 @@ impl Default for Site {
             whistleblowing: Whistleblowing::default(),
             figures: Vec::new(),
             partners: Vec::new(),
+            links: Vec::new(),
+            wechat: Wechat::default(),
+            contact: Contact::default(),
         }
     }
 }

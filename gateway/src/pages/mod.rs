@@ -132,6 +132,44 @@ pub async fn page(state: &AppState, request: &Parts) -> Option<Response> {
     Some(response)
 }
 
+/// An app address that no route has: the app draws its 页面不存在 page there, in the site's layout.
+const NOT_FOUND_URL: &str = "/portal/__not_found__";
+
+/// Middleware for the addresses outside the app (a feed, an old crawlable address): their "not
+/// found" is the app's own 页面不存在 page, with the site's header, menu and footer, rather than the
+/// bare page, whenever the build can render it (else the bare one stays).
+pub async fn not_found_in_layout(
+    axum::extract::State(state): axum::extract::State<AppState>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let method = request.method().clone();
+    let headers = request.headers().clone();
+    let response = next.run(request).await;
+    let html = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/html"));
+    if response.status() != StatusCode::NOT_FOUND || !html {
+        return response;
+    }
+    let Ok(synthetic) = axum::http::Request::builder()
+        .method(method)
+        .uri(NOT_FOUND_URL)
+        .body(())
+    else {
+        return response;
+    };
+    let (mut parts, ()) = synthetic.into_parts();
+    parts.headers = headers;
+    match page(&state, &parts).await {
+        // A render that fell back to the shell (200) is no 404 page: the bare one says more.
+        Some(page) if page.status() == StatusCode::NOT_FOUND => page,
+        _ => response,
+    }
+}
+
 /// The address as the app reads it: the path, and of the query only the parameters the page
 /// reads (`portal_routes::reads`), in that order, each as the app reads it (`frontend/src/lib/
 /// page-href.ts`, `features/search/keyword.ts`): a page number in decimal, an article id, a

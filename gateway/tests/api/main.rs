@@ -22,6 +22,7 @@ mod queries;
 mod reference;
 mod replicas;
 mod search;
+mod service_pages;
 mod statics;
 mod strapi;
 mod structure;

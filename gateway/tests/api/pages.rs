@@ -1398,8 +1398,10 @@ async fn the_integrity_page_carries_the_whistleblowing_channel_only_when_set() {
         assert!(markup.contains(text), "{text}: {markup}");
     }
     assert!(!markup.contains("举报邮箱") && !markup.contains("来信地址"));
+    assert!(markup.contains(r#"class="whistleblowing""#));
+    // Other pages link to the channel's page from the footer only; the block is 清正廉洁's.
     let (_, _, _, other) = fetch(&set, "/portal/party-construction/trade-union-activities").await;
-    assert!(!other.split(STATE_OPEN).next().unwrap().contains("信访举报"));
+    assert!(!other.split(STATE_OPEN).next().unwrap().contains(r#"class="whistleblowing""#));
 
     // Hours alone are no way to reach anyone: no block.
     let unset = spawn_app(page_config(

@@ -22,9 +22,12 @@ const SITE: Site = {
   mourning: false,
   hotline: '',
   bookingUrl: '',
-  whistleblowing: { phone: '', email: '', address: '', hours: '' },
+  whistleblowing: { phone: '', email: '', address: '', hours: '', website: '' },
   figures: [],
   partners: [],
+  links: [],
+  wechat: { name: '', account: '', qrImage: '' },
+  contact: { hours: '', departments: [], mapImage: '', mapAlt: '', directions: [] },
 };
 
 describe('footer', () => {
@@ -76,5 +79,31 @@ describe('footer', () => {
     } finally {
       jest.useRealTimers();
     }
+  });
+
+  it('links 信访举报 only when the site has a way to report, and shows 友情链接 and 微信公众号 only when set', () => {
+    const { container, rerender } = render(<Footer site={SITE} />);
+    expect(screen.queryByRole('link', { name: '信访举报' })).toBeNull();
+    expect(screen.queryByRole('navigation', { name: '友情链接' })).toBeNull();
+    expect(container.querySelector('.site-footer__wechat')).toBeNull();
+    rerender(
+      <Footer
+        site={{
+          ...SITE,
+          whistleblowing: { phone: '', email: 'jijian@example.com', address: '', hours: '工作日', website: '' },
+          links: [{ name: '国务院国有资产监督管理委员会', url: 'http://www.sasac.gov.cn/' }],
+          wechat: { name: '云川陆港', account: 'yclandport', qrImage: '/portal/api/files/site/wechat-qr.svg' },
+        }}
+      />,
+    );
+    expect(screen.getByRole('link', { name: '信访举报' })).toHaveAttribute('href', '/portal/whistleblowing');
+    const friends = screen.getByRole('navigation', { name: '友情链接' });
+    expect(friends.querySelector('a')).toHaveAttribute('href', 'http://www.sasac.gov.cn/');
+    expect(friends.querySelector('a')).toHaveAttribute('rel', 'noopener noreferrer');
+    expect(screen.getByRole('img', { name: '微信公众号“云川陆港”的二维码' })).toHaveAttribute('src', '/portal/api/files/site/wechat-qr.svg');
+    expect(container.querySelector('.site-footer__wechat')).toHaveTextContent('微信号：yclandport');
+    // Reception hours alone are no way to report: no link.
+    rerender(<Footer site={{ ...SITE, whistleblowing: { phone: '', email: '', address: '', hours: '工作日', website: '' } }} />);
+    expect(screen.queryByRole('link', { name: '信访举报' })).toBeNull();
   });
 });

@@ -1,12 +1,23 @@
+import './footer.css';
+
+import { WHISTLEBLOWING_PATH, hasChannel } from '../../components/whistleblowing';
 import { chinaDate, type Site } from '../../features/site';
 import { pageHref } from '../../lib/page-href';
 
-/** The public-security filing mark beside its number: a drawn shield (the ministry's own image is not ours to ship). */
+/**
+ * The public-security filing mark beside its number, drawn here after the emblem's layout (the
+ * ministry's own image is not ours to ship): a gold-rimmed shield, a gold star on blue above, a
+ * gate on red below.
+ */
 function FilingEmblem() {
   return (
-    <svg className="filing-emblem" viewBox="0 0 20 20" width="18" height="18" aria-hidden="true" focusable="false">
-      <path d="M10 1 3 4v5c0 4.4 3 8.3 7 9.9 4-1.6 7-5.5 7-9.9V4z" fill="#1f5fa8" stroke="#e8c15a" strokeWidth="1.2" />
-      <path d="m10 5.2 1.3 2.7 3 .4-2.2 2.1.5 3-2.6-1.4-2.6 1.4.5-3-2.2-2.1 3-.4z" fill="#e8c15a" />
+    <svg className="filing-emblem" viewBox="0 0 20 22" width="18" height="20" aria-hidden="true" focusable="false">
+      <path d="M10 .8 1.6 3.6v6.6c0 5 3.5 9.2 8.4 11 4.9-1.8 8.4-6 8.4-11V3.6z" fill="#d4a017" />
+      <path d="M10 2.3 3 4.6v5.6c0 4.2 2.9 7.8 7 9.4 4.1-1.6 7-5.2 7-9.4V4.6z" fill="#c8102e" />
+      <path d="M3 4.6 10 2.3l7 2.3v3.7H3z" fill="#1d3f8f" />
+      <path d="m10 3.1.8 1.7 1.9.2-1.4 1.3.4 1.9L10 7.3l-1.7.9.4-1.9-1.4-1.3 1.9-.2z" fill="#f5d142" />
+      <path d="M5.2 14.6h9.6v-1.2H5.2zm.8-1.6h8v-2.2H6zm1.2-2.6h5.6l-.9-1.3H8.1z" fill="#f5d142" />
+      <path d="M8.3 13h1.1v-1.4H8.3zm2.3 0h1.1v-1.4h-1.1z" fill="#c8102e" />
     </svg>
   );
 }
@@ -39,9 +50,37 @@ export function Footer({ site, liaison = false }: { site?: Site; liaison?: boole
           <nav className="site-footer__links" aria-label="页脚导航">
             <a href={pageHref('/sitemap')}>网站地图</a>
             <a href={pageHref('/contact')}>联系我们</a>
+            {hasChannel(site?.whistleblowing) && <a href={pageHref(WHISTLEBLOWING_PATH)}>信访举报</a>}
             {liaison && <a href={pageHref('/liaison')}>联络合作</a>}
+            <a href={pageHref('/accessibility')}>无障碍声明</a>
           </nav>
         </div>
+        {site && site.links.length > 0 && (
+          <nav className="site-footer__friends" aria-labelledby="footer-links-title">
+            <h2 id="footer-links-title">友情链接</h2>
+            <ul>
+              {site.links.map((link) => (
+                <li key={link.name}>
+                  <a href={link.url} target="_blank" rel="noopener noreferrer">
+                    {link.name}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        )}
+        {site?.wechat.name && (
+          <div className="site-footer__wechat">
+            {site.wechat.qrImage && (
+              <img src={site.wechat.qrImage} alt={`微信公众号“${site.wechat.name}”的二维码`} width={96} height={96} loading="lazy" />
+            )}
+            <p>
+              <span>微信公众号</span>
+              <strong>{site.wechat.name}</strong>
+              {site.wechat.account && <span>微信号：{site.wechat.account}</span>}
+            </p>
+          </div>
+        )}
         {site && (
           <p className="site-footer__legal">
             <span>

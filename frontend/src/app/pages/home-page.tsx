@@ -3,7 +3,9 @@ import { findByUrl, useGetCategoriesQuery } from '../../features/categories';
 import { useGetSiteQuery, useMourning } from '../../features/site';
 import { CompanyTitle, SiteFooter, SiteHeader, useCompanyName } from '../layout/layout';
 import { childrenOf, shownRoute } from '../routes';
+import { DisclosureBlock } from './home/disclosure-block';
 import { LeadStory, pickLead } from './home/lead-story';
+import { MediaVideoRow } from './home/media-video';
 import { NewsColumn } from './home/news-lines';
 import { TopicStrip } from './home/topic-strip';
 import { articleHref, dayOf, useCategoryArticles } from './home/use-category-articles';
@@ -176,7 +178,9 @@ export default function HomePage() {
         <h1 className="visually-hidden">{companyName}</h1>
         <NewsRow stopped={mourning} />
         <TopicStrip />
+        <MediaVideoRow />
         <PartyBlock />
+        <DisclosureBlock />
         <BusinessTiles />
         <SiteBlocks />
       </main>

@@ -2,6 +2,8 @@ import { Breadcrumb } from '../../components/breadcrumb';
 import type { MenuItem } from '../../components/menu/types';
 import type { ContentPageProps } from '../../features/articles';
 import { categoriesToMenu, findByUrl, useGetCategoriesQuery } from '../../features/categories';
+import { useGetSiteQuery } from '../../features/site';
+import { hasChannel } from '../../components/whistleblowing';
 import { menuFromRoutes } from '../layout/menu-items';
 import { ROUTES, flattenRoutes, shownRoute } from '../routes';
 import { pageHref } from '../../lib/page-href';
@@ -22,6 +24,7 @@ function Tree({ items }: { items: MenuItem[] }) {
 /** 网站地图: the menu as the header shows it, then every other page of the route table. */
 export default function SitemapPage({ breadcrumb }: ContentPageProps) {
   const { data: tree, isError } = useGetCategoriesQuery();
+  const { data: site } = useGetSiteQuery();
   const menu = tree && tree.length > 0 && !isError ? categoriesToMenu(tree) : menuFromRoutes(ROUTES);
   const listed = new Set<string>();
   const walk = (items: MenuItem[]) => {
@@ -33,7 +36,13 @@ export default function SitemapPage({ breadcrumb }: ContentPageProps) {
   walk(menu);
   // Every other page of the route table the portal has: a content route only with its category.
   const others = flattenRoutes(ROUTES).filter(
-    (r) => r.path && !listed.has(r.path) && !r.unlisted && !r.sameAs && (!tree || isError || shownRoute(r, tree, findByUrl)),
+    (r) =>
+      r.path &&
+      !listed.has(r.path) &&
+      !r.unlisted &&
+      !r.sameAs &&
+      (!tree || isError || shownRoute(r, tree, findByUrl)) &&
+      (r.page !== 'whistleblowing' || hasChannel(site?.whistleblowing)),
   );
   return (
     <section className="content-page sitemap-page">

@@ -39,4 +39,6 @@ export interface PageExtras {
   contact?: { hotline: string; bookingUrl: string };
   /** 清正廉洁's 信访举报 channel. */
   whistleblowing?: Whistleblowing;
+  /** A business page's way to 业务概览 (routes, stations, how it runs): the pages the portal has. */
+  overview?: { name: string; url: string }[];
 }

@@ -161,7 +161,7 @@ describe('a list page', () => {
     mockApi.lists['23:1:10'] = pageOf([summary(11, 1)]);
     renderAt(
       '/party-construction/clean-honest',
-      <ListPage {...CONTEXT} extras={{ whistleblowing: { phone: '0874-6288 5312', email: '', address: '', hours: '' } }} />,
+      <ListPage {...CONTEXT} extras={{ whistleblowing: { phone: '0874-6288 5312', email: '', address: '', hours: '', website: '' } }} />,
     );
     expect(screen.getByRole('region', { name: '信访举报' })).toHaveTextContent('0874-6288 5312');
   });

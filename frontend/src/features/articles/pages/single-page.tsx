@@ -29,7 +29,7 @@ export default function SinglePage(props: ContentPageProps) {
             <ArticleView article={detail.data} withHeader={false} shareUrl={props.shareUrl} />
           </div>
         )}
-        <PageExtras extras={extras} />
+        <PageExtras extras={extras} path={props.path} />
       </ContentRegion>
     </article>
   );

@@ -1,0 +1,52 @@
+import { findByUrl, useGetCategoriesQuery } from '../../../features/categories';
+import { pageHref } from '../../../lib/page-href';
+import { childrenOf, shownRoute } from '../../routes';
+import { NewsColumn } from './news-lines';
+import { useCategoryArticles } from './use-category-articles';
+
+const DISCLOSURE = '/disclosure';
+
+/** One list of 信息公开 (重大事项, 财务信息, 招标采购): its newest lines. */
+function DisclosureColumn({ route, fallback }: { route: string; fallback: string }) {
+  const list = useCategoryArticles(route, 5);
+  if (!list.category && !list.loading) return null;
+  return (
+    <NewsColumn
+      id={`home-disclosure-${route.split('/').pop()}`}
+      title={list.category?.name ?? fallback}
+      route={route}
+      articles={list.articles}
+      loading={list.loading}
+      lines={5}
+      className="home-column--disclosure"
+    />
+  );
+}
+
+/**
+ * 信息公开: the lists of the state-owned enterprise's disclosures (the route table's list pages
+ * under `/disclosure` the CMS has), side by side; none when it has none.
+ */
+export function DisclosureBlock() {
+  const { data: tree = [], isLoading } = useGetCategoriesQuery();
+  const group = findByUrl(tree, DISCLOSURE);
+  const lists = childrenOf(DISCLOSURE).filter((r) => r.page === 'news' && (isLoading || shownRoute(r, tree, findByUrl)));
+  if (!isLoading && (!group || lists.length === 0)) return null;
+  return (
+    <section className="disclosure-block" aria-labelledby="home-disclosure-title">
+      <div className="container">
+        <div className="section-head">
+          <h2 id="home-disclosure-title">{group?.name ?? '信息公开'}</h2>
+          <a href={pageHref(DISCLOSURE)} className="more">
+            更多<span className="visually-hidden">{group?.name ?? '信息公开'}</span>
+          </a>
+        </div>
+        <div className="disclosure-block__columns">
+          {lists.map((r) => (
+            <DisclosureColumn key={r.path} route={r.path!} fallback={r.name} />
+          ))}
+        </div>
+      </div>
+    </section>
+  );
+}
