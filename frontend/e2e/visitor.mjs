@@ -435,4 +435,65 @@ export const visitorTests = [
       assert.deepEqual(thin, []);
     },
   },
+  {
+    name: 'the SOE service entries (issue 34): each present and reached in at most two clicks from home; a search for 举报 finds 信访举报',
+    async run({ page, base }) {
+      const site = await api(base, '/site');
+      const home = async () => {
+        await open(page, base, '/');
+        await heading(page);
+      };
+      // One click: 信访举报 and 联系我们 from every footer.
+      await home();
+      const footer = page.locator('footer');
+      await footer.getByRole('link', { name: '信访举报' }).click();
+      await heading(page, '信访举报');
+      await page.locator('main').getByRole('link', { name: site.whistleblowing.phone }).waitFor();
+      await home();
+      await footer.getByRole('link', { name: '联系我们' }).click();
+      await heading(page, '联系我们');
+      const main = page.locator('main');
+      await main.locator('.contact-page__hotline', { hasText: site.hotline }).waitFor();
+      for (const d of [...site.contact.departments, site.contact.media]) await main.getByText(d.name, { exact: true }).waitFor();
+      const map = main.getByRole('img', { name: site.contact.mapAlt });
+      await map.scrollIntoViewIfNeeded();
+      await page.waitForFunction((alt) => [...document.images].some((i) => i.alt === alt && i.complete && i.naturalWidth > 0), site.contact.mapAlt);
+      // On the home page itself: 友情链接, 微信公众号 (its code drawn), 信息公开, 媒体聚焦, 宣传视频.
+      await home();
+      const friends = footer.getByRole('navigation', { name: '友情链接' });
+      assert.equal(await friends.getByRole('link').count(), site.links.length);
+      const qr = footer.getByRole('img', { name: `微信公众号“${site.wechat.name}”的二维码` });
+      await qr.scrollIntoViewIfNeeded();
+      await page.waitForFunction(() => [...document.querySelectorAll('footer img')].every((i) => i.complete && i.naturalWidth > 0));
+      for (const name of ['信息公开', '媒体聚焦', '宣传视频']) {
+        await page.locator('main h2', { hasText: name }).first().waitFor();
+      }
+      // Every notice title on the home page is whole: no line of the column is cut.
+      const cut = await page.locator('#home-notices-title').locator('xpath=ancestor::section[1]').locator('.home-lines a').evaluateAll((as) =>
+        as.filter((a) => a.scrollWidth > a.clientWidth + 1 || a.textContent !== a.title).map((a) => a.title),
+      );
+      assert.deepEqual(cut, []);
+      // Two clicks: 宣传视频 from its module; 领导信息 through its group; 业务概览 from a business page.
+      await page.locator('.home-video__link').click();
+      await heading(page, '宣传视频');
+      await home();
+      await page.locator('.home-business').getByRole('link', { name: /中欧班列/ }).click();
+      await heading(page, '中欧班列');
+      await page.getByRole('navigation', { name: '业务概览' }).getByRole('link', { name: '运营线路' }).click();
+      await heading(page, '运营线路');
+      await home();
+      // The menu's 走进云川 opens its sub-menu (a disclosure button); 领导信息 is in it.
+      await page.locator('#site-nav').getByRole('button', { name: '走进云川', exact: true }).click();
+      await page.locator('#site-nav').getByRole('link', { name: '领导信息', exact: true }).click();
+      await heading(page, '领导信息');
+      // 举报 in the search box: 服务直达 leads to the page.
+      await home();
+      await page.getByRole('search', { name: '站内搜索' }).getByRole('searchbox').fill('举报');
+      await page.getByRole('search', { name: '站内搜索' }).getByRole('button', { name: '搜索' }).click();
+      const shortcuts = page.getByRole('region', { name: '服务直达' });
+      await shortcuts.getByRole('link', { name: '信访举报' }).click();
+      await heading(page, '信访举报');
+    },
+  },
 ];
+

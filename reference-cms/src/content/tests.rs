@@ -15,6 +15,47 @@ fn each_news_category_pages() {
     }
 }
 
+/// A demo deep enough to judge (issue 34): every list reaches a third page (ten a page), 公司要闻
+/// holds forty stories over two years, and no picture stands for more than two articles.
+#[test]
+fn the_demo_is_deep_enough_to_judge() {
+    let content = bundled();
+    for category in &content.categories {
+        if category.extra.get("type").and_then(Value::as_str) == Some("list") {
+            let n = content.articles_in(Some(category.id)).len();
+            assert!(n > 20, "{} has {n} articles: no third page", category.url);
+        }
+    }
+    let news = content.articles_in(Some(21));
+    assert!(news.len() >= 40, "公司要闻 has {}", news.len());
+    let (newest, oldest) = (&news[0].publish_time, &news[news.len() - 1].publish_time);
+    let year = |t: &str| t[..4].parse::<u32>().unwrap() * 12 + t[5..7].parse::<u32>().unwrap();
+    assert!(year(newest) - year(oldest) >= 22, "公司要闻 spans {oldest} to {newest}");
+
+    // Each picture (a cover or an image in a body) and the articles that show it.
+    let mut uses: HashMap<String, Vec<u64>> = HashMap::new();
+    for article in &content.articles {
+        let mut pictures: Vec<String> = article
+            .content
+            .split("src=\"")
+            .skip(1)
+            .filter_map(|rest| rest.split('"').next())
+            .map(str::to_owned)
+            .collect();
+        pictures.extend(article.extra.get("cover").and_then(Value::as_str).map(str::to_owned));
+        pictures.sort();
+        pictures.dedup();
+        for picture in pictures.into_iter().filter(|p| !p.starts_with("videos/")) {
+            uses.entry(picture).or_default().push(article.id);
+        }
+    }
+    let dir = crate::default_content_dir().join("files");
+    for (picture, articles) in &uses {
+        assert!(dir.join(picture).is_file(), "{picture} ({articles:?}) is no file");
+        assert!(articles.len() <= 2, "{picture} is shown by {articles:?}");
+    }
+}
+
 #[test]
 fn every_page_category_has_its_article_and_files_exist() {
     let content = bundled();
