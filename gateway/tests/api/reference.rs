@@ -41,8 +41,9 @@ async fn news_lists_page_from_one() {
             ))
             .await;
         let first = &first["result"];
-        assert!(first["totalElements"].as_u64().unwrap() >= 12, "{category}");
-        assert_eq!(first["totalPages"], 2);
+        let total = first["totalElements"].as_u64().unwrap();
+        assert!(total > 20, "{category}: {total}");
+        assert_eq!(first["totalPages"].as_u64().unwrap(), total.div_ceil(10));
         assert_eq!(first["page"], 1);
         assert_eq!(first["content"].as_array().unwrap().len(), 10);
         assert_eq!(second["result"]["page"], 2);
