@@ -2,9 +2,9 @@
 
 // Articles that exist only in the Strapi test CMS (all fictional).
 //
-// ARCHIVE: older items of 公司要闻 (reference category 21, which has 13 items in
-// reference-cms), so that the list holds exactly 23 articles in Strapi
-// (3 pages of 10: 10 + 10 + 3).
+// ARCHIVE: ten older items of 公司要闻 (reference category 21), so that the list
+// in Strapi is longer than reference-cms's own (the gateway's Strapi tests count
+// the seed's items and these ten).
 //
 // HOSTILE: one notice whose Markdown body carries script, event-handler,
 // javascript: and iframe payloads (and a summary with a literal "<script>"
