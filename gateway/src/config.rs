@@ -871,7 +871,8 @@ impl Config {
             ("site.wechat.qr_image", &self.site.wechat.qr_image),
             ("site.contact.map_image", &self.site.contact.map_image),
         ] {
-            if !path.is_empty() && !(path.starts_with('/') && !path.starts_with("//")) {
+            let on_site = path.starts_with('/') && !path.starts_with("//");
+            if !path.is_empty() && !on_site {
                 return Err(invalid(
                     key,
                     "must be a path on this site beginning with / (e.g. /portal/api/files/site/map.svg): pages load images from the site itself only",

@@ -1406,7 +1406,13 @@ async fn the_integrity_page_carries_the_whistleblowing_channel_only_when_set() {
     assert!(markup.contains(r#"class="whistleblowing""#));
     // Other pages link to the channel's page from the footer only; the block is 清正廉洁's.
     let (_, _, _, other) = fetch(&set, "/portal/party-construction/trade-union-activities").await;
-    assert!(!other.split(STATE_OPEN).next().unwrap().contains(r#"class="whistleblowing""#));
+    assert!(
+        !other
+            .split(STATE_OPEN)
+            .next()
+            .unwrap()
+            .contains(r#"class="whistleblowing""#)
+    );
 
     // Hours alone are no way to reach anyone: no block.
     let unset = spawn_app(page_config(

@@ -32,7 +32,13 @@ async fn a_two_character_word_finds_the_articles_that_hold_it_newest_first_and_p
         let (_, more) = app
             .get_json(&format!("{SEARCH}?keyword=罗兹&page={page}&size=50"))
             .await;
-        found.extend(more["result"]["content"].as_array().unwrap().iter().cloned());
+        found.extend(
+            more["result"]["content"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .cloned(),
+        );
     }
     assert_eq!(found.len() as u64, total);
     let times: Vec<&str> = found

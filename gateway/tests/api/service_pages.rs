@@ -30,10 +30,20 @@ async fn whistleblowing_has_its_own_page_linked_from_every_footer_only_with_a_ch
     let set = spawn_app(page_config(&format!("http://{cms}/"), CHANNEL)).await;
     let (status, page) = markup(&set, "/portal/whistleblowing").await;
     assert_eq!(status, 200);
-    for text in ["<h1>信访举报</h1>", "0874-6288 5312", "www.12388.gov.cn", "受理范围", "举报须知"] {
+    for text in [
+        "<h1>信访举报</h1>",
+        "0874-6288 5312",
+        "www.12388.gov.cn",
+        "受理范围",
+        "举报须知",
+    ] {
         assert!(page.contains(text), "{text}: {page}");
     }
-    for path in ["/portal/", "/portal/news_center/notice", "/portal/article/2101"] {
+    for path in [
+        "/portal/",
+        "/portal/news_center/notice",
+        "/portal/article/2101",
+    ] {
         let (_, html) = markup(&set, path).await;
         let footer = between(&html, "<footer", "</footer>").expect("a footer");
         assert!(
@@ -92,7 +102,13 @@ directions = ["地铁 3 号线陆港新区站 B 口"]
         assert!(page.contains(text), "{text}: {page}");
     }
     // The map is the CMS's file, served through the gateway.
-    assert_eq!(app.get("/portal/api/files/site/hq-map.svg").await.status().as_u16(), 200);
+    assert_eq!(
+        app.get("/portal/api/files/site/hq-map.svg")
+            .await
+            .status()
+            .as_u16(),
+        200
+    );
 
     // A site that gives none of it shows none of it.
     let bare = spawn_app(page_config(&format!("http://{cms}/"), "")).await;
@@ -121,14 +137,26 @@ qr_image = "/portal/api/files/site/wechat-qr.svg"
     .await;
     let (_, home) = markup(&app, "/portal/").await;
     let footer = between(&home, "<footer", "</footer>").unwrap();
-    assert!(footer.contains("友情链接") && footer.contains("http://www.sasac.gov.cn/"), "{footer}");
-    assert!(footer.contains("微信号") && footer.contains("yclandport"), "{footer}");
-    assert!(footer.contains(r#"src="/portal/api/files/site/wechat-qr.svg""#), "{footer}");
+    assert!(
+        footer.contains("友情链接") && footer.contains("http://www.sasac.gov.cn/"),
+        "{footer}"
+    );
+    assert!(
+        footer.contains("微信号") && footer.contains("yclandport"),
+        "{footer}"
+    );
+    assert!(
+        footer.contains(r#"src="/portal/api/files/site/wechat-qr.svg""#),
+        "{footer}"
+    );
 
     let bare = spawn_app(page_config(&format!("http://{cms}/"), "")).await;
     let (_, home) = markup(&bare, "/portal/").await;
     let footer = between(&home, "<footer", "</footer>").unwrap();
-    assert!(!footer.contains("友情链接") && !footer.contains("微信公众号"), "{footer}");
+    assert!(
+        !footer.contains("友情链接") && !footer.contains("微信公众号"),
+        "{footer}"
+    );
 }
 
 #[tokio::test]
@@ -147,8 +175,13 @@ async fn the_home_page_leads_to_media_coverage_the_video_and_disclosures() {
         assert!(links.contains(&href.to_owned()), "{href}: {links:?}");
     }
     // The newest 招标采购 item is on the home page, under its whole title.
-    let (_, list) = app.get_json("/portal/api/article/list?categoryId=104&page=1&size=1").await;
-    let newest = list["result"]["content"][0]["title"].as_str().unwrap().to_owned();
+    let (_, list) = app
+        .get_json("/portal/api/article/list?categoryId=104&page=1&size=1")
+        .await;
+    let newest = list["result"]["content"][0]["title"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     assert!(home.contains(&newest), "{newest}");
 }
 
@@ -162,7 +195,10 @@ async fn a_business_page_leads_to_the_business_overview() {
         "/portal/business_overview/cdb_site",
         "/portal/business_overview/operating_route",
     ] {
-        assert!(hrefs(overview).contains(&href.to_owned()), "{href}: {overview}");
+        assert!(
+            hrefs(overview).contains(&href.to_owned()),
+            "{href}: {overview}"
+        );
     }
 }
 
@@ -173,7 +209,10 @@ async fn an_address_outside_the_app_answers_the_apps_404_page_with_header_and_fo
         let (status, page) = markup(&app, path).await;
         assert_eq!(status, 404, "{path}");
         assert!(page.contains("页面不存在"), "{path}: {page}");
-        assert!(page.contains("<header") && page.contains("<footer"), "{path}: {page}");
+        assert!(
+            page.contains("<header") && page.contains("<footer"),
+            "{path}: {page}"
+        );
         assert!(page.contains("aria-label=\"主导航\""), "{path}: {page}");
     }
 }

@@ -30,7 +30,10 @@ fn the_demo_is_deep_enough_to_judge() {
     assert!(news.len() >= 40, "公司要闻 has {}", news.len());
     let (newest, oldest) = (&news[0].publish_time, &news[news.len() - 1].publish_time);
     let year = |t: &str| t[..4].parse::<u32>().unwrap() * 12 + t[5..7].parse::<u32>().unwrap();
-    assert!(year(newest) - year(oldest) >= 22, "公司要闻 spans {oldest} to {newest}");
+    assert!(
+        year(newest) - year(oldest) >= 22,
+        "公司要闻 spans {oldest} to {newest}"
+    );
 
     // Each picture (a cover or an image in a body) and the articles that show it.
     let mut uses: HashMap<String, Vec<u64>> = HashMap::new();
@@ -42,7 +45,13 @@ fn the_demo_is_deep_enough_to_judge() {
             .filter_map(|rest| rest.split('"').next())
             .map(str::to_owned)
             .collect();
-        pictures.extend(article.extra.get("cover").and_then(Value::as_str).map(str::to_owned));
+        pictures.extend(
+            article
+                .extra
+                .get("cover")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+        );
         pictures.sort();
         pictures.dedup();
         for picture in pictures.into_iter().filter(|p| !p.starts_with("videos/")) {
@@ -51,7 +60,10 @@ fn the_demo_is_deep_enough_to_judge() {
     }
     let dir = crate::default_content_dir().join("files");
     for (picture, articles) in &uses {
-        assert!(dir.join(picture).is_file(), "{picture} ({articles:?}) is no file");
+        assert!(
+            dir.join(picture).is_file(),
+            "{picture} ({articles:?}) is no file"
+        );
         assert!(articles.len() <= 2, "{picture} is shown by {articles:?}");
     }
 }
