@@ -491,3 +491,55 @@ fn every_example_config_loads() {
     }
     assert!(seen >= 6, "{seen} examples");
 }
+
+/// The service entries' pictures load from the site itself (the pages' CSP allows no other host),
+/// a map says what it shows, and links are web addresses; each refusal names its key.
+#[test]
+fn service_entries_are_refused_with_their_key_when_they_could_not_be_shown() {
+    let cases = [
+        (
+            "[site.contact]\nmap_image = \"https://maps.example.com/hq.png\"\nmap_alt = \"总部\"\n",
+            "site.contact.map_image",
+        ),
+        (
+            "[site.contact]\nmap_image = \"//cdn.example.com/hq.png\"\nmap_alt = \"总部\"\n",
+            "site.contact.map_image",
+        ),
+        (
+            "[site.contact]\nmap_image = \"/portal/api/files/site/hq.svg\"\n",
+            "site.contact.map_alt",
+        ),
+        (
+            "[site.wechat]\nname = \"云川陆港\"\nqr_image = \"http://example.com/qr.png\"\n",
+            "site.wechat.qr_image",
+        ),
+        (
+            "[site.wechat]\nqr_image = \"/portal/api/files/site/qr.svg\"\n",
+            "site.wechat.name",
+        ),
+        (
+            "[site.whistleblowing]\nwebsite = \"javascript:alert(1)\"\n",
+            "site.whistleblowing.website",
+        ),
+        (
+            "[[site.links]]\nname = \"国资委\"\nurl = \"/portal/contact\"\n",
+            "site.links",
+        ),
+        (
+            "[[site.links]]\nname = \"\"\nurl = \"http://www.sasac.gov.cn/\"\n",
+            "site.links",
+        ),
+    ];
+    for (extra, key) in cases {
+        let err = Config::from_toml_str(&format!("{MINIMAL}{extra}"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(key), "{extra}: {err}");
+    }
+    let good = "[site.contact]\nmap_image = \"/portal/api/files/site/hq.svg\"\nmap_alt = \"总部位置示意图\"\n\
+                [site.wechat]\nname = \"云川陆港\"\nqr_image = \"/portal/api/files/site/qr.svg\"\n\
+                [[site.links]]\nname = \"国资委\"\nurl = \"http://www.sasac.gov.cn/\"\n";
+    let config = Config::from_toml_str(&format!("{MINIMAL}{good}")).unwrap();
+    assert_eq!(config.site.links.len(), 1);
+    assert_eq!(config.site.wechat.qr_image, "/portal/api/files/site/qr.svg");
+}
