@@ -239,7 +239,7 @@ export const innerTests = [
     },
   },
   {
-    name: 'inner: at 390x844 the breadcrumb keeps 当前位置 with its first crumb, dates do not break, the pager is one row, 返回列表 returns to page 2, charts keep legible labels, the menu button stays put',
+    name: 'inner: at 390x844 the breadcrumb keeps 当前位置 with its first crumb, dates do not break, the pager is one row, 返回列表 returns to page 2, a chart fits whole and its 大图 turns along the screen, the menu button stays put',
     viewport: PHONE,
     async run({ page, base, consoleErrors }) {
       // Breadcrumb: the label and the first crumb share a line; an article's last crumb is short.
@@ -293,21 +293,26 @@ export const innerTests = [
       await page.getByRole('link', { name: second.content[0].title }).waitFor();
       assert.equal(await page.getByRole('link', { name: '第 2 页' }).getAttribute('aria-current'), 'page');
 
-      // 公司简介's chart keeps a legible width; its box scrolls sideways instead, and is a keyboard stop.
+      // 公司简介's chart fits the column whole (issue 34: title and every bar on a phone), and its
+      // 大图 view, on a phone held upright, turns it along the screen's length: larger than in the page.
       await open(page, base, '/about/company_profile');
-      const box = page.locator('main .figure-scroll').first();
-      await box.waitFor();
-      const chart = await box.evaluate((el) => ({
-        scrolls: el.scrollWidth > el.clientWidth,
-        img: el.querySelector('img').getBoundingClientRect().width,
-        natural: Number(el.querySelector('img').getAttribute('width')),
-        tab: el.tabIndex,
-        role: el.getAttribute('role'),
-      }));
-      assert.ok(chart.scrolls && chart.tab === 0 && chart.role === 'region', JSON.stringify(chart));
-      // The SVG's smallest labels are 13 px at its natural width: at 640 px and more they stay above 11 px.
-      assert.ok(chart.img >= 640, `chart drawn ${chart.img} px wide of ${chart.natural}`);
+      const chart = page.locator('main figure.chart img').first();
+      await chart.waitFor();
+      const fit = await chart.evaluate((img) => {
+        const r = img.getBoundingClientRect();
+        const column = img.closest('.article__body').getBoundingClientRect();
+        return { left: r.left, right: r.right, width: r.width, column: [column.left, column.right], scroller: getComputedStyle(img.parentElement).overflowX };
+      });
+      assert.ok(fit.left >= fit.column[0] - 1 && fit.right <= fit.column[1] + 1 && fit.width >= fit.column[1] - fit.column[0] - 1, `chart fills its column whole: ${JSON.stringify(fit)}`);
+      assert.equal(fit.scroller, 'visible', 'no scrolling box');
       assert.equal(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), 0);
+      await chart.click();
+      const shown = page.getByRole('dialog').locator('img');
+      await shown.waitFor();
+      const large = await shown.evaluate((img) => ({ transform: getComputedStyle(img).transform, long: Math.max(img.getBoundingClientRect().width, img.getBoundingClientRect().height) }));
+      assert.notEqual(large.transform, 'none', 'turned a quarter');
+      assert.ok(large.long > fit.width * 1.5, `大图 ${large.long} px along the screen, the page's ${fit.width}`);
+      await page.keyboard.press('Escape');
 
       // The menu button keeps its place beside the logo when it says 关闭菜单.
       const toggle = page.locator('.menu-toggle');

@@ -12,11 +12,12 @@ import { careTests } from './care.mjs';
 import { contentTests } from './content.mjs';
 import { innerTests } from './inner.mjs';
 import { pagesTests } from './pages.mjs';
+import { sweepTests } from './sweep.mjs';
 import { ARCHIVE_ARTICLES, HOSTILE_ARTICLE, launchChromium } from './support.mjs';
 import { visitorTests } from './visitor.mjs';
 import { tests as shellTests } from './tests.mjs';
 
-const tests = [...shellTests, ...pagesTests, ...contentTests, ...visitorTests, ...innerTests, ...careTests];
+const tests = [...shellTests, ...pagesTests, ...contentTests, ...visitorTests, ...innerTests, ...careTests, ...sweepTests];
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const GATEWAY = process.env.E2E_GATEWAY_LISTEN ?? '127.0.0.1:18080';

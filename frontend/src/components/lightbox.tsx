@@ -3,7 +3,11 @@ import { useEffect, useRef } from 'react';
 export interface LightboxImage {
   src: string;
   alt: string;
-  caption: string;
+  /** The caption's lines (a certificate's title, then its issuer): shown one under another. */
+  caption: string[];
+  /** The picture's drawn size (its width and height attributes), when known. */
+  width?: number;
+  height?: number;
 }
 
 interface LightboxProps {
@@ -12,7 +16,18 @@ interface LightboxProps {
   onIndex: (index: number | null) => void;
 }
 
-/** A modal image viewer on the native <dialog>: focus stays inside, Esc closes, arrows move. */
+/**
+ * Whether a picture is drawn wider than tall (a chart, a certificate): on a phone held upright the
+ * view turns it a quarter, so it spans the screen's length rather than its width (the lightbox's
+ * CSS in styles/global.css) — a 720 px chart is then drawn near its own size instead of at half,
+ * a certificate twice as large as its thumbnail.
+ */
+const isLandscape = (image: LightboxImage) => !!image.width && !!image.height && image.width >= image.height * 1.2;
+
+/**
+ * The 大图 view: a modal image viewer on the native <dialog>, as large as the screen allows.
+ * Focus stays inside, Esc closes, the arrow keys move between pictures.
+ */
 export function Lightbox({ images, index, onIndex }: LightboxProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
@@ -23,6 +38,7 @@ export function Lightbox({ images, index, onIndex }: LightboxProps) {
   }, [index]);
 
   const image = index === null ? null : images[index];
+  const several = images.length > 1;
   const step = (by: number) => index !== null && onIndex((index + by + images.length) % images.length);
   return (
     // The modal is keyboard-complete without these handlers (Esc closes; the buttons step and
@@ -40,24 +56,37 @@ export function Lightbox({ images, index, onIndex }: LightboxProps) {
       onClick={(e) => e.target === dialog.current && onIndex(null)}
     >
       {image && (
-        <figure>
-          <img src={image.src} alt={image.alt} />
-          <figcaption>
-            {image.caption}
-            <span className="muted">
-              {' '}
-              （{(index ?? 0) + 1}/{images.length}）
-            </span>
+        <figure className={`lightbox__figure${isLandscape(image) ? ' lightbox__figure--landscape' : ''}`}>
+          <div className="lightbox__frame">
+            <img src={image.src} alt={image.alt} width={image.width} height={image.height} />
+          </div>
+          {/* Lines of their own; the first one (a certificate's title) stands out when more follow. */}
+          <figcaption className={image.caption.length > 1 ? 'lightbox__caption--titled' : undefined}>
+            {image.caption.map((line, i) => (
+              // The lines are the caption's text in order, which never changes while it shows.
+              <span className="lightbox__line" key={i}>
+                {line}
+              </span>
+            ))}
+            {several && (
+              <span className="lightbox__count muted">
+                第 {(index ?? 0) + 1} 张，共 {images.length} 张
+              </span>
+            )}
           </figcaption>
         </figure>
       )}
       <div className="lightbox__controls">
-        <button type="button" className="button button--ghost" onClick={() => step(-1)}>
-          上一张
-        </button>
-        <button type="button" className="button button--ghost" onClick={() => step(1)}>
-          下一张
-        </button>
+        {several && (
+          <>
+            <button type="button" className="button button--ghost" onClick={() => step(-1)}>
+              上一张
+            </button>
+            <button type="button" className="button button--ghost" onClick={() => step(1)}>
+              下一张
+            </button>
+          </>
+        )}
         {/* The dialog's initial focus (HTML's dialog focusing steps honour autofocus). */}
         {/* eslint-disable-next-line jsx-a11y/no-autofocus */}
         <button type="button" className="button" onClick={() => onIndex(null)} autoFocus>

@@ -1,9 +1,10 @@
-import { render, screen } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { renderToString } from 'react-dom/server';
 
 import type { Article } from '../api';
 import { partyDetailHref } from '../pages/party-page';
-import { ArticleView } from './article-view';
+import { ArticleView, enhanceBody } from './article-view';
 
 const ARTICLE: Article = {
   id: 7,
@@ -47,5 +48,99 @@ describe('article view', () => {
     expect(screen.getByText(`本文链接：${SHARE}`)).toBeInTheDocument();
     Reflect.deleteProperty(navigator, 'clipboard');
     window.history.pushState(null, '', '/');
+  });
+
+  it('draws the same wide-content markup on the server, where no effect runs: a reader without JavaScript gets the boxes too', () => {
+    const content = '<h2>出资人</h2><table><tr><td>1</td></tr></table><div class="org-chart"><ul><li><span>股东会</span></li></ul></div>';
+    const html = renderToString(<ArticleView article={{ ...ARTICLE, content }} withHeader={false} shareUrl={SHARE} />);
+    expect(html).toMatch(/<div class="table-scroll" role="region" tabindex="0" aria-label="表格：出资人" data-scroll-hint="[^"]+"><table>/);
+    expect(html).toMatch(/<div role="region" tabindex="0" aria-label="组织架构图" data-scroll-hint="[^"]+" class="org-chart">|<div class="org-chart" role="region" tabindex="0" aria-label="组织架构图"/);
+    expect(html).toContain('左右滑动查看完整表格');
+  });
+
+  it('shows a box’s cue, makes it a keyboard stop and describes it by the cue only while it scrolls', () => {
+    const content = '<table><caption>出资人</caption><tr><td>1</td></tr></table>';
+    const wide = jest.spyOn(HTMLElement.prototype, 'scrollWidth', 'get').mockReturnValue(640);
+    const narrow = jest.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(300);
+    try {
+      render(<ArticleView article={{ ...ARTICLE, content }} withHeader={false} shareUrl={SHARE} />);
+      const box = screen.getByRole('region', { name: '表格：出资人' });
+      const hint = document.getElementById(box.dataset.scrollHint ?? '');
+      expect(box).toHaveClass('is-scrolling');
+      expect(box).toHaveAttribute('tabindex', '0');
+      expect(box).toHaveAccessibleDescription('左右滑动查看完整表格');
+      expect(hint).toHaveClass('is-shown');
+      expect(hint).toHaveAttribute('aria-hidden', 'true');
+    } finally {
+      wide.mockRestore();
+      narrow.mockRestore();
+    }
+    // A table that fits: no stop, no description, the cue's line kept but hidden.
+    const fits = render(<ArticleView article={{ ...ARTICLE, id: 9, content }} withHeader={false} shareUrl={SHARE} />);
+    const box = within(fits.container).getByRole('region', { name: '表格：出资人' });
+    expect(box).not.toHaveAttribute('tabindex');
+    expect(box).not.toHaveAttribute('aria-describedby');
+    expect(fits.container.querySelector('.scroll-hint')).not.toHaveClass('is-shown');
+  });
+
+  it('opens a certificate in the 大图 view with its caption’s lines apart, and a chart alone without 上一张 and 下一张', () => {
+    const gallery =
+      '<ul class="gallery"><li><figure><img src="honors/a.svg" alt="2025年证书" width="480" height="340"><figcaption>2025年 省级多式联运示范工程<br>颁发单位：省交通运输厅</figcaption></figure></li>' +
+      '<li><figure><img src="honors/b.svg" alt="2024年证书" width="480" height="340"><figcaption>2024年 国家AAAA级物流企业</figcaption></figure></li></ul>';
+    const { unmount } = render(<ArticleView article={{ ...ARTICLE, content: gallery }} withHeader={false} shareUrl={SHARE} />);
+    fireEvent.click(screen.getByRole('button', { name: '查看大图：2025年证书' }));
+    const dialog = document.querySelector('dialog.lightbox') as HTMLDialogElement;
+    const lines = Array.from(dialog.querySelectorAll('.lightbox__line')).map((l) => l.textContent);
+    expect(lines).toEqual(['2025年 省级多式联运示范工程', '颁发单位：省交通运输厅']);
+    expect(dialog).toHaveTextContent('第 1 张，共 2 张');
+    // Wider than tall: a phone held upright turns it along its length (CSS).
+    expect(dialog.querySelector('figure')).toHaveClass('lightbox__figure--landscape');
+    unmount();
+    const chart = '<figure><img src="figures/t.svg" alt="吞吐量" width="720" height="400"><figcaption>单位：万标箱</figcaption></figure>';
+    render(<ArticleView article={{ ...ARTICLE, content: chart }} withHeader={false} shareUrl={SHARE} />);
+    fireEvent.keyDown(screen.getByRole('button', { name: '查看大图：吞吐量' }), { key: 'Enter' });
+    const alone = document.querySelector('dialog.lightbox') as HTMLDialogElement;
+    expect(alone.querySelector('.lightbox__line')).toHaveTextContent('单位：万标箱');
+    expect(within(alone).queryByRole('button', { name: '上一张', hidden: true })).toBeNull();
+    expect(within(alone).getByRole('button', { name: '关闭', hidden: true })).toBeInTheDocument();
+  });
+});
+
+describe('enhanceBody', () => {
+  it('wraps each table in a named region after its cue, naming it by its caption, else the heading before it, else its number', () => {
+    const html = '<h2>出资人 &amp; 股权</h2><table><tr><td>1</td></tr></table><p>x</p><table><caption>“主要” 指标 "2025"</caption><tr><td>2</td></tr></table><table><tr><td>3</td></tr></table>';
+    const out = enhanceBody(html, 'b1');
+    expect(out).toBe(
+      '<h2>出资人 &amp; 股权</h2>' +
+        '<p class="scroll-hint" id="b1-scroll-1" aria-hidden="true">左右滑动查看完整表格</p><div class="table-scroll" role="region" tabindex="0" aria-label="表格：出资人 &amp; 股权" data-scroll-hint="b1-scroll-1"><table><tr><td>1</td></tr></table></div>' +
+        '<p>x</p>' +
+        '<p class="scroll-hint" id="b1-scroll-2" aria-hidden="true">左右滑动查看完整表格</p><div class="table-scroll" role="region" tabindex="0" aria-label="表格：“主要” 指标 &quot;2025&quot;" data-scroll-hint="b1-scroll-2"><table><caption>“主要” 指标 "2025"</caption><tr><td>2</td></tr></table></div>' +
+        '<p class="scroll-hint" id="b1-scroll-3" aria-hidden="true">左右滑动查看完整表格</p><div class="table-scroll" role="region" tabindex="0" aria-label="表格 3：出资人 &amp; 股权" data-scroll-hint="b1-scroll-3"><table><tr><td>3</td></tr></table></div>',
+    );
+  });
+
+  it('keeps a table inside a table inside its outer box, and an attribute holding ">" whole', () => {
+    const html = '<table title="a > b"><tr><td><table><tr><td>内</td></tr></table></td></tr></table><p>后</p>';
+    const out = enhanceBody(html, 'b');
+    expect(out.match(/class="table-scroll"/g)).toHaveLength(1);
+    expect(out).toContain('<table title="a > b"><tr><td><table><tr><td>内</td></tr></table></td></tr></table></div><p>后</p>');
+  });
+
+  it('makes the organisation chart a named region with its cue, and marks a chart’s figure, keeping its classes', () => {
+    const html =
+      '<div class="org-chart"><ul><li><span>股东会</span></li></ul></div>' +
+      '<figure class="wide"><img src="/portal/api/files/figures/t.svg?v=2" alt="图" width="900" height="260"></figure>' +
+      '<figure><img src="/portal/api/files/figures/small.svg" alt="小图" width="320" height="200"></figure>';
+    expect(enhanceBody(html, 'p')).toBe(
+      '<p class="scroll-hint" id="p-scroll-1" aria-hidden="true">左右滑动查看完整架构图</p>' +
+        '<div role="region" tabindex="0" aria-label="组织架构图" data-scroll-hint="p-scroll-1" class="org-chart"><ul><li><span>股东会</span></li></ul></div>' +
+        '<figure class="wide chart"><img src="/portal/api/files/figures/t.svg?v=2" alt="图" width="900" height="260"></figure>' +
+        '<figure><img src="/portal/api/files/figures/small.svg" alt="小图" width="320" height="200"></figure>',
+    );
+  });
+
+  it('leaves a body without wide content as it is', () => {
+    const html = '<p>正文<!-- <table> --></p><ul class="gallery"><li><figure><img src="a.svg" width="720" height="500" alt=""></figure></li></ul>';
+    expect(enhanceBody(html, 'x')).toBe(html);
   });
 });

@@ -1,6 +1,6 @@
 import './article-view.css';
 
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 
 import { Lightbox, type LightboxImage } from '../../../components/lightbox';
 import { VideoPlayer } from '../../../components/video-player';
@@ -20,22 +20,149 @@ interface ArticleViewProps {
 }
 
 
-/**
- * A chart: an SVG drawn for a wide page (its width attribute), in a figure and not a gallery's.
- * Scaled to a phone's width its labels would be a few pixels high; it keeps a legible width
- * (article-view.css) and its box scrolls sideways instead.
- */
-function isChart(img: HTMLImageElement): boolean {
-  const src = img.getAttribute('src') ?? '';
-  return /\.svg([?#]|$)/i.test(src) && Number(img.getAttribute('width')) >= 600 && !img.closest('.gallery');
+// Wide content in an article body (issue 34). The CMS's HTML is reworked as a string, so the
+// gateway's render (no DOM there) and the browser's draw the same markup, and a reader without
+// JavaScript gets it too:
+// - a table is wrapped in a box that scrolls sideways, a named region and a keyboard stop, with a
+//   cue above it (its line is kept, the cue shown only while the box does scroll: the effect below);
+// - the organisation chart is such a box too (it lays itself out to fit, article-view.css);
+// - a chart (an SVG drawn 600 px wide or more, in a figure outside a gallery) is marked `chart`: it
+//   scales to its column and opens in the 大图 view.
+// The gateway has sanitised the HTML (ammonia): well-formed, attribute values quoted. This reads its
+// tags only to find those elements; the text it writes into attributes is escaped.
+
+const TAG = /<!--[\s\S]*?-->|<(\/?)([a-zA-Z][a-zA-Z0-9-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g;
+const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
+const ENTITY: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+
+function attrOf(attrs: string, name: string): string | undefined {
+  const found = new RegExp(`(?:^|\\s)${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s"'>]+))`, 'i').exec(attrs);
+  return found ? (found[1] ?? found[2] ?? found[3]) : undefined;
 }
 
-/** The text of the heading a body element comes after (its own section's), if any. */
-function precedingHeading(element: Element): string | undefined {
-  for (let node = element.previousElementSibling; node; node = node.previousElementSibling) {
-    if (/^H[2-6]$/.test(node.tagName)) return node.textContent?.trim() || undefined;
+const hasClass = (attrs: string, name: string) => (attrOf(attrs, 'class') ?? '').split(/\s+/).includes(name);
+
+/** The text of a piece of HTML, its entities read and its spaces collapsed. */
+function textOf(html: string): string {
+  return html
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, code: string) => {
+      if (code[0] === '#') return String.fromCodePoint(code[1] === 'x' || code[1] === 'X' ? parseInt(code.slice(2), 16) : Number(code.slice(1)));
+      return ENTITY[code.toLowerCase()] ?? whole;
+    })
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+const escapeAttr = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** A chart: an SVG drawn for a wide page (its width attribute); scaled to a phone it wants the 大图 view. */
+const isChart = (imgAttrs: string) => /\.svg([?#]|$)/i.test(attrOf(imgAttrs, 'src') ?? '') && Number(attrOf(imgAttrs, 'width')) >= 600;
+
+/** The cue above a box that scrolls sideways: kept hidden (its line kept too) until the box scrolls. */
+const scrollHint = (id: string, what: string) => `<p class="scroll-hint" id="${id}" aria-hidden="true">左右滑动查看完整${what}</p>`;
+
+/**
+ * The article's HTML with its tables and organisation charts in scroll boxes and its charts marked;
+ * `idPrefix` makes the cues' ids unique in the page (React's useId: the same on the server and in
+ * the browser).
+ */
+export function enhanceBody(html: string, idPrefix: string): string {
+  const edits: { at: number; remove: number; insert: string }[] = [];
+  const open: { name: string; at: number; tag: string; attrs: string; gallery: boolean; chart?: boolean }[] = [];
+  const tables: { start: number; end: number; caption?: string; heading?: string }[] = [];
+  let table: { start: number; caption?: string; heading?: string } | null = null;
+  let tableDepth = 0;
+  let captionFrom = -1;
+  let headingFrom = -1;
+  let lastHeading: string | undefined;
+  let boxes = 0;
+  let charts = 0;
+  for (const match of html.matchAll(TAG)) {
+    const [tag, closing, rawName, attrs = ''] = match;
+    if (rawName === undefined) continue; // a comment
+    const name = rawName.toLowerCase();
+    const at = match.index;
+    const after = at + tag.length;
+    if (!closing) {
+      const inGallery = open.some((e) => e.gallery);
+      if (name === 'table') {
+        if (tableDepth === 0) table = { start: at, heading: lastHeading };
+        tableDepth += 1;
+      } else if (name === 'caption' && tableDepth === 1) {
+        captionFrom = after;
+      } else if (/^h[2-6]$/.test(name)) {
+        headingFrom = after;
+      } else if (name === 'img' && !inGallery && isChart(attrs)) {
+        const figure = [...open].reverse().find((e) => e.name === 'figure');
+        if (figure) figure.chart = true;
+      } else if (name === 'div' && hasClass(attrs, 'org-chart') && tableDepth === 0) {
+        boxes += 1;
+        charts += 1;
+        const id = `${idPrefix}-scroll-${boxes}`;
+        const label = charts > 1 ? `组织架构图 ${charts}` : '组织架构图';
+        edits.push({ at, remove: 0, insert: scrollHint(id, '架构图') });
+        edits.push({ at: at + 4, remove: 0, insert: ` role="region" tabindex="0" aria-label="${label}" data-scroll-hint="${id}"` });
+      }
+      if (!VOID.has(name) && !tag.endsWith('/>')) open.push({ name, at, tag, attrs, gallery: hasClass(attrs, 'gallery') });
+      continue;
+    }
+    const index = open.map((e) => e.name).lastIndexOf(name);
+    const closed = index >= 0 ? open.splice(index) : [];
+    const element = closed[0];
+    if (name === 'figure' && element?.chart) {
+      // The sanitiser writes every attribute value in double quotes.
+      const tagWithClass = /\sclass="/i.test(element.tag)
+        ? element.tag.replace(/(\sclass=")([^"]*)"/i, (_, lead: string, value: string) => `${lead}${value} chart"`)
+        : `${element.tag.slice(0, 7)} class="chart"${element.tag.slice(7)}`;
+      edits.push({ at: element.at, remove: element.tag.length, insert: tagWithClass });
+    } else if (name === 'caption' && tableDepth === 1 && table && captionFrom >= 0) {
+      table.caption = textOf(html.slice(captionFrom, at)) || undefined;
+      captionFrom = -1;
+    } else if (/^h[2-6]$/.test(name) && headingFrom >= 0) {
+      lastHeading = textOf(html.slice(headingFrom, at)) || undefined;
+      headingFrom = -1;
+    } else if (name === 'table' && tableDepth > 0) {
+      tableDepth -= 1;
+      if (tableDepth === 0 && table) {
+        tables.push({ ...table, end: after });
+        table = null;
+      }
+    }
   }
-  return undefined;
+  // Each table's region is named on its own (axe: landmark-unique): its caption, else the heading
+  // it follows, else its number among the article's tables.
+  const named = new Set<string>();
+  tables.forEach((t, i) => {
+    let label = t.caption ? `表格：${t.caption}` : t.heading ? `表格：${t.heading}` : '表格';
+    if (named.has(label) || (label === '表格' && tables.length > 1)) label = `表格 ${i + 1}${label === '表格' ? '' : label.slice(2)}`;
+    named.add(label);
+    boxes += 1;
+    const id = `${idPrefix}-scroll-${boxes}`;
+    edits.push({
+      at: t.start,
+      remove: 0,
+      insert: `${scrollHint(id, '表格')}<div class="table-scroll" role="region" tabindex="0" aria-label="${escapeAttr(label)}" data-scroll-hint="${id}">`,
+    });
+    edits.push({ at: t.end, remove: 0, insert: '</div>' });
+  });
+  // Applied from the end, so each edit's offset is still the original's; at one offset, in the order made.
+  return edits
+    .map((edit, order) => ({ ...edit, order }))
+    .sort((a, b) => b.at - a.at || b.order - a.order)
+    .reduce((out, e) => out.slice(0, e.at) + e.insert + out.slice(e.at + e.remove), html);
+}
+
+/** A caption's lines: a `<br>` in it starts a new one (the 大图 view shows them as lines too). */
+function captionLines(caption: Element | null | undefined, fallback: string): string[] {
+  if (!caption) return [fallback];
+  const lines = [''];
+  caption.childNodes.forEach((node) => {
+    if (node.nodeName === 'BR') lines.push('');
+    else lines[lines.length - 1] += node.textContent ?? '';
+  });
+  const kept = lines.map((line) => line.replace(/\s+/g, ' ').trim()).filter(Boolean);
+  return kept.length ? kept : [fallback];
 }
 
 /**
@@ -76,78 +203,39 @@ export function ArticleView({ article, withHeader = true, hrefOf = articleHref, 
   const [gallery, setGallery] = useState<LightboxImage[]>([]);
   const [shown, setShown] = useState<number | null>(null);
   const [size, setSize] = useState<ArticleSize>('medium');
+  const idPrefix = useId();
+  const html = useMemo(() => enhanceBody(article.content ?? '', `body${idPrefix.replace(/[^a-zA-Z0-9_-]/g, '')}`), [article.content, idPrefix]);
 
-  // Charts get their scrolling box before the first paint (its hint must not push the text down later).
+  // A scroll box shows its cue, is a keyboard stop (the arrow keys scroll it) and is described by
+  // the cue only while it does scroll: on a wide screen the same table fits and is none of these.
+  // Before the paint, and again whenever the box or its content changes size (a turned phone, 字号,
+  // 关怀版's text size).
   useLayoutEffect(() => {
-    body.current?.querySelectorAll<HTMLImageElement>('figure img').forEach((img) => {
-      if (!isChart(img) || img.parentElement?.classList.contains('figure-scroll')) return;
-      const wrapper = document.createElement('div');
-      wrapper.className = 'figure-scroll';
-      img.replaceWith(wrapper);
-      wrapper.appendChild(img);
-      const hint = document.createElement('p');
-      hint.className = 'figure-scroll__hint';
-      hint.setAttribute('aria-hidden', 'true');
-      hint.textContent = '← 左右滑动查看完整图表 →';
-      wrapper.after(hint);
-    });
-  }, [article.content]);
-
-  // Wide tables and charts scroll sideways on small screens: keyboard users must reach them too.
-  // Tables get a scrolling wrapper, so the table keeps its own semantics; in a layout effect, as the
-  // charts (a plain effect would let the table overflow the page for a frame).
-  useLayoutEffect(() => {
-    body.current?.querySelectorAll<HTMLTableElement>('table').forEach((table) => {
-      if (table.parentElement?.classList.contains('table-scroll')) return;
-      const wrapper = document.createElement('div');
-      wrapper.className = 'table-scroll';
-      table.replaceWith(wrapper);
-      wrapper.appendChild(table);
-    });
-    // Each region's name is its own (axe: landmark-unique): a table's caption, else the heading it
-    // follows, else its number among the article's tables.
-    const tables = Array.from(body.current?.querySelectorAll<HTMLElement>('.table-scroll') ?? []);
-    const named = new Set<string>();
-    body.current?.querySelectorAll<HTMLElement>('.table-scroll, .org-chart').forEach((region) => {
-      region.tabIndex = 0;
-      region.setAttribute('role', 'region');
-      let label = '组织架构图';
-      if (region.classList.contains('table-scroll')) {
-        const caption = region.querySelector('caption')?.textContent?.trim();
-        const heading = precedingHeading(region);
-        label = caption ? `表格：${caption}` : heading ? `表格：${heading}` : '表格';
-        if (named.has(label) || (label === '表格' && tables.length > 1)) label = `表格 ${tables.indexOf(region) + 1}${label === '表格' ? '' : label.slice(2)}`;
-      }
-      named.add(label);
-      region.setAttribute('aria-label', label);
-    });
-  }, [article.content]);
-
-  // A chart's box is a stop for the keyboard (it scrolls by the arrow keys) only while it scrolls:
-  // on a wide screen the chart fits and the box is no stop. Before the paint, as its hint shows then.
-  useLayoutEffect(() => {
-    const boxes = Array.from(body.current?.querySelectorAll<HTMLElement>('.figure-scroll') ?? []);
+    const boxes = Array.from(body.current?.querySelectorAll<HTMLElement>('[data-scroll-hint]') ?? []);
     if (boxes.length === 0) return undefined;
     const mark = () =>
       boxes.forEach((box) => {
         const scrolls = box.scrollWidth > box.clientWidth + 1;
+        const hint = box.dataset.scrollHint ? document.getElementById(box.dataset.scrollHint) : null;
         box.classList.toggle('is-scrolling', scrolls);
+        hint?.classList.toggle('is-shown', scrolls);
         if (scrolls) {
           box.tabIndex = 0;
-          box.setAttribute('role', 'region');
-          box.setAttribute('aria-label', `图表：${box.querySelector('img')?.alt ?? ''}（可左右滚动）`);
+          if (hint) box.setAttribute('aria-describedby', hint.id);
         } else {
           box.removeAttribute('tabindex');
-          box.removeAttribute('role');
-          box.removeAttribute('aria-label');
+          box.removeAttribute('aria-describedby');
         }
       });
     mark();
     if (typeof ResizeObserver === 'undefined') return undefined;
     const observer = new ResizeObserver(mark);
-    boxes.forEach((box) => observer.observe(box));
+    boxes.forEach((box) => {
+      observer.observe(box);
+      if (box.firstElementChild) observer.observe(box.firstElementChild);
+    });
     return () => observer.disconnect();
-  }, [article.content]);
+  }, [html]);
 
   // Links to another article arrive as its real URL (the gateway leads links to the CMS's own
   // article pages there): a page with its own article addresses (党建风采) points them there.
@@ -157,16 +245,20 @@ export function ArticleView({ article, withHeader = true, hrefOf = articleHref, 
       const id = /^\/portal\/article\/(\d+)$/.exec(link.getAttribute('href') ?? '')?.[1];
       if (id) link.setAttribute('href', hrefOf(Number(id)));
     });
-  }, [article.content, hrefOf]);
+  }, [html, hrefOf]);
 
-  // Gallery images in the CMS's HTML open in the lightbox, by mouse or keyboard.
+  // Gallery images and charts open in the 大图 view (the lightbox), by mouse or keyboard: a
+  // certificate larger than its thumbnail, a chart as large as the screen allows (on a phone held
+  // upright, turned to use the screen's length).
   useEffect(() => {
-    const images = Array.from(body.current?.querySelectorAll<HTMLImageElement>('.gallery img') ?? []);
+    const images = Array.from(body.current?.querySelectorAll<HTMLImageElement>('.gallery img, figure.chart img') ?? []);
     setGallery(
       images.map((img) => ({
         src: img.currentSrc || img.src,
         alt: img.alt,
-        caption: img.closest('figure')?.querySelector('figcaption')?.textContent ?? img.alt,
+        caption: captionLines(img.closest('figure')?.querySelector('figcaption'), img.alt),
+        width: Number(img.getAttribute('width')) || undefined,
+        height: Number(img.getAttribute('height')) || undefined,
       })),
     );
     const cleanups = images.map((img, i) => {
@@ -188,7 +280,7 @@ export function ArticleView({ article, withHeader = true, hrefOf = articleHref, 
       };
     });
     return () => cleanups.forEach((c) => c());
-  }, [article.content]);
+  }, [html]);
   const fetchAttachment = async (url: string, name: string) => {
     setDownloading(url);
     await download(url, name);
@@ -228,7 +320,7 @@ export function ArticleView({ article, withHeader = true, hrefOf = articleHref, 
       <ArticleTools size={size} onSize={setSize} url={shareUrl} />
       {article.video && <VideoPlayer src={article.video} poster={article.cover} title={article.title} captions={article.captions} />}
       {/* The gateway sanitises article HTML (ammonia) before it reaches the browser. */}
-      <div ref={body} className={`article__body article__body--${size}`} dangerouslySetInnerHTML={{ __html: article.content ?? '' }} />
+      <div ref={body} className={`article__body article__body--${size}`} dangerouslySetInnerHTML={{ __html: html }} />
       {gallery.length > 0 && <Lightbox images={gallery} index={shown} onIndex={setShown} />}
       {article.attachments && article.attachments.length > 0 && (
         <section className="attachments" aria-labelledby="attachments-title">

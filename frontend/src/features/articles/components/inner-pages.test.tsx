@@ -189,19 +189,20 @@ describe('a single page', () => {
 });
 
 describe('charts in an article', () => {
-  it('get a box that scrolls sideways (a wide SVG in a figure); photos and gallery images do not', () => {
+  it('are marked (a wide SVG in a figure) to scale to the column and open in the 大图 view; photos and gallery images are not charts', () => {
     const content =
       '<figure><img src="/portal/api/files/figures/throughput.svg" alt="吞吐量" width="720" height="400"><figcaption>吞吐量</figcaption></figure>' +
       '<figure><img src="/portal/api/files/covers/train.jpg" alt="班列" width="640" height="360"></figure>' +
       '<ul class="gallery"><li><figure><img src="/portal/api/files/honors/a.svg" alt="证书" width="720" height="500"></figure></li></ul>';
     const { container } = renderAt('/article/1', <ArticleView article={{ id: 1, categoryId: 11, title: '公司简介', content }} withHeader={false} shareUrl="http://127.0.0.1/portal/article/1" />);
-    const boxes = container.querySelectorAll('.figure-scroll');
-    expect(boxes).toHaveLength(1);
-    expect(boxes[0].querySelector('img')).toHaveAttribute('alt', '吞吐量');
-    // The caption stays outside the box; a hint for phones follows the box.
-    expect(boxes[0].querySelector('figcaption')).toBeNull();
-    expect(boxes[0].nextElementSibling).toHaveClass('figure-scroll__hint');
-    expect(boxes[0].nextElementSibling).toHaveAttribute('aria-hidden', 'true');
+    const charts = container.querySelectorAll('figure.chart');
+    expect(charts).toHaveLength(1);
+    // No scrolling box of its own any more (issue 34): the chart is the figure's image, at the column's width.
+    expect(charts[0].querySelector(':scope > img')).toHaveAttribute('alt', '吞吐量');
+    expect(container.querySelector('.figure-scroll')).toBeNull();
+    expect(screen.getByRole('button', { name: '查看大图：吞吐量' })).toBe(charts[0].querySelector('img'));
+    expect(screen.getByRole('button', { name: '查看大图：证书' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: '查看大图：班列' })).toBeNull();
   });
 });
 
