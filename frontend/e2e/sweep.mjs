@@ -370,6 +370,7 @@ export const sweepTests = [
     name: 'sweep: every route at 1366, 768, 390 and 320 px and in 关怀版 at every text size and zoom on phones: nothing past the screen outside a scroll box that says so, no text over text, every org-chart box in reach, axe clean',
     async run({ browser, base, artifacts }) {
       const routes = await everyRoute(base);
+      console.log(`       ${routes.length} routes, the articles ${routes.filter((r) => r.startsWith('/article/')).join(', ') || 'none'}`);
       const errors = [];
       const findings = (
         await inLanes(browser, routes, async (page, route) => {
