@@ -68,6 +68,8 @@ export function Lightbox({ images, index, onIndex }: LightboxProps) {
                 {line}
               </span>
             ))}
+            {/* Shown where the picture is turned (a phone held upright: global.css). */}
+            {isLandscape(image) && <span className="lightbox__turned muted">图片已横向显示，横握手机看得更清楚</span>}
             {several && (
               <span className="lightbox__count muted">
                 第 {(index ?? 0) + 1} 张，共 {images.length} 张
