@@ -253,7 +253,8 @@ export const careTests = [
       }
       // The statement, from the panel.
       await page.getByRole('button', { name: '关怀版' }).click();
-      await page.getByRole('link', { name: '无障碍声明' }).click();
+      // The panel's link (the footer has one too).
+      await page.getByRole('group', { name: '关怀版设置' }).getByRole('link', { name: '无障碍声明' }).click();
       assert.equal(await heading(page, '无障碍声明'), '无障碍声明');
       assert.equal(await page.getByRole('group', { name: '关怀版设置' }).count(), 0, 'the panel closes on the way');
       assert.deepEqual(consoleErrors, []);

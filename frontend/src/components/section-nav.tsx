@@ -1,6 +1,6 @@
 import './section-nav.css';
 
-import { useLayoutEffect, useRef } from 'react';
+import { useId, useLayoutEffect, useRef, useState } from 'react';
 import { pageHref } from '../lib/page-href';
 
 export interface SectionLink {
@@ -29,6 +29,22 @@ interface SectionNavProps {
  */
 export function SectionNav({ title, url, items, current, currentKind = 'page' }: SectionNavProps) {
   const list = useRef<HTMLUListElement>(null);
+  const hint = useId();
+  // Whether the phone strip scrolls: then its cue shows and describes the navigation (a visitor
+  // sees that more entries lie to the side; the sweep's contract, docs/frontend.md "Wide content").
+  // Kept up as the strip changes size (a turned phone, 关怀版's text size).
+  const [scrolls, setScrolls] = useState(false);
+  useLayoutEffect(() => {
+    const strip = list.current;
+    if (!strip) return undefined;
+    const mark = () => setScrolls(strip.scrollWidth > strip.clientWidth + 1);
+    mark();
+    if (typeof ResizeObserver === 'undefined') return undefined;
+    // The strip's own box keeps its width when larger text widens the entries: watch them too.
+    const observer = new ResizeObserver(mark);
+    [strip, ...Array.from(strip.children)].forEach((el) => observer.observe(el));
+    return () => observer.disconnect();
+  }, [items]);
 
   // In the phone strip the current entry may sit past the right edge: scroll the strip (only the
   // strip, never the page) to it. A no-op when the list does not scroll (the desktop column).
@@ -41,8 +57,15 @@ export function SectionNav({ title, url, items, current, currentKind = 'page' }:
   }, [current, items]);
 
   return (
-    <nav className="section-nav" aria-label={`${title}栏目导航`}>
+    <nav
+      className={`section-nav${scrolls ? ' is-scrolling' : ''}`}
+      aria-label={`${title}栏目导航`}
+      aria-describedby={scrolls ? hint : undefined}
+    >
       <p className="section-nav__title">{url ? <a href={pageHref(url)}>{title}</a> : title}</p>
+      <p className="section-nav__hint" id={hint} aria-hidden="true">
+        左右滑动查看更多栏目
+      </p>
       <ul className="section-nav__list" ref={list}>
         {items.map((item) => (
           <li key={item.url}>
