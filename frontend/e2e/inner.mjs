@@ -96,6 +96,10 @@ export const innerTests = [
       for (const { route, trail } of walk(table.routes)) {
         if (route.sameAs) continue; // it redirects to the page it names, which has its own case
         if (route.page === 'login') continue; // it leaves the portal for the external sign-in page
+        const channel = site.whistleblowing;
+        const reporting = [channel.phone, channel.email, channel.address, channel.website].some((s) => s.trim());
+        // No channel, no page (a 404, tested in the gateway's service_pages).
+        if (route.page === 'whistleblowing' && !reporting) continue;
         if (route.page === 'home') {
           cases.push([route.path, company]);
         } else if (route.page === 'partyDetail') {
