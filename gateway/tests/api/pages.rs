@@ -39,6 +39,18 @@ async fn fetch(app: &TestApp, path: &str) -> (u16, String, String, String) {
     (status, kind, cache, response.text().await.unwrap())
 }
 
+/// Whether the page shows an article's body: every run of its text, as the CMS's HTML has it, is in
+/// the page's markup. Not the body's HTML whole: the app wraps its tables and charts in scroll boxes
+/// with their cues (`enhanceBody`, issue 34), so the markup around the text is the app's.
+fn shows_body(markup: &str, body: &str) -> bool {
+    let runs: Vec<&str> = body
+        .split('<')
+        .filter_map(|part| part.split_once('>').map(|(_, text)| text.trim()))
+        .filter(|text| !text.is_empty())
+        .collect();
+    !runs.is_empty() && runs.iter().all(|run| markup.contains(run))
+}
+
 /// `text` as React writes it in an element's content or an attribute's value.
 fn escaped(text: &str) -> String {
     text.replace('&', "&amp;")
@@ -252,7 +264,7 @@ async fn every_content_route_and_the_home_page_are_rendered_with_their_content()
                     .get_json(&format!("/portal/api/article/detail?id={article}"))
                     .await;
                 let text = detail["result"]["content"].as_str().unwrap();
-                if text.len() < 100 || !markup.contains(text) {
+                if text.len() < 100 || !shows_body(markup, text) {
                     wrong.push(format!("{path}: the text of article {article} is missing"));
                 }
             }
@@ -1233,7 +1245,7 @@ async fn a_crawl_from_the_home_page_reaches_every_article() {
         for answer in answers_in(&state) {
             if let (Some(id), Some(text)) = (answer["id"].as_u64(), answer["content"].as_str())
                 && !text.is_empty()
-                && markup.contains(text)
+                && shows_body(markup, text)
             {
                 reached.insert(id);
             }
