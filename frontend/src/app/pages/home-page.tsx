@@ -61,6 +61,7 @@ function NewsRow({ stopped }: { stopped: boolean }) {
             articles={notices.articles}
             loading={notices.loading}
             lines={7}
+            className="home-column--notices"
           />
         )}
       </div>
