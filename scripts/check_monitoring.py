@@ -45,8 +45,8 @@ EXTERNAL_LABELS = {
 EVENT_ONLY = {
     ("portal_rate_limited_total", "limit"): {"client", "upstream", "upstream_concurrency"},
     # A purge's origin: the check makes an admin purge (and the second replica's pubsub one).
-    ("portal_cache_purges_total", "origin"): {"admin", "webhook", "pubsub", "reconnect"},
-    ("portal_cache_purged_entries_total", "origin"): {"admin", "webhook", "pubsub", "reconnect"},
+    ("portal_cache_purges_total", "origin"): {"admin", "webhook", "pubsub", "reconnect", "search"},
+    ("portal_cache_purged_entries_total", "origin"): {"admin", "webhook", "pubsub", "reconnect", "search"},
 }
 # Label values must be lowercase (Prometheus's convention): enumerations the gateway makes. An
 # endpoint's or route's label is its path's spelling (`category/getParentCategory`) and is exempt.

@@ -47,6 +47,9 @@ pub struct Config {
     /// The server-render pool (`render/`): threads, and each call's time and memory.
     #[serde(default)]
     pub render: RenderSettings,
+    /// Site search: the CMS's own, or the gateway's index (`search/`).
+    #[serde(default)]
+    pub search: crate::search::SearchSettings,
     /// Serve the demo as it is on an address others can reach, demo secret and all.
     #[serde(default)]
     pub demo: bool,
@@ -509,7 +512,53 @@ impl Config {
         self.validate_admin()?;
         self.validate_site()?;
         self.validate_telemetry()?;
-        self.validate_render()
+        self.validate_render()?;
+        self.validate_search()
+    }
+
+    /// `[search]`: bounds an operator can reason about, and a title among the indexed fields.
+    fn validate_search(&self) -> Result<(), ConfigError> {
+        let invalid = |key, reason: &str| ConfigError::Invalid {
+            key,
+            reason: reason.to_owned(),
+        };
+        let search = &self.search;
+        if !(1..=1_000_000).contains(&search.max_articles) {
+            return Err(invalid("search.max_articles", "must be from 1 to 1000000"));
+        }
+        if !(0..=1_000_000).contains(&search.max_body_chars) {
+            return Err(invalid(
+                "search.max_body_chars",
+                "must be from 0 to 1000000 (0 indexes no body)",
+            ));
+        }
+        if !(15_000_000..=2_000_000_000).contains(&search.writer_memory) {
+            return Err(invalid(
+                "search.writer_memory",
+                "must be from 15000000 (15 MB, the index writer's least) to 2000000000, in bytes",
+            ));
+        }
+        if !search.fields.contains(&crate::search::SearchField::Title) {
+            return Err(invalid(
+                "search.fields",
+                "must include \"title\" (a hit is shown by its title)",
+            ));
+        }
+        if !(20..=1000).contains(&search.fragment_chars) {
+            return Err(invalid("search.fragment_chars", "must be from 20 to 1000"));
+        }
+        if !(1..=64).contains(&search.concurrency) {
+            return Err(invalid("search.concurrency", "must be from 1 to 64"));
+        }
+        if let Some(dir) = &search.dir
+            && dir.as_os_str().is_empty()
+        {
+            return Err(invalid(
+                "search.dir",
+                "must be a folder, or left out for an index in memory",
+            ));
+        }
+        Ok(())
     }
 
     /// `[render]`: a pool of 1 to 16 threads, a budget a page can wait for, memory enough for a

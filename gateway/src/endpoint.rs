@@ -102,7 +102,9 @@ impl Endpoint {
                 ttl: None,
                 cms: Some(Self::ArticleSearch),
                 metrics: "article/search",
-                params: &["keyword", "page", "size"],
+                // `categoryId` (a section, with the categories under it), `from` and `to`
+                // (days, `yyyy-MM-dd`): filters of the gateway's own index.
+                params: &["keyword", "categoryId", "from", "to", "page", "size"],
                 client_limited: true,
             },
             Self::Site => &Spec {
@@ -192,6 +194,17 @@ impl Endpoint {
     }
 }
 
+/// What a search's key is made of.
+pub struct SearchKey<'a> {
+    pub keyword: &'a str,
+    pub section: Option<u64>,
+    /// Days, `yyyymmdd`.
+    pub from: Option<u32>,
+    pub to: Option<u32>,
+    pub page: u32,
+    pub size: u32,
+}
+
 /// A cache key: an endpoint's cache name and its normalised query (defaults filled, parameters
 /// in the table's order), so equal requests always share one entry. Built only from an
 /// endpoint of the table.
@@ -233,16 +246,30 @@ impl CacheKey {
         }
     }
 
-    /// The key of a search: the keyword percent-encoded, then the page and size.
-    pub fn search(keyword: &str, page: u32, size: u32) -> Self {
+    /// The key of a search: the keyword percent-encoded, the filters (empty when absent), then
+    /// the page and size.
+    pub fn search(search: &SearchKey<'_>) -> Self {
         let name = Endpoint::ArticleSearch
             .spec()
             .cache
             .expect("search answers are cached");
-        let keyword: String = url::form_urlencoded::byte_serialize(keyword.as_bytes()).collect();
+        let keyword: String =
+            url::form_urlencoded::byte_serialize(search.keyword.as_bytes()).collect();
+        let day = |d: Option<u32>| {
+            d.map_or_else(String::new, |d| {
+                format!("{:04}-{:02}-{:02}", d / 10000, d / 100 % 100, d % 100)
+            })
+        };
+        let section = search.section.map_or_else(String::new, |s| s.to_string());
         Self {
             endpoint: Endpoint::ArticleSearch,
-            text: Cow::Owned(format!("{name}?keyword={keyword}&page={page}&size={size}")),
+            text: Cow::Owned(format!(
+                "{name}?keyword={keyword}&categoryId={section}&from={}&to={}&page={}&size={}",
+                day(search.from),
+                day(search.to),
+                search.page,
+                search.size
+            )),
         }
     }
 

@@ -118,6 +118,9 @@ pub enum ApiError {
     /// The process cannot serve yet (readiness).
     #[error("not ready: {0}")]
     NotReady(&'static str),
+    /// The search index is being built and the CMS has no search to answer meanwhile.
+    #[error("the search index is not built yet")]
+    SearchBuilding,
 }
 
 impl ApiError {
@@ -177,6 +180,7 @@ impl ApiError {
             | Self::CmsShareSpent { retry_after }
             | Self::Upstream(UpstreamError::Ceiling { retry_after }) => Some(*retry_after),
             Self::Upstream(UpstreamError::Busy) => Some(Duration::from_secs(1)),
+            Self::SearchBuilding => Some(Duration::from_secs(5)),
             _ => None,
         }
     }
@@ -239,6 +243,11 @@ impl ApiError {
                 503,
                 StatusCode::SERVICE_UNAVAILABLE,
                 "门户正在启动或缺少页面文件，暂不可用。".to_owned(),
+            ),
+            Self::SearchBuilding => (
+                503,
+                StatusCode::SERVICE_UNAVAILABLE,
+                "站内搜索正在建立索引，请稍后再试。".to_owned(),
             ),
         }
     }

@@ -28,6 +28,7 @@ pub mod redact;
 pub mod reload;
 pub mod render;
 pub mod request;
+pub mod search;
 pub mod security;
 pub mod serve;
 mod stack;

@@ -65,6 +65,13 @@ pub fn handle() -> PrometheusHandle {
                     ],
                 )
                 .expect("bucket list is not empty")
+                .set_buckets_for_metric(
+                    Matcher::Full("portal_search_duration_seconds".to_owned()),
+                    &[
+                        0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0,
+                    ],
+                )
+                .expect("bucket list is not empty")
                 .install_recorder()
                 .expect("no other metrics recorder is installed");
             describe();
@@ -165,6 +172,19 @@ fn describe() {
     describe_counter!(
         "portal_render_engine_restarts_total",
         "Render engines dropped and built afresh after a time-out, running out of memory or another failure that may have left them unsound."
+    );
+    describe_histogram!(
+        "portal_search_duration_seconds",
+        Unit::Seconds,
+        "Searches answered by the gateway's own index: the query, its fragments and section counts."
+    );
+    describe_gauge!(
+        "portal_search_ready",
+        "1 while the gateway's search index answers, 0 while it is off, being built or failed."
+    );
+    describe_gauge!(
+        "portal_search_articles",
+        "Articles the gateway's search index holds (or has read so far, while it is built)."
     );
     describe_counter!(
         "portal_log_lines_dropped_total",
@@ -324,6 +344,23 @@ pub fn render_failed(reason: &'static str) {
 /// `portal_render_engine_restarts_total`: an engine dropped after a failure and built afresh.
 pub fn render_engine_restarted() {
     metrics::counter!("portal_render_engine_restarts_total").increment(1);
+}
+
+/// `portal_search_duration_seconds`: a search the index answered.
+pub fn search_query(took: Duration) {
+    metrics::histogram!("portal_search_duration_seconds").record(took.as_secs_f64());
+}
+
+/// `portal_search_ready` and `portal_search_articles`: where the index stands.
+pub fn search_status(status: &crate::search::Status) {
+    use crate::search::Status;
+    let (ready, articles) = match status {
+        Status::Ready { articles } => (1.0, *articles as f64),
+        Status::Building { read, .. } => (0.0, *read as f64),
+        Status::Off | Status::Failed(_) => (0.0, 0.0),
+    };
+    metrics::gauge!("portal_search_ready").set(ready);
+    metrics::gauge!("portal_search_articles").set(articles);
 }
 
 /// `GET /metrics`: the figures read at scrape time (readiness, the cache's size, the process),

@@ -97,7 +97,9 @@ impl Runtime {
             StatusCode::OK,
             success_bytes(&SiteAnswer {
                 site: &config.site,
-                search: upstream.dialect().has_search(),
+                // A search box wherever someone answers: the CMS, or the gateway's index.
+                search: upstream.dialect().has_search()
+                    || config.search.uses_index(upstream.dialect().has_search()),
             }),
         );
         let robots = robots_txt(&config.site);
@@ -168,6 +170,8 @@ pub struct Shared {
     pub traces: Option<Traces>,
     /// The CMS notices taken (`webhook`): one is never applied twice.
     pub webhook_seen: crate::webhook::SeenNotices,
+    /// The gateway's own search index (`search/`), built and kept by its task; outlives reloads.
+    pub search: Arc<crate::search::SearchIndex>,
     config_path: Option<PathBuf>,
 }
 
@@ -210,6 +214,7 @@ impl AppState {
             access_log,
             traces,
             webhook_seen: crate::webhook::SeenNotices::default(),
+            search: Arc::default(),
             config_path,
         })))
     }

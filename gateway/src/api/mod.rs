@@ -180,14 +180,14 @@ async fn content_answer(
 
 /// The content query an API request asks, its parameters checked (`Query::of_request`), for the
 /// handlers and for the pages the gateway renders (`pages`), which ask the API's URLs the app
-/// asks. A search is "not found" when the CMS has none (`/site` says `search: false` and the app
-/// shows no search box).
+/// asks. A search is "not found" when neither the CMS nor the gateway's index searches (`/site`
+/// says `search: false` and the app shows no search box).
 pub fn content_query(
     content: &ContentService<'_>,
     endpoint: Endpoint,
     query: RawQuery,
 ) -> Result<Query, ApiError> {
-    if endpoint == Endpoint::ArticleSearch && !content.has_search() {
+    if endpoint == Endpoint::ArticleSearch && !content.searches() {
         return Err(ApiError::NotFound("站内搜索未启用。".to_owned()));
     }
     Query::of_request(endpoint, query, content.max_page_size())

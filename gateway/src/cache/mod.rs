@@ -125,6 +125,9 @@ pub struct ResponseCache {
     inflight: Mutex<HashMap<String, Inflight>>,
     /// The tier all replicas share, when `[cache.shared]` names one.
     shared: Option<SharedTier>,
+    /// Every purge applied to this replica's memory, whatever its origin, for those who keep
+    /// something of their own in step with the cache (the search index).
+    purges: tokio::sync::broadcast::Sender<Arc<Purge>>,
 }
 
 /// Keeps an entry long enough to be served stale; freshness itself is judged at lookup.
@@ -161,6 +164,7 @@ impl ResponseCache {
             entries,
             inflight: Mutex::new(HashMap::new()),
             shared,
+            purges: tokio::sync::broadcast::channel(PURGES_HEARD).0,
         });
         if cache.shared.is_some() {
             SharedTier::start(&cache);
@@ -170,6 +174,12 @@ impl ResponseCache {
 
     pub fn shared(&self) -> Option<&SharedTier> {
         self.shared.as_ref()
+    }
+
+    /// The purges applied here from now on (this replica's own and every other's). A listener
+    /// that falls more than `PURGES_HEARD` behind is told it lagged, and must assume anything.
+    pub fn purges(&self) -> tokio::sync::broadcast::Receiver<Arc<Purge>> {
+        self.purges.subscribe()
     }
 
     /// The answer for `key`: fresh from the cache, stale while one refresh runs, or loaded once
@@ -460,6 +470,8 @@ impl ResponseCache {
             self.entries.invalidate(key).await;
         }
         crate::metrics::purged(origin, reached.len() + purge.evict.len());
+        // Nobody listening is no error.
+        let _ = self.purges.send(Arc::new(purge.clone()));
         reached
     }
 
@@ -483,6 +495,9 @@ impl ResponseCache {
     }
 }
 
+/// Purges a listener may fall behind by before it is told it lagged.
+const PURGES_HEARD: usize = 1024;
+
 /// Who asked for a purge, for `portal_cache_purges_total{origin}`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PurgeOrigin {
@@ -494,6 +509,8 @@ pub enum PurgeOrigin {
     Pubsub,
     /// The purge channel came back after a break: everything marked stale.
     Reconnect,
+    /// The search index changed: the answers it gave are dropped.
+    Search,
 }
 
 impl PurgeOrigin {
@@ -503,6 +520,7 @@ impl PurgeOrigin {
             Self::Webhook => "webhook",
             Self::Pubsub => "pubsub",
             Self::Reconnect => "reconnect",
+            Self::Search => "search",
         }
     }
 }

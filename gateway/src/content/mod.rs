@@ -21,7 +21,11 @@ use crate::{
     cms::{Credential, Fetched},
     endpoint::Endpoint,
     envelope::{ApiError, success_bytes},
-    model::{Article, ArticlePage, CategoryTree, Content},
+    model::{
+        Article, ArticlePage, CategoryTree, Content, Highlight, SearchHit, SearchPage,
+        SearchSource, SectionCount,
+    },
+    search::{Ask, SearchError, SearchIndex},
     state::{AppState, Runtime},
 };
 pub use file::{PASSED_HEADERS, cache_control as file_cache_control, not_modified};
@@ -66,6 +70,7 @@ pub struct Got<T> {
 pub struct ContentService<'a> {
     runtime: Arc<Runtime>,
     cache: &'a Arc<ResponseCache>,
+    index: Arc<SearchIndex>,
 }
 
 impl<'a> ContentService<'a> {
@@ -73,6 +78,7 @@ impl<'a> ContentService<'a> {
         Self {
             runtime: state.runtime(),
             cache: &state.cache,
+            index: Arc::clone(&state.search),
         }
     }
 
@@ -102,6 +108,11 @@ impl<'a> ContentService<'a> {
     /// Whether the CMS searches (`dialect.endpoints.article_search` set).
     pub fn has_search(&self) -> bool {
         self.runtime.upstream.dialect().has_search()
+    }
+
+    /// Whether searches are the gateway's own index's (`[search] mode`).
+    pub fn search_by_index(&self) -> bool {
+        self.runtime.config.search.uses_index(self.has_search())
     }
 
     /// A file of the CMS's file store (`segments` already checked by the caller): from the
@@ -185,9 +196,10 @@ impl<'a> ContentService<'a> {
         self.runtime.upstream.dialect().max_page_size()
     }
 
-    /// Whether the CMS searches (the pages show a search box only then).
+    /// Whether the portal searches: the CMS, or the gateway's index (the pages show a search
+    /// box only then).
     pub fn searches(&self) -> bool {
-        self.runtime.upstream.dialect().has_search()
+        self.has_search() || self.search_by_index()
     }
 
     /// The answer to `query`: from the cache (loaded once on a miss) for the gateway's own
@@ -246,14 +258,17 @@ impl<'a> ContentService<'a> {
     ) -> impl Fn() -> Loading + Send + Sync + 'static {
         let runtime = Arc::clone(&self.runtime);
         let cache = Arc::clone(self.cache);
+        let index = Arc::clone(&self.index);
         let keep_not_found = !policy.not_found_ttl.is_zero();
         move || {
-            let (runtime, cache) = (Arc::clone(&runtime), Arc::clone(&cache));
+            let (runtime, cache, index) =
+                (Arc::clone(&runtime), Arc::clone(&cache), Arc::clone(&index));
             let (caller, query) = (caller.clone(), query.clone());
             Box::pin(async move {
                 let service = ContentService {
                     runtime,
                     cache: &cache,
+                    index,
                 };
                 query
                     .entry(&service, &caller, keep_not_found)
@@ -367,6 +382,81 @@ impl<'a> ContentService<'a> {
     }
 }
 
+impl ContentService<'_> {
+    /// A page of the CMS's own search, as the portal shows one.
+    async fn cms_search(
+        &self,
+        query: &Query,
+        who: Credential<'_>,
+        id: Option<&HeaderValue>,
+    ) -> Result<Fetched<Content>, ApiError> {
+        let call = query.cms_call().expect("searches call the CMS");
+        let page = self.runtime.upstream.article_page(call, who, id).await?;
+        Ok(fetched(
+            Content::Search(Arc::new(SearchPage::of_cms(page.value))),
+            page.empty,
+        ))
+    }
+
+    /// A page of the gateway's index: the hits with their marked title and fragment, and the
+    /// hits per section named from the category tree.
+    async fn index_search(&self, query: &Query) -> Result<SearchPage, SearchError> {
+        let Query::Search {
+            keyword,
+            section,
+            from,
+            to,
+            page,
+            size,
+        } = query
+        else {
+            unreachable!("only a search asks the index");
+        };
+        let ask = Ask {
+            keyword: keyword.to_string(),
+            section: *section,
+            from: *from,
+            to: *to,
+            page: *page,
+            size: *size,
+            fragment_chars: self.runtime.config.search.fragment_chars,
+        };
+        let found = self.index.search(ask).await?;
+        // Boxed: the tree's own load runs through `Query::load`, which called this.
+        let tree = Box::pin(self.tree()).await.ok();
+        let name_of = |id: u64| {
+            tree.as_ref()
+                .and_then(|t| t.value.trail_to_id(id))
+                .and_then(|trail| trail.last().map(|c| c.name.clone()))
+        };
+        let sections = found
+            .per_category
+            .iter()
+            .filter_map(|&(id, count)| name_of(id).map(|name| SectionCount { id, name, count }))
+            .collect();
+        let size_u64 = u64::from((*size).max(1));
+        Ok(SearchPage {
+            content: found
+                .hits
+                .into_iter()
+                .map(|hit| SearchHit {
+                    article: hit.article,
+                    highlight: Some(Highlight {
+                        title: hit.title,
+                        fragment: hit.fragment,
+                    }),
+                })
+                .collect(),
+            total_elements: found.total,
+            total_pages: found.total.div_ceil(size_u64),
+            page: *page,
+            size: *size,
+            source: SearchSource::Index,
+            sections,
+        })
+    }
+}
+
 /// Most CMS pages one walk asks for (the sitemap's: 1000 pages of `max_size` articles).
 const MAX_PAGES_WALKED: u32 = 1000;
 
@@ -412,8 +502,34 @@ impl Query {
                     None => return Ok(Loaded::Missing { empty: tree.empty }),
                 }
             }
-            Self::Articles { .. } | Self::Search { .. } => {
-                let call = self.cms_call().expect("lists and searches call the CMS");
+            Self::Search { .. } => {
+                if service.search_by_index() {
+                    match service.index_search(self).await {
+                        Ok(page) => fetched(Content::Search(Arc::new(page)), false),
+                        // Building: the CMS's own search answers meanwhile, when it has one and
+                        // the visitor asked for nothing only the index does.
+                        Err(SearchError::NotReady)
+                            if service.has_search() && !self.is_filtered() =>
+                        {
+                            service.cms_search(self, who, id).await?
+                        }
+                        Err(SearchError::NotReady) => return Err(ApiError::SearchBuilding),
+                        Err(err) => {
+                            tracing::error!(error = %err, "the search index failed a search");
+                            return Err(ApiError::Internal("the search index failed"));
+                        }
+                    }
+                } else if self.is_filtered() {
+                    return Err(ApiError::bad_query(
+                        self.first_filter(),
+                        "本站的搜索由内容管理系统提供，不支持按栏目或日期筛选。",
+                    ));
+                } else {
+                    service.cms_search(self, who, id).await?
+                }
+            }
+            Self::Articles { .. } => {
+                let call = self.cms_call().expect("lists call the CMS");
                 let page = match cms.article_page(call, who, id).await {
                     // The CMS refused the call, or has nothing on a first page: a category the
                     // tree does not have is "not found", whatever the CMS said of it (many
@@ -500,6 +616,7 @@ fn encode(content: &Content) -> bytes::Bytes {
         Content::Parent(parent) => success_bytes(parent),
         Content::Articles(page) => success_bytes(page.as_ref()),
         Content::Article(article) => success_bytes(article.as_ref()),
+        Content::Search(page) => success_bytes(page.as_ref()),
     }
 }
 

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::{
     cms::dialect::CmsCall,
-    endpoint::{CacheKey, Endpoint},
+    endpoint::{CacheKey, Endpoint, SearchKey},
     envelope::ApiError,
     model::{Content, tags},
     request::query::{ListQuery, RawQuery},
@@ -29,9 +29,16 @@ pub enum Query {
     Article {
         id: u64,
     },
-    /// A page of the CMS's own search (`dialect.endpoints.article_search`).
+    /// A page of a search: the gateway's index or the CMS's own search
+    /// (`dialect.endpoints.article_search`), as `[search] mode` says. The filters are the
+    /// index's.
     Search {
         keyword: Arc<str>,
+        /// A section: the category and every one under it.
+        section: Option<u64>,
+        /// Days, `yyyymmdd`, both included.
+        from: Option<u32>,
+        to: Option<u32>,
         page: u32,
         size: u32,
     },
@@ -65,9 +72,19 @@ impl Query {
             ),
             Self::Search {
                 keyword,
+                section,
+                from,
+                to,
                 page,
                 size,
-            } => CacheKey::search(keyword, *page, *size),
+            } => CacheKey::search(&SearchKey {
+                keyword,
+                section: *section,
+                from: *from,
+                to: *to,
+                page: *page,
+                size: *size,
+            }),
         }
     }
 
@@ -104,8 +121,17 @@ impl Query {
             Endpoint::ArticleSearch => {
                 let keyword = raw.keyword("keyword")?;
                 let list = ListQuery::parse(&raw, max_size)?;
+                let (from, to) = (raw.day("from")?, raw.day("to")?);
+                if let (Some(from), Some(to)) = (from, to)
+                    && from > to
+                {
+                    return Err(ApiError::bad_query("to", "参数 to 不能早于 from。"));
+                }
                 Self::Search {
                     keyword: keyword.into(),
+                    section: list.category_id,
+                    from,
+                    to,
                     page: list.page,
                     size: list.size,
                 }
@@ -114,6 +140,23 @@ impl Query {
                 return Err(ApiError::NotFound("请求的接口不存在。".to_owned()));
             }
         })
+    }
+
+    /// Whether this search is filtered (by section or date: the index's filters).
+    pub fn is_filtered(&self) -> bool {
+        matches!(self, Self::Search { section, from, to, .. }
+            if section.is_some() || from.is_some() || to.is_some())
+    }
+
+    /// The first filter a search names (for the error that refuses it).
+    pub fn first_filter(&self) -> &'static str {
+        match self {
+            Self::Search {
+                section: Some(_), ..
+            } => "categoryId",
+            Self::Search { from: Some(_), .. } => "from",
+            _ => "to",
+        }
     }
 
     /// The CMS call of a list or a search.
@@ -132,6 +175,7 @@ impl Query {
                 keyword,
                 page,
                 size,
+                ..
             } => Some(CmsCall::Search {
                 keyword: Arc::clone(keyword),
                 page: *page,
@@ -149,8 +193,11 @@ impl Query {
             Self::Articles { category, .. } => {
                 vec![category.map_or_else(|| tags::ALL_ARTICLES.to_owned(), tags::category)]
             }
-            // Any article may start to match: every article event purges searches.
-            Self::Search { .. } => vec![tags::ALL_ARTICLES.to_owned()],
+            // Any article may start to match: every article event purges searches, and every
+            // change of the index.
+            Self::Search { .. } => {
+                vec![tags::ALL_ARTICLES.to_owned(), tags::SEARCH_INDEX.to_owned()]
+            }
             Self::Article { id } => vec![tags::article(*id)],
         };
         match found {
@@ -161,6 +208,9 @@ impl Query {
             // Its neighbours, whose titles its previous/next links show.
             Some(Content::Article(article)) => {
                 tags.extend(article.neighbour_ids().map(tags::article));
+            }
+            Some(Content::Search(page)) => {
+                tags.extend(page.content.iter().map(|hit| tags::article(hit.article.id)));
             }
             _ => {}
         }

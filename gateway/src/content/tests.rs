@@ -18,7 +18,18 @@ fn every_query_comes_back_from_its_key() {
         Query::Article { id: 2101 },
         Query::Search {
             keyword: "中欧 班列&".into(),
+            section: None,
+            from: None,
+            to: None,
             page: 2,
+            size: 10,
+        },
+        Query::Search {
+            keyword: "长安号".into(),
+            section: Some(2),
+            from: Some(2025_01_01),
+            to: Some(2025_12_31),
+            page: 1,
             size: 10,
         },
     ] {

@@ -272,6 +272,111 @@ impl ArticlePage {
     }
 }
 
+/// A piece of a text a search shows: plain, or where the visitor's words matched (`match`).
+/// Text only: the app draws each as a text node, marked or not, so nothing in it becomes markup.
+#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Marked {
+    pub text: String,
+    #[serde(rename = "match")]
+    pub hit: bool,
+}
+
+impl Marked {
+    pub fn text(text: &str) -> Self {
+        Self {
+            text: text.to_owned(),
+            hit: false,
+        }
+    }
+
+    pub fn hit(text: &str) -> Self {
+        Self {
+            text: text.to_owned(),
+            hit: true,
+        }
+    }
+}
+
+/// Where a search hit matched: its title whole and a fragment of its text (body, else summary),
+/// each cut into marked and plain pieces.
+#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Highlight {
+    pub title: Vec<Marked>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(test, ts(as = "Option<Vec<Marked>>"))]
+    pub fragment: Vec<Marked>,
+}
+
+/// One result of a search: the article as a list shows it, and where it matched (the built-in
+/// index only; a CMS's search says nothing of it).
+#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SearchHit {
+    #[serde(flatten)]
+    pub article: Article,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub highlight: Option<Highlight>,
+}
+
+/// How many hits a section holds, a choice of the search's section filter.
+#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SectionCount {
+    pub id: u64,
+    pub name: String,
+    pub count: u64,
+}
+
+/// Who answered a search: the gateway's own index, or the CMS's search.
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SearchSource {
+    Index,
+    Cms,
+}
+
+/// One page of a search; `page` is 1-based. `sections` (the index only) counts the hits of
+/// each section, whatever section the page was filtered to.
+#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchPage {
+    pub content: Vec<SearchHit>,
+    pub total_elements: u64,
+    pub total_pages: u64,
+    pub page: u32,
+    pub size: u32,
+    pub source: SearchSource,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(test, ts(as = "Option<Vec<SectionCount>>"))]
+    pub sections: Vec<SectionCount>,
+}
+
+impl SearchPage {
+    /// A page of the CMS's search, as the portal shows one.
+    pub fn of_cms(page: ArticlePage) -> Self {
+        Self {
+            content: page
+                .content
+                .into_iter()
+                .map(|article| SearchHit {
+                    article,
+                    highlight: None,
+                })
+                .collect(),
+            total_elements: page.total_elements,
+            total_pages: page.total_pages,
+            page: page.page,
+            size: page.size,
+            source: SearchSource::Cms,
+            sections: Vec::new(),
+        }
+    }
+}
+
 /// What one content query found: the value a cache entry holds beside its encodings, so every
 /// face reads the same typed value and none parses another's bytes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -280,9 +385,11 @@ pub enum Content {
     Categories(Arc<CategoryTree>),
     /// The parent of a category (`None` at the top level).
     Parent(Option<Arc<Category>>),
-    /// A page of a list or of a search.
+    /// A page of a list.
     Articles(Arc<ArticlePage>),
     Article(Arc<Article>),
+    /// A page of a search.
+    Search(Arc<SearchPage>),
 }
 
 #[cfg(test)]

@@ -18,6 +18,9 @@ pub const CATEGORIES: &str = "categories";
 /// The list pages of every category together (no `categoryId`).
 pub const ALL_ARTICLES: &str = "articles";
 
+/// The answers of the gateway's own search index: dropped whenever the index changes.
+pub const SEARCH_INDEX: &str = "search-index";
+
 /// Whether `tag` is one of the forms above (what the purge endpoint accepts).
 pub fn is_valid(tag: &str) -> bool {
     let id = |rest: &str| {
@@ -25,6 +28,7 @@ pub fn is_valid(tag: &str) -> bool {
     };
     tag == CATEGORIES
         || tag == ALL_ARTICLES
+        || tag == SEARCH_INDEX
         || tag.strip_prefix("article:").is_some_and(id)
         || tag.strip_prefix("category:").is_some_and(id)
 }
@@ -35,7 +39,13 @@ mod tests {
 
     #[test]
     fn only_the_known_forms_are_tags() {
-        for good in ["article:2101", "category:21", "categories", "articles"] {
+        for good in [
+            "article:2101",
+            "category:21",
+            "categories",
+            "articles",
+            "search-index",
+        ] {
             assert!(is_valid(good), "{good}");
         }
         for bad in [

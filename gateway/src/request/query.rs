@@ -131,6 +131,22 @@ impl RawQuery {
             .filter(|v| !v.is_empty())
     }
 
+    /// A day, `yyyy-MM-dd` (a real one), as `yyyymmdd`; `None` when absent.
+    pub fn day(&self, name: &'static str) -> Result<Option<u32>, ApiError> {
+        let Some(raw) = self.single(name)? else {
+            return Ok(None);
+        };
+        let raw = raw.trim();
+        chrono::NaiveDate::parse_from_str(raw, "%Y-%m-%d")
+            .ok()
+            .filter(|_| raw.len() == 10)
+            .and_then(|_| raw.replace('-', "").parse().ok())
+            .map(Some)
+            .ok_or_else(|| {
+                ApiError::bad_query(name, format!("参数 {name} 应为日期，如 2025-01-31。"))
+            })
+    }
+
     pub fn required_id(&self, name: &'static str) -> Result<u64, ApiError> {
         self.positive(name, i64::MAX as u64)?
             .ok_or_else(|| ApiError::bad_query(name, format!("缺少参数 {name}。")))

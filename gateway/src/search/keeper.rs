@@ -1,0 +1,491 @@
+//! The task that builds the index and keeps it fresh. It reads only through the content service
+//! (the cache, the CMS ceiling and cap, the shared tier), as the sitemap does:
+//!
+//! - **a walk**: every article the lists hold (`first_articles`, the sitemap's walk), newest
+//!   first, up to `search.max_articles`; an article not in the index, or whose list entry
+//!   changed, is read whole and indexed; one the lists no longer hold leaves it (only after a
+//!   whole, non-empty walk: an empty CMS answer never empties the index). At start (in the
+//!   background: nothing waits for it), after a purge of a list or of everything, and every
+//!   sitemap TTL.
+//! - **a purge** of an article (the webhook, a purge by tag, another replica's purge over the
+//!   shared tier, the changes poll): that article is read again at once and indexed, or taken
+//!   out when the CMS no longer has it.
+//!
+//! Each change ends in a commit, after which the index's answers are purged (tag
+//! `search-index`) so no cached search or page shows the index as it was. With a shared tier
+//! each replica keeps its own index from the same purges; the reads behind them are mostly the
+//! shared tier's.
+
+use std::{
+    collections::{BTreeSet, HashMap},
+    hash::{Hash, Hasher},
+    sync::Arc,
+    time::Duration,
+};
+
+use futures_util::{StreamExt, stream};
+use tokio::{sync::broadcast::error::RecvError, time::Instant};
+
+use super::{Engine, SearchIndex, SearchSettings, Status, engine::Doc, text};
+use crate::{
+    cache::{Kind, Purge, PurgeOrigin},
+    content::{ContentService, Query},
+    endpoint::Endpoint,
+    envelope::ApiError,
+    model::{Article, CategoryTree, tags},
+    state::AppState,
+};
+
+/// How soon after a purge the keeper acts: purges that come together (a webhook's tags, an
+/// editor's burst) make one commit.
+const GATHER: Duration = Duration::from_millis(50);
+/// How often the keeper looks at the config while nothing happens (a reload may turn it on).
+const LOOK_EVERY: Duration = Duration::from_secs(5);
+/// The shortest time between two walks, whatever the sitemap's TTL.
+const MIN_WALK_EVERY: Duration = Duration::from_secs(30);
+/// Articles written to the index at once.
+const BATCH: usize = 64;
+
+/// What the purges heard so far ask of the index.
+#[derive(Default)]
+struct Pending {
+    ids: BTreeSet<u64>,
+    walk: bool,
+    /// Read every article again, not only the changed ones (a purge of everything).
+    reread: bool,
+}
+
+impl Pending {
+    fn hear(&mut self, purge: &Purge) {
+        let own = purge.prefixes.is_empty()
+            && purge.evict.is_empty()
+            && purge.tags.iter().all(|t| t == tags::SEARCH_INDEX);
+        if own {
+            return;
+        }
+        for tag in &purge.tags {
+            if let Some(id) = tag.strip_prefix("article:").and_then(|id| id.parse().ok()) {
+                self.ids.insert(id);
+            } else if tag != tags::SEARCH_INDEX {
+                // A list, a category, the tree: what the lists hold may have changed.
+                self.walk = true;
+            }
+        }
+        for prefix in &purge.prefixes {
+            if prefix.is_empty() {
+                self.walk = true;
+                self.reread = true;
+            } else if let Some(id) = detail_id(prefix) {
+                self.ids.insert(id);
+            } else if prefix.starts_with("article") || prefix.starts_with("category") {
+                self.walk = true;
+            }
+        }
+        // Another replica loaded these again into the shared tier.
+        self.ids
+            .extend(purge.evict.iter().filter_map(|key| detail_id(key)));
+    }
+}
+
+/// The article of a detail's cache key (`article/detail?id=2101`).
+fn detail_id(key: &str) -> Option<u64> {
+    match Query::of_key(key, 1) {
+        Ok(Query::Article { id }) => Some(id),
+        _ => None,
+    }
+}
+
+/// Starts the keeper (from `Application::run_until`). It listens to purges from now on.
+pub fn spawn(state: AppState) {
+    let purges = state.cache.purges();
+    tokio::spawn(keep(state, purges));
+}
+
+async fn keep(state: AppState, mut purges: tokio::sync::broadcast::Receiver<Arc<Purge>>) {
+    let index = Arc::clone(&state.search);
+    let mut held: HashMap<u64, u64> = HashMap::new();
+    let mut pending = Pending {
+        walk: true,
+        ..Pending::default()
+    };
+    let mut next_walk = Instant::now();
+    let mut backoff = Duration::from_secs(1);
+    loop {
+        let runtime = state.runtime();
+        let settings = runtime.config.search.clone();
+        let content = ContentService::new(&state);
+        let wanted = settings.uses_index(content.has_search());
+        drop(content);
+        if !wanted {
+            if index.engine.get().is_none() {
+                index.set_status(Status::Off);
+            }
+            pending.walk = true;
+            tokio::select! {
+                heard = purges.recv() => if matches!(heard, Err(RecvError::Closed)) { return },
+                () = tokio::time::sleep(LOOK_EVERY) => {}
+            }
+            continue;
+        }
+        let engine = match opened(&index, &settings, &mut held).await {
+            Ok(engine) => engine,
+            Err(err) => {
+                tracing::error!(error = %err, "the search index could not be opened; searches go to the CMS, or answer 503");
+                index.set_status(Status::Failed(err.to_string()));
+                tokio::time::sleep(Duration::from_secs(30)).await;
+                continue;
+            }
+        };
+        let mut changed = false;
+        let mut walked = false;
+        if pending.walk || Instant::now() >= next_walk {
+            match walk(&state, &engine, &settings, &mut held, pending.reread).await {
+                Ok(walk_changed) => {
+                    changed |= walk_changed;
+                    walked = true;
+                    pending.walk = false;
+                    pending.reread = false;
+                    backoff = Duration::from_secs(1);
+                    next_walk = Instant::now() + walk_every(&state);
+                }
+                Err(err) => {
+                    tracing::warn!(error = %err, retry_in = ?backoff, "the search index could not walk the CMS's lists");
+                    next_walk = Instant::now() + backoff;
+                    backoff = (backoff * 2).min(Duration::from_secs(60));
+                    pending.walk = false;
+                }
+            }
+        }
+        if !pending.ids.is_empty() && (walked || matches!(index.status(), Status::Ready { .. })) {
+            let ids = std::mem::take(&mut pending.ids);
+            changed |= reindex(&state, &engine, &settings, &mut held, ids).await;
+        }
+        if changed {
+            commit(&state, &index, &engine).await;
+        }
+        // Ready once a walk is through and what it read is visible.
+        if walked {
+            index.set_status(Status::Ready {
+                articles: engine.len(),
+            });
+        }
+        // Wait for a purge, the next walk, or a look at the config.
+        let until = next_walk.min(Instant::now() + LOOK_EVERY);
+        tokio::select! {
+            heard = purges.recv() => {
+                match heard {
+                    Ok(purge) => pending.hear(&purge),
+                    Err(RecvError::Lagged(_)) => pending.walk = true,
+                    Err(RecvError::Closed) => return,
+                }
+                // What else comes with it.
+                let gather = tokio::time::sleep(GATHER);
+                tokio::pin!(gather);
+                loop {
+                    tokio::select! {
+                        () = &mut gather => break,
+                        heard = purges.recv() => match heard {
+                            Ok(purge) => pending.hear(&purge),
+                            Err(RecvError::Lagged(_)) => pending.walk = true,
+                            Err(RecvError::Closed) => return,
+                        }
+                    }
+                }
+            }
+            () = tokio::time::sleep_until(until) => {}
+        }
+    }
+}
+
+/// The engine, opened at the first turn that wants it (the folder and the writer's memory are
+/// fixed from then on), with what it holds.
+async fn opened(
+    index: &Arc<SearchIndex>,
+    settings: &SearchSettings,
+    held: &mut HashMap<u64, u64>,
+) -> Result<Arc<Engine>, super::EngineError> {
+    if let Some(engine) = index.engine.get() {
+        return Ok(Arc::clone(engine));
+    }
+    index.set_status(Status::Building { read: 0, of: 0 });
+    let (dir, bytes) = (settings.dir.clone(), settings.writer_memory);
+    let engine = tokio::task::spawn_blocking(move || {
+        text::warm_up();
+        Engine::open(dir.as_deref(), bytes)
+    })
+    .await
+    .map_err(|_| {
+        super::EngineError::Folder("the task opening the index ended abnormally".into())
+    })??;
+    let engine = Arc::clone(index.engine.get_or_init(|| Arc::new(engine)));
+    let engine_for_held = Arc::clone(&engine);
+    *held = tokio::task::spawn_blocking(move || engine_for_held.held())
+        .await
+        .unwrap_or_default();
+    if !held.is_empty() {
+        // Read back from its folder: it answers at once, and the first walk brings it up to date.
+        tracing::info!(
+            articles = held.len(),
+            "the search index is read back from its folder"
+        );
+        index.set_status(Status::Ready {
+            articles: engine.len(),
+        });
+    }
+    Ok(engine)
+}
+
+/// How long between two walks: the sitemap's TTL (its walk is the same), at least 30 s.
+fn walk_every(state: &AppState) -> Duration {
+    let content = ContentService::new(state);
+    content
+        .policy(Kind::Crawl, Endpoint::ArticleList, "sitemap.xml")
+        .ttl
+        .max(MIN_WALK_EVERY)
+}
+
+/// What a list shows of an article, hashed: a change means reading the article again.
+fn fingerprint(card: &Article) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (
+        card.id,
+        card.category_id,
+        &card.title,
+        &card.summary,
+        &card.publish_time,
+        &card.cover,
+    )
+        .hash(&mut h);
+    h.finish()
+}
+
+/// An article as a list shows it: no body, no neighbours.
+fn card_of(detail: &Article) -> Article {
+    Article {
+        content: None,
+        prev: None,
+        next: None,
+        attachments: Vec::new(),
+        video: None,
+        captions: None,
+        ..detail.clone()
+    }
+}
+
+fn doc_of(card: Article, detail: &Article, tree: &CategoryTree, settings: &SearchSettings) -> Doc {
+    let indexed = settings.indexed();
+    let body = match (&detail.content, indexed.body) {
+        (Some(html), true) => text::html_text(html, settings.max_body_chars),
+        _ => String::new(),
+    };
+    let sections = tree
+        .trail_to_id(card.category_id)
+        .map(|trail| trail.iter().map(|c| c.id).collect())
+        .unwrap_or_else(|| vec![card.category_id]);
+    let fingerprint = fingerprint(&card);
+    Doc {
+        article: card,
+        body,
+        sections,
+        fingerprint,
+        summary_indexed: indexed.summary,
+    }
+}
+
+/// Reads an article whole (again, when `fresh`: a purge may have left the cache's copy stale).
+async fn read(
+    content: &ContentService<'_>,
+    id: u64,
+    fresh: bool,
+) -> Result<Option<Arc<Article>>, ApiError> {
+    if fresh {
+        content
+            .refresh(Query::Article { id }.key().as_str())
+            .await?;
+    }
+    match content.article(id).await {
+        Ok(got) => Ok(Some(got.value)),
+        Err(err) if err.is_not_found() => Ok(None),
+        Err(err) => Err(err),
+    }
+}
+
+/// One walk; whether the index changed.
+async fn walk(
+    state: &AppState,
+    engine: &Arc<Engine>,
+    settings: &SearchSettings,
+    held: &mut HashMap<u64, u64>,
+    reread: bool,
+) -> Result<bool, ApiError> {
+    let content = ContentService::new(state);
+    let tree = content.tree().await?;
+    let listed = content.first_articles(None, settings.max_articles).await?;
+    if listed.value.len() >= settings.max_articles {
+        tracing::warn!(
+            max = settings.max_articles,
+            "the CMS holds more articles than search.max_articles: the newest are indexed"
+        );
+    }
+    let to_read: Vec<Article> = listed
+        .value
+        .iter()
+        .filter(|card| reread || held.get(&card.id) != Some(&fingerprint(card)))
+        .cloned()
+        .collect();
+    let building = !matches!(state.search.status(), Status::Ready { .. });
+    let of = to_read.len();
+    if building {
+        state.search.set_status(Status::Building { read: 0, of });
+    }
+    let mut changed = false;
+    let to_read: Vec<(Article, bool)> = to_read
+        .into_iter()
+        .map(|card| {
+            let fresh = held.contains_key(&card.id);
+            (card, fresh)
+        })
+        .collect();
+    let mut reads = stream::iter(to_read.into_iter().map(|(card, fresh)| {
+        let content = &content;
+        async move {
+            let detail = read(content, card.id, fresh).await;
+            (card, detail)
+        }
+    }))
+    .buffer_unordered(settings.concurrency.max(1));
+    let mut batch = Vec::with_capacity(BATCH);
+    let mut read = 0;
+    let mut failed = 0;
+    while let Some((card, detail)) = reads.next().await {
+        read += 1;
+        match detail {
+            Ok(Some(detail)) => batch.push(doc_of(card, &detail, &tree.value, settings)),
+            // Listed, yet gone: the next walk will not list it.
+            Ok(None) => {}
+            Err(err) => {
+                failed += 1;
+                tracing::debug!(id = card.id, error = %err, "an article could not be read for the search index");
+            }
+        }
+        if batch.len() == BATCH {
+            changed |= put(engine, std::mem::take(&mut batch), held).await;
+            if building {
+                state.search.set_status(Status::Building { read, of });
+            }
+        }
+    }
+    drop(reads);
+    changed |= put(engine, batch, held).await;
+    if failed > 0 {
+        tracing::warn!(
+            failed,
+            "articles could not be read for the search index; the next walk tries them again"
+        );
+    }
+    // Only a whole walk says what is gone.
+    if listed.cacheable && !listed.value.is_empty() {
+        let listed_ids: std::collections::HashSet<u64> =
+            listed.value.iter().map(|a| a.id).collect();
+        let gone: Vec<u64> = held
+            .keys()
+            .filter(|id| !listed_ids.contains(id))
+            .copied()
+            .collect();
+        if !gone.is_empty() {
+            engine.remove(&gone);
+            for id in &gone {
+                held.remove(id);
+            }
+            changed = true;
+        }
+    }
+    Ok(changed || building)
+}
+
+/// Writes `docs` (off the async workers) and notes what the index now holds.
+async fn put(engine: &Arc<Engine>, docs: Vec<Doc>, held: &mut HashMap<u64, u64>) -> bool {
+    if docs.is_empty() {
+        return false;
+    }
+    let prints: Vec<(u64, u64)> = docs.iter().map(|d| (d.article.id, d.fingerprint)).collect();
+    let engine = Arc::clone(engine);
+    match tokio::task::spawn_blocking(move || engine.put(docs)).await {
+        Ok(Ok(())) => {
+            held.extend(prints);
+            true
+        }
+        Ok(Err(err)) => {
+            tracing::error!(error = %err, "articles could not be written to the search index");
+            false
+        }
+        Err(_) => false,
+    }
+}
+
+/// Reads the purged articles again; whether the index changed.
+async fn reindex(
+    state: &AppState,
+    engine: &Arc<Engine>,
+    settings: &SearchSettings,
+    held: &mut HashMap<u64, u64>,
+    ids: BTreeSet<u64>,
+) -> bool {
+    let content = ContentService::new(state);
+    let Ok(tree) = content.tree().await else {
+        return false;
+    };
+    let mut docs = Vec::new();
+    let mut gone = Vec::new();
+    for id in ids {
+        match read(&content, id, true).await {
+            Ok(Some(detail)) => {
+                let card = card_of(&detail);
+                docs.push(doc_of(card, &detail, &tree.value, settings));
+            }
+            Ok(None) => gone.push(id),
+            Err(err) => {
+                tracing::warn!(id, error = %err, "a changed article could not be read for the search index; the next walk tries again");
+            }
+        }
+    }
+    let mut changed = put(engine, docs, held).await;
+    if !gone.is_empty() {
+        engine.remove(&gone);
+        for id in &gone {
+            held.remove(id);
+        }
+        changed = true;
+    }
+    changed
+}
+
+/// Makes the changes visible, then drops every answer made from the index as it was.
+async fn commit(state: &AppState, index: &Arc<SearchIndex>, engine: &Arc<Engine>) {
+    let committing = Arc::clone(engine);
+    match tokio::task::spawn_blocking(move || committing.commit()).await {
+        Ok(Ok(())) => {}
+        Ok(Err(err)) => {
+            tracing::error!(error = %err, "the search index could not commit");
+            return;
+        }
+        Err(_) => return,
+    }
+    index.touched();
+    if matches!(index.status(), Status::Ready { .. }) {
+        index.set_status(Status::Ready {
+            articles: engine.len(),
+        });
+    }
+    state
+        .cache
+        .purge(
+            &Purge {
+                tags: vec![tags::SEARCH_INDEX.to_owned()],
+                hard: true,
+                ..Purge::default()
+            },
+            PurgeOrigin::Search,
+        )
+        .await;
+}

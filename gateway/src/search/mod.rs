@@ -1,0 +1,209 @@
+//! **The built-in search index**: every article the gateway can read, indexed in the gateway
+//! itself, so site search understands Chinese whatever the CMS (and works with a CMS that has
+//! no search at all).
+//!
+//! - `text.rs`: how text becomes terms (folding; character pairs for exact matching inside
+//!   words; jieba's words for ranking).
+//! - `engine.rs`: the tantivy index (schema, writes, queries, highlighted fragments, counts per
+//!   section); blocking work, run off the async workers.
+//! - `keeper.rs`: the task that builds the index in the background from the content service
+//!   (the same walk the sitemap makes) and keeps it fresh from the cache's purges (the
+//!   webhook, purges by tag, other replicas' purges over the shared tier) and a walk every
+//!   sitemap TTL.
+//!
+//! The content service answers `/article/search` from here when `[search] mode` says so
+//! (`SearchSettings::uses_index`); until the index is ready it answers from the CMS's own search,
+//! or, without one, says the index is being built (503, `Retry-After`). Never calls the CMS
+//! adapter: the keeper reads through the content service, like any face.
+
+pub mod engine;
+mod keeper;
+pub mod text;
+
+use std::{
+    path::PathBuf,
+    sync::{Arc, Mutex, OnceLock},
+    time::{Duration, Instant},
+};
+
+use serde::{Deserialize, Serialize};
+
+pub use engine::{Ask, Engine, EngineError, Found, Hit, Indexed};
+pub use keeper::spawn;
+
+/// `[search] mode`: who answers a search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SearchMode {
+    /// The CMS's own search (`dialect.endpoints.article_search`), or no search without one.
+    Cms,
+    /// The gateway's index, always.
+    Index,
+    /// The index when the CMS has no search; the CMS's otherwise.
+    Auto,
+}
+
+/// A text of an article the index may hold (`[search] fields`); the title always is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SearchField {
+    Title,
+    Summary,
+    Body,
+}
+
+/// `[search]` (validated in `config.rs`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SearchSettings {
+    pub mode: SearchMode,
+    /// A folder for the index, so a restart reads it back rather than every article again.
+    /// Unset: the index lives in memory and is built at each start.
+    pub dir: Option<PathBuf>,
+    /// Most articles indexed (the newest, when the CMS holds more).
+    pub max_articles: usize,
+    /// Most characters of one article's body indexed.
+    pub max_body_chars: usize,
+    /// Bytes the index writer may buffer before it writes a segment (at least 15 MB).
+    pub writer_memory: usize,
+    pub fields: Vec<SearchField>,
+    /// Longest fragment a hit shows, in characters.
+    pub fragment_chars: usize,
+    /// Articles read from the content service at once while building.
+    pub concurrency: usize,
+}
+
+impl Default for SearchSettings {
+    fn default() -> Self {
+        Self {
+            mode: SearchMode::Auto,
+            dir: None,
+            max_articles: 50_000,
+            max_body_chars: 20_000,
+            writer_memory: 32 * 1024 * 1024,
+            fields: vec![SearchField::Title, SearchField::Summary, SearchField::Body],
+            fragment_chars: 120,
+            concurrency: 4,
+        }
+    }
+}
+
+impl SearchSettings {
+    /// Whether searches are the index's, given whether the CMS searches.
+    pub fn uses_index(&self, cms_searches: bool) -> bool {
+        match self.mode {
+            SearchMode::Cms => false,
+            SearchMode::Index => true,
+            SearchMode::Auto => !cms_searches,
+        }
+    }
+
+    /// Why searches go where they go, in a sentence (`check-upstream`, the start-up log).
+    pub fn explain(&self, cms_searches: bool) -> &'static str {
+        match (self.mode, cms_searches) {
+            (SearchMode::Cms, true) => "search.mode = \"cms\": the CMS's own search answers",
+            (SearchMode::Cms, false) => {
+                "search.mode = \"cms\" and the CMS has no search: the portal shows no search box"
+            }
+            (SearchMode::Index, _) => "search.mode = \"index\": the gateway's own index answers",
+            (SearchMode::Auto, true) => {
+                "search.mode = \"auto\" and the CMS searches: the CMS's own search answers (\"index\" would use the gateway's)"
+            }
+            (SearchMode::Auto, false) => {
+                "search.mode = \"auto\" and the CMS has no search: the gateway's own index answers"
+            }
+        }
+    }
+
+    fn indexed(&self) -> Indexed {
+        Indexed {
+            summary: self.fields.contains(&SearchField::Summary),
+            body: self.fields.contains(&SearchField::Body),
+        }
+    }
+}
+
+/// Where the index stands, for `/readyz`'s neighbours (`/portal/admin`), metrics and the log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Status {
+    /// Not asked for (the mode says the CMS answers).
+    Off,
+    /// Being built: `read` articles of `of` so far (`of` is 0 until the lists are walked).
+    Building {
+        read: usize,
+        of: usize,
+    },
+    Ready {
+        articles: u64,
+    },
+    /// Could not be opened (its folder, say): searches go to the CMS, or answer 503.
+    Failed(String),
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SearchError {
+    #[error("the search index is not built yet")]
+    NotReady,
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+    #[error("a search task ended abnormally")]
+    Task,
+}
+
+/// The gateway's index and what is known of it; one per process, outliving reloads.
+pub struct SearchIndex {
+    engine: OnceLock<Arc<Engine>>,
+    status: Mutex<Status>,
+    /// When the index last changed (a commit), for the metrics and the tests' waits.
+    changed: Mutex<Option<Instant>>,
+}
+
+impl Default for SearchIndex {
+    fn default() -> Self {
+        Self {
+            engine: OnceLock::new(),
+            status: Mutex::new(Status::Off),
+            changed: Mutex::new(None),
+        }
+    }
+}
+
+impl SearchIndex {
+    pub fn status(&self) -> Status {
+        self.status.lock().expect("search status lock").clone()
+    }
+
+    fn set_status(&self, status: Status) {
+        let mut current = self.status.lock().expect("search status lock");
+        if *current != status {
+            crate::metrics::search_status(&status);
+            *current = status;
+        }
+    }
+
+    fn touched(&self) {
+        *self.changed.lock().expect("search changed lock") = Some(Instant::now());
+    }
+
+    /// How long ago the index last changed.
+    pub fn changed_ago(&self) -> Option<Duration> {
+        self.changed
+            .lock()
+            .expect("search changed lock")
+            .map(|at| at.elapsed())
+    }
+
+    /// Searches the index, off the async workers.
+    pub async fn search(&self, ask: Ask) -> Result<Found, SearchError> {
+        if !matches!(self.status(), Status::Ready { .. }) {
+            return Err(SearchError::NotReady);
+        }
+        let engine = Arc::clone(self.engine.get().ok_or(SearchError::NotReady)?);
+        let started = Instant::now();
+        let found = tokio::task::spawn_blocking(move || engine.search(&ask))
+            .await
+            .map_err(|_| SearchError::Task)??;
+        crate::metrics::search_query(started.elapsed());
+        Ok(found)
+    }
+}
