@@ -156,6 +156,8 @@ impl Application {
             shutdown,
         )
         .await;
+        // The search index's folder is free for the next process.
+        self.state.search.close().await;
         // The last requests' lines, before the process ends.
         access_log::flush();
         // And their spans: the provider's shutdown exports what is queued and waits for it

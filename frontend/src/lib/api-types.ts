@@ -58,6 +58,50 @@ next?: Link, };
 
 export type ArticlePage = { content: Array<Article>, totalElements: number, totalPages: number, page: number, size: number, };
 
+export type Marked = { text: string, match: boolean, };
+
+export type Highlight = { title: Array<Marked>, fragment?: Array<Marked>, };
+
+export type SearchHit = { highlight?: Highlight, id: number, categoryId: number, title: string, summary?: string, cover?: string, author?: string, 
+/**
+ * 责任编辑: the editor who answers for the article (shown on its page, under its title).
+ */
+editor?: string, source?: string, 
+/**
+ * `yyyy-MM-dd HH:mm:ss`, China time.
+ */
+publishTime?: string, views?: number, 
+/**
+ * The HTML body; only on a detail, always sanitised (by the CMS adapter).
+ */
+content?: string, attachments?: Array<Attachment>, 
+/**
+ * A video the page plays (the promotional video), from the CMS file store.
+ */
+video?: string, 
+/**
+ * The video's captions (WebVTT), from the CMS file store.
+ */
+captions?: string, 
+/**
+ * 头条: the CMS marks this article as the lead story (the home page shows the newest one).
+ */
+lead?: boolean, 
+/**
+ * The newer neighbour in its category (a detail only; `null` for the newest).
+ */
+prev?: Link, 
+/**
+ * The older neighbour in its category (a detail only; `null` for the oldest).
+ */
+next?: Link, };
+
+export type SectionCount = { id: number, name: string, count: number, };
+
+export type SearchSource = "index" | "cms";
+
+export type SearchPage = { content: Array<SearchHit>, totalElements: number, totalPages: number, page: number, size: number, source: SearchSource, sections?: Array<SectionCount>, };
+
 export type Mourning = boolean | Array<string>;
 
 export type Whistleblowing = { phone: string, email: string, address: string, 

@@ -9,7 +9,8 @@ use serde_json::Value;
 use ts_rs::{Config, TS};
 
 use super::{
-    Article, ArticlePage, Attachment, Category, CategoryTree, Link,
+    Article, ArticlePage, Attachment, Category, CategoryTree, Highlight, Link, Marked, SearchHit,
+    SearchPage, SearchSource, SectionCount,
     site::{
         Contact, Department, Figure, Mourning, Partner, Site, SiteAnswer, Wechat, Whistleblowing,
     },
@@ -31,6 +32,12 @@ fn typescript() -> String {
         Link::decl(&cfg),
         Article::decl(&cfg),
         ArticlePage::decl(&cfg),
+        Marked::decl(&cfg),
+        Highlight::decl(&cfg),
+        SearchHit::decl(&cfg),
+        SectionCount::decl(&cfg),
+        SearchSource::decl(&cfg),
+        SearchPage::decl(&cfg),
         Mourning::decl(&cfg),
         Whistleblowing::decl(&cfg),
         Figure::decl(&cfg),
@@ -217,4 +224,50 @@ fn the_openapi_schemas_name_exactly_the_models_fields() {
         content: vec![full_category()],
     };
     assert_eq!(keys(&tree), BTreeSet::from(["content".to_owned()]));
+    // A search: its page, a hit (a summary and where it matched), the pieces, the counts.
+    let marked = Marked::hit("班列");
+    let highlight = Highlight {
+        title: vec![marked.clone()],
+        fragment: vec![marked.clone()],
+    };
+    let summary_only = Article {
+        content: None,
+        attachments: Vec::new(),
+        video: None,
+        captions: None,
+        prev: None,
+        next: None,
+        ..full_article()
+    };
+    let hit = SearchHit {
+        article: summary_only,
+        highlight: Some(highlight.clone()),
+    };
+    let section = SectionCount {
+        id: 21,
+        name: "公司要闻".into(),
+        count: 3,
+    };
+    let search = SearchPage {
+        content: vec![hit.clone()],
+        total_elements: 1,
+        total_pages: 1,
+        page: 1,
+        size: 10,
+        source: SearchSource::Index,
+        sections: vec![section.clone()],
+    };
+    for (schema, fields) in [
+        ("SearchPage", keys(&search)),
+        ("SearchHit", keys(&hit)),
+        ("Highlight", keys(&highlight)),
+        ("Marked", keys(&marked)),
+        ("SectionCount", keys(&section)),
+    ] {
+        assert_eq!(
+            properties(schemas, schema),
+            fields,
+            "docs/openapi.json's {schema} schema and the model's fields differ"
+        );
+    }
 }

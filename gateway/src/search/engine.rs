@@ -139,11 +139,14 @@ pub enum EngineError {
     Tantivy(#[from] tantivy::TantivyError),
     #[error("the search index folder: {0}")]
     Folder(String),
+    #[error("the search index is closed (the gateway is stopping)")]
+    Closed,
 }
 
 pub struct Engine {
     reader: IndexReader,
-    writer: Mutex<IndexWriter>,
+    /// Taken at shutdown (`close`): its lock on the folder goes with it.
+    writer: Mutex<Option<IndexWriter>>,
     fields: Fields,
 }
 
@@ -188,7 +191,7 @@ impl Engine {
             .try_into()?;
         Ok(Self {
             reader,
-            writer: Mutex::new(writer),
+            writer: Mutex::new(Some(writer)),
             fields,
         })
     }
@@ -227,7 +230,10 @@ impl Engine {
 
     /// Puts `docs` in place of what the index held of them (not yet visible: `commit`).
     pub fn put(&self, docs: Vec<Doc>) -> Result<(), EngineError> {
-        let writer = self.writer.lock().expect("index writer lock");
+        let guard = self.writer.lock().expect("index writer lock");
+        let Some(writer) = guard.as_ref() else {
+            return Err(EngineError::Closed);
+        };
         let f = self.fields;
         for doc in docs {
             let a = &doc.article;
@@ -260,7 +266,10 @@ impl Engine {
     }
 
     pub fn remove(&self, ids: &[u64]) {
-        let writer = self.writer.lock().expect("index writer lock");
+        let guard = self.writer.lock().expect("index writer lock");
+        let Some(writer) = guard.as_ref() else {
+            return;
+        };
         for id in ids {
             writer.delete_term(Term::from_field_u64(self.fields.id, *id));
         }
@@ -268,9 +277,20 @@ impl Engine {
 
     /// Makes what was put and removed visible to searches.
     pub fn commit(&self) -> Result<(), EngineError> {
-        self.writer.lock().expect("index writer lock").commit()?;
+        let mut guard = self.writer.lock().expect("index writer lock");
+        let writer = guard.as_mut().ok_or(EngineError::Closed)?;
+        writer.commit()?;
         self.reader.reload()?;
         Ok(())
+    }
+
+    /// Ends the writer (what was not committed is dropped) and frees its folder for the next
+    /// process; searches go on with what was committed.
+    pub fn close(&self) {
+        let writer = self.writer.lock().expect("index writer lock").take();
+        if let Some(writer) = writer {
+            let _ = writer.wait_merging_threads();
+        }
     }
 
     pub fn len(&self) -> u64 {

@@ -110,7 +110,11 @@ async fn keep(state: AppState, mut purges: tokio::sync::broadcast::Receiver<Arc<
     };
     let mut next_walk = Instant::now();
     let mut backoff = Duration::from_secs(1);
+    let mut open_backoff = Duration::from_secs(1);
     loop {
+        if index.is_closed() {
+            return;
+        }
         let runtime = state.runtime();
         let settings = runtime.config.search.clone();
         let content = ContentService::new(&state);
@@ -130,9 +134,10 @@ async fn keep(state: AppState, mut purges: tokio::sync::broadcast::Receiver<Arc<
         let engine = match opened(&index, &settings, &mut held).await {
             Ok(engine) => engine,
             Err(err) => {
-                tracing::error!(error = %err, "the search index could not be opened; searches go to the CMS, or answer 503");
+                tracing::error!(error = %err, retry_in = ?open_backoff, "the search index could not be opened; searches go to the CMS, or answer 503");
                 index.set_status(Status::Failed(err.to_string()));
-                tokio::time::sleep(Duration::from_secs(30)).await;
+                tokio::time::sleep(open_backoff).await;
+                open_backoff = (open_backoff * 2).min(Duration::from_secs(60));
                 continue;
             }
         };

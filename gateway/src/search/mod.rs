@@ -156,6 +156,8 @@ pub struct SearchIndex {
     status: Mutex<Status>,
     /// When the index last changed (a commit), for the metrics and the tests' waits.
     changed: Mutex<Option<Instant>>,
+    /// The gateway is stopping: the keeper ends.
+    closed: std::sync::atomic::AtomicBool,
 }
 
 impl Default for SearchIndex {
@@ -164,6 +166,7 @@ impl Default for SearchIndex {
             engine: OnceLock::new(),
             status: Mutex::new(Status::Off),
             changed: Mutex::new(None),
+            closed: std::sync::atomic::AtomicBool::new(false),
         }
     }
 }
@@ -181,6 +184,10 @@ impl SearchIndex {
         }
     }
 
+    fn is_closed(&self) -> bool {
+        self.closed.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
     fn touched(&self) {
         *self.changed.lock().expect("search changed lock") = Some(Instant::now());
     }
@@ -191,6 +198,15 @@ impl SearchIndex {
             .lock()
             .expect("search changed lock")
             .map(|at| at.elapsed())
+    }
+
+    /// Ends the index's writer at shutdown, freeing its folder (off the async workers).
+    pub async fn close(&self) {
+        self.closed.store(true, std::sync::atomic::Ordering::SeqCst);
+        if let Some(engine) = self.engine.get() {
+            let engine = Arc::clone(engine);
+            let _ = tokio::task::spawn_blocking(move || engine.close()).await;
+        }
     }
 
     /// Searches the index, off the async workers.

@@ -22,6 +22,7 @@ mod queries;
 mod reference;
 mod replicas;
 mod search;
+mod search_index;
 mod service_pages;
 mod statics;
 mod strapi;

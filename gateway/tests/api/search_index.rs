@@ -1,0 +1,444 @@
+//! The gateway's own search index (`[search] mode = "index"`, or `"auto"` before a CMS without
+//! search): built in the background from reference-cms's demo (about 400 articles of real
+//! length), matching words inside longer words, phrases, folded forms, ranking titles first,
+//! filtering by section and date, paging, marking matches as text, following the CMS's webhook,
+//! and starting with the CMS down.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use tokio::net::TcpListener;
+
+use crate::helpers::*;
+
+const SEARCH: &str = "/portal/api/article/search";
+const ADMIN_TOKEN: &str = "search-admin-token-0123";
+const WEBHOOK_SECRET: &str = "search-webhook-secret-0123";
+
+fn hits(body: &Value) -> Vec<Value> {
+    body["result"]["content"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+}
+
+fn ids(body: &Value) -> Vec<u64> {
+    hits(body)
+        .iter()
+        .map(|a| a["id"].as_u64().unwrap())
+        .collect()
+}
+
+fn text_of(parts: &Value) -> String {
+    parts
+        .as_array()
+        .map(|p| p.iter().map(|m| m["text"].as_str().unwrap()).collect())
+        .unwrap_or_default()
+}
+
+fn marked(parts: &Value) -> Vec<String> {
+    parts
+        .as_array()
+        .map(|p| {
+            p.iter()
+                .filter(|m| m["match"] == true)
+                .map(|m| m["text"].as_str().unwrap().to_owned())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn encode(text: &str) -> String {
+    url::form_urlencoded::byte_serialize(text.as_bytes()).collect()
+}
+
+async fn search(app: &TestApp, query: &str) -> Value {
+    let (status, body) = app.get_json(&format!("{SEARCH}?{query}")).await;
+    assert_eq!(status, 200, "{query}: {body}");
+    body
+}
+
+/// Waits until the index answers (it is built in the background), at most a minute.
+async fn ready(app: &TestApp) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let (status, body) = app
+            .get_json(&format!("{SEARCH}?keyword=%E7%8F%AD%E5%88%97"))
+            .await;
+        if status == 200 && body["result"]["source"] == "index" {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the index was never ready: {status} {body}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// The gateway with `[search] mode = "index"` in front of reference-cms, which calls its webhook.
+async fn spawn_indexed() -> (TestApp, std::net::SocketAddr) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let cms = listener.local_addr().unwrap();
+    let app = spawn_app(config_for(
+        &format!("http://{cms}/"),
+        &static_dir(),
+        &format!(
+            "{OPEN_LIMITS}[admin]\ntoken = \"{ADMIN_TOKEN}\"\nwebhook_secret = \"{WEBHOOK_SECRET}\"\n[search]\nmode = \"index\"\n"
+        ),
+    ))
+    .await;
+    let mut settings = reference_cms_settings(
+        reference_cms::Dialect::Native,
+        reference_cms::CategoryShape::Flat,
+    );
+    settings.webhook = Some(reference_cms::Webhook {
+        url: app.url("/portal/admin/webhook"),
+        secret: WEBHOOK_SECRET.to_owned(),
+    });
+    serve_reference_cms(listener, settings);
+    ready(&app).await;
+    (app, cms)
+}
+
+/// What an article says: its title, summary and body text.
+async fn words_of(app: &TestApp, id: u64) -> String {
+    let (_, detail) = app
+        .get_json(&format!("/portal/api/article/detail?id={id}"))
+        .await;
+    format!(
+        "{} {} {}",
+        detail["result"]["title"], detail["result"]["summary"], detail["result"]["content"]
+    )
+}
+
+#[tokio::test]
+async fn the_index_matches_words_inside_words_phrases_and_folded_forms() {
+    let (app, _) = spawn_indexed().await;
+
+    // 班列 inside 中欧班列, 回程班列 …: every hit holds it, titles holding it come first.
+    let body = search(&app, "keyword=%E7%8F%AD%E5%88%97&size=50").await;
+    let found = hits(&body);
+    assert!(found.len() >= 20, "{} hits for 班列", found.len());
+    let in_title: Vec<bool> = found
+        .iter()
+        .map(|h| h["title"].as_str().unwrap().contains("班列"))
+        .collect();
+    assert!(in_title[0], "the first hit has 班列 in its title");
+    assert!(
+        in_title.windows(2).all(|w| w[0] || !w[1]),
+        "no title match after a hit without one: {in_title:?}"
+    );
+    for hit in found.iter().take(10) {
+        let id = hit["id"].as_u64().unwrap();
+        assert!(words_of(&app, id).await.contains("班列"), "{id}");
+        let highlight = &hit["highlight"];
+        let marks: Vec<String> = marked(&highlight["title"])
+            .into_iter()
+            .chain(marked(&highlight["fragment"]))
+            .collect();
+        assert!(
+            marks.iter().any(|m| m.contains("班列")),
+            "{id}: 班列 marked in {highlight}"
+        );
+        assert_eq!(text_of(&highlight["title"]), hit["title"].as_str().unwrap());
+    }
+
+    // Two characters across a dictionary's words (中欧|班列): still found where written.
+    let body = search(&app, &format!("keyword={}", encode("欧班"))).await;
+    assert!(!hits(&body).is_empty());
+    for id in ids(&body) {
+        assert!(words_of(&app, id).await.contains("欧班"), "{id}");
+    }
+
+    // Traditional and full-width forms find what the simplified, half-width ones find.
+    let simplified = search(&app, &format!("keyword={}&size=50", encode("中欧班列"))).await;
+    let traditional = search(&app, &format!("keyword={}&size=50", encode("中歐班列"))).await;
+    assert!(!ids(&simplified).is_empty());
+    assert_eq!(ids(&traditional), ids(&simplified));
+    let half = search(&app, "keyword=2025&size=50").await;
+    let full = search(&app, &format!("keyword={}&size=50", encode("２０２５"))).await;
+    assert!(!ids(&half).is_empty());
+    assert_eq!(ids(&full), ids(&half));
+
+    // A quoted phrase finds only where its words stand together; apart, both must be there.
+    let apart = search(&app, &format!("keyword={}&size=50", encode("班列 冷链"))).await;
+    for id in ids(&apart) {
+        let words = words_of(&app, id).await;
+        assert!(words.contains("班列") && words.contains("冷链"), "{id}");
+    }
+    let phrase = search(&app, &format!("keyword={}&size=50", encode("\"冷链班列\""))).await;
+    for id in ids(&phrase) {
+        assert!(words_of(&app, id).await.contains("冷链班列"), "{id}");
+    }
+    assert!(ids(&phrase).len() <= ids(&apart).len());
+}
+
+#[tokio::test]
+async fn sections_dates_and_pages_of_the_index() {
+    let (app, _) = spawn_indexed().await;
+    let all = search(&app, "keyword=%E7%8F%AD%E5%88%97&size=50").await;
+    let total = all["result"]["totalElements"].as_u64().unwrap();
+    let sections = all["result"]["sections"].as_array().unwrap().clone();
+    // The counts name categories and add up to the hits.
+    assert!(sections.len() > 1, "{sections:?}");
+    let counted: u64 = sections.iter().map(|s| s["count"].as_u64().unwrap()).sum();
+    assert_eq!(counted, total);
+    assert!(
+        sections
+            .iter()
+            .all(|s| !s["name"].as_str().unwrap().is_empty())
+    );
+
+    // A section's hits: that many, all of it, and the counts unchanged.
+    let first = &sections[0];
+    let id = first["id"].as_u64().unwrap();
+    let body = search(
+        &app,
+        &format!("keyword=%E7%8F%AD%E5%88%97&size=50&categoryId={id}"),
+    )
+    .await;
+    assert_eq!(body["result"]["totalElements"], first["count"]);
+    assert!(hits(&body).iter().all(|h| h["categoryId"] == id));
+    assert_eq!(body["result"]["sections"], all["result"]["sections"]);
+    // A group (新闻中心, 2) holds what its lists (21–23) hold.
+    let news = search(&app, "keyword=%E7%8F%AD%E5%88%97&size=50&categoryId=2").await;
+    let in_news: u64 = sections
+        .iter()
+        .filter(|s| (21..30).contains(&s["id"].as_u64().unwrap()))
+        .map(|s| s["count"].as_u64().unwrap())
+        .sum();
+    assert_eq!(news["result"]["totalElements"].as_u64().unwrap(), in_news);
+
+    // Dates: only what was published between them.
+    let body = search(
+        &app,
+        "keyword=%E7%8F%AD%E5%88%97&size=50&from=2025-01-01&to=2025-12-31",
+    )
+    .await;
+    assert!(!hits(&body).is_empty());
+    for hit in hits(&body) {
+        let day = &hit["publishTime"].as_str().unwrap()[..10];
+        assert!(("2025-01-01"..="2025-12-31").contains(&day), "{day}");
+    }
+    for bad in [
+        "from=2025-13-01",
+        "to=yesterday",
+        "from=2025-02-01&to=2025-01-01",
+    ] {
+        let (status, body) = app
+            .get_json(&format!("{SEARCH}?keyword=%E7%8F%AD%E5%88%97&{bad}"))
+            .await;
+        assert_eq!(status, 400, "{bad}: {body}");
+    }
+
+    // Pages of 7 walk the same hits in the same order, once each.
+    let mut paged = Vec::new();
+    for page in 1..=total.div_ceil(7) {
+        let body = search(
+            &app,
+            &format!("keyword=%E7%8F%AD%E5%88%97&size=7&page={page}"),
+        )
+        .await;
+        assert_eq!(body["result"]["totalPages"], total.div_ceil(7));
+        paged.extend(ids(&body));
+    }
+    let mut everything = Vec::new();
+    for page in 1..=total.div_ceil(50) {
+        everything.extend(ids(&search(
+            &app,
+            &format!("keyword=%E7%8F%AD%E5%88%97&size=50&page={page}"),
+        )
+        .await));
+    }
+    assert_eq!(paged, everything);
+    let unique: std::collections::HashSet<_> = paged.iter().collect();
+    assert_eq!(unique.len() as u64, total);
+}
+
+#[tokio::test]
+async fn the_index_follows_the_cms_webhook_and_marks_a_hostile_body_as_text() {
+    let (app, cms) = spawn_indexed().await;
+    let editor = reqwest::Client::new();
+
+    // Published with a body full of markup: found at once, its fragment plain text.
+    let published: Value = editor
+        .post(format!("http://{cms}/admin/articles"))
+        .basic_auth(CLIENT_ID, Some(CLIENT_SECRET))
+        .json(&json!({
+            "categoryId": 21,
+            "title": "雪域快线首发",
+            "content": "<p>雪域快线&lt;script&gt;alert(1)&lt;/script&gt;今日开行<img src=x onerror=alert(2)></p><script>alert(3)</script><p onclick=\"x()\">雪域<b>快线</b>载货</p>"
+        }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(published["webhook"], 200, "{published}");
+    let id = published["id"].as_u64().unwrap();
+    let keyword = format!("keyword={}", encode("雪域快线"));
+    let started = Instant::now();
+    let body = until(&app, &keyword, |b| ids(b) == [id]).await;
+    eprintln!("published → found: {:?}", started.elapsed());
+    let hit = &hits(&body)[0];
+    let fragment = text_of(&hit["highlight"]["fragment"]);
+    // The CMS's escaped text stays text; what was markup is gone (sanitised, then read as text).
+    assert!(fragment.contains("<script>alert(1)</script>"), "{fragment}");
+    assert!(
+        !fragment.contains("onerror") && !fragment.contains("alert(3)"),
+        "{fragment}"
+    );
+    for part in hit["highlight"]["fragment"].as_array().unwrap() {
+        assert_eq!(
+            part.as_object().unwrap().len(),
+            2,
+            "text and match only: {part}"
+        );
+    }
+
+    // Retitled: found under the new words, no longer under the old.
+    let changed: Value = editor
+        .put(format!("http://{cms}/admin/articles/{id}"))
+        .basic_auth(CLIENT_ID, Some(CLIENT_SECRET))
+        .json(&json!({"title": "高原冷链专列开行"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(changed["webhook"], 200, "{changed}");
+    let started = Instant::now();
+    until(
+        &app,
+        &format!("keyword={}", encode("高原冷链专列")),
+        |b| ids(b) == [id],
+    )
+    .await;
+    eprintln!("retitled → found: {:?}", started.elapsed());
+    let old = search(&app, &format!("keyword={}", encode("雪域快线首发"))).await;
+    assert!(
+        !ids(&old).contains(&id) || text_of(&hits(&old)[0]["highlight"]["title"]) != "雪域快线首发"
+    );
+
+    // Taken down: gone.
+    let down = editor
+        .delete(format!("http://{cms}/admin/articles/{id}"))
+        .basic_auth(CLIENT_ID, Some(CLIENT_SECRET))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(down.status(), 200);
+    until(
+        &app,
+        &format!("keyword={}", encode("高原冷链专列")),
+        |b| ids(b).is_empty(),
+    )
+    .await;
+}
+
+/// Asks `query` until `done` holds (the index changes in the background), at most 10 s.
+async fn until(app: &TestApp, query: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let body = search(app, query).await;
+        if done(&body) {
+            return body;
+        }
+        assert!(Instant::now() < deadline, "{query}: never so: {body}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_cms_without_search_gets_the_index_and_the_search_box() {
+    let cms = spawn_reference_cms().await;
+    let app = spawn_app(config_for(
+        &format!("http://{cms}/"),
+        &static_dir(),
+        &format!("{OPEN_LIMITS}[dialect.endpoints]\narticle_search = {{ path = \"\" }}\n"),
+    ))
+    .await;
+    let (_, site) = app.get_json("/portal/api/site").await;
+    assert_eq!(site["result"]["search"], true, "auto: the index searches");
+    ready(&app).await;
+    let body = search(&app, &format!("keyword={}", encode("罗兹"))).await;
+    assert!(body["result"]["totalElements"].as_u64().unwrap() >= 5);
+    // With the CMS's search (`cms` mode), filters are the index's alone: refused by name.
+    let app = spawn_with_reference_cms().await;
+    let (status, body) = app
+        .get_json(&format!(
+            "{SEARCH}?keyword=%E7%8F%AD%E5%88%97&categoryId=21"
+        ))
+        .await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body["msg"].as_str().unwrap().contains("筛选"), "{body}");
+    let body = search(&app, "keyword=%E7%8F%AD%E5%88%97").await;
+    assert_eq!(body["result"]["source"], "cms");
+}
+
+#[tokio::test]
+async fn with_the_cms_down_at_start_search_says_it_is_not_ready_then_answers() {
+    // A port with nothing behind it yet.
+    let reserved = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let cms = reserved.local_addr().unwrap();
+    drop(reserved);
+    let app = spawn_app(config_for(
+        &format!("http://{cms}/"),
+        &static_dir(),
+        &format!("{OPEN_LIMITS}[search]\nmode = \"index\"\n[dialect.endpoints]\narticle_search = {{ path = \"\" }}\n"),
+    ))
+    .await;
+    assert_eq!(app.get("/healthz").await.status(), 200);
+    assert_eq!(app.get("/readyz").await.status(), 200);
+    let answer = app
+        .get(&format!("{SEARCH}?keyword=%E7%8F%AD%E5%88%97"))
+        .await;
+    assert_eq!(answer.status(), 503);
+    assert_eq!(answer.headers()["retry-after"], "5");
+    let body: Value = answer.json().await.unwrap();
+    assert_eq!(body["code"], 503);
+    assert_eq!(body["msg"], "站内搜索正在建立索引，请稍后再试。");
+    // The CMS comes up: the index is built and answers.
+    let listener = TcpListener::bind(cms).await.unwrap();
+    serve_reference_cms(
+        listener,
+        reference_cms_settings(
+            reference_cms::Dialect::Native,
+            reference_cms::CategoryShape::Flat,
+        ),
+    );
+    ready(&app).await;
+}
+
+#[tokio::test]
+async fn an_index_on_disk_answers_after_a_restart_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let cms = spawn_reference_cms().await;
+    let extra = format!(
+        "{OPEN_LIMITS}[search]\nmode = \"index\"\ndir = \"{}\"\n",
+        dir.path().display()
+    );
+    let first = spawn_app(config_for(&format!("http://{cms}/"), &static_dir(), &extra)).await;
+    ready(&first).await;
+    let before = search(&first, "keyword=%E7%8F%AD%E5%88%97&size=50").await;
+    drop(first);
+    // Its shutdown frees the folder.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    // The same folder, the CMS gone: the index answers from disk.
+    let reserved = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let nowhere = reserved.local_addr().unwrap();
+    drop(reserved);
+    let extra = extra.replace(&cms.to_string(), &nowhere.to_string());
+    let second = spawn_app(config_for(
+        &format!("http://{nowhere}/"),
+        &static_dir(),
+        &extra,
+    ))
+    .await;
+    ready(&second).await;
+    let after = search(&second, "keyword=%E7%8F%AD%E5%88%97&size=50").await;
+    assert_eq!(ids(&after), ids(&before));
+}
