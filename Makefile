@@ -7,7 +7,7 @@ NODE_STAMP := $(FRONTEND)/node_modules/.package-lock.json
 FRONTEND_SRC := $(shell find $(FRONTEND)/src $(FRONTEND)/public -type f 2>/dev/null) $(FRONTEND)/webpack.config.js $(FRONTEND)/scripts/no-css-loader.js $(FRONTEND)/package-lock.json
 DIST_STAMP := $(FRONTEND)/dist/index.html
 
-.PHONY: help run test build frontend node-deps system-deps test-rust test-frontend test-e2e test-contract test-soak test-hostile test-deploy test-strapi test-wordpress strapi-install image soak lint fmt bench bench-instructions bench-shared bench-mapping audit clean
+.PHONY: help run test build frontend node-deps system-deps test-rust test-frontend test-e2e test-contract test-soak test-hostile test-deploy test-strapi test-wordpress strapi-install image soak lint fmt bench bench-instructions bench-shared bench-mapping bench-search audit clean
 
 help:
 	@echo "make run    build everything and serve the portal at http://127.0.0.1:8080/portal/"
@@ -20,6 +20,7 @@ help:
 	@echo "make bench-instructions  instructions per cached hit under callgrind (steady; see docs/performance.md)"
 	@echo "make bench-shared  latency from memory, from the shared tier (Redis) and from the CMS"
 	@echo "make bench-mapping  what decoding and mapping a CMS answer costs per dialect (a cache miss)"
+	@echo "make bench-search  the built-in search index on 10 000 articles: build, memory, query latency, against the CMS's search"
 
 # npm packages, exactly as locked.
 $(NODE_STAMP): $(FRONTEND)/package-lock.json $(FRONTEND)/package.json
@@ -119,6 +120,12 @@ audit: system-deps build
 
 bench:
 	@scripts/bench.sh
+	@$(MAKE) --no-print-directory bench-search
+
+# The built-in search index on 10 000 generated articles: build time and memory, query latency,
+# and the API against reference-cms's own search (docs/performance.md).
+bench-search:
+	cargo run --release --locked -q -p portal-gateway --example search_bench
 
 bench-instructions:
 	@scripts/bench-instructions.sh

@@ -104,6 +104,38 @@ const ARTICLES: Article[] = [
   { id: 4301, categoryId: 43, title: '集团党委开展“重温入党誓词”主题党日活动', publishTime: '2026-07-01 09:00:00' },
 ];
 
+/**
+ * The gateway's index answering 班列: two hits with their marked titles and fragments (one with
+ * markup in its text, which must stay text), the counts per section, filtered to `section`.
+ */
+function searchAnswer(section: number | null) {
+  const hits = [
+    {
+      ...summaryOf(ARTICLES.find((a) => a.id === 2101)!),
+      highlight: {
+        title: [{ text: '云川—汉堡中欧', match: false }, { text: '班列', match: true }, { text: '累计开行突破3000列', match: false }],
+        fragment: [{ text: '…全年开行', match: false }, { text: '班列', match: true }, { text: '<img src=x onerror=alert(1)>…', match: false }],
+      },
+    },
+    {
+      ...summaryOf(ARTICLES.find((a) => a.id === 2301)!),
+      highlight: { title: [{ text: '关于2027年元旦期间', match: false }, { text: '班列', match: true }, { text: '运行安排的通知', match: false }] },
+    },
+  ].filter((hit) => !section || hit.categoryId === section);
+  return {
+    content: hits,
+    totalElements: hits.length,
+    totalPages: 1,
+    page: 1,
+    size: 10,
+    source: 'index',
+    sections: [
+      { id: 21, name: '公司要闻', count: 1 },
+      { id: 23, name: '通知公告', count: 1 },
+    ],
+  };
+}
+
 const ok = (result: unknown): HeldAnswer => ({ status: 200, body: { code: 200, msg: 'success', result } });
 const notFound = (msg: string): HeldAnswer => ({ status: 404, body: { code: 404, msg } });
 const summaryOf = ({ content, attachments, prev, next, ...summary }: Article) => summary;
@@ -127,6 +159,8 @@ function apiAnswer(url: string): HeldAnswer {
       const article = ARTICLES.find((a) => a.id === number('id'));
       return article ? ok(article) : notFound('文章不存在');
     }
+    case '/portal/api/article/search':
+      return ok(searchAnswer(number('categoryId') || null));
     default:
       return notFound('接口不存在');
   }
@@ -164,6 +198,8 @@ const HOME = '/portal/';
 const LIST = '/portal/news_center/notice';
 const ARTICLE = '/portal/article/2301';
 const MISSING = '/portal/article/9999';
+const SEARCH = '/portal/search?q=%E7%8F%AD%E5%88%97&section=23';
+const SEARCH_ALL = '/portal/search?q=%E7%8F%AD%E5%88%97';
 const pages: Record<string, RenderedPage> = {};
 
 /**
@@ -184,7 +220,7 @@ beforeAll(async () => {
     jest.doMock('./lib/environment', () => ({ onServer: true }));
     require('./server');
     const { portalRender } = globalThis as { portalRender?: (input: string) => Promise<string> };
-    for (const url of [HOME, LIST, ARTICLE, MISSING]) pages[url] = await gatewayRender(portalRender!, url);
+    for (const url of [HOME, LIST, ARTICLE, MISSING, SEARCH, SEARCH_ALL]) pages[url] = await gatewayRender(portalRender!, url);
   });
   jest.dontMock('./lib/environment');
 });
@@ -257,7 +293,7 @@ describe('a page rendered by the gateway', () => {
   it('asks only for what the API answers, in a few rounds', () => {
     expect([...asked].filter((url) => (apiAnswer(url).body as { msg?: string }).msg === '接口不存在')).toEqual([]);
     // The site, the tree (and an article); then the lists found in them; then the page is sent.
-    expect(Object.keys(calls).sort()).toEqual([HOME, LIST, ARTICLE, MISSING].sort());
+    expect(Object.keys(calls).sort()).toEqual([HOME, LIST, ARTICLE, MISSING, SEARCH, SEARCH_ALL].sort());
     for (const url of Object.keys(calls)) expect([url, calls[url] <= 3]).toEqual([url, true]);
     expect([...asked].sort()).toEqual(
       expect.arrayContaining([
@@ -322,6 +358,36 @@ describe('a page rendered by the gateway', () => {
     // The body's link to another article now opens it in place (an effect after hydration).
     expect(linkNamed(container, '招标公告')).toHaveAttribute('href', '/portal/article/2302');
     expect(fetchSpy).not.toHaveBeenCalled();
+  });
+
+  it('a search of the index: marked titles and fragments as text, the section filter, hydrated as they are', async () => {
+    const page = pages[SEARCH];
+    expect(page.status).toBe(200);
+    expect([...asked]).toContain('/portal/api/article/search?keyword=%E7%8F%AD%E5%88%97&categoryId=23&page=1&size=10');
+    // Filtered to 通知公告: its one hit, its title marked; the filter names every section's count.
+    expect(page.html).toContain('关于2027年元旦期间<mark>班列</mark>运行安排的通知');
+    expect(page.html).not.toContain('云川—汉堡中欧');
+
+    const container = await loadAndHydrate(SEARCH);
+    const filter = container.querySelector('nav[aria-label="按栏目筛选"]')!;
+    const chips = [...filter.querySelectorAll('a')].map((a) => [a.textContent, a.getAttribute('href'), a.getAttribute('aria-current')]);
+    expect(chips).toEqual([
+      ['全部 2', '/portal/search?q=%E7%8F%AD%E5%88%97', null],
+      ['公司要闻 1', '/portal/search?q=%E7%8F%AD%E5%88%97&section=21', null],
+      ['通知公告 1', '/portal/search?q=%E7%8F%AD%E5%88%97&section=23', 'page'],
+    ]);
+    const hit = linkTo(container, '/portal/article/2301')!;
+    expect(hit.querySelector('mark')).toHaveTextContent('班列');
+    const dates = container.querySelector('form[aria-label="按时间筛选"]')!;
+    expect(dates.querySelector('input[name="section"]')).toHaveValue('23');
+    expectCleanHydration([hit, filter, dates]);
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+
+  it('a fragment’s text stays text, whatever it holds', () => {
+    const html = pages[SEARCH_ALL].html;
+    expect(html).toContain('…全年开行<mark>班列</mark>&lt;img src=x onerror=alert(1)&gt;…');
+    expect(html).not.toContain('<img src=x');
   });
 
   it('an article that does not exist: a 404 page, hydrated as it is', async () => {

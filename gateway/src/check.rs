@@ -1427,7 +1427,10 @@ impl Checker {
                         ),
                         "payload",
                         "dialect.endpoints.article_search (path or param)",
-                    ));
+                    ).with_fix(Some(
+                        "search.mode = \"index\" (the gateway's own index, which segments Chinese)"
+                            .to_owned(),
+                    )));
                 }
             }
         }
@@ -1929,18 +1932,28 @@ pub async fn run(config: &Config) -> Result<Report, ClientError> {
             checker.file(&cover).await;
         }
     }
-    if !checker.dialect().has_search() {
-        checker.checks.push(Check {
-            endpoint: "article/search".to_owned(),
-            status: "-".to_owned(),
-            latency_ms: 0,
-            summary: "not configured".to_owned(),
-            problems: vec![Problem::info(
-                "search not configured: the portal shows no search box",
-                "dialect.endpoints.article_search.path",
-            )],
-        });
-    }
+    // Which search the portal will run, and why (`[search] mode`): the row says it; a finding
+    // only where the CMS's search is not what runs.
+    let cms_searches = checker.dialect().has_search();
+    let search = &config.search;
+    let uses_index = search.uses_index(cms_searches);
+    checker.checks.push(Check {
+        endpoint: "search".to_owned(),
+        status: "-".to_owned(),
+        latency_ms: 0,
+        summary: if uses_index {
+            "the gateway's index".to_owned()
+        } else if cms_searches {
+            format!("the CMS's search ({})", search.explain(true))
+        } else {
+            "none".to_owned()
+        },
+        problems: if uses_index || !cms_searches {
+            vec![Problem::info(search.explain(cms_searches), "search.mode")]
+        } else {
+            Vec::new()
+        },
+    });
     let mut checks = checker.checks;
     // Whatever a CMS echoes back (the secret, or the Basic header made of it), it is not printed.
     let secret = config.upstream.secret().expose_secret().to_owned();

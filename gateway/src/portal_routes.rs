@@ -172,7 +172,8 @@ pub fn spelled(path: &str) -> Option<String> {
 }
 
 /// The query parameters the page at `path` (below `/portal`) reads: an article the list page it
-/// was opened from (`listPage`), 党建风采详情 its article (`id`), the search its keyword and page,
+/// was opened from (`listPage`), 党建风采详情 its article (`id`), the search its keyword, the index's
+/// filters (`section`, `from`, `to`) and its page,
 /// every other route the page of its list (`page`; a category's kind decides at run time whether a
 /// route shows a list). The app reads these in `features/articles` and `features/search`.
 pub fn reads(path: &str) -> &'static [&'static str] {
@@ -181,7 +182,7 @@ pub fn reads(path: &str) -> &'static [&'static str] {
     } else if path == "/party/detail" {
         &["id"]
     } else if path == "/search" {
-        &["q", "page"]
+        &["q", "section", "from", "to", "page"]
     } else {
         &["page"]
     }

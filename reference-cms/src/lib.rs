@@ -31,7 +31,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use tower_http::services::ServeDir;
 
-pub use content::{Content, ContentError};
+pub use content::{Article, Category, Content, ContentError};
 pub use editing::Webhook;
 
 /// Which way the CMS speaks.

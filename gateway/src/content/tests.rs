@@ -27,8 +27,8 @@ fn every_query_comes_back_from_its_key() {
         Query::Search {
             keyword: "长安号".into(),
             section: Some(2),
-            from: Some(2025_01_01),
-            to: Some(2025_12_31),
+            from: Some(20250101),
+            to: Some(20251231),
             page: 1,
             size: 10,
         },

@@ -217,10 +217,15 @@ fn read_as_app(name: &str, value: &str) -> Option<String> {
         "page" | "listPage" => digits(6)
             .filter(|page| (1..=u64::from(MAX_PAGE)).contains(page))
             .map(|page| page.to_string()),
-        // `articleIdOf`: no leading zero, a number JavaScript holds exactly.
-        "id" => digits(16)
+        // `articleIdOf`: no leading zero, a number JavaScript holds exactly (a search's section
+        // likewise).
+        "id" | "section" => digits(16)
             .filter(|id| !value.starts_with('0') && *id <= MAX_SAFE_INTEGER)
             .map(|id| id.to_string()),
+        // `dayOf`: `yyyy-MM-dd`, a real day.
+        "from" | "to" => (value.len() == 10
+            && chrono::NaiveDate::parse_from_str(value, "%Y-%m-%d").is_ok())
+        .then(|| value.to_owned()),
         // `normalizeKeyword`.
         "q" => {
             let keyword = value.trim();
@@ -548,6 +553,17 @@ mod tests {
                 "/portal/search?q=%E7%8F%AD%E5%88%97&page=2",
             ),
             ("/portal/search", "q=%01x", "/portal/search"),
+            // The index's filters, each as the app reads it (`articleIdOf`, `dayOf`).
+            (
+                "/portal/search",
+                "to=2025-12-31&page=2&section=21&q=a&from=2025-01-01",
+                "/portal/search?q=a&section=21&from=2025%2D01%2D01&to=2025%2D12%2D31&page=2",
+            ),
+            (
+                "/portal/search",
+                "q=a&section=021&from=2025-02-30&to=2025-1-1",
+                "/portal/search?q=a",
+            ),
             // An article the list page it was opened from; 党建风采详情 its id.
             (
                 "/portal/article/2101",

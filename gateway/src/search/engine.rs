@@ -27,7 +27,7 @@ use crate::model::{Article, Marked};
 
 /// Bumped whenever the schema or an analysis changes: an index on disk of another version is
 /// built again rather than read with the wrong terms.
-pub const SCHEMA_VERSION: u64 = 1;
+pub const SCHEMA_VERSION: u64 = 2;
 
 const GRAMS: &str = "portal_grams";
 const WORDS: &str = "portal_words";
@@ -69,11 +69,17 @@ struct Fields {
 
 fn schema() -> (Schema, Fields) {
     let mut b = Schema::builder();
+    // Positions only where phrases are matched (the grams); the words only score.
     let text = |analyzer: &str| {
+        let record = if analyzer == GRAMS {
+            IndexRecordOption::WithFreqsAndPositions
+        } else {
+            IndexRecordOption::WithFreqs
+        };
         TextOptions::default().set_indexing_options(
             TextFieldIndexing::default()
                 .set_tokenizer(analyzer)
-                .set_index_option(IndexRecordOption::WithFreqsAndPositions),
+                .set_index_option(record),
         )
     };
     let fields = Fields {
@@ -291,6 +297,10 @@ impl Engine {
         if let Some(writer) = writer {
             let _ = writer.wait_merging_threads();
         }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 
     pub fn len(&self) -> u64 {

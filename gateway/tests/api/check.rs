@@ -623,22 +623,38 @@ async fn the_scripted_site_maps_with_warnings_for_the_sections_it_lacks() {
 
 #[tokio::test]
 async fn levels_error_warning_and_info_decide_the_exit_code() {
-    // Info: no search configured. The portal runs (only warnings for its other sections).
+    // Info: which search runs, and why. Without the CMS's, `cms` mode shows no search box…
     let report = scripted(
         site,
         "[dialect.endpoints]\narticle_search = { path = \"\" }\n",
     )
     .await;
-    let (check, info) = finding(&report, "dialect.endpoints.article_search.path");
+    let (check, info) = finding(&report, "search.mode");
     assert_eq!(info.level, Level::Info);
     assert_eq!(
         info.what,
-        "search not configured: the portal shows no search box"
+        "search.mode = \"cms\" and the CMS has no search: the portal shows no search box"
     );
     assert_eq!(
-        (check.endpoint.as_str(), check.status.as_str()),
-        ("article/search", "-")
+        (
+            check.endpoint.as_str(),
+            check.status.as_str(),
+            check.summary.as_str()
+        ),
+        ("search", "-", "none")
     );
+    // … and `auto` (the default) runs the gateway's index.
+    let auto = scripted(
+        site,
+        "[search]\nmode = \"auto\"\n[dialect.endpoints]\narticle_search = { path = \"\" }\n",
+    )
+    .await;
+    let (check, info) = finding(&auto, "search.mode");
+    assert_eq!(
+        info.what,
+        "search.mode = \"auto\" and the CMS has no search: the gateway's own index answers"
+    );
+    assert_eq!(check.summary, "the gateway's index");
     assert!(
         report.ok && report.exit_code() == 0,
         "{}",

@@ -94,10 +94,22 @@ fn with_company(extra: &str) -> String {
     }
 }
 
+/// The tests' search is the CMS's unless a test names `[search]`: the default (`auto`) builds the
+/// gateway's index in the background before a CMS without search, whose reads a test about
+/// something else would count among its CMS calls. The index has tests of its own
+/// (`search_index.rs`).
+fn with_search_mode(extra: &str) -> String {
+    if extra.contains("[search]") {
+        extra.to_owned()
+    } else {
+        format!("{extra}\n[search]\nmode = \"cms\"\n")
+    }
+}
+
 /// The TOML of a test config: the given upstream, a static dir, a short time-out, the company
 /// named; `extra` is appended inside `[upstream]`, so it may open further tables.
 pub fn config_toml(upstream: &str, static_dir: &Path, extra: &str) -> String {
-    let extra = with_company(extra);
+    let extra = with_search_mode(&with_company(extra));
     format!(
         r#"
 [server]
@@ -474,7 +486,7 @@ pub fn example_toml(name: &str, cms: SocketAddr) -> String {
         out.push_str(&line);
         out.push('\n');
     }
-    out
+    with_search_mode(&out)
 }
 
 /// The app's real production build (`frontend/dist`: client files and `server/render.js`), which

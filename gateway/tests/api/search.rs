@@ -106,7 +106,7 @@ async fn a_keyword_out_of_bounds_is_a_400_naming_it() {
 }
 
 #[tokio::test]
-async fn site_says_whether_the_cms_searches_and_a_cms_without_search_answers_404() {
+async fn site_says_whether_the_cms_searches_and_a_cms_without_search_answers_404_in_cms_mode() {
     let app = spawn_with_reference_cms().await;
     let (_, site) = app.get_json("/portal/api/site").await;
     assert_eq!(site["result"]["search"], true);

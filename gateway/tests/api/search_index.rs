@@ -358,7 +358,9 @@ async fn a_cms_without_search_gets_the_index_and_the_search_box() {
     let app = spawn_app(config_for(
         &format!("http://{cms}/"),
         &static_dir(),
-        &format!("{OPEN_LIMITS}[dialect.endpoints]\narticle_search = {{ path = \"\" }}\n"),
+        &format!(
+            "{OPEN_LIMITS}[search]\nmode = \"auto\"\n[dialect.endpoints]\narticle_search = {{ path = \"\" }}\n"
+        ),
     ))
     .await;
     let (_, site) = app.get_json("/portal/api/site").await;

@@ -1,32 +1,33 @@
 import { api } from '../../app/api';
+import type { SearchPage } from '../../lib/api-types';
 
-/** One search result: what the results list shows of an article. */
-export interface SearchHit {
-  id: number;
-  categoryId: number;
-  title: string;
-  summary?: string;
-  publishTime?: string;
-}
-
-export interface SearchPage {
-  content: SearchHit[];
-  totalElements: number;
-  totalPages: number;
-  page: number;
-  size: number;
-}
+export type { Marked, SearchHit, SearchPage, SectionCount } from '../../lib/api-types';
 
 export interface SearchArgs {
   keyword: string;
   page: number;
   size: number;
+  /** The gateway's own index only: a section, and days (`yyyy-MM-dd`). */
+  categoryId?: number | null;
+  from?: string | null;
+  to?: string | null;
 }
 
 export const searchApi = api.injectEndpoints({
   endpoints: (build) => ({
     searchArticles: build.query<SearchPage, SearchArgs>({
-      query: ({ keyword, page, size }) => ({ url: '/article/search', params: { keyword, page, size } }),
+      // Only the parameters set, in the gateway's order: the server render asks the same URL.
+      query: ({ keyword, categoryId, from, to, page, size }) => ({
+        url: '/article/search',
+        params: {
+          keyword,
+          ...(categoryId ? { categoryId } : {}),
+          ...(from ? { from } : {}),
+          ...(to ? { to } : {}),
+          page,
+          size,
+        },
+      }),
       // The gateway keeps searches briefly (30 s); so does the app.
       keepUnusedDataFor: 30,
     }),

@@ -1,7 +1,7 @@
 import { render } from '@testing-library/react';
 
 import { Highlight, highlightParts } from './highlight';
-import { normalizeKeyword, parseSearch, searchHref } from './keyword';
+import { dayOf, normalizeKeyword, parseSearch, searchHref } from './keyword';
 
 describe('highlight', () => {
   it('marks every occurrence, letters without case', () => {
@@ -36,7 +36,29 @@ describe('keyword', () => {
   it('round-trips through the route', () => {
     const href = searchHref('中欧 班列&', 3);
     expect(href).toBe('/search?q=%E4%B8%AD%E6%AC%A7%20%E7%8F%AD%E5%88%97%26&page=3');
-    expect(parseSearch(href.split('?')[1])).toEqual({ keyword: '中欧 班列&', page: 3 });
-    expect(parseSearch('q=&page=x')).toEqual({ keyword: null, page: 1 });
+    const none = { section: null, from: null, to: null };
+    expect(parseSearch(href.split('?')[1])).toEqual({ keyword: '中欧 班列&', page: 3, ...none });
+    expect(parseSearch('q=&page=x')).toEqual({ keyword: null, page: 1, ...none });
+  });
+
+  it('carries the index’s filters, each read as the gateway reads it', () => {
+    const href = searchHref('班列', 2, { section: 21, from: '2025-01-01', to: '2025-12-31' });
+    expect(href).toBe('/search?q=%E7%8F%AD%E5%88%97&section=21&from=2025-01-01&to=2025-12-31&page=2');
+    expect(parseSearch(href.split('?')[1])).toEqual({
+      keyword: '班列',
+      page: 2,
+      section: 21,
+      from: '2025-01-01',
+      to: '2025-12-31',
+    });
+    expect(parseSearch('q=a&section=021&from=2025-02-30&to=2025-1-1')).toEqual({
+      keyword: 'a',
+      page: 1,
+      section: null,
+      from: null,
+      to: null,
+    });
+    expect(dayOf('2024-02-29')).toBe('2024-02-29');
+    expect(dayOf('2025-02-29')).toBeNull();
   });
 });

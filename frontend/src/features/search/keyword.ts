@@ -1,4 +1,4 @@
-import { pageNumberOf } from '../../lib/page-href';
+import { articleIdOf, pageNumberOf } from '../../lib/page-href';
 
 /** Longest keyword the gateway takes, in characters (its `MAX_KEYWORD`). */
 export const MAX_KEYWORD = 50;
@@ -11,16 +11,56 @@ export function normalizeKeyword(raw: string | null | undefined): string | null 
   return keyword;
 }
 
-/** The results route of `keyword` at `page` (`/search?q=…&page=N`). */
-export function searchHref(keyword: string, page = 1): string {
-  return `/search?q=${encodeURIComponent(keyword)}${page > 1 ? `&page=${page}` : ''}`;
+/**
+ * A day as the gateway takes it (`from`, `to`: `yyyy-MM-dd`, a real day), or null. The gateway reads
+ * an address's days the same way (`pages::read_as_app`).
+ */
+export function dayOf(raw: string | null | undefined): string | null {
+  if (!raw || !/^\d{4}-\d{2}-\d{2}$/.test(raw)) return null;
+  const [year, month, day] = raw.split('-').map(Number);
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day ? raw : null;
 }
 
-/** The keyword and page of a results route's query (`q=班列&page=2`). */
-export function parseSearch(search: string): { keyword: string | null; page: number } {
+/** The filters of the gateway's own index: a section (a category and those under it) and days. */
+export interface SearchFilters {
+  section?: number | null;
+  from?: string | null;
+  to?: string | null;
+}
+
+/** What a results route asks: its keyword, page and filters. */
+export interface SearchQuery extends SearchFilters {
+  keyword: string | null;
+  page: number;
+}
+
+/** The filters as query parameters of the results route (`section`, `from`, `to`), those set only. */
+export function filterParams({ section, from, to }: SearchFilters): Record<string, string> {
+  const params: Record<string, string> = {};
+  if (section) params.section = String(section);
+  if (from) params.from = from;
+  if (to) params.to = to;
+  return params;
+}
+
+/** The results route of `keyword` at `page` with `filters` (`/search?q=…&section=21&page=N`). */
+export function searchHref(keyword: string, page = 1, filters: SearchFilters = {}): string {
+  const pairs = Object.entries({ q: keyword, ...filterParams(filters) }).map(
+    ([name, value]) => `${name}=${encodeURIComponent(value)}`,
+  );
+  if (page > 1) pairs.push(`page=${page}`);
+  return `/search?${pairs.join('&')}`;
+}
+
+/** The keyword, page and filters of a results route's query (`q=班列&section=21&page=2`). */
+export function parseSearch(search: string): SearchQuery {
   const params = new URLSearchParams(search);
   return {
     keyword: normalizeKeyword(params.get('q')),
     page: pageNumberOf(params.get('page')) ?? 1,
+    section: articleIdOf(params.get('section')),
+    from: dayOf(params.get('from')),
+    to: dayOf(params.get('to')),
   };
 }

@@ -1,11 +1,12 @@
+import { Fragment, useId, type FormEvent } from 'react';
 import { useLocation, useSearch } from 'wouter';
 
 import { Breadcrumb } from '../../components/breadcrumb';
 import { Loading } from '../../components/loading';
 import { Pagination, type PaginationLocale } from '../../components/pagination';
-import { useSearchArticlesQuery } from './api';
+import { useSearchArticlesQuery, type Marked, type SearchHit, type SectionCount } from './api';
 import { Highlight } from './highlight';
-import { parseSearch, searchHref } from './keyword';
+import { dayOf, filterParams, parseSearch, searchHref, type SearchQuery } from './keyword';
 import { SearchBox } from './search-box';
 import './search-page.css';
 import { pageHref } from '../../lib/page-href';
@@ -46,14 +47,121 @@ function Shortcuts({ items, keyword }: { items: Shortcut[]; keyword: string }) {
   );
 }
 
-/** 站内搜索的结果: `/portal/search?q=班列&page=2`; the keyword and page live in the URL, so a reload keeps them. */
+/** Marked pieces as text nodes, each match in a `<mark>`: nothing in them becomes markup. */
+function Pieces({ parts }: { parts: Marked[] }) {
+  return (
+    <>
+      {parts.map((part, i) => (part.match ? <mark key={i}>{part.text}</mark> : <Fragment key={i}>{part.text}</Fragment>))}
+    </>
+  );
+}
+
+/** One result: its title and date, and where it matched (the index's fragment) or its summary. */
+function Result({ hit, keyword }: { hit: SearchHit; keyword: string }) {
+  const fragment = hit.highlight?.fragment;
+  return (
+    <li>
+      <a href={pageHref(`/article/${hit.id}`)}>
+        {hit.highlight ? <Pieces parts={hit.highlight.title} /> : <Highlight text={hit.title} keyword={keyword} />}
+      </a>
+      {hit.publishTime && <time dateTime={hit.publishTime.slice(0, 10)}>{hit.publishTime.slice(0, 10)}</time>}
+      {fragment && fragment.length > 0 ? (
+        <p>
+          <Pieces parts={fragment} />
+        </p>
+      ) : (
+        hit.summary && (
+          <p>
+            <Highlight text={hit.summary} keyword={keyword} />
+          </p>
+        )
+      )}
+    </li>
+  );
+}
+
+/**
+ * 按栏目筛选: the sections the index found hits in, with their counts; links, so they work without
+ * JavaScript. Shown only when the index answered (a CMS's search has no counts).
+ */
+function SectionFilter({
+  keyword,
+  sections,
+  query,
+}: {
+  keyword: string;
+  sections: SectionCount[];
+  query: SearchQuery;
+}) {
+  const all = sections.reduce((sum, s) => sum + s.count, 0);
+  const href = (section: number | null) => pageHref(searchHref(keyword, 1, { ...query, section }));
+  return (
+    <nav className="search-filter" aria-label="按栏目筛选">
+      <span className="search-filter__label" aria-hidden="true">
+        栏目：
+      </span>
+      <ul>
+        <li>
+          <a href={href(null)} aria-current={query.section ? undefined : 'page'}>
+            全部 <span className="search-filter__count">{all}</span>
+          </a>
+        </li>
+        {sections.map((s) => (
+          <li key={s.id}>
+            <a href={href(s.id)} aria-current={query.section === s.id ? 'page' : undefined}>
+              {s.name} <span className="search-filter__count">{s.count}</span>
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/**
+ * 按时间筛选: two days, a GET form (it works without JavaScript; with it, the results route opens in
+ * place). Shown only when the index answered.
+ */
+function DateFilter({ keyword, query }: { keyword: string; query: SearchQuery }) {
+  const [, navigate] = useLocation();
+  const fromId = useId();
+  const toId = useId();
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    navigate(
+      searchHref(keyword, 1, {
+        section: query.section,
+        from: dayOf(String(form.get('from') ?? '')),
+        to: dayOf(String(form.get('to') ?? '')),
+      }),
+    );
+  };
+  return (
+    <form className="search-dates" action={pageHref('/search')} method="get" onSubmit={submit} aria-label="按时间筛选">
+      <input type="hidden" name="q" value={keyword} />
+      {query.section && <input type="hidden" name="section" value={query.section} />}
+      <label htmlFor={fromId}>发布时间从</label>
+      <input id={fromId} type="date" name="from" defaultValue={query.from ?? ''} />
+      <label htmlFor={toId}>至</label>
+      <input id={toId} type="date" name="to" defaultValue={query.to ?? ''} />
+      <button type="submit">筛选</button>
+      {(query.from || query.to) && <a href={pageHref(searchHref(keyword, 1, { section: query.section }))}>不限时间</a>}
+    </form>
+  );
+}
+
+/** 站内搜索的结果: `/portal/search?q=班列&page=2`; the keyword, page and filters live in the URL, so a reload keeps them. */
 export default function SearchPage({ paginationLocale, shortcuts = [] }: SearchPageProps) {
-  const { keyword, page } = parseSearch(useSearch());
+  const query = parseSearch(useSearch());
+  const { keyword, page } = query;
   const [, navigate] = useLocation();
   const { data, isFetching, isError } = useSearchArticlesQuery(
-    { keyword: keyword ?? '', page, size: PAGE_SIZE },
+    { keyword: keyword ?? '', categoryId: query.section, from: query.from, to: query.to, page, size: PAGE_SIZE },
     { skip: !keyword },
   );
+  const filters = { section: query.section, from: query.from, to: query.to };
+  const filtered = Boolean(query.section || query.from || query.to);
   return (
     <section className="search-page">
       <Breadcrumb items={[{ name: '站内搜索' }]} />
@@ -61,6 +169,12 @@ export default function SearchPage({ paginationLocale, shortcuts = [] }: SearchP
       {/* Keyed by the keyword: a new search from the header refills it. */}
       <SearchBox key={keyword ?? ''} initial={keyword ?? ''} label="重新搜索" />
       {keyword && <Shortcuts items={shortcuts} keyword={keyword} />}
+      {keyword && data?.source === 'index' && (
+        <div className="search-filters">
+          {data.sections && data.sections.length > 0 && <SectionFilter keyword={keyword} sections={data.sections} query={query} />}
+          <DateFilter key={`${query.from ?? ''}/${query.to ?? ''}`} keyword={keyword} query={query} />
+        </div>
+      )}
       {!keyword ? (
         <p className="search-page__note">请输入要查找的词语，例如“班列”。</p>
       ) : isError ? (
@@ -71,8 +185,11 @@ export default function SearchPage({ paginationLocale, shortcuts = [] }: SearchP
         <Loading />
       ) : data.totalElements === 0 ? (
         <div className="search-page__empty">
-          <p>没有找到与“{keyword}”相关的{shortcuts.length > 0 ? '文章' : '内容'}。</p>
-          <p>请换一个词语，或从栏目导航浏览。</p>
+          <p>
+            没有找到与“{keyword}”相关的{shortcuts.length > 0 ? '文章' : '内容'}
+            {filtered ? '（已按栏目或时间筛选）' : ''}。
+          </p>
+          <p>{filtered ? '请放宽筛选条件，' : '请换一个词语，'}或从栏目导航浏览。</p>
         </div>
       ) : (
         <>
@@ -81,26 +198,16 @@ export default function SearchPage({ paginationLocale, shortcuts = [] }: SearchP
           </p>
           <ol className="search-results" start={(page - 1) * PAGE_SIZE + 1}>
             {data.content.map((hit) => (
-              <li key={hit.id}>
-                <a href={pageHref(`/article/${hit.id}`)}>
-                  <Highlight text={hit.title} keyword={keyword} />
-                </a>
-                {hit.publishTime && <time dateTime={hit.publishTime.slice(0, 10)}>{hit.publishTime.slice(0, 10)}</time>}
-                {hit.summary && (
-                  <p>
-                    <Highlight text={hit.summary} keyword={keyword} />
-                  </p>
-                )}
-              </li>
+              <Result key={hit.id} hit={hit} keyword={keyword} />
             ))}
           </ol>
           <Pagination
             page={page}
             pageSize={PAGE_SIZE}
             total={data.totalElements}
-            onChange={(next) => navigate(searchHref(keyword, next))}
-            hrefOf={(next) => pageHref(searchHref(keyword, next))}
-            keep={{ q: keyword }}
+            onChange={(next) => navigate(searchHref(keyword, next, filters))}
+            hrefOf={(next) => pageHref(searchHref(keyword, next, filters))}
+            keep={{ q: keyword, ...filterParams(filters) }}
             locale={paginationLocale}
           />
         </>

@@ -165,8 +165,8 @@ fn sections_and_dates_filter_and_the_counts_ignore_the_section() {
     by_section.section = Some(2);
     assert_eq!(e.search(&by_section).unwrap().total, 3);
     let mut by_date = ask("班列");
-    by_date.from = Some(2024_06_02);
-    by_date.to = Some(2025_12_31);
+    by_date.from = Some(20240602);
+    by_date.to = Some(20251231);
     let mut found = ids(&e.search(&by_date).unwrap());
     found.sort_unstable();
     assert_eq!(found, [1, 4]);
