@@ -181,7 +181,11 @@ fn sentence(rng: &mut Rng) -> String {
             s.push_str(&format!("{}", rng.between(2, 2026)));
         }
     }
-    s.push_str(if rng.next().is_multiple_of(4) { "；" } else { "。" });
+    s.push_str(if rng.next().is_multiple_of(4) {
+        "；"
+    } else {
+        "。"
+    });
     s
 }
 

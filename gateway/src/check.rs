@@ -1941,12 +1941,17 @@ pub async fn run(config: &Config) -> Result<Report, ClientError> {
         endpoint: "search".to_owned(),
         status: "-".to_owned(),
         latency_ms: 0,
-        summary: if uses_index {
-            "the gateway's index".to_owned()
-        } else if cms_searches {
-            format!("the CMS's search ({})", search.explain(true))
-        } else {
-            "none".to_owned()
+        summary: match (uses_index, cms_searches) {
+            (true, _) => "the gateway's index".to_owned(),
+            (false, true) => format!(
+                "the CMS's search (search.mode = \"{}\")",
+                if search.mode == crate::search::SearchMode::Cms {
+                    "cms"
+                } else {
+                    "auto"
+                }
+            ),
+            (false, false) => "none".to_owned(),
         },
         problems: if uses_index || !cms_searches {
             vec![Problem::info(search.explain(cms_searches), "search.mode")]
