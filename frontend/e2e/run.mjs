@@ -4,7 +4,7 @@
 // E2E_DIALECT=mybatis|rest runs reference-cms in that dialect behind the gateway with
 // config/examples/<dialect>.toml: the browser must not see a difference.
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -38,6 +38,25 @@ async function waitReady(stack) {
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('the stack did not become ready in 30 s');
+}
+
+/**
+ * With the gateway's own search index (`[search] mode = "index"`, the demo's), waits until it
+ * answers: until then the CMS's search does, and a test comparing two pages of results could see
+ * the answer change under it.
+ */
+async function waitSearch() {
+  if (!/^mode\s*=\s*"index"/m.test(readFileSync(CONFIG, 'utf8'))) return;
+  for (let i = 0; i < 1200; i += 1) {
+    try {
+      const r = await fetch(`${BASE}/portal/api/article/search?keyword=${encodeURIComponent('班列')}`);
+      if (r.ok && (await r.json()).result?.source === 'index') return;
+    } catch {
+      /* not yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the search index was not built in 120 s');
 }
 
 // The demo content plus one hostile article the XSS test opens (kept out of the demo itself): a
@@ -90,6 +109,7 @@ let passed = 0;
 let failed = 0;
 try {
   await waitReady(stack);
+  await waitSearch();
   const browser = await launchChromium();
   const filter = process.argv[2] ?? '';
   for (const test of tests.filter((t) => t.name.includes(filter))) {

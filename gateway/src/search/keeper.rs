@@ -6,7 +6,8 @@
 //!   changed, is read whole and indexed; one the lists no longer hold leaves it (only after a
 //!   whole, non-empty walk: an empty CMS answer never empties the index). At start (in the
 //!   background: nothing waits for it), after a purge of a list or of everything, and every
-//!   sitemap TTL.
+//!   sitemap TTL. Articles are read at most at half the CMS ceiling (`upstream_per_second`), so
+//!   visitors' own misses keep the rest; a read refused by the ceiling waits and is tried again.
 //! - **a purge** of an article (the webhook, a purge by tag, another replica's purge over the
 //!   shared tier, the changes poll): that article is read again at once and indexed, or taken
 //!   out when the CMS no longer has it.
@@ -43,6 +44,8 @@ const GATHER: Duration = Duration::from_millis(50);
 const LOOK_EVERY: Duration = Duration::from_secs(5);
 /// The shortest time between two walks, whatever the sitemap's TTL.
 const MIN_WALK_EVERY: Duration = Duration::from_secs(30);
+/// How soon a walk that could not read some articles is made again.
+const RETRY_FAILED: Duration = Duration::from_secs(10);
 /// Articles written to the index at once.
 const BATCH: usize = 64;
 
@@ -145,13 +148,19 @@ async fn keep(state: AppState, mut purges: tokio::sync::broadcast::Receiver<Arc<
         let mut walked = false;
         if pending.walk || Instant::now() >= next_walk {
             match walk(&state, &engine, &settings, &mut held, pending.reread).await {
-                Ok(walk_changed) => {
-                    changed |= walk_changed;
+                Ok(done) => {
+                    changed |= done.changed;
                     walked = true;
                     pending.walk = false;
                     pending.reread = false;
                     backoff = Duration::from_secs(1);
-                    next_walk = Instant::now() + walk_every(&state);
+                    // Articles that could not be read are tried again soon.
+                    next_walk = Instant::now()
+                        + if done.failed > 0 {
+                            RETRY_FAILED
+                        } else {
+                            walk_every(&state)
+                        };
                 }
                 Err(err) => {
                     tracing::warn!(error = %err, retry_in = ?backoff, "the search index could not walk the CMS's lists");
@@ -315,14 +324,20 @@ async fn read(
     }
 }
 
-/// One walk; whether the index changed.
+/// What a walk did: whether the index changed, and how many articles could not be read.
+struct Walked {
+    changed: bool,
+    failed: usize,
+}
+
+/// One walk.
 async fn walk(
     state: &AppState,
     engine: &Arc<Engine>,
     settings: &SearchSettings,
     held: &mut HashMap<u64, u64>,
     reread: bool,
-) -> Result<bool, ApiError> {
+) -> Result<Walked, ApiError> {
     let content = ContentService::new(state);
     let tree = content.tree().await?;
     let listed = content.first_articles(None, settings.max_articles).await?;
@@ -351,9 +366,15 @@ async fn walk(
             (card, fresh)
         })
         .collect();
-    let mut reads = stream::iter(to_read.into_iter().map(|(card, fresh)| {
+    // At most half the CMS ceiling: visitors' own misses keep the rest.
+    let per_second = (state.runtime().config.limits.upstream_per_second / 2).max(1);
+    let pace = Duration::from_secs(1) / per_second;
+    let started = Instant::now();
+    let mut reads = stream::iter(to_read.into_iter().enumerate().map(|(i, (card, fresh))| {
         let content = &content;
+        let at = started + pace * u32::try_from(i).unwrap_or(u32::MAX);
         async move {
+            tokio::time::sleep_until(at).await;
             let detail = read(content, card.id, fresh).await;
             (card, detail)
         }
@@ -405,7 +426,10 @@ async fn walk(
             changed = true;
         }
     }
-    Ok(changed || building)
+    Ok(Walked {
+        changed: changed || building,
+        failed,
+    })
 }
 
 /// Writes `docs` (off the async workers) and notes what the index now holds.

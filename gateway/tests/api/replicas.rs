@@ -825,3 +825,46 @@ async fn entries_the_gateway_could_not_have_written_are_ignored_and_refetched() 
         );
     }
 }
+
+/// Replicas keep their own search index from the same purges: a webhook received by one replica
+/// reaches every replica's index over the shared tier's purge channel, and each answers the new
+/// title from its index.
+#[tokio::test]
+async fn every_replicas_search_index_follows_a_webhook_one_of_them_received() {
+    let redis = Redis::start();
+    let cms_listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let cms_addr = cms_listener.local_addr().unwrap();
+    let replicas = join_all((0..2).map(|_| async {
+        let mut config = replica_config(cms_addr, redis.url(), &static_dir());
+        config.search.mode = portal_gateway::search::SearchMode::Index;
+        let app = spawn_app(config).await;
+        wait_for_shared(&app, "up").await;
+        app
+    }))
+    .await;
+    let cms = CountingCms::start_on(cms_listener, Some(replicas[0].addr)).await;
+    let search = |word: &str| {
+        format!(
+            "/portal/api/article/search?keyword={}",
+            url::form_urlencoded::byte_serialize(word.as_bytes()).collect::<String>()
+        )
+    };
+    // Built in the background (the CMS answers each call in 50 ms here).
+    for app in &replicas {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+        while fetch(app, &search("班列")).await.2["result"]["source"] != "index" {
+            assert!(tokio::time::Instant::now() < deadline, "the index was never ready");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+    let (id, _, _) = an_article(&replicas[1]).await;
+    let answer = cms.retitle(id, "雪原冷链快线年度总结").await;
+    assert_eq!(answer["webhook"], 200, "{answer}");
+    for app in &replicas {
+        let body = once_heard(app, &search("雪原冷链快线"), |body| {
+            body["result"]["content"][0]["id"] == id
+        })
+        .await;
+        assert_eq!(body["result"]["source"], "index");
+    }
+}

@@ -97,9 +97,6 @@ function SectionFilter({
   const href = (section: number | null) => pageHref(searchHref(keyword, 1, { ...query, section }));
   return (
     <nav className="search-filter" aria-label="按栏目筛选">
-      <span className="search-filter__label" aria-hidden="true">
-        栏目：
-      </span>
       <ul>
         <li>
           <a href={href(null)} aria-current={query.section ? undefined : 'page'}>
