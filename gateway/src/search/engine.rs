@@ -455,6 +455,7 @@ impl Engine {
                 }
             });
         let (ranked, total) = searcher.search(query.as_ref(), &(top, Count))?;
+        let needles = needles(&ask.keyword);
         let title_snippets = snippets(&searcher, query.as_ref(), f.title_g, 200)?;
         let summary_snippets =
             snippets(&searcher, query.as_ref(), f.summary_g, ask.fragment_chars)?;
@@ -470,12 +471,12 @@ impl Engine {
                 continue;
             };
             let body = doc.get_first(f.body).and_then(|v| v.as_str()).unwrap_or("");
-            let title = marked_whole(&title_snippets, &article.title);
-            let mut fragment = marked_fragment(&body_snippets, body);
+            let title = marked_whole(&title_snippets, &article.title, &needles);
+            let mut fragment = marked_fragment(&body_snippets, body, &needles);
             if fragment.iter().all(|m| !m.hit)
                 && let Some(summary) = &article.summary
             {
-                let from_summary = marked_fragment(&summary_snippets, summary);
+                let from_summary = marked_fragment(&summary_snippets, summary, &needles);
                 if from_summary.iter().any(|m| m.hit) {
                     fragment = from_summary;
                 }
@@ -527,8 +528,41 @@ fn snippets(
     Ok(generator)
 }
 
+/// What a mark must hold to be one: each part of the query as a visitor wrote it (folded, only its
+/// letters, digits and characters), and the words of its unquoted parts. The snippets mark every
+/// pair of a phrase wherever it stands (换装 of 换装站 in 换装作业); a mark that holds none of these is
+/// no match of the query.
+fn needles(keyword: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (chunk, quoted) in chunks_of(keyword) {
+        let core = core_of(&chunk);
+        if !core.is_empty() {
+            out.push(core);
+        }
+        // Words apart match only where the query has several (as `words_query` says).
+        let words = if quoted {
+            Vec::new()
+        } else {
+            text::query_words(&chunk)
+        };
+        if words.len() > 1 {
+            out.extend(words);
+        }
+    }
+    out
+}
+
+/// A text folded, with only its letters, digits and characters.
+fn core_of(text: &str) -> String {
+    text::fold(text)
+        .text
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .collect()
+}
+
 /// `text` whole, its matches marked.
-fn marked_whole(generator: &SnippetGenerator, text: &str) -> Vec<Marked> {
+fn marked_whole(generator: &SnippetGenerator, text: &str, needles: &[String]) -> Vec<Marked> {
     let snippet = generator.snippet(text);
     let start = snippet.fragment_range().start;
     let ranges: Vec<_> = snippet
@@ -536,11 +570,11 @@ fn marked_whole(generator: &SnippetGenerator, text: &str) -> Vec<Marked> {
         .iter()
         .map(|r| r.start + start..r.end + start)
         .collect();
-    parts(text, &ranges, 0..text.len())
+    parts(text, &ranges, 0..text.len(), needles)
 }
 
 /// The best fragment of `text`, its matches marked, with … where it was cut.
-fn marked_fragment(generator: &SnippetGenerator, text: &str) -> Vec<Marked> {
+fn marked_fragment(generator: &SnippetGenerator, text: &str, needles: &[String]) -> Vec<Marked> {
     if text.is_empty() {
         return Vec::new();
     }
@@ -554,7 +588,7 @@ fn marked_fragment(generator: &SnippetGenerator, text: &str) -> Vec<Marked> {
         .iter()
         .map(|r| r.start + window.start..r.end + window.start)
         .collect();
-    let mut out = parts(text, &ranges, window.clone());
+    let mut out = parts(text, &ranges, window.clone(), needles);
     if window.start > 0 {
         out.insert(0, Marked::text("…"));
     }
@@ -564,11 +598,13 @@ fn marked_fragment(generator: &SnippetGenerator, text: &str) -> Vec<Marked> {
     out
 }
 
-/// `text[window]` cut into plain and marked parts by `ranges` (byte ranges of `text`).
+/// `text[window]` cut into plain and marked parts by `ranges` (byte ranges of `text`), each kept
+/// when it holds one of `needles` (all of them, when none does: words found apart).
 fn parts(
     text: &str,
     ranges: &[std::ops::Range<usize>],
     window: std::ops::Range<usize>,
+    needles: &[String],
 ) -> Vec<Marked> {
     // Overlapping or touching marks are one (the pairs of 长安号: 长安, 安号).
     let mut merged: Vec<std::ops::Range<usize>> = Vec::new();
@@ -579,6 +615,15 @@ fn parts(
             Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
             _ => merged.push(r),
         }
+    }
+    let holds = |r: &std::ops::Range<usize>| {
+        text.get(r.clone()).is_some_and(|marked| {
+            let core = core_of(marked);
+            needles.iter().any(|n| core.contains(n.as_str()))
+        })
+    };
+    if merged.iter().any(holds) {
+        merged.retain(holds);
     }
     let mut out = Vec::new();
     let mut at = window.start;

@@ -10,7 +10,8 @@
 //!   visitors' own misses keep the rest; a read refused by the ceiling waits and is tried again.
 //! - **a purge** of an article (the webhook, a purge by tag, another replica's purge over the
 //!   shared tier, the changes poll): that article is read again at once and indexed, or taken
-//!   out when the CMS no longer has it.
+//!   out when the CMS no longer has it (its lists' tags, which come with it, start no walk); a
+//!   purge of lists, a category or the tree alone starts a walk.
 //!
 //! Each change ends in a commit, after which the index's answers are purged (tag
 //! `search-index`) so no cached search or page shows the index as it was. With a shared tier
@@ -66,13 +67,18 @@ impl Pending {
         if own {
             return;
         }
-        for tag in &purge.tags {
-            if let Some(id) = tag.strip_prefix("article:").and_then(|id| id.parse().ok()) {
-                self.ids.insert(id);
-            } else if tag != tags::SEARCH_INDEX {
-                // A list, a category, the tree: what the lists hold may have changed.
-                self.walk = true;
-            }
+        let articles: Vec<u64> = purge
+            .tags
+            .iter()
+            .filter_map(|tag| tag.strip_prefix("article:")?.parse().ok())
+            .collect();
+        // An article's purge names its lists too (`articles`, `category:N`): reading the article
+        // is enough. A purge of lists, a category or the tree alone may change what the lists hold.
+        if articles.is_empty() {
+            self.walk |= purge.tags.iter().any(|t| t != tags::SEARCH_INDEX);
+        } else {
+            self.ids.extend(articles);
+            self.walk |= purge.tags.iter().any(|t| t == tags::CATEGORIES);
         }
         for prefix in &purge.prefixes {
             if prefix.is_empty() {
@@ -517,4 +523,59 @@ async fn commit(state: &AppState, index: &Arc<SearchIndex>, engine: &Arc<Engine>
             PurgeOrigin::Search,
         )
         .await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn heard(purges: &[Purge]) -> Pending {
+        let mut pending = Pending::default();
+        for purge in purges {
+            pending.hear(purge);
+        }
+        pending
+    }
+
+    fn tagged(tags: &[&str]) -> Purge {
+        Purge {
+            tags: tags.iter().map(|t| (*t).to_owned()).collect(),
+            ..Purge::default()
+        }
+    }
+
+    #[test]
+    fn an_articles_purge_reads_it_again_and_walks_nothing() {
+        let p = heard(&[tagged(&["article:2101", "articles", "category:21"])]);
+        assert_eq!(p.ids.iter().copied().collect::<Vec<_>>(), [2101]);
+        assert!(!p.walk);
+    }
+
+    #[test]
+    fn lists_categories_and_everything_start_a_walk() {
+        assert!(heard(&[tagged(&["category:21", "articles"])]).walk);
+        assert!(heard(&[tagged(&["categories", "category:2", "articles"])]).walk);
+        let everything = heard(&[Purge {
+            prefixes: vec![String::new()],
+            ..Purge::default()
+        }]);
+        assert!(everything.walk && everything.reread);
+        let detail = heard(&[Purge {
+            prefixes: vec!["article/detail?id=7".to_owned()],
+            evict: vec!["article/detail?id=8".to_owned()],
+            ..Purge::default()
+        }]);
+        assert_eq!(detail.ids.iter().copied().collect::<Vec<_>>(), [7, 8]);
+        assert!(!detail.walk);
+    }
+
+    #[test]
+    fn the_indexs_own_purge_is_not_heard() {
+        let own = heard(&[Purge {
+            tags: vec![tags::SEARCH_INDEX.to_owned()],
+            hard: true,
+            ..Purge::default()
+        }]);
+        assert!(own.ids.is_empty() && !own.walk);
+    }
 }

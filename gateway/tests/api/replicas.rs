@@ -853,7 +853,10 @@ async fn every_replicas_search_index_follows_a_webhook_one_of_them_received() {
     for app in &replicas {
         let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
         while fetch(app, &search("班列")).await.2["result"]["source"] != "index" {
-            assert!(tokio::time::Instant::now() < deadline, "the index was never ready");
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "the index was never ready"
+            );
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
     }

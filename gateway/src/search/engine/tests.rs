@@ -214,6 +214,17 @@ fn matches_are_marked_in_the_title_and_a_fragment() {
             .collect::<Vec<_>>(),
         ["中欧"]
     );
+    // A phrase's pairs are marked only where the whole phrase stands: 中欧 alone is no match of
+    // 中欧班列 (article 1's body has 中欧班列; its title too).
+    let found = e.search(&ask("中欧班列")).unwrap();
+    let marks: Vec<&str> = found.hits[0]
+        .title
+        .iter()
+        .chain(&found.hits[0].fragment)
+        .filter(|m| m.hit)
+        .map(|m| m.text.as_str())
+        .collect();
+    assert!(marks.iter().all(|m| *m == "中欧班列"), "{marks:?}");
     // Traditional text marked where the simplified words matched, as written.
     let found = e.search(&ask("园区")).unwrap();
     let summary: Vec<&str> = found.hits[0]
@@ -272,4 +283,27 @@ fn an_index_on_disk_is_read_back() {
     let e = Engine::open(Some(dir.path()), 15_000_000).unwrap();
     assert_eq!(e.held().keys().copied().collect::<Vec<_>>(), [9]);
     assert_eq!(ids(&e.search(&ask("班列")).unwrap()), [9]);
+}
+
+#[test]
+fn a_mark_holds_the_query_not_a_pair_of_it() {
+    let text = "换装作业和换装站";
+    let pair = 0.."换装".len();
+    let start = "换装作业和".len();
+    let whole = start..text.len();
+    let marks = |needles: &[String]| -> Vec<String> {
+        parts(text, &[pair.clone(), whole.clone()], 0..text.len(), needles)
+            .into_iter()
+            .filter(|m| m.hit)
+            .map(|m| m.text)
+            .collect()
+    };
+    // 换装站 is one word of the query (jieba's 换装 alone is no match): only it is marked.
+    assert_eq!(needles("换装站"), ["换装站"]);
+    assert_eq!(marks(&needles("换装站")), ["换装站"]);
+    // Two words apart: each is a match.
+    let apart = needles("换装作业");
+    assert!(apart.len() > 1, "{apart:?}");
+    // Nothing holds the query (a loose match): the marks stay.
+    assert_eq!(marks(&["集卡".to_owned()]), ["换装", "换装站"]);
 }
