@@ -579,15 +579,22 @@ fn marked_fragment(generator: &SnippetGenerator, text: &str, needles: &[String])
         return Vec::new();
     }
     let snippet = generator.snippet(text);
-    if snippet.is_empty() {
-        return Vec::new();
-    }
-    let window = snippet.fragment_range();
-    let ranges: Vec<_> = snippet
+    let mut window = snippet.fragment_range();
+    let mut ranges: Vec<_> = snippet
         .highlighted()
         .iter()
         .map(|r| r.start + window.start..r.end + window.start)
         .collect();
+    // The snippet's best window may hold only pairs of a phrase (换装 of 换装站): then the window
+    // around the first place the query stands as written.
+    let marked = parts(text, &ranges, window.clone(), needles);
+    if !marked.iter().any(|m| m.hit) {
+        let Some(found) = needles.iter().find_map(|n| text::find_folded(text, n)) else {
+            return Vec::new();
+        };
+        window = around(text, found.clone(), generator_chars(text, &window));
+        ranges = vec![found];
+    }
     let mut out = parts(text, &ranges, window.clone(), needles);
     if window.start > 0 {
         out.insert(0, Marked::text("…"));
@@ -598,8 +605,31 @@ fn marked_fragment(generator: &SnippetGenerator, text: &str, needles: &[String])
     out
 }
 
+/// The characters a fragment holds: the snippet's own window's, at least 60.
+fn generator_chars(text: &str, window: &std::ops::Range<usize>) -> usize {
+    text.get(window.clone())
+        .map_or(0, |w| w.chars().count())
+        .max(60)
+}
+
+/// About `chars` characters of `text` around `found` (a byte range), on character boundaries.
+fn around(text: &str, found: std::ops::Range<usize>, chars: usize) -> std::ops::Range<usize> {
+    let before = chars.saturating_sub(text[found.clone()].chars().count()) / 3;
+    let start = text[..found.start]
+        .char_indices()
+        .rev()
+        .nth(before.saturating_sub(1))
+        .map_or(0, |(i, _)| i);
+    let end = text[start..]
+        .char_indices()
+        .nth(chars)
+        .map_or(text.len(), |(i, _)| start + i)
+        .max(found.end);
+    start..end
+}
+
 /// `text[window]` cut into plain and marked parts by `ranges` (byte ranges of `text`), each kept
-/// when it holds one of `needles` (all of them, when none does: words found apart).
+/// when it holds one of `needles`.
 fn parts(
     text: &str,
     ranges: &[std::ops::Range<usize>],
@@ -622,9 +652,7 @@ fn parts(
             needles.iter().any(|n| core.contains(n.as_str()))
         })
     };
-    if merged.iter().any(holds) {
-        merged.retain(holds);
-    }
+    merged.retain(holds);
     let mut out = Vec::new();
     let mut at = window.start;
     for r in &merged {

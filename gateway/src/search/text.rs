@@ -91,6 +91,16 @@ pub fn fold(text: &str) -> Folded {
     }
 }
 
+/// Where `needle` (folded) first stands in `text` once folded, as a byte range of `text` as written.
+pub fn find_folded(text: &str, needle: &str) -> Option<Range<usize>> {
+    if needle.is_empty() {
+        return None;
+    }
+    let folded = fold(text);
+    let at = folded.text.find(needle)?;
+    Some(folded.original_range(at..at + needle.len()))
+}
+
 /// Characters written without spaces between words: Han, kana, Hangul.
 pub fn is_cjk(c: char) -> bool {
     matches!(c as u32,

@@ -43,9 +43,12 @@ fn strapi_config() -> portal_gateway::Config {
     toml.push_str(RENDER_SLACK);
     let mut config =
         portal_gateway::Config::from_toml_str(&toml).expect("config/examples/strapi.toml loads");
-    // The tests read every page cold, from one address: more than one visitor's share of the CMS.
+    // The tests read every page cold, from one address: more than one visitor's share of the CMS,
+    // and more than one visitor's requests a second (several tests at once, each its own gateway).
     config.limits.per_client_cms_per_second = 100_000;
     config.limits.per_client_cms_burst = 100_000;
+    config.limits.per_client_per_second = 100_000;
+    config.limits.per_client_burst = 100_000;
     config
 }
 

@@ -304,6 +304,28 @@ fn a_mark_holds_the_query_not_a_pair_of_it() {
     // Two words apart: each is a match.
     let apart = needles("换装作业");
     assert!(apart.len() > 1, "{apart:?}");
-    // Nothing holds the query (a loose match): the marks stay.
-    assert_eq!(marks(&["集卡".to_owned()]), ["换装", "换装站"]);
+    // A pair alone is never marked.
+    assert!(marks(&["集卡".to_owned()]).is_empty());
+}
+
+#[test]
+fn a_fragment_shows_the_query_where_the_best_window_holds_only_its_pairs() {
+    let e = Engine::open(None, 15_000_000).unwrap();
+    let filler = "口岸换装作业繁忙，".repeat(30);
+    e.put(vec![doc(
+        article(7, 21, "冬季运输保障", "", "2025-12-01 09:00:00"),
+        &format!("{filler}马拉舍维奇换装站增派人员。"),
+    )])
+    .unwrap();
+    e.commit().unwrap();
+    let found = e.search(&ask("换装站")).unwrap();
+    let fragment = &found.hits[0].fragment;
+    let marks: Vec<&str> = fragment
+        .iter()
+        .filter(|m| m.hit)
+        .map(|m| m.text.as_str())
+        .collect();
+    assert_eq!(marks, ["换装站"], "{fragment:?}");
+    let whole: String = fragment.iter().map(|m| m.text.as_str()).collect();
+    assert!(whole.contains("马拉舍维奇换装站增派人员"), "{whole}");
 }
