@@ -121,12 +121,8 @@ impl Query {
             Endpoint::ArticleSearch => {
                 let keyword = raw.keyword("keyword")?;
                 let list = ListQuery::parse(&raw, max_size)?;
+                // `to` before `from` is a range of no day: no hit, not an error.
                 let (from, to) = (raw.day("from")?, raw.day("to")?);
-                if let (Some(from), Some(to)) = (from, to)
-                    && from > to
-                {
-                    return Err(ApiError::bad_query("to", "参数 to 不能早于 from。"));
-                }
                 Self::Search {
                     keyword: keyword.into(),
                     section: list.category_id,

@@ -221,11 +221,13 @@ async fn sections_dates_and_pages_of_the_index() {
         let day = &hit["publishTime"].as_str().unwrap()[..10];
         assert!(("2025-01-01"..="2025-12-31").contains(&day), "{day}");
     }
-    for bad in [
-        "from=2025-13-01",
-        "to=yesterday",
-        "from=2025-02-01&to=2025-01-01",
-    ] {
+    let none = search(
+        &app,
+        "keyword=%E7%8F%AD%E5%88%97&from=2025-02-01&to=2025-01-01",
+    )
+    .await;
+    assert_eq!(none["result"]["totalElements"], 0, "a range of no day");
+    for bad in ["from=2025-13-01", "to=yesterday", "from=2025-1-1"] {
         let (status, body) = app
             .get_json(&format!("{SEARCH}?keyword=%E7%8F%AD%E5%88%97&{bad}"))
             .await;
