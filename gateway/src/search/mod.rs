@@ -123,7 +123,7 @@ impl SearchSettings {
     }
 }
 
-/// Where the index stands, for `/readyz`'s neighbours (`/portal/admin`), metrics and the log.
+/// Where the index stands: whether a search may ask it, and `portal_search_ready`/`_articles`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Status {
     /// Not asked for (the mode says the CMS answers).
