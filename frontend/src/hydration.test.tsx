@@ -129,8 +129,15 @@ function searchAnswer(section: number | null) {
     page: 1,
     size: 10,
     source: 'index',
+    // Most hits first; 通知公告 is past the six shown, behind 更多栏目.
     sections: [
-      { id: 21, name: '公司要闻', count: 1 },
+      { id: 21, name: '公司要闻', count: 6 },
+      { id: 22, name: '媒体报道', count: 5 },
+      { id: 41, name: '清正廉洁', count: 4 },
+      { id: 42, name: '工会活动', count: 3 },
+      { id: 43, name: '党建活动', count: 2 },
+      { id: 61, name: '社会影响', count: 2 },
+      { id: 102, name: '重大事项', count: 1 },
       { id: 23, name: '通知公告', count: 1 },
     ],
   };
@@ -371,10 +378,18 @@ describe('a page rendered by the gateway', () => {
     const container = await loadAndHydrate(SEARCH);
     const filter = container.querySelector('nav[aria-label="按栏目筛选"]')!;
     const chips = [...filter.querySelectorAll('a')].map((a) => [a.textContent, a.getAttribute('href'), a.getAttribute('aria-current')]);
-    expect(chips).toEqual([
-      ['全部 2', '/portal/search?q=%E7%8F%AD%E5%88%97', null],
-      ['公司要闻 1', '/portal/search?q=%E7%8F%AD%E5%88%97&section=21', null],
-      ['通知公告 1', '/portal/search?q=%E7%8F%AD%E5%88%97&section=23', 'page'],
+    expect(chips.slice(0, 2)).toEqual([
+      ['全部 24', '/portal/search?q=%E7%8F%AD%E5%88%97', null],
+      ['公司要闻 6', '/portal/search?q=%E7%8F%AD%E5%88%97&section=21', null],
+    ]);
+    expect(chips).toHaveLength(9);
+    // The section shown sits behind 更多栏目, which is open so it can be seen.
+    const more = filter.querySelector('details')!;
+    expect(more).toHaveProperty('open', true);
+    expect(more.querySelector('summary')).toHaveTextContent('更多栏目（2）');
+    expect([...more.querySelectorAll('a')].map((a) => [a.textContent, a.getAttribute('aria-current')])).toEqual([
+      ['重大事项 1', null],
+      ['通知公告 1', 'page'],
     ]);
     const hit = linkTo(container, '/portal/article/2301')!;
     expect(hit.querySelector('mark')).toHaveTextContent('班列');

@@ -13,6 +13,9 @@ import { pageHref } from '../../lib/page-href';
 
 export const PAGE_SIZE = 10;
 
+/** Sections the filter shows before 更多栏目. */
+const SECTIONS_SHOWN = 6;
+
 /** A page of the portal itself that a search leads to (服务直达): 信访举报 for 举报. */
 export interface Shortcut {
   /** The app path (`/whistleblowing`). */
@@ -95,6 +98,17 @@ function SectionFilter({
 }) {
   const all = sections.reduce((sum, s) => sum + s.count, 0);
   const href = (section: number | null) => pageHref(searchHref(keyword, 1, { ...query, section }));
+  const chip = (s: SectionCount) => (
+    <li key={s.id}>
+      <a href={href(s.id)} aria-current={query.section === s.id ? 'page' : undefined}>
+        {s.name} <span className="search-filter__count">{s.count}</span>
+      </a>
+    </li>
+  );
+  // The sections with most hits stand out; the rest wait behind 更多栏目 (open when one of them is
+  // the one shown), so a phone sees results before a wall of chips.
+  const shown = sections.slice(0, SECTIONS_SHOWN);
+  const more = sections.slice(SECTIONS_SHOWN);
   return (
     <nav className="search-filter" aria-label="按栏目筛选">
       <ul>
@@ -103,14 +117,14 @@ function SectionFilter({
             全部 <span className="search-filter__count">{all}</span>
           </a>
         </li>
-        {sections.map((s) => (
-          <li key={s.id}>
-            <a href={href(s.id)} aria-current={query.section === s.id ? 'page' : undefined}>
-              {s.name} <span className="search-filter__count">{s.count}</span>
-            </a>
-          </li>
-        ))}
+        {shown.map(chip)}
       </ul>
+      {more.length > 0 && (
+        <details className="search-filter__more" open={more.some((s) => s.id === query.section)}>
+          <summary>更多栏目（{more.length}）</summary>
+          <ul>{more.map(chip)}</ul>
+        </details>
+      )}
     </nav>
   );
 }
