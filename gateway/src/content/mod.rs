@@ -110,6 +110,11 @@ impl<'a> ContentService<'a> {
         self.runtime.upstream.dialect().has_search()
     }
 
+    /// The CMS ceiling: calls a second all visitors together may make (`limits.upstream_per_second`).
+    pub fn cms_per_second(&self) -> u32 {
+        self.runtime.config.limits.upstream_per_second
+    }
+
     /// Whether searches are the gateway's own index's (`[search] mode`).
     pub fn search_by_index(&self) -> bool {
         self.runtime.config.search.uses_index(self.has_search())

@@ -373,7 +373,7 @@ async fn walk(
         })
         .collect();
     // At most half the CMS ceiling: visitors' own misses keep the rest.
-    let per_second = (state.runtime().config.limits.upstream_per_second / 2).max(1);
+    let per_second = (content.cms_per_second() / 2).max(1);
     let pace = Duration::from_secs(1) / per_second;
     let started = Instant::now();
     let mut reads = stream::iter(to_read.into_iter().enumerate().map(|(i, (card, fresh))| {
