@@ -40,20 +40,21 @@ REFERENCE_CMS_LISTEN=$cms "$target/release/reference-cms" > "$out/reference-cms.
 pids+=($!)
 # The config file as shipped, with a secret this script changes later (a refused credential); the rest
 # through the environment: loopback ports, the Redis, a per-visitor burst of 20, and a one-page app
-# (the metrics do not need the real build; /readyz wants an index.html).
+# (the metrics do not need the real build; /readyz wants an index.html). Search is the CMS's: the
+# demo's index would read every article at start, and the steps below want keys not yet cached.
 cp config/gateway.toml "$out/gateway.toml"
 mkdir -p "$out/static" && echo '<!doctype html><title>portal</title>' > "$out/static/index.html"
 PORTAL__SERVER__LISTEN=$gateway PORTAL__UPSTREAM__BASE_URL="http://$cms/" \
   PORTAL__CACHE__SHARED__URL="redis://127.0.0.1:$redis_port/0" PORTAL__ADMIN__TOKEN=$token \
   PORTAL__LIMITS__PER_CLIENT_PER_SECOND=1 PORTAL__LIMITS__PER_CLIENT_BURST=20 \
   PORTAL__LIMITS__PER_CLIENT_CMS_PER_SECOND=100000 PORTAL__LIMITS__PER_CLIENT_CMS_BURST=100000 \
-  PORTAL__SERVER__STATIC_DIR="$out/static" PORTAL__SERVER__LOG_LEVEL=warn \
+  PORTAL__SERVER__STATIC_DIR="$out/static" PORTAL__SERVER__LOG_LEVEL=warn PORTAL__SEARCH__MODE=cms \
   "$target/release/portal-gateway" --config "$out/gateway.toml" > "$out/gateway.log" 2>&1 &
 pids+=($!)
 # The second replica (pids[3]): the same Redis, so it applies the first one's purges.
 PORTAL__SERVER__LISTEN=$second PORTAL__UPSTREAM__BASE_URL="http://$cms/" \
   PORTAL__CACHE__SHARED__URL="redis://127.0.0.1:$redis_port/0" \
-  PORTAL__SERVER__STATIC_DIR="$out/static" PORTAL__SERVER__LOG_LEVEL=warn \
+  PORTAL__SERVER__STATIC_DIR="$out/static" PORTAL__SERVER__LOG_LEVEL=warn PORTAL__SEARCH__MODE=cms \
   "$target/release/portal-gateway" --config config/gateway.toml > "$out/second.log" 2>&1 &
 pids+=($!)
 
