@@ -157,6 +157,10 @@ fn describe() {
         "Failed or timed-out commands to the shared tier."
     );
     describe_counter!(
+        "portal_shared_cache_lock_waits_total",
+        "Waits for another replica's load of a key, by outcome (answered: its answer came; gave_up: the wait ran out and this replica called the CMS)."
+    );
+    describe_counter!(
         "portal_shared_cache_lookups_total",
         "Memory misses looked up in the shared tier, by result (found, absent)."
     );
@@ -322,6 +326,14 @@ pub fn shared_cache_lookup(found: bool) {
             .map(|r| metrics::counter!("portal_shared_cache_lookups_total", "result" => r))
     });
     COUNTERS[usize::from(!found)].increment(1);
+}
+
+/// `portal_shared_cache_lock_waits_total{outcome}`: a replica found another loading a key and
+/// waited; `answered` when that replica's answer came, `gave_up` when the wait (the upstream
+/// time-out) ran out and this replica called the CMS itself: a second call for one key.
+pub fn shared_cache_lock_wait(answered: bool) {
+    let outcome = if answered { "answered" } else { "gave_up" };
+    metrics::counter!("portal_shared_cache_lock_waits_total", "outcome" => outcome).increment(1);
 }
 
 /// `portal_shared_cache_rejected_total{reason}`: an entry of the shared tier the gateway could

@@ -8,9 +8,12 @@ mod shared;
 pub mod stats;
 
 use std::{
-    collections::HashMap,
+    collections::{HashMap, VecDeque},
     future::Future,
-    sync::{Arc, Mutex},
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicU64, Ordering},
+    },
     time::{Duration, Instant},
 };
 
@@ -22,8 +25,7 @@ pub use entry::{
 };
 pub use entry::{Class, Source};
 pub(crate) use entry::{Encoding, matches_etag, matches_etag_value, negotiate};
-use shared::Coordinated;
-pub use shared::{Purge, SharedTier};
+pub use shared::{Coordinated, Purge, SharedTier};
 pub use stats::Kind;
 
 type Loaded = Result<Arc<Entry>, ApiError>;
@@ -106,6 +108,64 @@ impl Policy {
 /// A load under way: the result of its task, for every visitor waiting.
 type Inflight = Shared<BoxFuture<'static, Loaded>>;
 
+/// A look in the shared tier under way, for every visitor who missed the key meanwhile.
+type Look = Shared<BoxFuture<'static, Option<Arc<Entry>>>>;
+
+/// A load under way and when it began.
+#[derive(Clone)]
+struct Flight {
+    /// Which load this is: only its own task forgets it (a refresh may have replaced it).
+    id: u64,
+    /// The purge count when it began (`PurgeLog`).
+    since: u64,
+    work: Inflight,
+}
+
+/// The purges applied to this replica's memory, numbered, so that a load can tell whether one
+/// that reaches its answer came while its CMS call was under way: that answer may be from before
+/// the edit the purge announced, and is given to those who asked but never kept (before this, a
+/// webhook's edit could be hidden for a whole TTL by a load that began just before it).
+#[derive(Default)]
+struct PurgeLog {
+    /// How many purges were applied: the number the next one gets.
+    count: u64,
+    /// The latest `PURGES_KEPT` of them with their numbers, oldest first.
+    recent: VecDeque<(u64, Arc<Purge>)>,
+}
+
+/// Purges remembered for loads under way; a load that saw more pass keeps nothing.
+const PURGES_KEPT: usize = 256;
+
+impl PurgeLog {
+    fn record(&mut self, purge: Arc<Purge>) {
+        if self.recent.len() == PURGES_KEPT {
+            self.recent.pop_front();
+        }
+        self.recent.push_back((self.count, purge));
+        self.count += 1;
+    }
+
+    /// Whether a purge numbered `since` or later reaches `key`'s `entry`, and if so whether any
+    /// of those deletes it (`Some(true)`) rather than marking it stale.
+    fn reached_since(&self, since: u64, key: &str, entry: &Entry) -> Option<bool> {
+        if since >= self.count {
+            return None;
+        }
+        // Some of them are forgotten: assume the worst.
+        if self.recent.front().is_none_or(|(first, _)| *first > since) {
+            return Some(true);
+        }
+        self.recent
+            .iter()
+            .filter(|(n, purge)| {
+                *n >= since
+                    && (purge.reaches(key, entry) || purge.evict.iter().any(|k| k == key))
+            })
+            .map(|(_, purge)| purge.hard || purge.evict.iter().any(|k| k == key))
+            .reduce(|a, b| a || b)
+    }
+}
+
 /// Why a key is loaded, which decides how it meets the shared tier.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Why {
@@ -122,7 +182,15 @@ pub struct ResponseCache {
     /// The loads under way, by key. Each runs in its own task; every visitor waiting for the key
     /// waits on this one handle, so one who gives up (their wait over) neither cancels it nor
     /// makes the next visitor start a second load of a slow key.
-    inflight: Mutex<HashMap<String, Inflight>>,
+    inflight: Mutex<HashMap<String, Flight>>,
+    /// The looks in the shared tier under way, by key: visitors who miss the same key at once
+    /// share one Redis command (300 at once took the tier past its time-out, and off, on a busy
+    /// machine: each replica then called the CMS on its own).
+    looks: Mutex<HashMap<String, Look>>,
+    /// Numbers the loads (`Flight::id`).
+    loads: AtomicU64,
+    /// The purges applied here lately, for the loads under way.
+    purge_log: Mutex<PurgeLog>,
     /// The tier all replicas share, when `[cache.shared]` names one.
     shared: Option<SharedTier>,
     /// Every purge applied to this replica's memory, whatever its origin, for those who keep
@@ -163,6 +231,9 @@ impl ResponseCache {
         let cache = Arc::new(Self {
             entries,
             inflight: Mutex::new(HashMap::new()),
+            looks: Mutex::new(HashMap::new()),
+            loads: AtomicU64::new(0),
+            purge_log: Mutex::new(PurgeLog::default()),
             shared,
             purges: tokio::sync::broadcast::channel(PURGES_HEARD).0,
         });
@@ -287,16 +358,22 @@ impl ResponseCache {
         let wait = policy.wait;
         let work = {
             let mut inflight = self.inflight.lock().expect("inflight map lock");
-            match inflight.get(&key) {
-                Some(work) => work.clone(),
+            // A refresh follows a purge: a load that began before it may carry the answer from
+            // before the edit, so the refresh makes its own.
+            let joinable = inflight.get(&key).filter(|flight| {
+                why != Why::Refresh || flight.since >= self.purge_count()
+            });
+            match joinable {
+                Some(flight) => flight.work.clone(),
                 None => {
                     // A new load calls the CMS: charged to the share of the visitor whose request
                     // starts it (not to those who then wait on it, nor to a webhook's refresh).
                     if why != Why::Refresh {
                         crate::limits::charge_cms_share()?;
                     }
-                    let work = self.start_load(key.clone(), policy, load, why);
-                    inflight.insert(key, work.clone());
+                    let flight = self.start_load(key.clone(), policy, load, why);
+                    let work = flight.work.clone();
+                    inflight.insert(key, flight);
                     work
                 }
             }
@@ -315,7 +392,7 @@ impl ResponseCache {
         policy: &Policy,
         load: Arc<F>,
         why: Why,
-    ) -> Inflight
+    ) -> Flight
     where
         F: Fn() -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Loaded> + Send + 'static,
@@ -324,9 +401,20 @@ impl ResponseCache {
         let policy_for_load = policy.clone();
         let task_cache = Arc::clone(self);
         let (cache, task_key) = (Arc::clone(self), key.clone());
+        let id = self.loads.fetch_add(1, Ordering::Relaxed);
+        let since = self.purge_count();
         {
             // With traces on, the request's context goes along: its CMS calls are its children.
             let task = tokio::spawn(crate::traces::carry(async move {
+                // A visitor who missed just as the load before this one ended: its answer is here.
+                if why == Why::Miss
+                    && let Some(entry) = task_cache.entries.get(&task_key).await
+                    && !entry.is_purged()
+                    && entry.stored.elapsed() < policy_for_load.ttl_of(&entry)
+                {
+                    task_cache.forget_inflight(&task_key, id);
+                    return Ok(entry);
+                }
                 let shared = task_cache
                     .shared
                     .as_ref()
@@ -344,10 +432,9 @@ impl ResponseCache {
                                 found.class = Some(policy_for_load.class);
                                 let found = Arc::new(*found);
                                 task_cache
-                                    .entries
-                                    .insert(task_key.clone(), Arc::clone(&found))
+                                    .keep_unless_purged(&task_key, since, Arc::clone(&found))
                                     .await;
-                                task_cache.forget_inflight(&task_key);
+                                task_cache.forget_inflight(&task_key, id);
                                 return Ok(found);
                             }
                             Coordinated::Load => true,
@@ -365,11 +452,15 @@ impl ResponseCache {
                         stored.keep_for = ttl + stale_budget;
                         stored.class = Some(policy_for_load.class);
                         let stored = Arc::new(stored);
-                        share = Some(Arc::clone(&stored));
-                        task_cache.entries.insert(task_key.clone(), stored).await;
+                        if task_cache
+                            .keep_unless_purged(&task_key, since, Arc::clone(&stored))
+                            .await
+                        {
+                            share = Some(stored);
+                        }
                     }
                 }
-                task_cache.forget_inflight(&task_key);
+                task_cache.forget_inflight(&task_key, id);
                 // The other replicas' copy, then the lock: after this replica's visitors have
                 // their answer (two round trips off every miss: `make bench-shared`), except for a
                 // refresh, whose caller then tells the other replicas to read it.
@@ -394,26 +485,86 @@ impl ResponseCache {
                 }
                 loaded
             }));
-            async move {
+            let work = async move {
                 task.await.unwrap_or_else(|join| {
                     tracing::error!(error = %join, "cache load task failed");
                     // The next visitor loads afresh rather than meet this failure for good.
-                    cache.forget_inflight(&key);
+                    cache.forget_inflight(&key, id);
                     Err(ApiError::Internal("the cache load task failed"))
                 })
             }
             .boxed()
-            .shared()
+            .shared();
+            Flight { id, since, work }
         }
     }
 
-    fn forget_inflight(&self, key: &str) {
-        self.inflight.lock().expect("inflight map lock").remove(key);
+    /// Forgets the load `id` of `key`, unless another has taken its place.
+    fn forget_inflight(&self, key: &str, id: u64) {
+        let mut inflight = self.inflight.lock().expect("inflight map lock");
+        if inflight.get(key).is_some_and(|flight| flight.id == id) {
+            inflight.remove(key);
+        }
     }
 
-    /// The shared tier's entry for `key`, put in memory, when it may still be served.
-    async fn look_in_shared(&self, key: &str, policy: &Policy) -> Option<Arc<Entry>> {
-        let tier = self.shared.as_ref().filter(|_| !policy.memory_only)?;
+    /// How many purges were applied here so far.
+    fn purge_count(&self) -> u64 {
+        self.purge_log.lock().expect("purge log lock").count
+    }
+
+    /// Keeps `entry` under `key`, unless a purge applied since purge number `since` reaches it:
+    /// it may be older than what that purge announced. Whether it was kept.
+    async fn keep_unless_purged(&self, key: &str, since: u64, entry: Arc<Entry>) -> bool {
+        let reached = |cache: &Self| {
+            cache
+                .purge_log
+                .lock()
+                .expect("purge log lock")
+                .reached_since(since, key, &entry)
+        };
+        if reached(self).is_some() {
+            return false;
+        }
+        self.entries.insert(key.to_owned(), Arc::clone(&entry)).await;
+        // A purge recorded between the look above and the insert walked the entries before this
+        // one was among them (a purge is recorded before its walk, so one recorded later finds it).
+        if let Some(hard) = reached(self) {
+            entry.mark_purged();
+            if hard {
+                self.entries.invalidate(key).await;
+            }
+            return false;
+        }
+        true
+    }
+
+    /// The shared tier's entry for `key`, put in memory, when it may still be served: one look
+    /// at a time per key, shared by every visitor who misses it meanwhile.
+    async fn look_in_shared(self: &Arc<Self>, key: &str, policy: &Policy) -> Option<Arc<Entry>> {
+        self.shared.as_ref().filter(|_| !policy.memory_only)?;
+        let look = {
+            let mut looks = self.looks.lock().expect("looks map lock");
+            if let Some(look) = looks.get(key) {
+                look.clone()
+            } else {
+                let (cache, owned, policy) = (Arc::clone(self), key.to_owned(), policy.clone());
+                let look = async move {
+                    let found = cache.look_once(&owned, &policy).await;
+                    cache.looks.lock().expect("looks map lock").remove(&owned);
+                    found
+                }
+                .boxed()
+                .shared();
+                looks.insert(key.to_owned(), look.clone());
+                look
+            }
+        };
+        look.await
+    }
+
+    async fn look_once(&self, key: &str, policy: &Policy) -> Option<Arc<Entry>> {
+        let tier = self.shared.as_ref()?;
+        let since = self.purge_count();
         let span = crate::traces::ChildSpan::shared_lookup();
         let found = tier.get(key).await;
         if let Some(span) = &span {
@@ -429,10 +580,10 @@ impl ResponseCache {
         let keep = policy.ttl_of(&entry) + policy.stale_while_revalidate.max(policy.stale_if_error);
         entry.keep_for = keep.checked_sub(entry.stored.elapsed())?;
         let entry = Arc::new(entry);
-        self.entries
-            .insert(key.to_owned(), Arc::clone(&entry))
-            .await;
-        Some(entry)
+        // A purge heard while the look was under way may be newer than what it found.
+        self.keep_unless_purged(key, since, Arc::clone(&entry))
+            .await
+            .then_some(entry)
     }
 
     /// Applies `purge` here, in the shared tier and (through its channel) on every other
@@ -450,6 +601,13 @@ impl ResponseCache {
     /// Applies `purge` to this replica's memory only: marks the entries it reaches stale (or
     /// deletes them when hard) and drops its evicted keys.
     pub async fn purge_memory(&self, purge: &Purge, origin: PurgeOrigin) -> Vec<String> {
+        let purge = Arc::new(purge.clone());
+        // Recorded before the walk: a load that stores its answer after this sees it, one that
+        // stored it before is in the walk (`keep_unless_purged`).
+        self.purge_log
+            .lock()
+            .expect("purge log lock")
+            .record(Arc::clone(&purge));
         // Pending inserts become visible to the walk below.
         self.entries.run_pending_tasks().await;
         let mut reached = Vec::new();
@@ -471,7 +629,7 @@ impl ResponseCache {
         }
         crate::metrics::purged(origin, reached.len() + purge.evict.len());
         // Nobody listening is no error.
-        let _ = self.purges.send(Arc::new(purge.clone()));
+        let _ = self.purges.send(purge);
         reached
     }
 

@@ -220,3 +220,132 @@ async fn a_load_that_outlives_its_first_waiter_serves_the_ones_after_it() {
     assert_eq!(fourth.outcome, Outcome::Hit);
     assert_eq!(calls.load(Ordering::SeqCst), 1);
 }
+
+/// A load that takes `ms` and answers `body`, tagged `article:1`, counting its calls.
+fn tagged_load(
+    calls: Arc<std::sync::atomic::AtomicUsize>,
+    ms: u64,
+    body: &'static str,
+) -> impl Fn() -> std::pin::Pin<Box<dyn Future<Output = Loaded> + Send>> + Send + Sync + 'static {
+    move || {
+        calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Box::pin(async move {
+            tokio::time::sleep(Duration::from_millis(ms)).await;
+            Ok(Arc::new(
+                Entry::new(StatusCode::OK, Bytes::from_static(body.as_bytes()))
+                    .tagged(vec!["article:1".to_owned()]),
+            ))
+        })
+    }
+}
+
+fn article_purge(hard: bool) -> Purge {
+    Purge {
+        tags: vec!["article:1".to_owned()],
+        hard,
+        ..Purge::default()
+    }
+}
+
+/// An edit's notice comes while a visitor's load of the page is under way: that load's answer
+/// (from before the edit) goes to the visitor but is not kept, and the webhook's refresh does not
+/// join it but loads afresh, so the next visitor sees the edit.
+#[tokio::test(start_paused = true)]
+async fn an_answer_loaded_across_a_purge_is_not_kept_and_a_refresh_loads_afresh() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let cache = ResponseCache::new(1 << 20, None);
+    let calls = Arc::new(AtomicUsize::new(0));
+    let policy = policy(Duration::from_secs(5));
+    let visitor = {
+        let (cache, policy, calls) = (Arc::clone(&cache), policy.clone(), calls.clone());
+        tokio::spawn(async move {
+            cache
+                .get_or_load("k", &policy, tagged_load(calls, 1000, "{\"t\":\"old\"}"))
+                .await
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    // The edit's notice, then its refresh, while the visitor's load runs.
+    cache
+        .purge(&article_purge(false), PurgeOrigin::Webhook)
+        .await;
+    let refreshed = cache
+        .refresh("k", &policy, tagged_load(calls.clone(), 10, "{\"t\":\"new\"}"))
+        .await
+        .unwrap();
+    assert_eq!(&refreshed.body.bytes[..], b"{\"t\":\"new\"}", "not the older load's");
+    let seen = visitor.await.unwrap().result.unwrap();
+    assert_eq!(&seen.body.bytes[..], b"{\"t\":\"old\"}", "the visitor has what was asked");
+    let next = cache
+        .get_or_load("k", &policy, tagged_load(calls.clone(), 10, "{\"t\":\"other\"}"))
+        .await;
+    assert_eq!(next.outcome, Outcome::Hit);
+    assert_eq!(&next.result.unwrap().body.bytes[..], b"{\"t\":\"new\"}");
+    assert_eq!(calls.load(Ordering::SeqCst), 2);
+}
+
+/// Without a refresh: a hard purge during the load leaves nothing kept, so the next visitor loads
+/// again; a purge that does not reach the answer keeps it.
+#[tokio::test(start_paused = true)]
+async fn only_a_purge_that_reaches_the_answer_stops_it_being_kept() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    for (purge, kept) in [
+        (article_purge(true), false),
+        (article_purge(false), false),
+        (
+            Purge {
+                tags: vec!["article:2".to_owned()],
+                hard: true,
+                ..Purge::default()
+            },
+            true,
+        ),
+        (
+            Purge {
+                evict: vec!["k".to_owned()],
+                ..Purge::default()
+            },
+            false,
+        ),
+    ] {
+        let cache = ResponseCache::new(1 << 20, None);
+        let calls = Arc::new(AtomicUsize::new(0));
+        let policy = policy(Duration::from_secs(5));
+        let visitor = {
+            let (cache, policy, calls) = (Arc::clone(&cache), policy.clone(), calls.clone());
+            tokio::spawn(async move {
+                cache
+                    .get_or_load("k", &policy, tagged_load(calls, 1000, "{}"))
+                    .await
+            })
+        };
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        cache.purge(&purge, PurgeOrigin::Admin).await;
+        assert!(visitor.await.unwrap().result.is_ok());
+        let next = cache
+            .get_or_load("k", &policy, tagged_load(calls.clone(), 10, "{}"))
+            .await;
+        assert_eq!(
+            next.outcome == Outcome::Hit,
+            kept,
+            "{purge:?}: kept {kept}"
+        );
+        assert_eq!(calls.load(Ordering::SeqCst), if kept { 1 } else { 2 }, "{purge:?}");
+    }
+}
+
+/// Past `PURGES_KEPT` purges during one load, which of them reached it is unknown: not kept.
+#[test]
+fn a_load_that_saw_more_purges_than_are_kept_keeps_nothing() {
+    let mut log = PurgeLog::default();
+    let e = entry().tagged(vec!["a".to_owned()]);
+    for _ in 0..PURGES_KEPT + 1 {
+        log.record(Arc::new(Purge {
+            tags: vec!["b".to_owned()],
+            ..Purge::default()
+        }));
+    }
+    assert_eq!(log.reached_since(0, "k", &e), Some(true));
+    assert_eq!(log.reached_since(2, "k", &e), None, "unrelated purges");
+    assert_eq!(log.reached_since(log.count, "k", &e), None);
+}
