@@ -51,6 +51,7 @@ pub async fn readyz(State(state): State<AppState>, query: RawQuery) -> Response 
             Some(tier) if tier.is_up() => "up",
             Some(_) => "down",
         },
+        "search": state.search.report(state.cache.purges_applied()),
     }))
     .into_response()
 }

@@ -137,12 +137,15 @@ struct PurgeLog {
 const PURGES_KEPT: usize = 256;
 
 impl PurgeLog {
-    fn record(&mut self, purge: Arc<Purge>) {
+    /// Records `purge`; its number.
+    fn record(&mut self, purge: Arc<Purge>) -> u64 {
         if self.recent.len() == PURGES_KEPT {
             self.recent.pop_front();
         }
-        self.recent.push_back((self.count, purge));
+        let number = self.count;
+        self.recent.push_back((number, purge));
         self.count += 1;
+        number
     }
 
     /// Whether a purge numbered `since` or later reaches `key`'s `entry`, and if so whether any
@@ -195,7 +198,15 @@ pub struct ResponseCache {
     shared: Option<SharedTier>,
     /// Every purge applied to this replica's memory, whatever its origin, for those who keep
     /// something of their own in step with the cache (the search index).
-    purges: tokio::sync::broadcast::Sender<Arc<Purge>>,
+    purges: tokio::sync::broadcast::Sender<Heard>,
+}
+
+/// A purge applied to this replica's memory, with its number (the first is 0): a listener that
+/// has dealt with number `n` has followed every purge until `purges_applied()` is `n + 1`.
+#[derive(Debug, Clone)]
+pub struct Heard {
+    pub number: u64,
+    pub purge: Arc<Purge>,
 }
 
 /// Keeps an entry long enough to be served stale; freshness itself is judged at lookup.
@@ -249,8 +260,13 @@ impl ResponseCache {
 
     /// The purges applied here from now on (this replica's own and every other's). A listener
     /// that falls more than `PURGES_HEARD` behind is told it lagged, and must assume anything.
-    pub fn purges(&self) -> tokio::sync::broadcast::Receiver<Arc<Purge>> {
+    pub fn purges(&self) -> tokio::sync::broadcast::Receiver<Heard> {
         self.purges.subscribe()
+    }
+
+    /// How many purges were applied to this replica's memory so far.
+    pub fn purges_applied(&self) -> u64 {
+        self.purge_count()
     }
 
     /// The answer for `key`: fresh from the cache, stale while one refresh runs, or loaded once
@@ -604,7 +620,8 @@ impl ResponseCache {
         let purge = Arc::new(purge.clone());
         // Recorded before the walk: a load that stores its answer after this sees it, one that
         // stored it before is in the walk (`keep_unless_purged`).
-        self.purge_log
+        let number = self
+            .purge_log
             .lock()
             .expect("purge log lock")
             .record(Arc::clone(&purge));
@@ -629,7 +646,7 @@ impl ResponseCache {
         }
         crate::metrics::purged(origin, reached.len() + purge.evict.len());
         // Nobody listening is no error.
-        let _ = self.purges.send(purge);
+        let _ = self.purges.send(Heard { number, purge });
         reached
     }
 

@@ -30,7 +30,7 @@ use tokio::{sync::broadcast::error::RecvError, time::Instant};
 
 use super::{Engine, SearchIndex, SearchSettings, Status, engine::Doc, text};
 use crate::{
-    cache::{Kind, Purge, PurgeOrigin},
+    cache::{Heard, Kind, Purge, PurgeOrigin},
     content::{ContentService, Query},
     endpoint::Endpoint,
     envelope::ApiError,
@@ -107,11 +107,18 @@ fn detail_id(key: &str) -> Option<u64> {
 /// Starts the keeper (from `Application::run_until`). It listens to purges from now on.
 pub fn spawn(state: AppState) {
     let purges = state.cache.purges();
+    // What came before is in the first walk.
+    state
+        .search
+        .followed_through(state.cache.purges_applied());
     tokio::spawn(keep(state, purges));
 }
 
-async fn keep(state: AppState, mut purges: tokio::sync::broadcast::Receiver<Arc<Purge>>) {
+async fn keep(state: AppState, mut purges: tokio::sync::broadcast::Receiver<Heard>) {
     let index = Arc::clone(&state.search);
+    // One past the number of the latest purge heard: once a turn has dealt with what was heard,
+    // the index has followed every purge before it.
+    let mut heard_through = 0;
     let mut held: HashMap<u64, u64> = HashMap::new();
     let mut pending = Pending {
         walk: true,
@@ -134,8 +141,13 @@ async fn keep(state: AppState, mut purges: tokio::sync::broadcast::Receiver<Arc<
                 index.set_status(Status::Off);
             }
             pending.walk = true;
+            index.followed_through(heard_through);
             tokio::select! {
-                heard = purges.recv() => if matches!(heard, Err(RecvError::Closed)) { return },
+                heard = purges.recv() => match heard {
+                    Ok(heard) => heard_through = heard.number + 1,
+                    Err(RecvError::Closed) => return,
+                    Err(RecvError::Lagged(_)) => {}
+                },
                 () = tokio::time::sleep(LOOK_EVERY) => {}
             }
             continue;
@@ -189,12 +201,20 @@ async fn keep(state: AppState, mut purges: tokio::sync::broadcast::Receiver<Arc<
                 articles: engine.len(),
             });
         }
+        // What was heard before this turn is in the index now (or could not be read, and the
+        // next walk tries again); still pending only if the index is not ready to read it yet.
+        if pending.ids.is_empty() {
+            index.followed_through(heard_through);
+        }
         // Wait for a purge, the next walk, or a look at the config.
         let until = next_walk.min(Instant::now() + LOOK_EVERY);
         tokio::select! {
             heard = purges.recv() => {
                 match heard {
-                    Ok(purge) => pending.hear(&purge),
+                    Ok(heard) => {
+                        heard_through = heard.number + 1;
+                        pending.hear(&heard.purge);
+                    }
                     Err(RecvError::Lagged(_)) => pending.walk = true,
                     Err(RecvError::Closed) => return,
                 }
@@ -205,7 +225,10 @@ async fn keep(state: AppState, mut purges: tokio::sync::broadcast::Receiver<Arc<
                     tokio::select! {
                         () = &mut gather => break,
                         heard = purges.recv() => match heard {
-                            Ok(purge) => pending.hear(&purge),
+                            Ok(heard) => {
+                                heard_through = heard.number + 1;
+                                pending.hear(&heard.purge);
+                            }
                             Err(RecvError::Lagged(_)) => pending.walk = true,
                             Err(RecvError::Closed) => return,
                         }
@@ -506,7 +529,6 @@ async fn commit(state: &AppState, index: &Arc<SearchIndex>, engine: &Arc<Engine>
         }
         Err(_) => return,
     }
-    index.touched();
     if matches!(index.status(), Status::Ready { .. }) {
         index.set_status(Status::Ready {
             articles: engine.len(),
@@ -523,6 +545,7 @@ async fn commit(state: &AppState, index: &Arc<SearchIndex>, engine: &Arc<Engine>
             PurgeOrigin::Search,
         )
         .await;
+    index.committed();
 }
 
 #[cfg(test)]

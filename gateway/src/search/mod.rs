@@ -23,7 +23,7 @@ pub mod text;
 use std::{
     path::PathBuf,
     sync::{Arc, Mutex, OnceLock},
-    time::{Duration, Instant},
+    time::Instant,
 };
 
 use serde::{Deserialize, Serialize};
@@ -154,8 +154,13 @@ pub enum SearchError {
 pub struct SearchIndex {
     engine: OnceLock<Arc<Engine>>,
     status: Mutex<Status>,
-    /// When the index last changed (a commit), for the metrics and the tests' waits.
-    changed: Mutex<Option<Instant>>,
+    /// Commits made so far, and when the last one was (`/readyz`).
+    commits: std::sync::atomic::AtomicU64,
+    committed: Mutex<Option<Instant>>,
+    /// How many of the cache's purges the keeper has followed (`ResponseCache::purges_applied`
+    /// when it is up to date): what `/readyz` reports as `behind`, and what the tests wait on
+    /// rather than guessing how long an edit takes to reach the index.
+    followed: std::sync::atomic::AtomicU64,
     /// The gateway is stopping: the keeper ends.
     closed: std::sync::atomic::AtomicBool,
 }
@@ -165,7 +170,9 @@ impl Default for SearchIndex {
         Self {
             engine: OnceLock::new(),
             status: Mutex::new(Status::Off),
-            changed: Mutex::new(None),
+            commits: std::sync::atomic::AtomicU64::new(0),
+            committed: Mutex::new(None),
+            followed: std::sync::atomic::AtomicU64::new(0),
             closed: std::sync::atomic::AtomicBool::new(false),
         }
     }
@@ -188,16 +195,40 @@ impl SearchIndex {
         self.closed.load(std::sync::atomic::Ordering::SeqCst)
     }
 
-    fn touched(&self) {
-        *self.changed.lock().expect("search changed lock") = Some(Instant::now());
+    fn committed(&self) {
+        *self.committed.lock().expect("search commit lock") = Some(Instant::now());
+        self.commits
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
     }
 
-    /// How long ago the index last changed.
-    pub fn changed_ago(&self) -> Option<Duration> {
-        self.changed
-            .lock()
-            .expect("search changed lock")
-            .map(|at| at.elapsed())
+    fn followed_through(&self, purges: u64) {
+        self.followed
+            .fetch_max(purges, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// What `/readyz` says of the index: its state, the articles it holds, its commits and how
+    /// long ago the last was, and how many purges applied to the cache it has yet to follow
+    /// (`applied`: `ResponseCache::purges_applied`).
+    pub fn report(&self, applied: u64) -> serde_json::Value {
+        let status = self.status();
+        let (state, articles) = match &status {
+            Status::Off => ("off", None),
+            Status::Building { read, .. } => ("building", Some(*read as u64)),
+            Status::Ready { articles } => ("ready", Some(*articles)),
+            Status::Failed(_) => ("failed", None),
+        };
+        let followed = self.followed.load(std::sync::atomic::Ordering::SeqCst);
+        serde_json::json!({
+            "state": state,
+            "articles": articles,
+            "commits": self.commits.load(std::sync::atomic::Ordering::SeqCst),
+            "lastCommitSecondsAgo": self
+                .committed
+                .lock()
+                .expect("search commit lock")
+                .map(|at| at.elapsed().as_secs()),
+            "behind": applied.saturating_sub(followed),
+        })
     }
 
     /// Ends the index's writer at shutdown, freeing its folder (off the async workers).

@@ -34,9 +34,16 @@ pub struct TestApp {
     pub addr: SocketAddr,
     pub client: reqwest::Client,
     _stop: oneshot::Sender<()>,
+    running: tokio::task::JoinHandle<()>,
 }
 
 impl TestApp {
+    /// Stops the gateway as SIGTERM would and waits until it has finished (its index closed).
+    pub async fn stop(self) {
+        drop(self._stop);
+        let _ = self.running.await;
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("http://{}{}", self.addr, path)
     }
@@ -143,9 +150,13 @@ pub async fn spawn_app_with_state(config: Config) -> (TestApp, portal_gateway::s
     let state = app.state();
     let addr = app.local_addr();
     let (stop, stopped) = oneshot::channel::<()>();
-    tokio::spawn(app.run_until(async {
-        let _ = stopped.await;
-    }));
+    let running = tokio::spawn(async move {
+        let _ = app
+            .run_until(async {
+                let _ = stopped.await;
+            })
+            .await;
+    });
     let app = TestApp {
         addr,
         client: reqwest::Client::builder()
@@ -153,6 +164,7 @@ pub async fn spawn_app_with_state(config: Config) -> (TestApp, portal_gateway::s
             .build()
             .unwrap(),
         _stop: stop,
+        running,
     };
     (app, state)
 }

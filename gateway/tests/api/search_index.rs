@@ -58,22 +58,30 @@ async fn search(app: &TestApp, query: &str) -> Value {
     body
 }
 
-/// Waits until the index answers (it is built in the background), at most a minute.
-async fn ready(app: &TestApp) {
-    let deadline = Instant::now() + Duration::from_secs(60);
+/// Waits for the index's own word that it is built and has followed every purge the cache
+/// applied so far (`/readyz`: `search.state`, `search.behind`). The bound only turns a broken
+/// index into a failure rather than a hang.
+pub(crate) async fn index_settled(app: &TestApp) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(120);
     loop {
-        let (status, body) = app
-            .get_json(&format!("{SEARCH}?keyword=%E7%8F%AD%E5%88%97"))
-            .await;
-        if status == 200 && body["result"]["source"] == "index" {
-            return;
+        let (_, body) = app.get_json("/readyz").await;
+        let search = &body["result"]["search"];
+        if search["state"] == "ready" && search["behind"] == 0 {
+            return search.clone();
         }
         assert!(
             Instant::now() < deadline,
-            "the index was never ready: {status} {body}"
+            "the index never settled: {body}"
         );
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        tokio::time::sleep(Duration::from_millis(20)).await;
     }
+}
+
+/// Waits until the index answers (it is built in the background).
+async fn ready(app: &TestApp) {
+    index_settled(app).await;
+    let body = search(app, "keyword=%E7%8F%AD%E5%88%97").await;
+    assert_eq!(body["result"]["source"], "index", "{body}");
 }
 
 /// The gateway with `[search] mode = "index"` in front of reference-cms, which calls its webhook.
@@ -341,17 +349,13 @@ async fn the_index_follows_the_cms_webhook_and_marks_a_hostile_body_as_text() {
     .await;
 }
 
-/// Asks `query` until `done` holds (the index changes in the background), at most 10 s.
+/// Asks `query` once the index has followed what the CMS's webhook announced (it changes in the
+/// background), and checks `done` of the answer.
 async fn until(app: &TestApp, query: &str, done: impl Fn(&Value) -> bool) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let body = search(app, query).await;
-        if done(&body) {
-            return body;
-        }
-        assert!(Instant::now() < deadline, "{query}: never so: {body}");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    let settled = index_settled(app).await;
+    let body = search(app, query).await;
+    assert!(done(&body), "{query}: not so once the index followed ({settled}): {body}");
+    body
 }
 
 #[tokio::test]
@@ -428,9 +432,8 @@ async fn an_index_on_disk_answers_after_a_restart_at_once() {
     let first = spawn_app(config_for(&format!("http://{cms}/"), &static_dir(), &extra)).await;
     ready(&first).await;
     let before = search(&first, "keyword=%E7%8F%AD%E5%88%97&size=50").await;
-    drop(first);
     // Its shutdown frees the folder.
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    first.stop().await;
     // The same folder, the CMS gone: the index answers from disk.
     let reserved = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let nowhere = reserved.local_addr().unwrap();
