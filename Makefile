@@ -7,7 +7,7 @@ NODE_STAMP := $(FRONTEND)/node_modules/.package-lock.json
 FRONTEND_SRC := $(shell find $(FRONTEND)/src $(FRONTEND)/public -type f 2>/dev/null) $(FRONTEND)/webpack.config.js $(FRONTEND)/scripts/no-css-loader.js $(FRONTEND)/package-lock.json
 DIST_STAMP := $(FRONTEND)/dist/index.html
 
-.PHONY: help run test build frontend node-deps system-deps test-rust test-frontend test-e2e test-contract test-soak test-hostile test-deploy test-strapi test-wordpress strapi-install image soak lint fmt bench bench-instructions bench-shared bench-mapping bench-search audit clean
+.PHONY: help run test build frontend node-deps system-deps test-rust test-frontend test-e2e test-contract test-soak test-hostile test-deploy test-strapi test-wordpress strapi-install image soak soak-replicas lint fmt bench bench-instructions bench-shared bench-mapping bench-search audit clean
 
 help:
 	@echo "make run    build everything and serve the portal at http://127.0.0.1:8080/portal/"
@@ -15,7 +15,7 @@ help:
 	@echo "make lint   rustfmt check, clippy -D warnings, TypeScript type check, ESLint (structure, hooks, a11y)"
 	@echo "make audit  Lighthouse (desktop and mobile, worst of 3 runs) on home, a news list, an article and the article by its old hash route; reports in frontend/reports/lighthouse"
 	@echo "make image  build the container images with podman or buildah (deploy/README.md)"
-	@echo "make soak   5 minutes of mixed load while the CMS flaps down/up/slow (see docs/operations.md)"
+	@echo "make soak   5 minutes of mixed load while the CMS flaps down/up/slow, then 50 cold keys across three replicas on one Redis (see docs/operations.md)"
 	@echo "make bench  load benchmarks (see docs/performance.md)"
 	@echo "make bench-instructions  instructions per cached hit under callgrind (steady; see docs/performance.md)"
 	@echo "make bench-shared  latency from memory, from the shared tier (Redis) and from the CMS"
@@ -72,6 +72,12 @@ SOAK := cargo run --release --locked -q -p portal-gateway --example soak --
 
 test-soak: build
 	$(SOAK) --seconds 36 --phase-seconds 4
+	@scripts/soak-replicas.sh
+
+# Three release gateways on one redis-server: 100 concurrent cold requests each of one key make
+# one CMS call, ten keys in turn (ROUNDS=N for more); docs/operations.md, "Scaling out".
+soak-replicas: build
+	@scripts/soak-replicas.sh
 
 # The gateway binary in front of a scripted hostile CMS (endless, huge, deep, slow, looping
 # answers): it lives, /healthz answers within 100 ms, visitors get an envelope or the last good
@@ -81,6 +87,7 @@ test-hostile: build
 
 soak: build
 	$(SOAK) --seconds 300 --phase-seconds 20
+	@ROUNDS=50 scripts/soak-replicas.sh
 
 # Kubernetes overlays rendered and validated offline, their configs loaded by the binary, the
 # systemd unit verified (deploy/README.md).

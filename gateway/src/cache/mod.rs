@@ -161,8 +161,7 @@ impl PurgeLog {
         self.recent
             .iter()
             .filter(|(n, purge)| {
-                *n >= since
-                    && (purge.reaches(key, entry) || purge.evict.iter().any(|k| k == key))
+                *n >= since && (purge.reaches(key, entry) || purge.evict.iter().any(|k| k == key))
             })
             .map(|(_, purge)| purge.hard || purge.evict.iter().any(|k| k == key))
             .reduce(|a, b| a || b)
@@ -376,9 +375,9 @@ impl ResponseCache {
             let mut inflight = self.inflight.lock().expect("inflight map lock");
             // A refresh follows a purge: a load that began before it may carry the answer from
             // before the edit, so the refresh makes its own.
-            let joinable = inflight.get(&key).filter(|flight| {
-                why != Why::Refresh || flight.since >= self.purge_count()
-            });
+            let joinable = inflight
+                .get(&key)
+                .filter(|flight| why != Why::Refresh || flight.since >= self.purge_count());
             match joinable {
                 Some(flight) => flight.work.clone(),
                 None => {
@@ -541,7 +540,9 @@ impl ResponseCache {
         if reached(self).is_some() {
             return false;
         }
-        self.entries.insert(key.to_owned(), Arc::clone(&entry)).await;
+        self.entries
+            .insert(key.to_owned(), Arc::clone(&entry))
+            .await;
         // A purge recorded between the look above and the insert walked the entries before this
         // one was among them (a purge is recorded before its walk, so one recorded later finds it).
         if let Some(hard) = reached(self) {

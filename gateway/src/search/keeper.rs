@@ -108,9 +108,7 @@ fn detail_id(key: &str) -> Option<u64> {
 pub fn spawn(state: AppState) {
     let purges = state.cache.purges();
     // What came before is in the first walk.
-    state
-        .search
-        .followed_through(state.cache.purges_applied());
+    state.search.followed_through(state.cache.purges_applied());
     tokio::spawn(keep(state, purges));
 }
 

@@ -257,12 +257,16 @@ async fn a_cold_key_costs_one_cms_call_across_three_replicas() {
     for category in 21..=25 {
         for page in 1..=2 {
             let before = cms.calls();
-            let path = format!("/portal/api/article/list?categoryId={category}&page={page}&size=10");
+            let path =
+                format!("/portal/api/article/list?categoryId={category}&page={page}&size=10");
             let requests = replicas
                 .iter()
                 .flat_map(|app| (0..100).map(|_| fetch(app, &path)));
             let answers = join_all(requests).await;
-            assert!(answers.iter().all(|(status, _, _)| *status == 200), "{path}");
+            assert!(
+                answers.iter().all(|(status, _, _)| *status == 200),
+                "{path}"
+            );
             assert_eq!(
                 cms.calls() - before,
                 1,
@@ -273,12 +277,23 @@ async fn a_cold_key_costs_one_cms_call_across_three_replicas() {
     // (The metrics are the test process's, shared by every test's gateways: only a wait that ran
     // out counts here, and no other test makes one.)
     assert_eq!(
-        counter(&replicas[0], "portal_shared_cache_lock_waits_total", "gave_up").await,
+        counter(
+            &replicas[0],
+            "portal_shared_cache_lock_waits_total",
+            "gave_up"
+        )
+        .await,
         0.0,
         "no replica gave up waiting for another's load"
     );
     assert!(
-        counter(&replicas[0], "portal_shared_cache_lock_waits_total", "answered").await >= 2.0,
+        counter(
+            &replicas[0],
+            "portal_shared_cache_lock_waits_total",
+            "answered"
+        )
+        .await
+            >= 2.0,
         "the others waited for it"
     );
     let path = "/portal/api/article/list?categoryId=22&page=1&size=10";
@@ -296,7 +311,9 @@ async fn a_cold_key_costs_one_cms_call_across_three_replicas() {
 /// taken then must find that answer, not call the CMS a second time.
 #[tokio::test]
 async fn a_lock_taken_just_after_another_replica_stored_the_key_finds_its_answer() {
-    use portal_gateway::cache::{Class, Coordinated, Entry, Kind, Policy, ResponseCache, SharedTier};
+    use portal_gateway::cache::{
+        Class, Coordinated, Entry, Kind, Policy, ResponseCache, SharedTier,
+    };
     let redis = Redis::start();
     let config = portal_gateway::config::SharedCacheConfig {
         url: Some(redis.url().into()),
@@ -346,7 +363,9 @@ async fn a_lock_taken_just_after_another_replica_stored_the_key_finds_its_answer
     tokio::time::sleep(Duration::from_millis(100)).await;
     // Now B, which looked before, takes the lock.
     match b.shared().unwrap().coordinate(key, &policy, true).await {
-        Coordinated::Found(entry) => assert_eq!(&entry.body.bytes[..], b"{\"code\":200,\"result\":[]}"),
+        Coordinated::Found(entry) => {
+            assert_eq!(&entry.body.bytes[..], b"{\"code\":200,\"result\":[]}")
+        }
         Coordinated::Load => panic!("B took the lock and would call the CMS again"),
         Coordinated::Alone => panic!("the tier is up"),
     }

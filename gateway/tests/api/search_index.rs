@@ -69,10 +69,7 @@ pub(crate) async fn index_settled(app: &TestApp) -> Value {
         if search["state"] == "ready" && search["behind"] == 0 {
             return search.clone();
         }
-        assert!(
-            Instant::now() < deadline,
-            "the index never settled: {body}"
-        );
+        assert!(Instant::now() < deadline, "the index never settled: {body}");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
@@ -354,7 +351,10 @@ async fn the_index_follows_the_cms_webhook_and_marks_a_hostile_body_as_text() {
 async fn until(app: &TestApp, query: &str, done: impl Fn(&Value) -> bool) -> Value {
     let settled = index_settled(app).await;
     let body = search(app, query).await;
-    assert!(done(&body), "{query}: not so once the index followed ({settled}): {body}");
+    assert!(
+        done(&body),
+        "{query}: not so once the index followed ({settled}): {body}"
+    );
     body
 }
 
