@@ -68,7 +68,7 @@ test-contract: build
 
 # The gateway binary under mixed load while the CMS flaps (down, up, slow), checked: 36 s in
 # `make test`, 5 minutes in `make soak` (docs/operations.md).
-SOAK := cargo run --release --locked -q -p portal-gateway --example soak --
+SOAK := target/release/soak
 
 test-soak: build
 	$(SOAK) --seconds 36 --phase-seconds 4
@@ -83,7 +83,7 @@ soak-replicas: build
 # answers): it lives, /healthz answers within 100 ms, visitors get an envelope or the last good
 # answer, and peak RSS stays under the manifests' memory limit (docs/operations.md).
 test-hostile: build
-	cargo run --release --locked -q -p portal-gateway --example hostile
+	target/release/hostile
 
 soak: build
 	$(SOAK) --seconds 300 --phase-seconds 20
@@ -132,7 +132,8 @@ bench:
 # The built-in search index on 10 000 generated articles: build time and memory, query latency,
 # and the API against reference-cms's own search (docs/performance.md).
 bench-search:
-	cargo run --release --locked -q -p portal-gateway --example search_bench
+	cargo build --release --workspace --locked -q
+	target/release/search_bench
 
 bench-instructions:
 	@scripts/bench-instructions.sh
@@ -143,7 +144,8 @@ bench-shared:
 
 # What decoding and mapping a CMS answer costs on a cache miss, per dialect (docs/performance.md).
 bench-mapping:
-	cargo run --release --locked -q -p portal-gateway --example mapping
+	cargo build --release --workspace --locked -q
+	target/release/mapping
 
 clean:
 	cargo clean

@@ -27,7 +27,7 @@ mkdir -p "$out"
 work=$(mktemp -d)
 
 scripts/ensure-system-deps.sh valgrind:valgrind wrk:wrk
-cargo build --release --locked -q -p portal-gateway -p reference-cms --bins --example ceiling
+cargo build --release --workspace --locked -q
 
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
@@ -69,7 +69,7 @@ wait_for "http://$GATEWAY$PATH_"
 curl -fsS "http://$GATEWAY$PATH_" -o "$work/body.json"
 curl -fsS -H 'Accept-Encoding: gzip' "http://$GATEWAY$PATH_" -o "$work/body.json.gz"
 valgrind -q --tool=callgrind --callgrind-out-file="$out/ceiling.%p" \
-  target/release/examples/ceiling "$CEILING" "$work/body.json" "$work/body.json.gz" "$PATH_" >/dev/null 2>&1 &
+  target/release/ceiling "$CEILING" "$work/body.json" "$work/body.json.gz" "$PATH_" >/dev/null 2>&1 &
 pids+=($!)
 ceiling_pid=$!
 wait_for "http://$CEILING$PATH_"

@@ -53,7 +53,7 @@ scripts/ensure-system-deps.sh nginx-light:nginx wrk:wrk
 NGINX_BIN=$(command -v nginx || echo /usr/sbin/nginx)
 [ "$(nproc)" -ge 2 ] || { echo "needs 2 cores (server on one, wrk on the other)"; exit 1; }
 
-cargo build --release --locked -q -p portal-gateway -p reference-cms --bins --example ceiling
+cargo build --release --workspace --locked -q
 if [ ! -f "$DIST/index.html" ] || [ ! -f "$DIST/server/render.js" ]; then
   echo "no built app (with its server bundle) in $DIST: run make build"; exit 1
 fi
@@ -230,7 +230,7 @@ visit_script "$work/render.lua" "${pages[@]}"
 
 curl -fsS "http://$GATEWAY$PATH_" -o "$work/body.json"
 curl -fsS -H 'Accept-Encoding: gzip' "http://$GATEWAY$PATH_" -o "$work/body.json.gz"
-taskset -c 0 target/release/examples/ceiling "$CEILING" "$work/body.json" "$work/body.json.gz" &
+taskset -c 0 target/release/ceiling "$CEILING" "$work/body.json" "$work/body.json.gz" &
 pids+=($!)
 ceiling_pid=$!
 wait_for "http://$CEILING$PATH_"

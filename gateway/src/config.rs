@@ -110,7 +110,7 @@ impl Default for SharedCacheConfig {
     fn default() -> Self {
         Self {
             url: None,
-            timeout: Duration::from_millis(20),
+            timeout: Duration::from_millis(100),
             prefix: "portal:".to_owned(),
         }
     }

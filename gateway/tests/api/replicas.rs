@@ -62,6 +62,18 @@ impl Redis {
         format!("redis://127.0.0.1:{}/", self.port)
     }
 
+    /// One command in Redis's inline form (words without spaces), its one-line answer.
+    fn command(&self, words: &str) -> String {
+        use std::io::{BufRead, Write};
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        stream.write_all(format!("{words}\r\n").as_bytes()).unwrap();
+        let mut line = String::new();
+        std::io::BufReader::new(stream)
+            .read_line(&mut line)
+            .unwrap();
+        line.trim_end().to_owned()
+    }
+
     fn stop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
@@ -360,7 +372,11 @@ async fn a_lock_taken_just_after_another_replica_stored_the_key_finds_its_answer
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
     // A's lock is gone too (it is let go after the answer is stored).
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while redis.command(&format!("EXISTS race:l:{key}")) != ":0" {
+        assert!(std::time::Instant::now() < deadline, "A let its lock go");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
     // Now B, which looked before, takes the lock.
     match b.shared().unwrap().coordinate(key, &policy, true).await {
         Coordinated::Found(entry) => {

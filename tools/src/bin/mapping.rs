@@ -1,7 +1,7 @@
 //! What the dialect mapping costs on a cache miss: reference-cms's real answers (asked in
 //! process, no network) decoded and mapped by the native dialect and by `config/examples/rest.toml`
 //! and `mybatis.toml`, against parsing the same bytes as JSON alone. A cache hit never runs this.
-//! Usage: cargo run --release --example mapping [ITERATIONS]  (`make bench-mapping`)
+//! Usage: target/release/mapping [ITERATIONS]  (`make bench-mapping`)
 
 use std::time::Instant;
 

@@ -11,7 +11,7 @@
 //!    the index) against reference-cms's own `/article/search` (a substring scan) for the same
 //!    queries, with how many hits each found.
 //!
-//! Usage: cargo run --release --example search_bench [ARTICLES]  (`make bench-search`)
+//! Usage: target/release/search_bench [ARTICLES]  (`make bench-search`)
 
 use std::{
     net::SocketAddr,

@@ -36,7 +36,7 @@ use axum::{
 };
 use clap::Parser;
 
-#[path = "support/gateway_process.rs"]
+#[path = "../support/gateway_process.rs"]
 mod gateway_process;
 use serde_json::{Value, json};
 

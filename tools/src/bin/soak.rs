@@ -28,7 +28,7 @@ use std::{
 use axum::{extract::Request, middleware::Next, response::Response};
 use clap::Parser;
 
-#[path = "support/gateway_process.rs"]
+#[path = "../support/gateway_process.rs"]
 mod gateway_process;
 use tokio::{
     io::{AsyncReadExt, AsyncWriteExt},
