@@ -12,7 +12,7 @@ use axum::{
     response::{IntoResponse, Response},
 };
 use bytes::Bytes;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::cms::UpstreamError;
 
@@ -58,29 +58,26 @@ impl<T: Serialize> IntoResponse for Success<T> {
     }
 }
 
+/// The Chinese messages by status, the app's own table (`frontend/src/lib/request/messages.json`),
+/// so a visitor reads the same words whether the gateway or the browser wrote the envelope.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Messages {
+    by_status: std::collections::HashMap<u16, String>,
+    unknown: String,
+}
+
+static MESSAGES: std::sync::LazyLock<Messages> = std::sync::LazyLock::new(|| {
+    serde_json::from_str(include_str!("../../frontend/src/lib/request/messages.json"))
+        .expect("frontend/src/lib/request/messages.json is the message table")
+});
+
 /// The Chinese message the portal shows for an HTTP status when nobody said anything better.
 pub fn default_message(status: u16) -> &'static str {
-    match status {
-        200 => "服务器已成功返回请求的数据。",
-        201 => "数据已成功新建或修改。",
-        202 => "请求已进入后台排队，等待异步处理。",
-        204 => "数据已成功删除。",
-        400 => "请求有误，服务器未做任何新建或修改。",
-        401 => "没有访问权限（令牌、用户名或密码错误）。",
-        403 => "已通过身份验证，但无权访问该资源。",
-        404 => "请求的记录不存在，服务器未做任何操作。",
-        405 => "不支持该请求方法。",
-        406 => "无法提供请求所要求的格式。",
-        408 => "请求超时，内容服务未能及时响应。",
-        410 => "请求的资源已被永久删除，不会再提供。",
-        422 => "提交的数据未通过校验。",
-        429 => "请求过于频繁，请稍后再试。",
-        500 => "服务器内部错误，请稍后再试。",
-        502 => "网关错误，内容服务返回了无法识别的响应。",
-        503 => "服务暂不可用，内容服务过载或正在维护。",
-        504 => "网关超时。",
-        _ => "请求失败，请稍后再试。",
-    }
+    MESSAGES
+        .by_status
+        .get(&status)
+        .map_or(MESSAGES.unknown.as_str(), String::as_str)
 }
 
 /// Every way an API request can fail; each leaves as one envelope with a matching HTTP status.
@@ -374,7 +371,7 @@ mod tests {
     fn every_spec_status_has_its_own_chinese_message() {
         let fallback = default_message(999);
         for status in [
-            200, 201, 202, 204, 400, 401, 403, 404, 406, 408, 410, 422, 500, 502, 503, 504,
+            200, 201, 202, 204, 400, 401, 403, 404, 405, 406, 408, 410, 422, 500, 502, 503, 504,
         ] {
             let msg = default_message(status);
             assert_ne!(msg, fallback, "{status}");

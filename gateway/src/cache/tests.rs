@@ -239,6 +239,23 @@ fn tagged_load(
     }
 }
 
+/// A visitor whose load of `k` takes a second, 100 ms under way.
+async fn loading_for_a_second(
+    cache: &Arc<ResponseCache>,
+    policy: &Policy,
+    calls: &Arc<std::sync::atomic::AtomicUsize>,
+    body: &'static str,
+) -> tokio::task::JoinHandle<Lookup> {
+    let (cache, policy, calls) = (Arc::clone(cache), policy.clone(), Arc::clone(calls));
+    let visitor = tokio::spawn(async move {
+        cache
+            .get_or_load("k", &policy, tagged_load(calls, 1000, body))
+            .await
+    });
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    visitor
+}
+
 fn article_purge(hard: bool) -> Purge {
     Purge {
         tags: vec!["article:1".to_owned()],
@@ -256,15 +273,7 @@ async fn an_answer_loaded_across_a_purge_is_not_kept_and_a_refresh_loads_afresh(
     let cache = ResponseCache::new(1 << 20, None);
     let calls = Arc::new(AtomicUsize::new(0));
     let policy = policy(Duration::from_secs(5));
-    let visitor = {
-        let (cache, policy, calls) = (Arc::clone(&cache), policy.clone(), calls.clone());
-        tokio::spawn(async move {
-            cache
-                .get_or_load("k", &policy, tagged_load(calls, 1000, "{\"t\":\"old\"}"))
-                .await
-        })
-    };
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    let visitor = loading_for_a_second(&cache, &policy, &calls, "{\"t\":\"old\"}").await;
     // The edit's notice, then its refresh, while the visitor's load runs.
     cache
         .purge(&article_purge(false), PurgeOrigin::Webhook)
@@ -327,15 +336,7 @@ async fn only_a_purge_that_reaches_the_answer_stops_it_being_kept() {
         let cache = ResponseCache::new(1 << 20, None);
         let calls = Arc::new(AtomicUsize::new(0));
         let policy = policy(Duration::from_secs(5));
-        let visitor = {
-            let (cache, policy, calls) = (Arc::clone(&cache), policy.clone(), calls.clone());
-            tokio::spawn(async move {
-                cache
-                    .get_or_load("k", &policy, tagged_load(calls, 1000, "{}"))
-                    .await
-            })
-        };
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        let visitor = loading_for_a_second(&cache, &policy, &calls, "{}").await;
         cache.purge(&purge, PurgeOrigin::Admin).await;
         assert!(visitor.await.unwrap().result.is_ok());
         let next = cache

@@ -54,11 +54,6 @@ impl Category {
     pub fn is_group(&self) -> bool {
         self.kind.as_deref() == Some("group") || !self.sub_category.is_empty()
     }
-
-    /// Whether it has a portal route (categories without one are not shown).
-    pub fn is_routed(&self) -> bool {
-        !self.url.is_empty()
-    }
 }
 
 /// The whole category tree, top level first (`result` of `/category/list`).

@@ -114,14 +114,6 @@ pub struct Whistleblowing {
     pub website: String,
 }
 
-impl Whistleblowing {
-    pub fn is_set(&self) -> bool {
-        [&self.phone, &self.email, &self.address, &self.website]
-            .iter()
-            .any(|s| !s.trim().is_empty())
-    }
-}
-
 /// `[[site.figures]]`: one key figure, `value = "5200+"`, `label = "中欧班列累计开行（列）"`.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -200,17 +192,6 @@ impl Default for Site {
             links: Vec::new(),
             wechat: Wechat::default(),
             contact: Contact::default(),
-        }
-    }
-}
-
-impl Site {
-    /// The copyright line: as written, or the company's own.
-    pub fn copyright_line(&self) -> String {
-        if self.copyright.trim().is_empty() {
-            format!("{} 版权所有", self.company_name)
-        } else {
-            self.copyright.clone()
         }
     }
 }
