@@ -15,6 +15,13 @@ describe('the address a visitor shares', () => {
     expect(sharePath('/search', 'q=&page=')).toBe('/portal/search');
   });
 
+  it('writes each value as the page reads it, as the gateway’s page key does', () => {
+    expect(sharePath('/news_center/notice', '?page=02')).toBe('/portal/news_center/notice?page=2');
+    expect(sharePath('/news_center/notice', '?page=0&x=1')).toBe('/portal/news_center/notice');
+    expect(sharePath('/party/detail', '?id=09')).toBe('/portal/party/detail');
+    expect(sharePath('/search', `?q=${encodeURIComponent('\ufeff班列 ')}`)).toBe(`/portal/search?q=${encodeURIComponent('班列')}`);
+  });
+
   it('writes the first page without ?page=1', () => {
     expect(sharePath('/news_center/notice', 'page=1')).toBe('/portal/news_center/notice');
     expect(sharePath('/search', 'q=%E7%8F%AD%E5%88%97&page=1')).toBe('/portal/search?q=%E7%8F%AD%E5%88%97');

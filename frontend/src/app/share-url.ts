@@ -4,17 +4,26 @@
 // (a list's `page`, a party-style detail's `id`, a search's `q` and `page`) and the first page
 // written without `?page=1`. Absolute from `site.publicUrl` (where visitors reach the portal),
 // else the page's path: the same on the server and in the browser, so the markup hydrates.
-import { pageHref } from '../lib/page-href';
+import { normalizeKeyword } from '../features/search';
+import { articleIdOf, pageHref, pageNumberOf } from '../lib/page-href';
 
-const KEPT = ['id', 'q', 'page'] as const;
+/** What is kept of the query, each value as the page reads it (`?page=02` is page 2, as the gateway says). */
+const KEPT = {
+  id: (raw: string | null) => articleIdOf(raw)?.toString() ?? null,
+  q: normalizeKeyword,
+  page: (raw: string | null) => {
+    const page = pageNumberOf(raw);
+    return page === null || page === 1 ? null : String(page);
+  },
+} as const;
 
 /** The page's path and the query that names what it shows (`/portal/news_center/notice?page=2`). */
 export function sharePath(path: string, search = ''): string {
   const given = new URLSearchParams(search);
   const kept = new URLSearchParams();
-  for (const key of KEPT) {
-    const value = given.get(key);
-    if (value !== null && value !== '' && !(key === 'page' && value === '1')) kept.set(key, value);
+  for (const [key, read] of Object.entries(KEPT)) {
+    const value = read(given.get(key));
+    if (value !== null) kept.set(key, value);
   }
   const query = kept.toString();
   return `${pageHref(path)}${query ? `?${query}` : ''}`;

@@ -228,7 +228,7 @@ fn read_as_app(name: &str, value: &str) -> Option<String> {
         .then(|| value.to_owned()),
         // `normalizeKeyword`.
         "q" => {
-            let keyword = value.trim();
+            let keyword = crate::request::query::trim_keyword(value);
             let count = keyword.chars().count();
             ((1..=MAX_KEYWORD).contains(&count) && !keyword.chars().any(char::is_control))
                 .then(|| keyword.to_owned())
@@ -510,6 +510,35 @@ fn shell(state: &AppState) -> Entry {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The same hostile values the app's readers are fed (`frontend/src/address.test.ts`), with the
+    /// answer both must give.
+    #[test]
+    fn an_address_value_is_read_as_the_app_reads_it() {
+        #[derive(serde::Deserialize)]
+        struct Case {
+            name: String,
+            raw: String,
+            read: Option<String>,
+        }
+        #[derive(serde::Deserialize)]
+        struct Cases {
+            cases: Vec<Case>,
+        }
+        let cases: Cases =
+            serde_json::from_str(include_str!("../../../frontend/src/lib/address-cases.json"))
+                .unwrap();
+        assert!(cases.cases.len() > 40);
+        for case in cases.cases {
+            assert_eq!(
+                read_as_app(&case.name, &case.raw),
+                case.read,
+                "{}={:?}",
+                case.name,
+                case.raw
+            );
+        }
+    }
 
     #[test]
     fn a_pages_address_keeps_only_what_the_app_reads() {

@@ -101,10 +101,10 @@ impl RawQuery {
         Ok(Some(value))
     }
 
-    /// A search keyword: one value, trimmed, 1 to `MAX_KEYWORD` characters, no control
-    /// characters.
+    /// A search keyword: one value, trimmed (`trim_keyword`), 1 to `MAX_KEYWORD` characters, no
+    /// control characters.
     pub fn keyword(&self, name: &'static str) -> Result<String, ApiError> {
-        let keyword = self.single(name)?.unwrap_or("").trim();
+        let keyword = trim_keyword(self.single(name)?.unwrap_or(""));
         let count = keyword.chars().count();
         if count == 0 || count > MAX_KEYWORD {
             return Err(ApiError::bad_query(
@@ -172,6 +172,13 @@ impl ListQuery {
                 .unwrap_or(10.min(max_size.into())) as u32,
         })
     }
+}
+
+/// A keyword without the spaces around it, as the app trims it (`normalizeKeyword`): Unicode's
+/// white space (U+0085 and U+3000 among it) and U+FEFF, which JavaScript's `\s` counts as space and
+/// Rust's `trim` does not (`frontend/src/lib/address-cases.json` holds both to it).
+pub fn trim_keyword(text: &str) -> &str {
+    text.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
 }
 
 #[cfg(test)]

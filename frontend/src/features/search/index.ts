@@ -1,3 +1,3 @@
 export { SearchBox } from './search-box';
 export type { SearchPageProps, Shortcut } from './search-page';
-export { parseSearch } from './keyword';
+export { normalizeKeyword, parseSearch } from './keyword';

@@ -3,9 +3,13 @@ import { articleIdOf, pageNumberOf } from '../../lib/page-href';
 /** Longest keyword the gateway takes, in characters (its `MAX_KEYWORD`). */
 export const MAX_KEYWORD = 50;
 
-/** The keyword as the gateway takes it (trimmed, 1–50 characters, no control characters), or null. */
+/**
+ * The keyword as the gateway takes it (trimmed, 1–50 characters, no control characters), or null.
+ * Trimmed of `\s` and U+0085: Unicode's white space and U+FEFF, as the gateway trims it
+ * (`trim_keyword`; `lib/address-cases.json` holds both to it).
+ */
 export function normalizeKeyword(raw: string | null | undefined): string | null {
-  const keyword = (raw ?? '').trim();
+  const keyword = (raw ?? '').replace(/^[\s\u0085]+|[\s\u0085]+$/g, '');
   const length = [...keyword].length;
   if (length === 0 || length > MAX_KEYWORD || /[\u0000-\u001f\u007f-\u009f]/.test(keyword)) return null;
   return keyword;
