@@ -413,114 +413,124 @@ impl Default for Dialect {
     }
 }
 
-impl Dialect {
-    /// Checks and compiles a dialect; an error names the key (under `dialect.`).
-    pub fn compile(config: &DialectConfig) -> Result<Self, DialectError> {
-        let key = |k: &str| format!("dialect.{k}");
-        let envelope = &config.envelope;
-        let success = envelope
-            .success
-            .iter()
-            .map(|code| match code {
-                SuccessCode::Flag(flag) => Ok(Success::Flag(*flag)),
-                SuccessCode::Number(n) => Ok(Success::Number(*n)),
-                SuccessCode::Text(text) => text.trim().parse().map(Success::Number).map_err(|_| {
-                    invalid(
-                        key("envelope.success"),
-                        format!("`{text}` is not a number, a numeric string or true"),
-                    )
-                }),
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        if envelope.style == EnvelopeStyle::Code && success.is_empty() {
+/// `dialect.<k>`: the key an error names.
+fn key(k: &str) -> String {
+    format!("dialect.{k}")
+}
+
+/// The envelope's success codes and the path of its code field.
+fn envelope_rules(
+    envelope: &config::EnvelopeConfig,
+) -> Result<(Vec<Success>, JsonPath), DialectError> {
+    let success = envelope
+        .success
+        .iter()
+        .map(|code| match code {
+            SuccessCode::Flag(flag) => Ok(Success::Flag(*flag)),
+            SuccessCode::Number(n) => Ok(Success::Number(*n)),
+            SuccessCode::Text(text) => text.trim().parse().map(Success::Number).map_err(|_| {
+                invalid(
+                    key("envelope.success"),
+                    format!("`{text}` is not a number, a numeric string or true"),
+                )
+            }),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if envelope.style == EnvelopeStyle::Code && success.is_empty() {
+        return Err(invalid(
+            key("envelope.success"),
+            "must list at least one code",
+        ));
+    }
+    let code = JsonPath::parse(&key("envelope.code"), &envelope.code)?;
+    if envelope.style == EnvelopeStyle::Code && code.0.is_empty() {
+        return Err(invalid(key("envelope.code"), "must name the code field"));
+    }
+    Ok((success, code))
+}
+
+/// The paging parameters, checked.
+fn paging_rules(paging: &config::PagingConfig) -> Result<config::PagingConfig, DialectError> {
+    if paging.page_base > 1 {
+        return Err(invalid(key("paging.page_base"), "must be 0 or 1"));
+    }
+    if !(1..=crate::model::MAX_PAGE_SIZE).contains(&paging.max_size) {
+        return Err(invalid(
+            key("paging.max_size"),
+            format!("must be from 1 to {}", crate::model::MAX_PAGE_SIZE),
+        ));
+    }
+    for (name, value) in [
+        ("page", &paging.page),
+        ("size", &paging.size),
+        ("offset", &paging.offset),
+    ] {
+        if value.trim().is_empty() {
             return Err(invalid(
-                key("envelope.success"),
-                "must list at least one code",
+                key(&format!("paging.{name}")),
+                "must name a parameter",
             ));
         }
-        let code = JsonPath::parse(&key("envelope.code"), &envelope.code)?;
-        if envelope.style == EnvelopeStyle::Code && code.0.is_empty() {
-            return Err(invalid(key("envelope.code"), "must name the code field"));
-        }
-        let paging = config.paging.clone();
-        if paging.page_base > 1 {
-            return Err(invalid(key("paging.page_base"), "must be 0 or 1"));
-        }
-        if !(1..=crate::model::MAX_PAGE_SIZE).contains(&paging.max_size) {
-            return Err(invalid(
-                key("paging.max_size"),
-                format!("must be from 1 to {}", crate::model::MAX_PAGE_SIZE),
-            ));
-        }
-        for (name, value) in [
-            ("page", &paging.page),
-            ("size", &paging.size),
-            ("offset", &paging.offset),
-        ] {
-            if value.trim().is_empty() {
-                return Err(invalid(
-                    key(&format!("paging.{name}")),
-                    "must name a parameter",
-                ));
-            }
-        }
+    }
+    Ok(paging.clone())
+}
+
+/// The CMS's endpoints, compiled: the three every CMS needs, the others when configured.
+struct Endpoints {
+    category_list: CmsEndpoint,
+    category_children: CmsEndpoint,
+    article_list: CmsEndpoint,
+    article_detail: CmsEndpoint,
+    article_search: CmsEndpoint,
+    article_by_slug: CmsEndpoint,
+    image_detail: CmsEndpoint,
+    changes: CmsEndpoint,
+}
+
+impl Endpoints {
+    fn compile(config: &DialectConfig) -> Result<Self, DialectError> {
         let endpoints = &config.endpoints;
-        let category_list = CmsEndpoint::compile(
-            &key("endpoints.category_list"),
-            &endpoints.category_list,
-            "id",
-            "",
-        )?;
-        let category_children = CmsEndpoint::compile(
-            &key("endpoints.category_children"),
-            &endpoints.category_children,
-            "parentId",
-            "parentId",
-        )?;
-        let article_list = CmsEndpoint::compile(
-            &key("endpoints.article_list"),
-            &endpoints.article_list,
-            "id",
-            "categoryId",
-        )?;
-        let article_detail = CmsEndpoint::compile(
-            &key("endpoints.article_detail"),
-            &endpoints.article_detail,
-            "id",
-            "id",
-        )?;
-        let article_search = CmsEndpoint::compile(
-            &key("endpoints.article_search"),
-            &endpoints.article_search,
-            "keyword",
-            "keyword",
-        )?;
-        let article_by_slug = CmsEndpoint::compile(
-            &key("endpoints.article_by_slug"),
-            &endpoints.article_by_slug,
-            "slug",
-            "slug",
-        )?;
-        let image_detail = CmsEndpoint::compile(
-            &key("endpoints.image_detail"),
-            &endpoints.image_detail,
-            "id",
-            "id",
-        )?;
+        let endpoint = |name: &str, c: &CmsEndpointConfig, param: &str, query: &str| {
+            CmsEndpoint::compile(&key(&format!("endpoints.{name}")), c, param, query)
+        };
         let changes_config = &config.changes;
-        let changes = CmsEndpoint::compile(
-            &key("changes"),
-            &CmsEndpointConfig {
-                path: changes_config.path.clone(),
-                query: changes_config.query.clone(),
-                param: changes_config.param.clone(),
-                ..CmsEndpointConfig::default()
-            },
-            "since",
-            "",
-        )?;
-        if changes.is_configured() {
-            if changes_config.param.trim().is_empty() && !changes.in_path {
+        let compiled = Self {
+            category_list: endpoint("category_list", &endpoints.category_list, "id", "")?,
+            category_children: endpoint(
+                "category_children",
+                &endpoints.category_children,
+                "parentId",
+                "parentId",
+            )?,
+            article_list: endpoint("article_list", &endpoints.article_list, "id", "categoryId")?,
+            article_detail: endpoint("article_detail", &endpoints.article_detail, "id", "id")?,
+            article_search: endpoint(
+                "article_search",
+                &endpoints.article_search,
+                "keyword",
+                "keyword",
+            )?,
+            article_by_slug: endpoint(
+                "article_by_slug",
+                &endpoints.article_by_slug,
+                "slug",
+                "slug",
+            )?,
+            image_detail: endpoint("image_detail", &endpoints.image_detail, "id", "id")?,
+            changes: CmsEndpoint::compile(
+                &key("changes"),
+                &CmsEndpointConfig {
+                    path: changes_config.path.clone(),
+                    query: changes_config.query.clone(),
+                    param: changes_config.param.clone(),
+                    ..CmsEndpointConfig::default()
+                },
+                "since",
+                "",
+            )?,
+        };
+        if compiled.changes.is_configured() {
+            if changes_config.param.trim().is_empty() && !compiled.changes.in_path {
                 return Err(invalid(
                     key("changes.param"),
                     "must name the parameter that carries the time (e.g. modified_after)",
@@ -531,9 +541,9 @@ impl Dialect {
             }
         }
         for (name, endpoint) in [
-            ("category_list", &category_list),
-            ("article_list", &article_list),
-            ("article_detail", &article_detail),
+            ("category_list", &compiled.category_list),
+            ("article_list", &compiled.article_list),
+            ("article_detail", &compiled.article_detail),
         ] {
             if !endpoint.is_configured() {
                 return Err(invalid(
@@ -542,110 +552,152 @@ impl Dialect {
                 ));
             }
         }
-        let categories = &config.categories;
-        if categories.shape == CategoryShape::Children {
-            if !category_children.is_configured() {
-                return Err(invalid(
-                    key("endpoints.category_children.path"),
-                    "category shape `children` needs the path that lists a category's children",
-                ));
-            }
-            if !(1..=8).contains(&categories.max_depth) {
-                return Err(invalid(key("categories.max_depth"), "must be from 1 to 8"));
-            }
-        }
-        let files = endpoints.files.trim_matches('/');
-        if files.is_empty() || files.contains("..") || files.contains('?') {
+        Ok(compiled)
+    }
+}
+
+/// What the category settings ask of the rest: the children's endpoint for `children`, routes
+/// and kinds that are the portal's.
+fn check_categories(
+    categories: &config::CategoriesConfig,
+    endpoints: &Endpoints,
+) -> Result<(), DialectError> {
+    if categories.shape == CategoryShape::Children {
+        if !endpoints.category_children.is_configured() {
             return Err(invalid(
-                key("endpoints.files"),
-                "must be a relative path without '..' or '?'",
+                key("endpoints.category_children.path"),
+                "category shape `children` needs the path that lists a category's children",
             ));
         }
-        for route in categories.routes.values() {
-            if !route.starts_with('/') {
-                return Err(invalid(
-                    key("categories.routes"),
-                    format!("`{route}` is not a portal route (routes start with /)"),
-                ));
-            }
+        if !(1..=8).contains(&categories.max_depth) {
+            return Err(invalid(key("categories.max_depth"), "must be from 1 to 8"));
         }
-        let time_zone = dates::zone_named(&config.time_zone).ok_or_else(|| {
-            invalid(
-                key("time_zone"),
+    }
+    for route in categories.routes.values() {
+        if !route.starts_with('/') {
+            return Err(invalid(
+                key("categories.routes"),
+                format!("`{route}` is not a portal route (routes start with /)"),
+            ));
+        }
+    }
+    for (route, kind) in &categories.types {
+        if !matches!(kind.as_str(), "group" | "page" | "list") || !route.starts_with('/') {
+            return Err(invalid(
+                key("categories.types"),
                 format!(
-                    "`{}` is not a zone this reads: write Asia/Shanghai, UTC or a fixed offset \
-                     such as +08:00 (zones with daylight saving are not supported)",
-                    config.time_zone
+                    "`{route}` = `{kind}`: routes start with / and kinds are group, page or list"
                 ),
-            )
-        })?;
-        let header = |k: &str, name: &str| {
-            (!name.is_empty())
-                .then(|| {
-                    axum::http::HeaderName::from_bytes(name.as_bytes())
-                        .map_err(|_| invalid(key(k), format!("`{name}` is not a header name")))
-                })
-                .transpose()
-        };
-        let article_links: Vec<LinkPattern> = config
-            .links
-            .article
-            .iter()
-            .map(|pattern| {
-                LinkPattern::compile(pattern)
-                    .map_err(|reason| invalid(key("links.article"), reason))
-            })
-            .collect::<Result<_, _>>()?;
-        if article_links.iter().any(LinkPattern::by_slug) && !article_by_slug.is_configured() {
-            return Err(invalid(
-                key("endpoints.article_by_slug.path"),
-                "links.article has a {slug} pattern: say where the CMS finds an article by its \
-                 slug (e.g. path = \"pages/\", param = \"slug\", item = \"items.0\")",
             ));
         }
-        let image_file = match config.links.image_file.trim_matches('/') {
-            "" => None,
-            template => match template.split_once("{id}") {
-                Some((before, after))
-                    if !after.contains("{id}")
-                        && !template.contains("..")
-                        && !template.contains('?') =>
-                {
-                    Some((before.to_owned(), after.to_owned()))
-                }
-                _ => {
-                    return Err(invalid(
-                        key("links.image_file"),
-                        format!(
-                            "`{template}` must be a path under endpoints.files holding `{{id}}` \
-                             once, without '..' or '?' (e.g. \"{{id}}\")"
-                        ),
-                    ));
-                }
-            },
-        };
-        for (route, kind) in &categories.types {
-            if !matches!(kind.as_str(), "group" | "page" | "list") || !route.starts_with('/') {
+    }
+    if !categories.route.template.is_empty() && !categories.route.template.starts_with('/') {
+        return Err(invalid(
+            key("categories.route.template"),
+            "must start with / (e.g. /{slug})",
+        ));
+    }
+    Ok(())
+}
+
+/// The path files are read under, relative.
+fn files_path(files: &str) -> Result<&str, DialectError> {
+    let files = files.trim_matches('/');
+    if files.is_empty() || files.contains("..") || files.contains('?') {
+        return Err(invalid(
+            key("endpoints.files"),
+            "must be a relative path without '..' or '?'",
+        ));
+    }
+    Ok(files)
+}
+
+/// The zone the CMS's times without one are in.
+fn time_zone(name: &str) -> Result<chrono::FixedOffset, DialectError> {
+    dates::zone_named(name).ok_or_else(|| {
+        invalid(
+            key("time_zone"),
+            format!(
+                "`{name}` is not a zone this reads: write Asia/Shanghai, UTC or a fixed offset \
+                 such as +08:00 (zones with daylight saving are not supported)"
+            ),
+        )
+    })
+}
+
+/// A response header named in the config (none when empty).
+fn header_named(k: &str, name: &str) -> Result<Option<axum::http::HeaderName>, DialectError> {
+    (!name.is_empty())
+        .then(|| {
+            axum::http::HeaderName::from_bytes(name.as_bytes())
+                .map_err(|_| invalid(key(k), format!("`{name}` is not a header name")))
+        })
+        .transpose()
+}
+
+/// How links inside bodies are recognised: the article patterns (a `{slug}` one needs the slug
+/// endpoint) and the image-file template (`{id}` once, under `endpoints.files`).
+fn link_rules(
+    links: &config::LinksConfig,
+    endpoints: &Endpoints,
+) -> Result<(Vec<LinkPattern>, Option<(String, String)>), DialectError> {
+    let article_links: Vec<LinkPattern> = links
+        .article
+        .iter()
+        .map(|pattern| {
+            LinkPattern::compile(pattern).map_err(|reason| invalid(key("links.article"), reason))
+        })
+        .collect::<Result<_, _>>()?;
+    if article_links.iter().any(LinkPattern::by_slug) && !endpoints.article_by_slug.is_configured()
+    {
+        return Err(invalid(
+            key("endpoints.article_by_slug.path"),
+            "links.article has a {slug} pattern: say where the CMS finds an article by its \
+             slug (e.g. path = \"pages/\", param = \"slug\", item = \"items.0\")",
+        ));
+    }
+    let image_file = match links.image_file.trim_matches('/') {
+        "" => None,
+        template => match template.split_once("{id}") {
+            Some((before, after))
+                if !after.contains("{id}")
+                    && !template.contains("..")
+                    && !template.contains('?') =>
+            {
+                Some((before.to_owned(), after.to_owned()))
+            }
+            _ => {
                 return Err(invalid(
-                    key("categories.types"),
+                    key("links.image_file"),
                     format!(
-                        "`{route}` = `{kind}`: routes start with / and kinds are group, page or list"
+                        "`{template}` must be a path under endpoints.files holding `{{id}}` \
+                         once, without '..' or '?' (e.g. \"{{id}}\")"
                     ),
                 ));
             }
-        }
-        if !categories.route.template.is_empty() && !categories.route.template.starts_with('/') {
-            return Err(invalid(
-                key("categories.route.template"),
-                "must start with / (e.g. /{slug})",
-            ));
-        }
+        },
+    };
+    Ok((article_links, image_file))
+}
+
+impl Dialect {
+    /// Checks and compiles a dialect; an error names the key (under `dialect.`).
+    pub fn compile(config: &DialectConfig) -> Result<Self, DialectError> {
+        let envelope = &config.envelope;
+        let (success, code) = envelope_rules(envelope)?;
+        let paging = paging_rules(&config.paging)?;
+        let endpoints = Endpoints::compile(config)?;
+        check_categories(&config.categories, &endpoints)?;
+        let files = files_path(&config.endpoints.files)?;
+        let time_zone = time_zone(&config.time_zone)?;
+        let (article_links, image_file) = link_rules(&config.links, &endpoints)?;
+        let items = &config.endpoints;
         Ok(Self {
             time_zone,
             content_format: config.content_format,
             text_format: config.text_format,
-            total_header: header("lists.total_header", &config.lists.total_header)?,
-            total_pages_header: header(
+            total_header: header_named("lists.total_header", &config.lists.total_header)?,
+            total_pages_header: header_named(
                 "lists.total_pages_header",
                 &config.lists.total_pages_header,
             )?,
@@ -653,16 +705,16 @@ impl Dialect {
             image_file,
             slug_item: JsonPath::parse(
                 &key("endpoints.article_by_slug.item"),
-                &endpoints.article_by_slug.item,
+                &items.article_by_slug.item,
             )?,
             image_item: JsonPath::parse(
                 &key("endpoints.image_detail.item"),
-                &endpoints.image_detail.item,
+                &items.image_detail.item,
             )?,
             image_url: Field::compile(&key("links.image_url"), &config.links.image_url)?,
             detail_item: JsonPath::parse(
                 &key("endpoints.article_detail.item"),
-                &endpoints.article_detail.item,
+                &items.article_detail.item,
             )?,
             envelope_style: envelope.style,
             code,
@@ -670,21 +722,21 @@ impl Dialect {
             message: Field::compile(&key("envelope.message"), &envelope.message)?,
             payload: Field::compile(&key("envelope.payload"), &envelope.payload)?,
             paging,
-            category_list,
-            category_children,
-            article_list,
-            article_search,
-            article_detail,
-            article_by_slug,
-            image_detail,
-            changes,
-            changes_since: changes_config.since,
-            changes_every: changes_config.every,
+            category_list: endpoints.category_list,
+            category_children: endpoints.category_children,
+            article_list: endpoints.article_list,
+            article_search: endpoints.article_search,
+            article_detail: endpoints.article_detail,
+            article_by_slug: endpoints.article_by_slug,
+            image_detail: endpoints.image_detail,
+            changes: endpoints.changes,
+            changes_since: config.changes.since,
+            changes_every: config.changes.every,
             files: files.to_owned(),
-            files_not_found: endpoints.files_not_found.clone(),
-            files_query: endpoints.files_query.clone(),
+            files_not_found: items.files_not_found.clone(),
+            files_query: items.files_query.clone(),
             lists: map::ListFields::compile(&config.lists)?,
-            categories: map::CategoryRules::compile(categories)?,
+            categories: map::CategoryRules::compile(&config.categories)?,
             category: map::CategoryFields::compile(&config.fields.category)?,
             article: map::ArticleFields::compile(&config.fields.article)?,
             attachment: map::AttachmentFields::compile(&config.fields.attachment)?,
