@@ -637,10 +637,16 @@ fn header_named(k: &str, name: &str) -> Result<Option<axum::http::HeaderName>, D
 
 /// How links inside bodies are recognised: the article patterns (a `{slug}` one needs the slug
 /// endpoint) and the image-file template (`{id}` once, under `endpoints.files`).
+struct LinkRules {
+    article: Vec<LinkPattern>,
+    /// The image-file template's text before and after `{id}`.
+    image_file: Option<(String, String)>,
+}
+
 fn link_rules(
     links: &config::LinksConfig,
     endpoints: &Endpoints,
-) -> Result<(Vec<LinkPattern>, Option<(String, String)>), DialectError> {
+) -> Result<LinkRules, DialectError> {
     let article_links: Vec<LinkPattern> = links
         .article
         .iter()
@@ -677,7 +683,10 @@ fn link_rules(
             }
         },
     };
-    Ok((article_links, image_file))
+    Ok(LinkRules {
+        article: article_links,
+        image_file,
+    })
 }
 
 impl Dialect {
@@ -690,7 +699,7 @@ impl Dialect {
         check_categories(&config.categories, &endpoints)?;
         let files = files_path(&config.endpoints.files)?;
         let time_zone = time_zone(&config.time_zone)?;
-        let (article_links, image_file) = link_rules(&config.links, &endpoints)?;
+        let links = link_rules(&config.links, &endpoints)?;
         let items = &config.endpoints;
         Ok(Self {
             time_zone,
@@ -701,8 +710,8 @@ impl Dialect {
                 "lists.total_pages_header",
                 &config.lists.total_pages_header,
             )?,
-            article_links,
-            image_file,
+            article_links: links.article,
+            image_file: links.image_file,
             slug_item: JsonPath::parse(
                 &key("endpoints.article_by_slug.item"),
                 &items.article_by_slug.item,
