@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 CMS=127.0.0.1:18201; A=127.0.0.1:18202; B=127.0.0.1:18203; REDIS_PORT=18204; ALONE=127.0.0.1:18205
 scripts/ensure-system-deps.sh redis-server:redis-server
-cargo build --release --locked -q -p portal-gateway -p reference-cms
+cargo build --release --workspace --locked -q
 work=$(mktemp -d)
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
