@@ -30,17 +30,23 @@ const flat = (routes) => routes.flatMap((r) => [r, ...flat(r.routes ?? [])]);
 /**
  * What each page is checked in, in order: the standard page from wide to narrow, then 关怀版 at every
  * text size and zoom on a 320 px phone, and its largest text, alone and at the largest zoom (the root
- * at 36 px), at 390 px too. Axe where `axe` says (关怀版's modes have their own axe sweep in care.mjs).
+ * at 36 px), at 390 px too. Axe where `axe` says: the standard page at 1366 and 390 px, and 关怀版's 大, 特大
+ * and 150 % zoom at 320 px (its high-contrast mode, which this does not switch, has its axe sweep in
+ * care.mjs). Each route is loaded once and every mode is applied in place.
  */
 const PHONE = { width: 390, height: 844 };
 const SMALL = { width: 320, height: 640 };
+/** The 关怀版 modes a visitor picks alone (大, 特大, 页面缩放 150 %), where axe runs too. */
+const AXED_CARE = new Set(['large@100', 'xlarge@100', 'standard@150']);
 const CARE = ['standard', 'large', 'xlarge']
   .flatMap((size) => [100, 125, 150].map((zoom) => ({ size, zoom })))
   .filter(({ size, zoom }) => size !== 'standard' || zoom !== 100)
   .map((prefs) => ({
     mode: `关怀版${{ standard: '标准', large: '大', xlarge: '特大' }[prefs.size]}${prefs.zoom === 100 ? '' : `+${prefs.zoom}%`}`,
     prefs,
-    widths: prefs.size === 'xlarge' && prefs.zoom !== 125 ? [PHONE, SMALL] : [SMALL],
+    widths: (prefs.size === 'xlarge' && prefs.zoom !== 125 ? [PHONE, SMALL] : [SMALL]).map((width) =>
+      width === SMALL && AXED_CARE.has(`${prefs.size}@${prefs.zoom}`) ? { ...width, axe: true } : width,
+    ),
   }));
 const MODES = [
   { mode: '标准', prefs: null, widths: [{ width: 1366, height: 900, axe: true }, { width: 768, height: 1024 }, { ...PHONE, axe: true }, SMALL] },
