@@ -387,6 +387,68 @@ async fn a_lock_taken_just_after_another_replica_stored_the_key_finds_its_answer
     }
 }
 
+/// A replica that dies holding a key's lock: the others wait out the upstream time-out, then call
+/// the CMS themselves, and say so (`portal_shared_cache_lock_waits_total{outcome="gave_up"}`).
+#[tokio::test]
+async fn a_replica_that_waits_out_a_dead_replicas_lock_calls_the_cms_and_says_so() {
+    use portal_gateway::cache::{Class, Coordinated, Kind, Policy, ResponseCache, SharedTier};
+    let redis = Redis::start();
+    let config = portal_gateway::config::SharedCacheConfig {
+        url: Some(redis.url().into()),
+        timeout: Duration::from_secs(5),
+        prefix: "dead:".to_owned(),
+    };
+    let cache = ResponseCache::new(1 << 20, SharedTier::new(&config).unwrap());
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while !cache.shared().unwrap().is_up() {
+        assert!(std::time::Instant::now() < deadline, "the tier came up");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // The lock of a replica that is gone, for longer than anyone waits.
+    assert_eq!(
+        redis.command("SET dead:l:category/list gone PX 60000"),
+        "+OK"
+    );
+    let policy = Policy {
+        ttl: Duration::from_secs(60),
+        not_found_ttl: Duration::from_secs(5),
+        stale_while_revalidate: Duration::ZERO,
+        stale_if_error: Duration::ZERO,
+        wait: Duration::from_millis(300),
+        class: Class {
+            kind: Kind::Api(portal_gateway::endpoint::Endpoint::CategoryList),
+            cache_name: "category/list",
+        },
+        memory_only: false,
+    };
+    let gave_up = || portal_gateway::metrics::handle().render();
+    let count = |text: String| {
+        text.lines()
+            .find(|l| {
+                l.starts_with("portal_shared_cache_lock_waits_total") && l.contains("gave_up")
+            })
+            .and_then(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    let before = count(gave_up());
+    let started = std::time::Instant::now();
+    match cache
+        .shared()
+        .unwrap()
+        .coordinate("category/list", &policy, true)
+        .await
+    {
+        Coordinated::Alone => {}
+        Coordinated::Load => panic!("the lock is held"),
+        Coordinated::Found(_) => panic!("nothing is stored"),
+    }
+    assert!(started.elapsed() >= policy.wait, "it waited the whole time");
+    assert!(
+        count(gave_up()) >= before + 1.0,
+        "the wait that ran out is counted"
+    );
+}
+
 /// A rolling update: replicas of two app builds share one Redis. A rendered page names its build's
 /// fingerprinted scripts, so a page one build stored must not be served by the other (its scripts
 /// would be 404s there): each build renders and keeps its own.
