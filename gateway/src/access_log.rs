@@ -161,7 +161,7 @@ fn json_line(out: &mut Vec<u8>, time: &[&[u8]; 4], line: &Line<'_>) {
     }
     if let Some(error) = line.error {
         out.extend_from_slice(b",\"error\":");
-        string(out, &crate::redact::redact(&error.to_string()));
+        string(out, &portal_core::redact::redact(&error.to_string()));
     }
     out.extend_from_slice(b"}\n");
 }
@@ -204,7 +204,7 @@ fn human_line(out: &mut Vec<u8>, time: &[&[u8]; 4], line: &Line<'_>) {
     }
     if let Some(error) = line.error {
         out.extend_from_slice(b" error=");
-        string(out, &crate::redact::redact(&error.to_string()));
+        string(out, &portal_core::redact::redact(&error.to_string()));
     }
     out.push(b'\n');
 }

@@ -3,6 +3,7 @@
 
 use std::{collections::BTreeMap, net::SocketAddr, path::PathBuf, time::Duration};
 
+use base64::Engine as _;
 use figment::{
     Figment,
     providers::{Env, Format, Toml},
@@ -11,12 +12,13 @@ use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
 use url::Url;
 
+pub use portal_core::traces::TelemetryConfig;
+
 use crate::{
     cms::dialect::{Dialect, DialectConfig},
-    endpoint::Endpoint,
-    model::site::Site,
     render::RenderSettings,
 };
+use portal_core::{endpoint::Endpoint, model::site::Site};
 
 /// Environment variables with this prefix override file keys; `__` separates levels.
 pub const ENV_PREFIX: &str = "PORTAL__";
@@ -230,31 +232,6 @@ impl Default for LimitsConfig {
             max_header_bytes: 16 * 1024,
             max_uri_bytes: 4096,
             max_connections_per_client: 256,
-        }
-    }
-}
-
-/// `[telemetry]`: traces over OTLP (HTTP/protobuf). The standard `OTEL_*` variables, when set,
-/// win over these keys, as the OpenTelemetry SDKs have it (`traces::Settings::resolve`).
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct TelemetryConfig {
-    /// The collector's OTLP/HTTP base URL (`http://127.0.0.1:4318`); spans go to its
-    /// `/v1/traces`. Unset (and no `OTEL_EXPORTER_OTLP_*ENDPOINT`): no traces, no cost.
-    pub otlp_endpoint: Option<Url>,
-    /// The share of traces started here that are kept (0 to 1); a caller's sampled flag is
-    /// followed either way (parent-based).
-    pub sample_ratio: f64,
-    /// `service.name` of the spans (`OTEL_SERVICE_NAME` wins).
-    pub service_name: String,
-}
-
-impl Default for TelemetryConfig {
-    fn default() -> Self {
-        Self {
-            otlp_endpoint: None,
-            sample_ratio: 1.0,
-            service_name: "portal-gateway".to_owned(),
         }
     }
 }
@@ -487,11 +464,44 @@ impl Config {
         let mut config: Config = figment.extract().map_err(describe)?;
         config.upstream.read_secret_file()?;
         // Before any check can name a value: whatever is written out from here on hides them.
-        crate::redact::remember(&config);
+        portal_core::redact::remember(config.secrets());
         config.validate()?;
         let dialect = Dialect::compile(&config.dialect).map_err(ConfigError::Dialect)?;
         config.compiled = Some((config.dialect.clone(), dialect));
         Ok(config)
+    }
+
+    /// Every secret of this config, in each form it may travel in (the upstream credential
+    /// as a Basic header, percent- and form-encoded, and as it is), for `redact` to hide.
+    pub fn secrets(&self) -> Vec<String> {
+        let up = &self.upstream;
+        // (Not yet validated: the secret may be missing.)
+        let secret = up
+            .client_secret
+            .as_ref()
+            .map(|s| s.expose_secret().to_owned())
+            .unwrap_or_default();
+        let mut found = vec![
+            base64::engine::general_purpose::STANDARD.encode(format!("{}:{secret}", up.client_id)),
+            percent_encoding::utf8_percent_encode(&secret, percent_encoding::NON_ALPHANUMERIC)
+                .to_string(),
+            url::form_urlencoded::byte_serialize(secret.as_bytes()).collect(),
+            secret,
+        ];
+        let admin = [&self.admin.token, &self.admin.webhook_secret];
+        found.extend(
+            admin
+                .into_iter()
+                .flatten()
+                .map(|t| t.expose_secret().to_owned()),
+        );
+        if let Some(url) = &self.cache.shared.url
+            && let Ok(url) = url::Url::parse(url.expose_secret())
+            && let Some(password) = url.password()
+        {
+            found.push(password.to_owned());
+        }
+        found
     }
 
     /// The dialect as compiled at load; compiled again if `dialect` was changed since (tests

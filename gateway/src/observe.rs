@@ -49,6 +49,8 @@ use crate::{
     cache::X_CACHE,
     config::ServerConfig,
     envelope::{ApiError, panic_response},
+};
+use portal_core::{
     metrics,
     security::{self, Hsts},
     traces::{self, Traces},
@@ -200,7 +202,7 @@ where
         });
         let called = {
             let _entered = span.enter();
-            let _attached = trace.clone().map(opentelemetry::Context::attach);
+            let _attached = trace.clone().map(portal_core::traces::Context::attach);
             catch_unwind(AssertUnwindSafe(|| self.inner.call(request)))
         };
         let (inner, panicked) = match called {
@@ -238,7 +240,7 @@ pin_project_lite::pin_project! {
         // The target, kept for the warning of a server error when no access line is written.
         failure_path: Option<Uri>,
         // The request span's context, with traces on.
-        trace: Option<opentelemetry::Context>,
+        trace: Option<portal_core::traces::Context>,
     }
 }
 
@@ -252,7 +254,7 @@ where
         let this = self.project();
         let _entered = this.span.enter();
         // The request's trace is current while its handler runs (the CMS calls' spans below it).
-        let _attached = this.trace.clone().map(opentelemetry::Context::attach);
+        let _attached = this.trace.clone().map(portal_core::traces::Context::attach);
         let mut result = match this.inner.as_pin_mut() {
             // Not polled again once it has panicked: this poll answers.
             Some(inner) => match catch_unwind(AssertUnwindSafe(|| inner.poll(cx))) {

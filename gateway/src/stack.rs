@@ -23,9 +23,8 @@ use tower_http::request_id::{MakeRequestId, RequestId, SetRequestId, SetRequestI
 use crate::{
     limits::{ClientLimit, ClientLimitLayer, ClientLimits},
     observe::{AccessLog, Observe, ObserveLayer, REQUEST_ID},
-    security::Hsts,
-    traces::Traces,
 };
+use portal_core::{security::Hsts, traces::Traces};
 
 /// Request ids: a random per-process prefix and a counter. Unique enough to join log lines and
 /// CMS logs, and free of a random-number call per request.

@@ -46,7 +46,8 @@ async fn app_file(
 /// The app for a given state.
 pub fn app(state: AppState) -> App {
     // Installed before the first request so every counter lands in it.
-    let _ = metrics::handle();
+    let _ = portal_core::metrics::handle();
+    crate::cache::stats::register();
     let router = Router::new()
         .route("/", get(|| async { Redirect::permanent("/portal/") }))
         .route("/portal", get(|| async { Redirect::permanent("/portal/") }))
@@ -132,10 +133,10 @@ impl Application {
             }
         });
         tokio::spawn(async {
-            let mut every = tokio::time::interval(metrics::UPKEEP_EVERY);
+            let mut every = tokio::time::interval(portal_core::metrics::UPKEEP_EVERY);
             loop {
                 every.tick().await;
-                metrics::upkeep();
+                portal_core::metrics::upkeep();
             }
         });
         tokio::spawn(async {

@@ -17,11 +17,13 @@ use crate::{
     config::{Config, ConfigError},
     envelope::success_bytes,
     limits::ClientLimits,
-    model::site::{Site, SiteAnswer},
     observe::AccessLog,
     render::{RenderPool, RenderSettings},
-    security::Hsts,
     static_files::{AppFiles, LoadError},
+};
+use portal_core::{
+    model::site::{Site, SiteAnswer},
+    security::Hsts,
     traces::{Traces, TracesError},
 };
 
@@ -199,7 +201,7 @@ impl AppState {
             .map_err(|err| RuntimeError::SharedCache(format!("{:?}", err.kind())))?;
         let cache = ResponseCache::new(config.cache.max_bytes, shared);
         let hsts = Hsts::default();
-        hsts.configure(&config.server);
+        hsts.configure(config.server.hsts_max_age);
         let access_log = AccessLog::default();
         access_log.configure(&config.server);
         let client_limits = ClientLimits::new(&config.limits);
@@ -253,7 +255,7 @@ impl Shared {
             tracing::warn!("[telemetry] takes effect at the next restart");
         }
         let runtime = Runtime::new(config, self.upstream_health.clone(), Some(&old))?;
-        self.hsts.configure(&runtime.config.server);
+        self.hsts.configure(runtime.config.server.hsts_max_age);
         self.access_log.configure(&runtime.config.server);
         self.client_limits.apply(&runtime.config.limits);
         self.runtime.store(Arc::new(runtime));

@@ -257,7 +257,7 @@ impl Asset {
         ))
         .expect("hex is a valid header value");
         let mut common = HeaderMap::with_capacity(16);
-        crate::security::add_fixed(&mut common);
+        portal_core::security::add_fixed(&mut common);
         common.insert(header::ETAG, etag);
         common.insert(
             header::CACHE_CONTROL,

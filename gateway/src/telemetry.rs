@@ -42,7 +42,7 @@ pub fn init(server: &ServerConfig) -> Option<WorkerGuard> {
     let dropped = writer.error_counter();
     let access_lines = writer.clone();
     // Every event's line through the redaction (the access lines redact their error field).
-    let writer = crate::redact::MakeRedacting(writer);
+    let writer = portal_core::redact::MakeRedacting(writer);
     let registry = tracing_subscriber::registry().with(filter);
     let installed = match server.log_format {
         LogFormat::Human => registry

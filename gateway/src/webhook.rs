@@ -24,10 +24,12 @@ use sha2::Sha256;
 
 use crate::{
     cache::Purge,
-    endpoint::{CacheKey, Endpoint},
     envelope::{ApiError, Success},
-    model::tags,
     state::AppState,
+};
+use portal_core::{
+    endpoint::{CacheKey, Endpoint},
+    model::tags,
 };
 
 pub const SIGNATURE_HEADER: &str = "x-portal-signature";

@@ -17,10 +17,10 @@ use crate::{
     cache::{Purge, PurgeOrigin},
     envelope::{ApiError, Success},
     limits::ADMIN_PREFIX,
-    model::tags,
     request::query::RawQuery,
     state::AppState,
 };
+use portal_core::model::tags;
 
 /// Admin routes on their full paths; unknown ones answer 404 in the envelope.
 pub fn router() -> Router<AppState> {

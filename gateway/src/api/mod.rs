@@ -18,11 +18,11 @@ use axum::{
 use crate::{
     cache::{CACHE_STATUS, Entry, Outcome, Timing, X_CACHE, cache_status, respond},
     content::{Caller, ContentService, Query},
-    endpoint::Endpoint,
     envelope::ApiError,
     request::{RequestInfo, query::RawQuery},
     state::AppState,
 };
+use portal_core::endpoint::Endpoint;
 
 /// The API's routes on their full paths, one per endpoint of the table (merged, not nested:
 /// nesting rewrites every request's URI on the way in).

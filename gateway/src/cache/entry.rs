@@ -17,7 +17,7 @@ use axum::{
 };
 use bytes::Bytes;
 
-use crate::model::Content;
+use portal_core::model::Content;
 
 pub const X_CACHE: HeaderName = HeaderName::from_static("x-cache");
 /// RFC 9211: what this cache did with the request, with the answer's time to live left.
@@ -398,7 +398,7 @@ fn headers_for(
     body: Option<(MediaType, usize)>,
 ) -> HeaderMap {
     let mut headers = HeaderMap::with_capacity(16);
-    crate::security::add_fixed(&mut headers);
+    portal_core::security::add_fixed(&mut headers);
     if let Some((media_type, length)) = body {
         headers.insert(
             header::CONTENT_TYPE,

@@ -9,7 +9,8 @@ use std::{collections::HashMap, sync::Arc, time::Duration};
 use serde::Serialize;
 
 use super::{Class, Entry, Kind, Outcome, Policy, ResponseCache, Source, stats};
-use crate::{config::CacheConfig, endpoint::Endpoint};
+use crate::config::CacheConfig;
+use portal_core::endpoint::Endpoint;
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -19,12 +19,13 @@ use std::{
 
 use futures_util::future::{BoxFuture, FutureExt, Shared};
 
-use crate::{config::CacheConfig, endpoint::CacheKey, envelope::ApiError};
+use crate::{config::CacheConfig, envelope::ApiError};
 pub use entry::{
     CACHE_STATUS, Entry, MediaType, Outcome, Timing, Wants, X_CACHE, cache_status, respond,
 };
 pub use entry::{Class, Source};
 pub(crate) use entry::{Encoding, matches_etag, matches_etag_value, negotiate};
+use portal_core::endpoint::CacheKey;
 pub use shared::{Coordinated, Purge, SharedTier};
 pub use stats::Kind;
 
@@ -329,7 +330,7 @@ impl ResponseCache {
             let policy = policy.clone();
             let key = key.to_owned();
             // The refresh's CMS call belongs to this request's trace (traces on).
-            tokio::spawn(crate::traces::carry(async move {
+            tokio::spawn(portal_core::traces::carry(async move {
                 let _ = cache.load_once(key, &policy, load, Why::Revalidate).await;
             }));
             return stale(entry);
@@ -420,7 +421,7 @@ impl ResponseCache {
         let since = self.purge_count();
         {
             // With traces on, the request's context goes along: its CMS calls are its children.
-            let task = tokio::spawn(crate::traces::carry(async move {
+            let task = tokio::spawn(portal_core::traces::carry(async move {
                 // A visitor who missed just as the load before this one ended: its answer is here.
                 if why == Why::Miss
                     && let Some(entry) = task_cache.entries.get(&task_key).await
@@ -582,16 +583,16 @@ impl ResponseCache {
     async fn look_once(&self, key: &str, policy: &Policy) -> Option<Arc<Entry>> {
         let tier = self.shared.as_ref()?;
         let since = self.purge_count();
-        let span = crate::traces::ChildSpan::shared_lookup();
+        let span = portal_core::traces::ChildSpan::shared_lookup();
         let found = tier.get(key).await;
         if let Some(span) = &span {
             span.set(
-                crate::traces::CACHE_RESULT,
+                portal_core::traces::CACHE_RESULT,
                 if found.is_some() { "hit" } else { "miss" },
             );
         }
         drop(span);
-        crate::metrics::shared_cache_lookup(found.is_some());
+        portal_core::metrics::shared_cache_lookup(found.is_some());
         let mut entry = found?;
         entry.class = Some(policy.class);
         let keep = policy.ttl_of(&entry) + policy.stale_while_revalidate.max(policy.stale_if_error);
@@ -645,7 +646,7 @@ impl ResponseCache {
         for key in &purge.evict {
             self.entries.invalidate(key).await;
         }
-        crate::metrics::purged(origin, reached.len() + purge.evict.len());
+        portal_core::metrics::purged(origin.label(), reached.len() + purge.evict.len());
         // Nobody listening is no error.
         let _ = self.purges.send(Heard { number, purge });
         reached

@@ -152,7 +152,7 @@ impl SharedTier {
         let weak = Arc::downgrade(cache);
         tokio::spawn(keep_connected(weak.clone()));
         tokio::spawn(subscribe(weak));
-        crate::metrics::shared_cache_up(false);
+        portal_core::metrics::shared_cache_up(false);
     }
 
     /// This replica's name as the shared entries it stores record it.
@@ -201,9 +201,9 @@ impl SharedTier {
     }
 
     fn went_down(&self, what: &str, error: &str) {
-        crate::metrics::shared_cache_error();
+        portal_core::metrics::shared_cache_error();
         if self.up.swap(false, Ordering::Relaxed) {
-            crate::metrics::shared_cache_up(false);
+            portal_core::metrics::shared_cache_up(false);
             tracing::warn!(
                 command = what,
                 error,
@@ -226,7 +226,7 @@ impl SharedTier {
             .await?;
         let fields = match value {
             redis::Value::SimpleString(refused) => {
-                crate::metrics::shared_cache_rejected(if refused == "too_large" {
+                portal_core::metrics::shared_cache_rejected(if refused == "too_large" {
                     "too_large"
                 } else {
                     "damaged"
@@ -252,7 +252,7 @@ impl SharedTier {
         match decode(key, fields) {
             Ok(entry) => Some(entry),
             Err(reason) => {
-                crate::metrics::shared_cache_rejected(reason);
+                portal_core::metrics::shared_cache_rejected(reason);
                 tracing::warn!(
                     key,
                     reason,
@@ -344,7 +344,7 @@ impl SharedTier {
                 && entry.stored.elapsed() < policy.ttl_of(&entry)
             {
                 if waited {
-                    crate::metrics::shared_cache_lock_wait(true);
+                    portal_core::metrics::shared_cache_lock_wait(true);
                 }
                 return Coordinated::Found(Box::new(entry));
             }
@@ -369,14 +369,14 @@ impl SharedTier {
                         // Stored by the replica whose lock this one followed.
                         self.unlock(key).await;
                         if waited {
-                            crate::metrics::shared_cache_lock_wait(true);
+                            portal_core::metrics::shared_cache_lock_wait(true);
                         }
                         return Coordinated::Found(Box::new(entry));
                     }
                     return Coordinated::Load;
                 }
                 Some(_) if tokio::time::Instant::now() >= deadline => {
-                    crate::metrics::shared_cache_lock_wait(false);
+                    portal_core::metrics::shared_cache_lock_wait(false);
                     tracing::warn!(
                         key,
                         waited_ms = lock_ms,
@@ -642,7 +642,7 @@ async fn probe(tier: &SharedTier) {
         tokio::time::timeout(PROBE, ping.query_async::<String>(&mut connection)).await
         && !tier.up.swap(true, Ordering::Relaxed)
     {
-        crate::metrics::shared_cache_up(true);
+        portal_core::metrics::shared_cache_up(true);
         tracing::info!(
             "the shared cache (Redis) answers: replicas share answers, locks and purges"
         );
@@ -698,7 +698,7 @@ async fn subscribe(cache: Weak<ResponseCache>) {
                     // Clocks of two replicas differ: a lag "before" it was sent counts as none.
                     if let Some(sent) = notice.sent_ms {
                         let lag = unix_ms(SystemTime::now()).saturating_sub(sent);
-                        crate::metrics::purge_lag(Duration::from_millis(lag));
+                        portal_core::metrics::purge_lag(Duration::from_millis(lag));
                     }
                 }
             }

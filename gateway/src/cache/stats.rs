@@ -10,7 +10,7 @@ use std::sync::{
 use metrics::Counter;
 
 use super::Outcome;
-use crate::endpoint::Endpoint;
+use portal_core::endpoint::Endpoint;
 
 /// What a cache entry answers: an API endpoint of the table, the sitemap and the feeds
 /// (`crawl`), or a page the gateway renders.

@@ -146,7 +146,7 @@ fn policy(wait: Duration) -> Policy {
         stale_if_error: Duration::ZERO,
         wait,
         class: super::Class {
-            kind: super::Kind::Api(crate::endpoint::Endpoint::CategoryList),
+            kind: super::Kind::Api(portal_core::endpoint::Endpoint::CategoryList),
             cache_name: "category/list",
         },
         memory_only: false,

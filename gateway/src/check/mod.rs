@@ -28,6 +28,8 @@ use crate::{
         finish_article,
     },
     config::{AuthStyle, Config, LimitsConfig},
+};
+use portal_core::{
     model::{Article, ArticlePage, Category},
     portal_routes::{self, PORTAL_ROUTES},
 };
@@ -300,7 +302,7 @@ pub async fn run(config: &Config) -> Result<Report, ClientError> {
             *text = text.replace(&basic, "***");
         }
         // Every other secret of the config, in the forms it travels in.
-        if let std::borrow::Cow::Owned(clean) = crate::redact::redact(text) {
+        if let std::borrow::Cow::Owned(clean) = portal_core::redact::redact(text) {
             *text = clean;
         }
         // And nothing a terminal would act on (an escape sequence, a carriage return redrawing

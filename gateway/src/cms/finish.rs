@@ -13,7 +13,7 @@ use super::{
     body_refs::{self, Resolved},
     links::FileLinks,
 };
-use crate::model::{Article, ArticlePage};
+use portal_core::model::{Article, ArticlePage};
 
 /// Points an article's cover, video, captions and attachments at the gateway; drops what cannot be.
 fn rewrite_links(links: &FileLinks, article: &mut Article) {

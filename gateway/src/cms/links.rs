@@ -5,7 +5,7 @@
 use url::Url;
 
 use super::link_patterns::{ArticleRef, LinkPattern};
-use crate::endpoint::Endpoint;
+use portal_core::endpoint::Endpoint;
 
 /// Where the browser fetches CMS files through the gateway.
 pub const FILES_ROUTE: &str = Endpoint::Files.path();

@@ -1,7 +1,7 @@
 //! The CMS adapter, the only code that talks to the CMS: one pooled reqwest client, the
 //! credential, the limits every call passes — a ceiling on calls a second and a cap on calls in
 //! flight — with the CMS latency histogram, and the dialect (`dialect/`) that says what to ask and
-//! how to read the answer. Its content calls return the portal's model (`crate::model`), finished
+//! how to read the answer. Its content calls return the portal's model (`portal_core::model`), finished
 //! (`finish.rs`: file links through the gateway, HTML sanitised), and `UpstreamError`: never the
 //! browser's envelope or JSON. Lists, details, files, the readiness probe and `check-upstream`
 //! all go through here.
@@ -34,17 +34,17 @@ use serde_json::Value;
 use tokio::sync::{Semaphore, SemaphorePermit};
 use url::Url;
 
-use crate::{
-    config::{AuthStyle, LimitsConfig, UpstreamConfig},
-    endpoint::Endpoint,
-    model::{Article, ArticlePage, CategoryTree},
-    traces::ChildSpan,
-};
+use crate::config::{AuthStyle, LimitsConfig, UpstreamConfig};
 use dialect::{CategoryShape, CategorySource, CmsCall, Dialect, MAX_CATEGORIES};
 pub use error::UpstreamError;
 pub use finish::{finish_article, sanitize};
 pub use health::{UpstreamHealth, UpstreamState};
 pub use links::{FILES_ROUTE, FileLinks};
+use portal_core::{
+    endpoint::Endpoint,
+    model::{Article, ArticlePage, CategoryTree},
+    traces::ChildSpan,
+};
 
 /// Most children calls made at once while asking for a category tree level by level.
 const CHILDREN_AT_ONCE: usize = 8;

@@ -241,7 +241,7 @@ fn unknown_ttl_endpoint_and_short_admin_token_are_refused() {
 
 #[test]
 fn every_cached_endpoint_takes_a_ttl() {
-    use crate::endpoint::Endpoint;
+    use portal_core::endpoint::Endpoint;
     let mut toml = format!("{MINIMAL}[cache.ttl]\n");
     for name in Endpoint::cache_names() {
         toml.push_str(&format!("\"{name}\" = \"5m\"\n"));
@@ -312,7 +312,7 @@ fn the_demo_secret_is_refused_where_others_can_reach_the_gateway() {
 
 #[test]
 fn mourning_is_a_switch_or_a_list_of_days() {
-    use crate::model::site::Mourning;
+    use portal_core::model::site::Mourning;
     let off = Config::from_toml_str(MINIMAL).unwrap();
     assert_eq!(off.site.mourning, Mourning::Always(false));
     let on = Config::from_toml_str(&MINIMAL.replacen("[site]\n", "[site]\nmourning = true\n", 1))
@@ -542,4 +542,49 @@ fn service_entries_are_refused_with_their_key_when_they_could_not_be_shown() {
     let config = Config::from_toml_str(&format!("{MINIMAL}{good}")).unwrap();
     assert_eq!(config.site.links.len(), 1);
     assert_eq!(config.site.wechat.qr_image, "/portal/api/files/site/qr.svg");
+}
+
+/// Loading a config makes `redact` hide each of its secrets, in every form it travels in.
+#[test]
+fn every_form_of_a_configured_secret_is_hidden() {
+    Config::from_toml_str(
+        r#"
+[site]
+company_name = "测试公司"
+[upstream]
+base_url = "http://127.0.0.1:8081/"
+client_id = "portal-web"
+client_secret = "q+s3cret/value&x"
+[admin]
+token = "admin-token-redact-0001"
+webhook_secret = "webhook-secret-redact-0001"
+"#,
+    )
+    .unwrap();
+    let basic = base64::Engine::encode(
+        &base64::engine::general_purpose::STANDARD,
+        "portal-web:q+s3cret/value&x",
+    );
+    for (text, secret) in [
+        (
+            "upstream said: GET /api?key=q%2Bs3cret%2Fvalue%26x failed",
+            "q%2Bs3cret",
+        ),
+        ("form: key=q%2Bs3cret%2Fvalue%26x", "q%2Bs3cret"),
+        ("raw q+s3cret/value&x here", "q+s3cret"),
+        (&format!("Authorization: Basic {basic}"), basic.as_str()),
+        ("Bearer admin-token-redact-0001", "admin-token-redact"),
+        (
+            "sig key webhook-secret-redact-0001",
+            "webhook-secret-redact",
+        ),
+    ] {
+        let clean = portal_core::redact::redact(text);
+        assert!(!clean.contains(secret), "{clean}");
+        assert!(clean.contains("***"), "{clean}");
+    }
+    assert!(matches!(
+        portal_core::redact::redact("nothing secret here"),
+        std::borrow::Cow::Borrowed(_)
+    ));
 }

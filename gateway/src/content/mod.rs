@@ -19,16 +19,18 @@ pub use crate::cms::UpstreamFile as File;
 use crate::{
     cache::{Class, Entry, Kind, Lookup, Outcome, Policy, ResponseCache, Timing, stats},
     cms::{Credential, Fetched},
-    endpoint::Endpoint,
     envelope::{ApiError, success_bytes},
-    model::{
-        Article, ArticlePage, CategoryTree, Content, Highlight, SearchHit, SearchPage,
-        SearchSource, SectionCount,
-    },
     search::{Ask, SearchError, SearchIndex},
     state::{AppState, Runtime},
 };
 pub use file::{PASSED_HEADERS, cache_control as file_cache_control, not_modified};
+use portal_core::{
+    endpoint::Endpoint,
+    model::{
+        Article, ArticlePage, CategoryTree, Content, Highlight, SearchHit, SearchPage,
+        SearchSource, SectionCount,
+    },
+};
 pub use query::Query;
 
 /// A file as the service gives it: the cache's answer (kept, or just loaded and kept), or the

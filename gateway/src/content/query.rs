@@ -6,10 +6,12 @@ use std::sync::Arc;
 
 use crate::{
     cms::dialect::CmsCall,
-    endpoint::{CacheKey, Endpoint, SearchKey},
     envelope::ApiError,
-    model::{Content, tags},
     request::query::{ListQuery, RawQuery},
+};
+use portal_core::{
+    endpoint::{CacheKey, Endpoint, SearchKey},
+    model::{Content, tags},
 };
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -30,12 +30,14 @@ use bytes::Bytes;
 use crate::{
     cache::{Entry, Kind, MediaType, Outcome, Timing, respond},
     content::ContentService,
-    endpoint::Endpoint,
     envelope::ApiError,
-    model::{Article, Category, flatten, site::Site, tags},
-    portal_routes::PORTAL_ROUTES,
     request::{RequestInfo, query::RawQuery},
     state::AppState,
+};
+use portal_core::{
+    endpoint::Endpoint,
+    model::{Article, Category, flatten, site::Site, tags},
+    portal_routes::PORTAL_ROUTES,
 };
 use templates::FeedItem;
 

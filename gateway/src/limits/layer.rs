@@ -20,7 +20,7 @@ use futures_util::future::{Either, Ready, ready};
 use tower::{Layer, Service};
 
 use super::ClientLimits;
-use crate::endpoint::Endpoint;
+use portal_core::endpoint::Endpoint;
 
 /// Where the operator's endpoints live; limited too (it slows token guessing).
 pub const ADMIN_PREFIX: &str = "/portal/admin";
@@ -35,7 +35,7 @@ pub fn is_limited(path: &str) -> bool {
     };
     match Endpoint::of_path(path) {
         Some(endpoint) => endpoint.spec().client_limited,
-        None => under(crate::endpoint::API_PREFIX) || under(ADMIN_PREFIX),
+        None => under(portal_core::endpoint::API_PREFIX) || under(ADMIN_PREFIX),
     }
 }
 

@@ -29,12 +29,11 @@ use crate::{
     api::content_query,
     cache::{Entry, Kind, MediaType, Outcome, Timing, Wants, respond},
     content::{Caller, ContentService},
-    endpoint::Endpoint,
     envelope::ApiError,
-    model::tags,
     request::query::{MAX_KEYWORD, MAX_PAGE, RawQuery},
     state::AppState,
 };
+use portal_core::{endpoint::Endpoint, model::tags};
 
 /// Rounds of asking per render: the deepest page needs three (settings and tree, a list, the
 /// article the list names).
@@ -55,9 +54,9 @@ pub async fn page(state: &AppState, request: &Parts) -> Option<Response> {
     // A duplicate route of the spec is its page's route (the route table's `sameAs`); a page's
     // address written in other letters or with a trailing slash is its one address.
     if let Some(below) = request.uri.path().strip_prefix("/portal") {
-        let moved = crate::portal_routes::same_as(below)
+        let moved = portal_core::portal_routes::same_as(below)
             .map(str::to_owned)
-            .or_else(|| crate::portal_routes::spelled(below));
+            .or_else(|| portal_core::portal_routes::spelled(below));
         if let Some(to) = moved {
             let query = request
                 .uri
@@ -185,7 +184,7 @@ fn page_url(path: &str, query: Option<&str>) -> String {
     let raw = RawQuery::parse(query.unwrap_or(""));
     let mut url = path.to_owned();
     let mut first = true;
-    for &name in crate::portal_routes::reads(path.strip_prefix("/portal").unwrap_or(path)) {
+    for &name in portal_core::portal_routes::reads(path.strip_prefix("/portal").unwrap_or(path)) {
         let Some(value) = raw
             .all(name)
             .next()

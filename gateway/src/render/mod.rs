@@ -183,8 +183,8 @@ impl RenderPool {
         let started = Instant::now();
         let answer = self.send(function, input).await;
         match &answer {
-            Ok(_) => crate::metrics::render_succeeded(started.elapsed()),
-            Err(err) => crate::metrics::render_failed(err.reason()),
+            Ok(_) => portal_core::metrics::render_succeeded(started.elapsed()),
+            Err(err) => portal_core::metrics::render_failed(err.reason()),
         }
         answer
     }

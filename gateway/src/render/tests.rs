@@ -237,7 +237,7 @@ async fn a_promise_nothing_settles_is_a_script_failure_naming_a_tasks_exception(
 
 #[tokio::test]
 async fn an_endless_loop_times_out_promptly_and_the_next_call_meets_a_fresh_engine() {
-    let metrics = crate::metrics::handle();
+    let metrics = portal_core::metrics::handle();
     let pool = RenderPool::new(&settings(1, 150), Some(Arc::from(BUNDLE)));
     pool.call("render", "warm".to_owned()).await.unwrap();
     let started = Instant::now();

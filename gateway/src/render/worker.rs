@@ -223,7 +223,7 @@ impl Worker {
             reason = cause.reason(),
             "render engine dropped after a failure; a fresh one is built"
         );
-        crate::metrics::render_engine_restarted();
+        portal_core::metrics::render_engine_restarted();
         let old = std::mem::replace(&mut self.state, State::Unbuilt);
         if matches!(cause, RenderError::Unavailable) {
             // After a panic the engine's JavaScript values may be held by a frame that never

@@ -2,7 +2,8 @@
 
 use axum::{extract::FromRequestParts, http::request::Parts};
 
-use crate::{endpoint::Endpoint, envelope::ApiError};
+use crate::envelope::ApiError;
+use portal_core::endpoint::Endpoint;
 
 /// Highest page number accepted; beyond it no CMS has content and the number is abuse.
 pub const MAX_PAGE: u32 = 100_000;

@@ -23,7 +23,7 @@ use tantivy::{
 };
 
 use super::text::{self, GramTokenizer, WordTokenizer};
-use crate::model::{Article, Marked};
+use portal_core::model::{Article, Marked};
 
 /// Bumped whenever the schema or an analysis changes: an index on disk of another version is
 /// built again rather than read with the wrong terms.

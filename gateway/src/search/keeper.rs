@@ -32,10 +32,12 @@ use super::{Engine, SearchIndex, SearchSettings, Status, engine::Doc, text};
 use crate::{
     cache::{Heard, Kind, Purge, PurgeOrigin},
     content::{ContentService, Query},
-    endpoint::Endpoint,
     envelope::ApiError,
-    model::{Article, CategoryTree, tags},
     state::AppState,
+};
+use portal_core::{
+    endpoint::Endpoint,
+    model::{Article, CategoryTree, tags},
 };
 
 /// How soon after a purge the keeper acts: purges that come together (a webhook's tags, an

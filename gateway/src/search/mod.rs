@@ -186,7 +186,12 @@ impl SearchIndex {
     fn set_status(&self, status: Status) {
         let mut current = self.status.lock().expect("search status lock");
         if *current != status {
-            crate::metrics::search_status(&status);
+            let (ready, articles) = match &status {
+                Status::Ready { articles } => (true, *articles as usize),
+                Status::Building { read, .. } => (false, *read),
+                Status::Off | Status::Failed(_) => (false, 0),
+            };
+            portal_core::metrics::search_status(ready, articles);
             *current = status;
         }
     }
@@ -250,7 +255,7 @@ impl SearchIndex {
         let found = tokio::task::spawn_blocking(move || engine.search(&ask))
             .await
             .map_err(|_| SearchError::Task)??;
-        crate::metrics::search_query(started.elapsed());
+        portal_core::metrics::search_query(started.elapsed());
         Ok(found)
     }
 }

@@ -609,7 +609,7 @@ async fn the_scripted_site_maps_with_warnings_for_the_sections_it_lacks() {
     assert!(report.ok, "{rendered}");
     assert_eq!(report.exit_code(), 0);
     // Every other portal route is a warning, each once; nothing else is said.
-    let routes = portal_gateway::portal_routes::PORTAL_ROUTES
+    let routes = portal_core::portal_routes::PORTAL_ROUTES
         .iter()
         .filter(|r| **r != "/news_center/company_announcement/1")
         .count();

@@ -10,7 +10,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use portal_gateway::portal_routes::PORTAL_ROUTES;
+use portal_core::portal_routes::PORTAL_ROUTES;
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
 

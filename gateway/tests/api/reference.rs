@@ -2,7 +2,7 @@
 
 use crate::helpers::*;
 
-use portal_gateway::portal_routes::PORTAL_ROUTES as SPEC_ROUTES;
+use portal_core::portal_routes::PORTAL_ROUTES as SPEC_ROUTES;
 
 fn urls(list: &serde_json::Value, out: &mut Vec<String>) {
     for c in list.as_array().unwrap() {

@@ -348,7 +348,7 @@ async fn a_lock_taken_just_after_another_replica_stored_the_key_finds_its_answer
         stale_if_error: Duration::ZERO,
         wait: Duration::from_secs(2),
         class: Class {
-            kind: Kind::Api(portal_gateway::endpoint::Endpoint::CategoryList),
+            kind: Kind::Api(portal_core::endpoint::Endpoint::CategoryList),
             cache_name: "category/list",
         },
         memory_only: false,
@@ -416,12 +416,12 @@ async fn a_replica_that_waits_out_a_dead_replicas_lock_calls_the_cms_and_says_so
         stale_if_error: Duration::ZERO,
         wait: Duration::from_millis(300),
         class: Class {
-            kind: Kind::Api(portal_gateway::endpoint::Endpoint::CategoryList),
+            kind: Kind::Api(portal_core::endpoint::Endpoint::CategoryList),
             cache_name: "category/list",
         },
         memory_only: false,
     };
-    let gave_up = || portal_gateway::metrics::handle().render();
+    let gave_up = || portal_core::metrics::handle().render();
     let count = |text: String| {
         text.lines()
             .find(|l| {
@@ -908,7 +908,7 @@ async fn the_cache_view_names_the_replica_that_stored_a_shared_entry_and_purges_
 /// each is ignored (counted by reason) and the answer is loaded afresh from the CMS.
 #[tokio::test]
 async fn entries_the_gateway_could_not_have_written_are_ignored_and_refetched() {
-    use portal_gateway::endpoint::{CacheKey, Endpoint};
+    use portal_core::endpoint::{CacheKey, Endpoint};
     let redis = Redis::start();
     let cms = CountingCms::start(None).await;
     let client = redis::Client::open(redis.url()).unwrap();

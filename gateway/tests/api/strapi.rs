@@ -139,7 +139,7 @@ async fn strapi_gives_the_portal_its_tree_pages_and_details() {
     let tree = tree(&app).await;
     // Every content route of the portal has its section, with the kind its page needs.
     let urls: BTreeSet<&str> = tree.iter().filter_map(|c| c["url"].as_str()).collect();
-    for route in portal_gateway::portal_routes::PORTAL_ROUTES {
+    for route in portal_core::portal_routes::PORTAL_ROUTES {
         assert!(urls.contains(route), "no category at {route}");
     }
     let news = id_of(&tree, "/news_center/company_announcement/1");

@@ -5,7 +5,8 @@
 use std::{path::Path, time::Duration};
 
 use axum::{Router, routing::get};
-use portal_gateway::{config::LimitsConfig, endpoint::Endpoint, limits::ClientLimits, startup};
+use portal_core::endpoint::Endpoint;
+use portal_gateway::{config::LimitsConfig, limits::ClientLimits, startup};
 use serde_json::{Value, json};
 
 use crate::helpers::*;
@@ -49,7 +50,7 @@ async fn the_openapi_document_is_served_and_describes_every_endpoint() {
     for endpoint in Endpoint::ALL {
         let relative = endpoint
             .path()
-            .strip_prefix(portal_gateway::endpoint::API_PREFIX)
+            .strip_prefix(portal_core::endpoint::API_PREFIX)
             .unwrap();
         let key = match endpoint {
             Endpoint::Files => format!("{relative}{{path}}"),

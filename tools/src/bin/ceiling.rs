@@ -52,7 +52,7 @@ async fn main() {
                     h.insert(header::CONTENT_ENCODING, HeaderValue::from_static(e));
                 }
                 // The browser's policy the gateway sends with every answer: the same bytes out.
-                for (name, value) in portal_gateway::security::HEADERS {
+                for (name, value) in portal_core::security::HEADERS {
                     h.insert(name, value);
                 }
                 response

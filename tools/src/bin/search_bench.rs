@@ -299,12 +299,11 @@ fn index_alone(articles: &[reference_cms::Article]) {
         let docs = chunk
             .iter()
             .map(|a| {
-                let card: portal_gateway::model::Article =
-                    serde_json::from_value(serde_json::json!({
-                        "id": a.id, "categoryId": a.category_id, "title": a.title,
-                        "summary": a.extra.get("summary"), "publishTime": a.publish_time,
-                    }))
-                    .expect("card");
+                let card: portal_core::model::Article = serde_json::from_value(serde_json::json!({
+                    "id": a.id, "categoryId": a.category_id, "title": a.title,
+                    "summary": a.extra.get("summary"), "publishTime": a.publish_time,
+                }))
+                .expect("card");
                 Doc {
                     article: card,
                     body: html_text(&a.content, 20_000),

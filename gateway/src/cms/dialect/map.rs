@@ -13,7 +13,7 @@ use super::{
     dates::normalise_time_in,
     text,
 };
-use crate::model::{Article, ArticlePage, Attachment, Category, Link};
+use portal_core::model::{Article, ArticlePage, Attachment, Category, Link};
 
 /// What does not fit the dialect: where in the CMS's JSON, which key, what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -473,7 +473,7 @@ impl Dialect {
         let kind = match self.categories.types.get(&url) {
             Some(kind) => Some(kind.clone()),
             None => read(object, &f.kind, at, "a string", as_text)?
-                .or_else(|| crate::portal_routes::kind_of(&url).map(str::to_owned)),
+                .or_else(|| portal_core::portal_routes::kind_of(&url).map(str::to_owned)),
         };
         let category = Category {
             id,

@@ -304,8 +304,8 @@ pub enum CmsCall {
 impl CmsCall {
     /// The endpoint of the table whose CMS call this is (its `cms`): the label it is timed
     /// and logged under.
-    pub fn endpoint(&self) -> crate::endpoint::Endpoint {
-        use crate::endpoint::Endpoint;
+    pub fn endpoint(&self) -> portal_core::endpoint::Endpoint {
+        use portal_core::endpoint::Endpoint;
         match self {
             Self::Categories | Self::Children { .. } => Endpoint::CategoryList,
             Self::Articles { .. } => Endpoint::ArticleList,
@@ -454,10 +454,10 @@ fn paging_rules(paging: &config::PagingConfig) -> Result<config::PagingConfig, D
     if paging.page_base > 1 {
         return Err(invalid(key("paging.page_base"), "must be 0 or 1"));
     }
-    if !(1..=crate::model::MAX_PAGE_SIZE).contains(&paging.max_size) {
+    if !(1..=portal_core::model::MAX_PAGE_SIZE).contains(&paging.max_size) {
         return Err(invalid(
             key("paging.max_size"),
-            format!("must be from 1 to {}", crate::model::MAX_PAGE_SIZE),
+            format!("must be from 1 to {}", portal_core::model::MAX_PAGE_SIZE),
         ));
     }
     for (name, value) in [
@@ -987,7 +987,7 @@ impl Dialect {
             // characters dropped (an escape sequence would reach a terminal through the logs and
             // `check-upstream`).
             .map(|m| {
-                crate::redact::redact(m)
+                portal_core::redact::redact(m)
                     .chars()
                     .filter(|c| !c.is_control())
                     .take(200)

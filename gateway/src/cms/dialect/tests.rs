@@ -525,7 +525,7 @@ fn neighbours_are_typed_links_and_a_broken_one_is_left_out() {
     let article = native().article(&detail, "payload").unwrap();
     assert_eq!(
         article.prev,
-        Some(crate::model::Link {
+        Some(portal_core::model::Link {
             id: 8,
             title: "较新".to_owned()
         })

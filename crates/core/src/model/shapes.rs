@@ -18,9 +18,9 @@ use super::{
 
 const TYPES_FILE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../frontend/src/lib/api-types.ts"
+    "/../../frontend/src/lib/api-types.ts"
 );
-const OPENAPI: &str = include_str!("../../../docs/openapi.json");
+const OPENAPI: &str = include_str!("../../../../docs/openapi.json");
 
 /// The TypeScript the app imports: one declaration per shape, ids as plain numbers.
 fn typescript() -> String {

@@ -25,9 +25,9 @@
 
 use std::{borrow::Cow, time::Duration};
 
-use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
+use http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
 use opentelemetry::{
-    Context, KeyValue, global,
+    KeyValue, global,
     propagation::{Extractor, Injector},
     trace::{Span as _, SpanKind, Status, TraceContextExt, Tracer as _},
 };
@@ -37,9 +37,36 @@ use opentelemetry_sdk::{
     propagation::TraceContextPropagator,
     trace::{Sampler, SdkTracer, SdkTracerProvider},
 };
+use serde::Deserialize;
 use url::Url;
 
-use crate::config::TelemetryConfig;
+/// `[telemetry]`: traces over OTLP (HTTP/protobuf). The standard `OTEL_*` variables, when set,
+/// win over these keys, as the OpenTelemetry SDKs have it (`traces::Settings::resolve`).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TelemetryConfig {
+    /// The collector's OTLP/HTTP base URL (`http://127.0.0.1:4318`); spans go to its
+    /// `/v1/traces`. Unset (and no `OTEL_EXPORTER_OTLP_*ENDPOINT`): no traces, no cost.
+    pub otlp_endpoint: Option<Url>,
+    /// The share of traces started here that are kept (0 to 1); a caller's sampled flag is
+    /// followed either way (parent-based).
+    pub sample_ratio: f64,
+    /// `service.name` of the spans (`OTEL_SERVICE_NAME` wins).
+    pub service_name: String,
+}
+
+impl Default for TelemetryConfig {
+    fn default() -> Self {
+        Self {
+            otlp_endpoint: None,
+            sample_ratio: 1.0,
+            service_name: "portal-gateway".to_owned(),
+        }
+    }
+}
+
+/// The context a request's span travels in (`observe` attaches it while the request is polled).
+pub use opentelemetry::Context;
 
 /// The cache outcome attribute of a request span (`X-Cache`: HIT, MISS, STALE, …).
 pub const CACHE_RESULT: &str = "portal.cache.result";

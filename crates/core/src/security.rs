@@ -9,9 +9,7 @@
 use std::sync::Arc;
 
 use arc_swap::ArcSwapOption;
-use axum::http::{HeaderMap, HeaderName, HeaderValue, header};
-
-use crate::config::ServerConfig;
+use http::{HeaderMap, HeaderName, HeaderValue, header};
 
 /// The one inline script allowed: the app's index.html (every page the gateway renders) sends a
 /// spec hash route to its real URL and applies the visitor's stored reading choices (text size,
@@ -56,9 +54,9 @@ pub const HEADERS: [(HeaderName, HeaderValue); 5] = [
 pub struct Hsts(Arc<ArcSwapOption<HeaderValue>>);
 
 impl Hsts {
-    /// Takes the HSTS setting of a (re)loaded config.
-    pub fn configure(&self, server: &ServerConfig) {
-        self.0.store(server.hsts_max_age.map(|age| {
+    /// Takes the HSTS setting of a (re)loaded config (`server.hsts_max_age`).
+    pub fn configure(&self, max_age: Option<std::time::Duration>) {
+        self.0.store(max_age.map(|age| {
             Arc::new(
                 HeaderValue::from_str(&format!("max-age={}; includeSubDomains", age.as_secs()))
                     .expect("digits make a header value"),
@@ -122,7 +120,7 @@ mod tests {
     /// visitor's console.
     #[test]
     fn the_policy_allows_exactly_the_inline_scripts_of_index_html() {
-        let hashes = inline_script_hashes("../frontend/public/index.html");
+        let hashes = inline_script_hashes("../../frontend/public/index.html");
         assert_eq!(hashes.len(), 1, "one inline script expected");
         assert_eq!(policy_hashes(), hashes);
     }

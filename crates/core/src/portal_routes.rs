@@ -15,7 +15,7 @@ use std::sync::LazyLock;
 use serde::Deserialize;
 
 /// The app's route table, built into the binary.
-const ROUTE_TABLE: &str = include_str!("../../frontend/src/app/route-table.json");
+const ROUTE_TABLE: &str = include_str!("../../../frontend/src/app/route-table.json");
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -268,7 +268,7 @@ mod tests {
     fn demo_category_urls() -> BTreeSet<String> {
         let text = std::fs::read_to_string(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../reference-cms/content/categories.json"
+            "/../../reference-cms/content/categories.json"
         ))
         .unwrap();
         let categories: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap();
@@ -351,7 +351,7 @@ mod tests {
     fn the_integrators_guide_lists_every_content_route() {
         let guide = std::fs::read_to_string(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../docs/integrators.md"
+            "/../../docs/integrators.md"
         ))
         .unwrap();
         let section = guide
