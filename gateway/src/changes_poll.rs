@@ -76,7 +76,7 @@ async fn poll_once(
     state: &AppState,
     from: DateTime<Utc>,
     seen: &mut HashMap<u64, u64>,
-) -> Result<usize, crate::cms::UpstreamError> {
+) -> Result<usize, portal_cms::UpstreamError> {
     let runtime = state.runtime();
     let changed = runtime.upstream.changes(from).await?;
     let fresh: Vec<Change> = changed

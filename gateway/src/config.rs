@@ -12,12 +12,11 @@ use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
 use url::Url;
 
+pub use portal_cms::{AuthStyle, UpstreamConfig};
 pub use portal_core::traces::TelemetryConfig;
 
-use crate::{
-    cms::dialect::{Dialect, DialectConfig},
-    render::RenderSettings,
-};
+use crate::render::RenderSettings;
+use portal_cms::dialect::{Dialect, DialectConfig};
 use portal_core::{endpoint::Endpoint, model::site::Site};
 
 /// Environment variables with this prefix override file keys; `__` separates levels.
@@ -218,6 +217,17 @@ pub struct LimitsConfig {
     pub max_connections_per_client: usize,
 }
 
+impl LimitsConfig {
+    /// The CMS's ceiling as the adapter takes it.
+    pub fn cms_ceiling(&self) -> portal_cms::Ceiling {
+        portal_cms::Ceiling {
+            per_second: self.upstream_per_second,
+            burst: self.upstream_burst,
+            concurrency: self.upstream_concurrency,
+        }
+    }
+}
+
 impl Default for LimitsConfig {
     fn default() -> Self {
         Self {
@@ -335,98 +345,24 @@ pub enum LogFormat {
     Json,
 }
 
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct UpstreamConfig {
-    /// Base URL of the CMS API; endpoint paths are joined onto it.
-    pub base_url: Url,
-    /// How the gateway proves itself to the CMS (`basic` by default).
-    #[serde(default)]
-    pub auth: AuthStyle,
-    /// The user of `basic`; unused by the other styles.
-    #[serde(default)]
-    pub client_id: String,
-    /// The secret: `basic`'s password, the `bearer` token, the `header`'s or the `query`
-    /// parameter's value. Best set as `PORTAL__UPSTREAM__CLIENT_SECRET` or read from
-    /// `client_secret_file` (a Kubernetes secret mount); never taken from the command line.
-    #[serde(default)]
-    pub client_secret: Option<SecretString>,
-    /// A file holding the secret (a trailing newline is dropped); read at every (re)load.
-    #[serde(default)]
-    pub client_secret_file: Option<PathBuf>,
-    /// The header (`auth = "header"`, e.g. `X-API-Key`) or the query parameter (`auth =
-    /// "query"`, e.g. `key`) that carries the secret.
-    #[serde(default)]
-    pub auth_name: String,
-    /// Whole-request time-out for one upstream call (the spec's 12 s).
-    #[serde(default = "default_timeout", with = "humantime_serde")]
-    pub timeout: Duration,
-    #[serde(default = "default_connect_timeout", with = "humantime_serde")]
-    pub connect_timeout: Duration,
-    #[serde(default = "default_pool_idle")]
-    pub pool_max_idle_per_host: usize,
-    /// How long an idle keep-alive connection to the CMS is kept. Shorter than the CMS's own
-    /// keep-alive (Node.js, and so Strapi, Ghost, Directus: 5 s; Apache: 5 s), or a request may
-    /// go out on a connection the CMS is closing and fail with a reset.
-    #[serde(default = "default_pool_idle_timeout", with = "humantime_serde")]
-    pub pool_idle_timeout: Duration,
-}
-
-/// `upstream.auth`: how the secret is sent to the CMS.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum AuthStyle {
-    /// `Authorization: Basic base64(client_id:client_secret)`.
-    #[default]
-    Basic,
-    /// `Authorization: Bearer <client_secret>` (Strapi, Directus, Payload API tokens).
-    Bearer,
-    /// `<auth_name>: <client_secret>` (an API key header).
-    Header,
-    /// `?<auth_name>=<client_secret>` on every call (Ghost's `?key=`).
-    Query,
-}
-
-impl UpstreamConfig {
-    /// The secret; a loaded config always has one (validation refuses it missing).
-    pub fn secret(&self) -> &SecretString {
-        self.client_secret
-            .as_ref()
-            .expect("a validated config has its upstream secret")
-    }
-
-    /// Reads `client_secret_file` into `client_secret` when the secret is not given directly.
-    fn read_secret_file(&mut self) -> Result<(), ConfigError> {
-        let Some(path) = &self.client_secret_file else {
-            return Ok(());
-        };
-        if self.client_secret.is_some() {
-            return Err(ConfigError::Invalid {
-                key: "upstream.client_secret_file",
-                reason: "set either upstream.client_secret (PORTAL__UPSTREAM__CLIENT_SECRET) or                          upstream.client_secret_file, not both"
-                    .to_owned(),
-            });
-        }
-        let text = std::fs::read_to_string(path).map_err(|err| ConfigError::Invalid {
+/// Reads `upstream.client_secret_file` into `client_secret` when the secret is not given directly.
+fn read_secret_file(up: &mut UpstreamConfig) -> Result<(), ConfigError> {
+    let Some(path) = &up.client_secret_file else {
+        return Ok(());
+    };
+    if up.client_secret.is_some() {
+        return Err(ConfigError::Invalid {
             key: "upstream.client_secret_file",
-            reason: format!("cannot read {}: {}", path.display(), err.kind()),
-        })?;
-        self.client_secret = Some(SecretString::from(text.trim_end_matches(['\r', '\n'])));
-        Ok(())
+            reason: "set either upstream.client_secret (PORTAL__UPSTREAM__CLIENT_SECRET) or upstream.client_secret_file, not both"
+                .to_owned(),
+        });
     }
-}
-
-fn default_timeout() -> Duration {
-    Duration::from_millis(12_000)
-}
-fn default_connect_timeout() -> Duration {
-    Duration::from_secs(3)
-}
-fn default_pool_idle() -> usize {
-    32
-}
-fn default_pool_idle_timeout() -> Duration {
-    Duration::from_secs(4)
+    let text = std::fs::read_to_string(path).map_err(|err| ConfigError::Invalid {
+        key: "upstream.client_secret_file",
+        reason: format!("cannot read {}: {}", path.display(), err.kind()),
+    })?;
+    up.client_secret = Some(SecretString::from(text.trim_end_matches(['\r', '\n'])));
+    Ok(())
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -436,7 +372,7 @@ pub enum ConfigError {
     #[error("configuration key `{key}`: {reason}")]
     Invalid { key: &'static str, reason: String },
     #[error("configuration key `{}`: {}", .0.key, .0.reason)]
-    Dialect(crate::cms::dialect::DialectError),
+    Dialect(portal_cms::dialect::DialectError),
 }
 
 impl Config {
@@ -462,7 +398,7 @@ impl Config {
 
     fn from_figment(figment: Figment) -> Result<Self, ConfigError> {
         let mut config: Config = figment.extract().map_err(describe)?;
-        config.upstream.read_secret_file()?;
+        read_secret_file(&mut config.upstream)?;
         // Before any check can name a value: whatever is written out from here on hides them.
         portal_core::redact::remember(config.secrets());
         config.validate()?;

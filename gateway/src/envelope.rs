@@ -14,7 +14,7 @@ use axum::{
 use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 
-use crate::cms::UpstreamError;
+use portal_cms::UpstreamError;
 
 /// Success code of the envelope.
 pub const OK: i64 = 200;

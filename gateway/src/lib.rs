@@ -8,7 +8,6 @@ pub mod cache;
 pub mod changes_poll;
 pub mod check;
 pub mod cli;
-pub mod cms;
 pub mod config;
 pub mod connections;
 pub mod content;

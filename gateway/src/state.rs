@@ -13,7 +13,6 @@ use axum::http::StatusCode;
 
 use crate::{
     cache::{Entry, MediaType, ResponseCache, SharedTier},
-    cms::{ClientError, Upstream, UpstreamHealth},
     config::{Config, ConfigError},
     envelope::success_bytes,
     limits::ClientLimits,
@@ -21,6 +20,7 @@ use crate::{
     render::{RenderPool, RenderSettings},
     static_files::{AppFiles, LoadError},
 };
+use portal_cms::{ClientError, Upstream, UpstreamHealth};
 use portal_core::{
     model::site::{Site, SiteAnswer},
     security::Hsts,
@@ -73,7 +73,7 @@ impl Runtime {
     ) -> Result<Self, RuntimeError> {
         let upstream = Upstream::new(
             &config.upstream,
-            &config.limits,
+            config.limits.cms_ceiling(),
             config.compiled_dialect(),
             health,
         )?;

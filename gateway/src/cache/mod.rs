@@ -396,7 +396,7 @@ impl ResponseCache {
         };
         match tokio::time::timeout(wait, work).await {
             Ok(result) => result,
-            Err(_) => Err(ApiError::Upstream(crate::cms::UpstreamError::Timeout)),
+            Err(_) => Err(ApiError::Upstream(portal_cms::UpstreamError::Timeout)),
         }
     }
 

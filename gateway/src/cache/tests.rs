@@ -178,7 +178,7 @@ async fn waiters_give_up_after_their_wait_and_the_call_is_made_once() {
     for lookup in [a, b] {
         assert!(matches!(
             lookup.result,
-            Err(ApiError::Upstream(crate::cms::UpstreamError::Timeout))
+            Err(ApiError::Upstream(portal_cms::UpstreamError::Timeout))
         ));
         assert_eq!(lookup.outcome, Outcome::Miss);
     }

@@ -264,7 +264,7 @@ impl Checker {
                 code: 400 | 422,
                 ..
             }
-        ) && self.written.paging.style == crate::cms::dialect::PagingStyle::Page
+        ) && self.written.paging.style == portal_cms::dialect::PagingStyle::Page
             && self.written.paging.page_base == 0
         {
             problem.what.push_str(

@@ -298,7 +298,7 @@ impl Checker {
         let Some(rewritten) = self.upstream.links().file_field(cover) else {
             return;
         };
-        let Some(path) = rewritten.strip_prefix(crate::cms::FILES_ROUTE) else {
+        let Some(path) = rewritten.strip_prefix(portal_cms::FILES_ROUTE) else {
             return;
         };
         let path = path.split('?').next().unwrap_or(path).to_owned();

@@ -18,16 +18,14 @@ use secrecy::ExposeSecret;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::{
-    cms::{
-        ClientError, RawAnswer, Upstream, UpstreamError,
-        dialect::{
-            CategoryShape, CategorySource, CmsCall, Dialect, DialectConfig, MAX_CATEGORIES,
-            PageContext, ShapeProblem,
-        },
-        finish_article,
+use crate::config::{AuthStyle, Config, LimitsConfig};
+use portal_cms::{
+    ClientError, RawAnswer, Upstream, UpstreamError,
+    dialect::{
+        CategoryShape, CategorySource, CmsCall, Dialect, DialectConfig, MAX_CATEGORIES,
+        PageContext, ShapeProblem,
     },
-    config::{AuthStyle, Config, LimitsConfig},
+    finish_article,
 };
 use portal_core::{
     model::{Article, ArticlePage, Category},
@@ -238,7 +236,7 @@ pub async fn run(config: &Config) -> Result<Report, ClientError> {
     };
     let upstream = Upstream::new(
         &config.upstream,
-        &limits,
+        limits.cms_ceiling(),
         config.compiled_dialect(),
         Default::default(),
     )?;

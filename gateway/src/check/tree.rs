@@ -231,7 +231,7 @@ impl Checker {
         let source = if shape == CategoryShape::Children {
             match self
                 .upstream
-                .category_source(crate::cms::Credential::Client, None)
+                .category_source(portal_cms::Credential::Client, None)
                 .await
             {
                 Ok(source) => source,

@@ -282,7 +282,7 @@ fn the_native_example_spells_out_the_defaults() {
     let config = Config::load(std::path::Path::new(path)).unwrap();
     assert_eq!(
         config.dialect,
-        crate::cms::dialect::DialectConfig::default()
+        portal_cms::dialect::DialectConfig::default()
     );
 }
 

@@ -18,11 +18,8 @@ use bytes::Bytes;
 use futures_util::{StreamExt, stream};
 
 use super::File;
-use crate::{
-    cache::Entry,
-    cms::{Upstream, UpstreamError},
-    envelope::ApiError,
-};
+use crate::{cache::Entry, envelope::ApiError};
+use portal_cms::{Upstream, UpstreamError};
 
 /// The CMS's headers the files route passes on.
 pub const PASSED_HEADERS: &[HeaderName] = &[

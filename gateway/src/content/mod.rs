@@ -15,15 +15,15 @@ use std::{future::Future, pin::Pin, sync::Arc};
 
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 
-pub use crate::cms::UpstreamFile as File;
 use crate::{
     cache::{Class, Entry, Kind, Lookup, Outcome, Policy, ResponseCache, Timing, stats},
-    cms::{Credential, Fetched},
     envelope::{ApiError, success_bytes},
     search::{Ask, SearchError, SearchIndex},
     state::{AppState, Runtime},
 };
 pub use file::{PASSED_HEADERS, cache_control as file_cache_control, not_modified};
+pub use portal_cms::UpstreamFile as File;
+use portal_cms::{Credential, Fetched};
 use portal_core::{
     endpoint::Endpoint,
     model::{

@@ -5,10 +5,10 @@
 use std::sync::Arc;
 
 use crate::{
-    cms::dialect::CmsCall,
     envelope::ApiError,
     request::query::{ListQuery, RawQuery},
 };
+use portal_cms::dialect::CmsCall;
 use portal_core::{
     endpoint::{CacheKey, Endpoint, SearchKey},
     model::{Content, tags},

@@ -26,7 +26,7 @@ async fn gateway(name: &str, dialect: Dialect, shape: CategoryShape) -> TestApp 
     if shape == CategoryShape::Children {
         // The switch the example's comment tells an integrator to make; with a tight cap on
         // calls in flight, the tree is still asked for without being refused by it.
-        config.dialect.categories.shape = portal_gateway::cms::dialect::CategoryShape::Children;
+        config.dialect.categories.shape = portal_cms::dialect::CategoryShape::Children;
         config.limits.upstream_concurrency = 2;
     }
     spawn_app(config).await

@@ -1,5 +1,5 @@
 use super::*;
-use crate::cms::dialect::{CategorySource, Dialect};
+use crate::dialect::{CategorySource, Dialect};
 use serde_json::json;
 use url::Url;
 

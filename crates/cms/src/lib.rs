@@ -14,6 +14,7 @@ mod finish;
 mod health;
 mod link_patterns;
 pub(crate) mod links;
+mod settings;
 
 use std::{
     num::NonZeroU32,
@@ -34,7 +35,6 @@ use serde_json::Value;
 use tokio::sync::{Semaphore, SemaphorePermit};
 use url::Url;
 
-use crate::config::{AuthStyle, LimitsConfig, UpstreamConfig};
 use dialect::{CategoryShape, CategorySource, CmsCall, Dialect, MAX_CATEGORIES};
 pub use error::UpstreamError;
 pub use finish::{finish_article, sanitize};
@@ -45,6 +45,7 @@ use portal_core::{
     model::{Article, ArticlePage, CategoryTree},
     traces::ChildSpan,
 };
+pub use settings::{AuthStyle, UpstreamConfig};
 
 /// Most children calls made at once while asking for a category tree level by level.
 const CHILDREN_AT_ONCE: usize = 8;
@@ -137,6 +138,15 @@ pub struct UpstreamFile {
     pub body: Body,
 }
 
+/// What the CMS may be asked, all visitors together (`limits.upstream_*`): calls a second, the
+/// burst above that, and calls in flight at once.
+#[derive(Debug, Clone, Copy)]
+pub struct Ceiling {
+    pub per_second: u32,
+    pub burst: u32,
+    pub concurrency: usize,
+}
+
 /// A CMS answer as it came, before the dialect reads it.
 #[derive(Debug, Clone)]
 pub struct RawAnswer {
@@ -149,7 +159,7 @@ pub struct RawAnswer {
 impl Upstream {
     pub fn new(
         config: &UpstreamConfig,
-        limits: &LimitsConfig,
+        limits: Ceiling,
         dialect: Dialect,
         health: Arc<UpstreamHealth>,
     ) -> Result<Self, ClientError> {
@@ -171,8 +181,8 @@ impl Upstream {
             base.set_path(&format!("{}/", base.path()));
         }
         let auth = Auth::of(config);
-        let rate = NonZeroU32::new(limits.upstream_per_second).unwrap_or(NonZeroU32::MIN);
-        let burst = NonZeroU32::new(limits.upstream_burst).unwrap_or(rate);
+        let rate = NonZeroU32::new(limits.per_second).unwrap_or(NonZeroU32::MIN);
+        let burst = NonZeroU32::new(limits.burst).unwrap_or(rate);
         Ok(Self {
             http,
             links: Arc::new(
@@ -186,8 +196,8 @@ impl Upstream {
             auth,
             timeout: config.timeout,
             ceiling: RateLimiter::direct(Quota::per_second(rate).allow_burst(burst)),
-            in_flight: Semaphore::new(limits.upstream_concurrency),
-            concurrency: limits.upstream_concurrency,
+            in_flight: Semaphore::new(limits.concurrency),
+            concurrency: limits.concurrency,
             health,
         })
     }

@@ -155,7 +155,7 @@ mod tests {
     use url::Url;
 
     use super::*;
-    use crate::cms::link_patterns::LinkPattern;
+    use crate::link_patterns::LinkPattern;
 
     fn links() -> FileLinks {
         FileLinks::new(&Url::parse("http://cms.internal:8000/").unwrap(), "media")

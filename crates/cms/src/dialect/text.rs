@@ -38,7 +38,7 @@ pub fn blocks_to_html(value: &Value) -> Option<String> {
         Value::Array(blocks) => blocks,
         // Some CMSs store the tree as a JSON string.
         Value::String(text) => {
-            return crate::cms::bounded_json::from_str(text)
+            return crate::bounded_json::from_str(text)
                 .ok()?
                 .as_array()
                 .map(|b| render_all(b));

@@ -387,10 +387,10 @@ pub struct Dialect {
     files_not_found: Vec<u16>,
     /// Query parameters of a file's address sent on (`files_query`).
     files_query: Vec<String>,
-    pub(crate) lists: map::ListFields,
+    pub lists: map::ListFields,
     pub(crate) categories: map::CategoryRules,
-    pub(crate) category: map::CategoryFields,
-    pub(crate) article: map::ArticleFields,
+    pub category: map::CategoryFields,
+    pub article: map::ArticleFields,
     pub(crate) attachment: map::AttachmentFields,
     /// Times written without an offset are read in this zone.
     time_zone: chrono::FixedOffset,
@@ -779,10 +779,7 @@ impl Dialect {
     }
 
     /// The list's total and page count from the response's headers, when the dialect names them.
-    pub(crate) fn header_totals(
-        &self,
-        headers: &axum::http::HeaderMap,
-    ) -> (Option<u64>, Option<u64>) {
+    pub fn header_totals(&self, headers: &axum::http::HeaderMap) -> (Option<u64>, Option<u64>) {
         let read = |name: &Option<axum::http::HeaderName>| {
             headers
                 .get(name.as_ref()?)?
