@@ -15,9 +15,9 @@ use url::Url;
 pub use portal_cms::{AuthStyle, UpstreamConfig};
 pub use portal_core::traces::TelemetryConfig;
 
-use crate::render::RenderSettings;
 use portal_cms::dialect::{Dialect, DialectConfig};
 use portal_core::{endpoint::Endpoint, model::site::Site};
+use portal_render::RenderSettings;
 
 /// Environment variables with this prefix override file keys; `__` separates levels.
 pub const ENV_PREFIX: &str = "PORTAL__";

@@ -20,7 +20,6 @@ mod not_found;
 pub mod observe;
 mod pages;
 pub mod reload;
-pub mod render;
 pub mod request;
 pub mod search;
 pub mod serve;

@@ -17,7 +17,6 @@ use crate::{
     envelope::success_bytes,
     limits::ClientLimits,
     observe::AccessLog,
-    render::{RenderPool, RenderSettings},
     static_files::{AppFiles, LoadError},
 };
 use portal_cms::{ClientError, Upstream, UpstreamHealth};
@@ -26,6 +25,7 @@ use portal_core::{
     security::Hsts,
     traces::{Traces, TracesError},
 };
+use portal_render::{RenderPool, RenderSettings};
 
 /// Everything built from one version of the config. A reload builds a new one; requests in
 /// flight finish with the one they started with (its upstream limits included).

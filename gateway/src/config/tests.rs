@@ -425,7 +425,7 @@ fn files_live_an_hour_unless_named_and_file_max_bytes_is_bounded() {
 #[test]
 fn render_takes_its_defaults_and_its_bounds_name_their_key() {
     let config = Config::from_toml_str(MINIMAL).unwrap();
-    assert_eq!(config.render, crate::render::RenderSettings::default());
+    assert_eq!(config.render, portal_render::RenderSettings::default());
     assert_eq!(config.render.threads, 2);
     assert_eq!(config.render.timeout, Duration::from_secs(1));
     assert_eq!(config.render.memory_limit, 64 * 1024 * 1024);

@@ -259,7 +259,7 @@ struct Rendered {
 #[derive(Debug, thiserror::Error)]
 enum Fallback {
     #[error("the render failed: {0}")]
-    Render(#[from] crate::render::RenderError),
+    Render(#[from] portal_render::RenderError),
     #[error("the render's answer is not what the gateway reads: {0}")]
     Output(#[from] serde_json::Error),
     #[error("the page kept asking for answers ({0} rounds)")]

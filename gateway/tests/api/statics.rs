@@ -299,10 +299,7 @@ async fn the_builds_server_bundle_reaches_the_render_pool_and_is_never_served() 
     // A build without one: no bundle.
     std::fs::remove_file(dist.path().join("server/render.js")).unwrap();
     state.reload().unwrap();
-    assert_eq!(
-        render().await,
-        Err(portal_gateway::render::RenderError::NoBundle)
-    );
+    assert_eq!(render().await, Err(portal_render::RenderError::NoBundle));
 }
 
 #[tokio::test]
