@@ -4,7 +4,6 @@
 pub mod access_log;
 mod admin;
 pub mod api;
-pub mod cache;
 pub mod changes_poll;
 pub mod check;
 pub mod cli;

@@ -46,10 +46,10 @@ use tracing::{Level, Span};
 
 use crate::{
     access_log,
-    cache::X_CACHE,
     config::ServerConfig,
     envelope::{ApiError, panic_response},
 };
+use portal_cache::X_CACHE;
 use portal_core::{
     metrics,
     security::{self, Hsts},

@@ -47,7 +47,7 @@ async fn app_file(
 pub fn app(state: AppState) -> App {
     // Installed before the first request so every counter lands in it.
     let _ = portal_core::metrics::handle();
-    crate::cache::stats::register();
+    portal_cache::stats::register();
     let router = Router::new()
         .route("/", get(|| async { Redirect::permanent("/portal/") }))
         .route("/portal", get(|| async { Redirect::permanent("/portal/") }))

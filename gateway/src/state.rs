@@ -12,13 +12,14 @@ use secrecy::ExposeSecret;
 use axum::http::StatusCode;
 
 use crate::{
-    cache::{Entry, MediaType, ResponseCache, SharedTier},
     config::{Config, ConfigError},
+    content::Cache,
     envelope::success_bytes,
     limits::ClientLimits,
     observe::AccessLog,
     static_files::{AppFiles, LoadError},
 };
+use portal_cache::{Entry, MediaType, SharedTier};
 use portal_cms::{ClientError, Upstream, UpstreamHealth};
 use portal_core::{
     model::site::{Site, SiteAnswer},
@@ -160,7 +161,7 @@ pub struct AppState(Arc<Shared>);
 
 pub struct Shared {
     runtime: ArcSwap<Runtime>,
-    pub cache: Arc<ResponseCache>,
+    pub cache: Arc<Cache>,
     /// Shared with the client-limit layer, which holds nothing else of the state.
     pub client_limits: ClientLimits,
     /// What the CMS calls have said of it, whatever runtime made them.
@@ -199,7 +200,7 @@ impl AppState {
     pub fn new(config: Config, config_path: Option<PathBuf>) -> Result<Self, RuntimeError> {
         let shared = SharedTier::new(&config.cache.shared)
             .map_err(|err| RuntimeError::SharedCache(format!("{:?}", err.kind())))?;
-        let cache = ResponseCache::new(config.cache.max_bytes, shared);
+        let cache = Cache::new(config.cache.max_bytes, shared);
         let hsts = Hsts::default();
         hsts.configure(config.server.hsts_max_age);
         let access_log = AccessLog::default();

@@ -23,7 +23,7 @@ use axum::{
 };
 use bytes::Bytes;
 
-use crate::cache::{Encoding, Wants, matches_etag, negotiate};
+use portal_cache::{Encoding, Wants, matches_etag, negotiate};
 
 /// Where the app is mounted; everything else outside the API answers 404.
 pub const BASE: &str = "/portal";

@@ -23,10 +23,10 @@ use serde_json::json;
 use sha2::Sha256;
 
 use crate::{
-    cache::Purge,
     envelope::{ApiError, Success},
     state::AppState,
 };
+use portal_cache::Purge;
 use portal_core::{
     endpoint::{CacheKey, Endpoint},
     model::tags,
@@ -67,7 +67,7 @@ impl SeenNotices {
     /// Whether `signature` is seen here for the first time within `window`.
     async fn first_sighting_in(
         &self,
-        shared: Option<&crate::cache::SharedTier>,
+        shared: Option<&portal_cache::SharedTier>,
         signature: &str,
         window: Duration,
     ) -> bool {
@@ -356,7 +356,7 @@ pub async fn apply(state: &AppState, changes: &[Change], refresh_after: bool) ->
     } else {
         state
             .cache
-            .purge(&purge, crate::cache::PurgeOrigin::Webhook)
+            .purge(&purge, portal_cache::PurgeOrigin::Webhook)
             .await
     };
     let refreshed = if refresh_after && !changes.is_empty() {

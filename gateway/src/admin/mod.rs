@@ -14,12 +14,12 @@ use serde_json::json;
 use subtle::ConstantTimeEq;
 
 use crate::{
-    cache::{Purge, PurgeOrigin},
     envelope::{ApiError, Success},
     limits::ADMIN_PREFIX,
     request::query::RawQuery,
     state::AppState,
 };
+use portal_cache::{Purge, PurgeOrigin};
 use portal_core::model::tags;
 
 /// Admin routes on their full paths; unknown ones answer 404 in the envelope.

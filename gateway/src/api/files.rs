@@ -10,11 +10,11 @@ use axum::{
 };
 
 use crate::{
-    cache::{Wants, respond},
     content::{ContentService, File, FileAnswer, PASSED_HEADERS, file_cache_control, not_modified},
     envelope::ApiError,
     state::AppState,
 };
+use portal_cache::{Wants, respond};
 use portal_cms::UpstreamError;
 
 /// Kinds of file a portal page links to; anything else from the file store is refused.

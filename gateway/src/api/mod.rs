@@ -16,12 +16,12 @@ use axum::{
 };
 
 use crate::{
-    cache::{CACHE_STATUS, Entry, Outcome, Timing, X_CACHE, cache_status, respond},
     content::{Caller, ContentService, Query},
     envelope::ApiError,
     request::{RequestInfo, query::RawQuery},
     state::AppState,
 };
+use portal_cache::{CACHE_STATUS, Entry, Outcome, Timing, X_CACHE, cache_status, respond};
 use portal_core::endpoint::Endpoint;
 
 /// The API's routes on their full paths, one per endpoint of the table (merged, not nested:

@@ -18,7 +18,8 @@ use bytes::Bytes;
 use futures_util::{StreamExt, stream};
 
 use super::File;
-use crate::{cache::Entry, envelope::ApiError};
+use crate::envelope::ApiError;
+use portal_cache::Entry;
 use portal_cms::{Upstream, UpstreamError};
 
 /// The CMS's headers the files route passes on.
@@ -168,7 +169,7 @@ pub fn not_modified(request: &HeaderMap, headers: &HeaderMap) -> bool {
     if let Some(wanted) = request.get(header::IF_NONE_MATCH) {
         return headers
             .get(header::ETAG)
-            .is_some_and(|etag| crate::cache::matches_etag_value(wanted, etag));
+            .is_some_and(|etag| portal_cache::matches_etag_value(wanted, etag));
     }
     let date = |map: &HeaderMap, name| {
         map.get(name)

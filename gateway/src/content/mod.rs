@@ -16,12 +16,12 @@ use std::{future::Future, pin::Pin, sync::Arc};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 
 use crate::{
-    cache::{Class, Entry, Kind, Lookup, Outcome, Policy, ResponseCache, Timing, stats},
     envelope::{ApiError, success_bytes},
     search::{Ask, SearchError, SearchIndex},
     state::{AppState, Runtime},
 };
 pub use file::{PASSED_HEADERS, cache_control as file_cache_control, not_modified};
+use portal_cache::{Class, Entry, Kind, Outcome, Policy, Timing, stats};
 pub use portal_cms::UpstreamFile as File;
 use portal_cms::{Credential, Fetched};
 use portal_core::{
@@ -32,6 +32,11 @@ use portal_core::{
     },
 };
 pub use query::Query;
+
+/// The response cache as the service keeps it: its loads fail with the envelope's errors.
+pub type Cache = portal_cache::ResponseCache<ApiError>;
+/// What a look-up of the service's cache found.
+pub type Lookup = portal_cache::Lookup<ApiError>;
 
 /// A file as the service gives it: the cache's answer (kept, or just loaded and kept), or the
 /// CMS's answer streamed on.
@@ -71,7 +76,7 @@ pub struct Got<T> {
 /// request keeps the runtime it started with.
 pub struct ContentService<'a> {
     runtime: Arc<Runtime>,
-    cache: &'a Arc<ResponseCache>,
+    cache: &'a Arc<Cache>,
     index: Arc<SearchIndex>,
 }
 

@@ -28,12 +28,12 @@ use axum::{
 use bytes::Bytes;
 
 use crate::{
-    cache::{Entry, Kind, MediaType, Outcome, Timing, respond},
     content::ContentService,
     envelope::ApiError,
     request::{RequestInfo, query::RawQuery},
     state::AppState,
 };
+use portal_cache::{Entry, Kind, MediaType, Outcome, Timing, respond};
 use portal_core::{
     endpoint::Endpoint,
     model::{Article, Category, flatten, site::Site, tags},
@@ -144,7 +144,7 @@ where
         };
     }
     let lookup = state.cache.get_or_load(&key, &policy, load).await;
-    crate::cache::stats::record(kind, lookup.outcome);
+    portal_cache::stats::record(kind, lookup.outcome);
     match lookup.result {
         Ok(entry) => respond(&entry, lookup.outcome, &info.into_wants(), lookup.timing),
         Err(err) => unavailable(&err),

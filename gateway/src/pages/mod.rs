@@ -27,12 +27,12 @@ use serde_json::value::RawValue;
 
 use crate::{
     api::content_query,
-    cache::{Entry, Kind, MediaType, Outcome, Timing, Wants, respond},
     content::{Caller, ContentService},
     envelope::ApiError,
     request::query::{MAX_KEYWORD, MAX_PAGE, RawQuery},
     state::AppState,
 };
+use portal_cache::{Entry, Kind, MediaType, Outcome, Timing, Wants, respond};
 use portal_core::{endpoint::Endpoint, model::tags};
 
 /// Rounds of asking per render: the deepest page needs three (settings and tree, a list, the
@@ -93,7 +93,7 @@ pub async fn page(state: &AppState, request: &Parts) -> Option<Response> {
     };
     let mut response = if runtime.config.cache.enabled {
         let lookup = state.cache.get_or_load(&key, &policy, load).await;
-        crate::cache::stats::record(Kind::Page, lookup.outcome);
+        portal_cache::stats::record(Kind::Page, lookup.outcome);
         match lookup.result {
             Ok(entry) => respond(&entry, lookup.outcome, &wants, lookup.timing),
             // This client has spent its share of the CMS: the app shell (no CMS call), as 429

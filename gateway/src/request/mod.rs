@@ -8,7 +8,8 @@ use axum::{
     http::{HeaderValue, header, request::Parts},
 };
 
-use crate::{cache::Wants, observe::REQUEST_ID};
+use crate::observe::REQUEST_ID;
+use portal_cache::Wants;
 
 /// What an answer depends on in the request, copied out of it rather than cloning its header
 /// map (this runs on every cache hit).

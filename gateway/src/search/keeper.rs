@@ -30,11 +30,11 @@ use tokio::{sync::broadcast::error::RecvError, time::Instant};
 
 use super::{Engine, SearchIndex, SearchSettings, Status, engine::Doc, text};
 use crate::{
-    cache::{Heard, Kind, Purge, PurgeOrigin},
     content::{ContentService, Query},
     envelope::ApiError,
     state::AppState,
 };
+use portal_cache::{Heard, Kind, Purge, PurgeOrigin};
 use portal_core::{
     endpoint::Endpoint,
     model::{Article, CategoryTree, tags},

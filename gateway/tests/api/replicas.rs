@@ -323,16 +323,15 @@ async fn a_cold_key_costs_one_cms_call_across_three_replicas() {
 /// taken then must find that answer, not call the CMS a second time.
 #[tokio::test]
 async fn a_lock_taken_just_after_another_replica_stored_the_key_finds_its_answer() {
-    use portal_gateway::cache::{
-        Class, Coordinated, Entry, Kind, Policy, ResponseCache, SharedTier,
-    };
+    use portal_cache::{Class, Coordinated, Entry, Kind, Policy, SharedTier};
     let redis = Redis::start();
     let config = portal_gateway::config::SharedCacheConfig {
         url: Some(redis.url().into()),
         timeout: Duration::from_secs(5),
         prefix: "race:".to_owned(),
     };
-    let replica = || ResponseCache::new(1 << 20, SharedTier::new(&config).unwrap());
+    let replica =
+        || portal_gateway::content::Cache::new(1 << 20, SharedTier::new(&config).unwrap());
     let (a, b) = (replica(), replica());
     for cache in [&a, &b] {
         let deadline = std::time::Instant::now() + Duration::from_secs(10);
@@ -391,14 +390,14 @@ async fn a_lock_taken_just_after_another_replica_stored_the_key_finds_its_answer
 /// the CMS themselves, and say so (`portal_shared_cache_lock_waits_total{outcome="gave_up"}`).
 #[tokio::test]
 async fn a_replica_that_waits_out_a_dead_replicas_lock_calls_the_cms_and_says_so() {
-    use portal_gateway::cache::{Class, Coordinated, Kind, Policy, ResponseCache, SharedTier};
+    use portal_cache::{Class, Coordinated, Kind, Policy, SharedTier};
     let redis = Redis::start();
     let config = portal_gateway::config::SharedCacheConfig {
         url: Some(redis.url().into()),
         timeout: Duration::from_secs(5),
         prefix: "dead:".to_owned(),
     };
-    let cache = ResponseCache::new(1 << 20, SharedTier::new(&config).unwrap());
+    let cache = portal_gateway::content::Cache::new(1 << 20, SharedTier::new(&config).unwrap());
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
     while !cache.shared().unwrap().is_up() {
         assert!(std::time::Instant::now() < deadline, "the tier came up");

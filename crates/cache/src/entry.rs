@@ -443,7 +443,7 @@ impl Wants {
     }
 }
 
-pub(crate) enum Encoding {
+pub enum Encoding {
     Brotli,
     Gzip,
     Identity,
@@ -451,7 +451,7 @@ pub(crate) enum Encoding {
 
 /// The best encoding the request accepts: brotli, then gzip (a `q=0` refuses one). One pass over
 /// the list; parameters are read only for the two codings we have.
-pub(crate) fn negotiate(wants: &Wants) -> Encoding {
+pub fn negotiate(wants: &Wants) -> Encoding {
     let Some(accept) = wants.accept_encoding.as_ref().and_then(|v| v.to_str().ok()) else {
         return Encoding::Identity;
     };
@@ -486,7 +486,7 @@ fn variant_etag(etag: &HeaderValue, encoding: &str) -> HeaderValue {
     HeaderValue::from_str(&format!("{base}-{encoding}\"")).unwrap_or_else(|_| etag.clone())
 }
 
-pub(crate) fn matches_etag(wants: &Wants, etag: &HeaderValue) -> bool {
+pub fn matches_etag(wants: &Wants, etag: &HeaderValue) -> bool {
     wants
         .if_none_match
         .as_ref()
@@ -494,7 +494,7 @@ pub(crate) fn matches_etag(wants: &Wants, etag: &HeaderValue) -> bool {
 }
 
 /// Whether an `If-None-Match` value names `etag` (weakly: `W/` ignored), or is `*`.
-pub(crate) fn matches_etag_value(wanted: &HeaderValue, etag: &HeaderValue) -> bool {
+pub fn matches_etag_value(wanted: &HeaderValue, etag: &HeaderValue) -> bool {
     let Ok(value) = wanted.to_str() else {
         return false;
     };

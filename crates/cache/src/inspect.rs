@@ -8,8 +8,8 @@ use std::{collections::HashMap, sync::Arc, time::Duration};
 
 use serde::Serialize;
 
+use super::CacheConfig;
 use super::{Class, Entry, Kind, Outcome, Policy, ResponseCache, Source, stats};
-use crate::config::CacheConfig;
 use portal_core::endpoint::Endpoint;
 
 #[derive(Debug, Serialize)]
@@ -119,7 +119,7 @@ pub struct EncodingView {
     pub bytes: usize,
 }
 
-impl ResponseCache {
+impl<E: super::LoadError> ResponseCache<E> {
     /// Entries in memory and their weight, as moka counts them (keys included).
     pub fn size(&self) -> (u64, u64) {
         (self.entries.entry_count(), self.entries.weighted_size())
@@ -304,11 +304,11 @@ mod tests {
     async fn an_entry_is_judged_with_the_configs_overrides() {
         let mut config = CacheConfig::default();
         config.default_ttl = Duration::from_secs(60);
-        config.overrides = vec![crate::config::TtlOverride {
+        config.overrides = vec![crate::TtlOverride {
             pattern: "article/list?categoryId=21*".into(),
             ttl: Duration::from_secs(7),
         }];
-        let cache = ResponseCache::new(1 << 20, None);
+        let cache = ResponseCache::<crate::tests::TestError>::new(1 << 20, None);
         let key = "article/list?categoryId=21&page=1&size=10";
         let class = Class {
             kind: Kind::Api(Endpoint::ArticleList),

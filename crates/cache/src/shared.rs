@@ -31,8 +31,8 @@ use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use secrecy::ExposeSecret;
 use serde::{Deserialize, Serialize};
 
+use super::SharedCacheConfig;
 use super::{Entry, MediaType, Policy, PurgeOrigin, ResponseCache, Source};
-use crate::config::SharedCacheConfig;
 
 /// How long a tag set outlives its last write, at least: longer than any entry it names.
 const TAG_SET_FLOOR: Duration = Duration::from_secs(24 * 3600);
@@ -148,7 +148,7 @@ impl SharedTier {
 
     /// Connects in the background, probes while off, and applies other replicas' purges to
     /// `cache`'s memory.
-    pub(super) fn start(cache: &Arc<ResponseCache>) {
+    pub(super) fn start<E: super::LoadError>(cache: &Arc<ResponseCache<E>>) {
         let weak = Arc::downgrade(cache);
         tokio::spawn(keep_connected(weak.clone()));
         tokio::spawn(subscribe(weak));
@@ -602,7 +602,7 @@ fn glob_escape(text: &str) -> String {
 }
 
 /// Connects, and while the tier is off probes it every second until it answers.
-async fn keep_connected(cache: Weak<ResponseCache>) {
+async fn keep_connected<E: super::LoadError>(cache: Weak<ResponseCache<E>>) {
     loop {
         let Some(cache) = cache.upgrade() else { return };
         let Some(tier) = cache.shared.as_ref() else {
@@ -651,7 +651,7 @@ async fn probe(tier: &SharedTier) {
 
 /// Listens on the purge channel for the life of the cache, reconnecting after a second. After a
 /// reconnection every entry in memory is marked stale: a purge sent meanwhile was not heard.
-async fn subscribe(cache: Weak<ResponseCache>) {
+async fn subscribe<E: super::LoadError>(cache: Weak<ResponseCache<E>>) {
     let mut heard_before = false;
     loop {
         let (client, channel) = {

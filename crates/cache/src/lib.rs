@@ -4,6 +4,7 @@
 
 mod entry;
 pub mod inspect;
+mod settings;
 mod shared;
 pub mod stats;
 
@@ -19,21 +20,38 @@ use std::{
 
 use futures_util::future::{BoxFuture, FutureExt, Shared};
 
-use crate::{config::CacheConfig, envelope::ApiError};
 pub use entry::{
     CACHE_STATUS, Entry, MediaType, Outcome, Timing, Wants, X_CACHE, cache_status, respond,
 };
 pub use entry::{Class, Source};
-pub(crate) use entry::{Encoding, matches_etag, matches_etag_value, negotiate};
+pub use entry::{Encoding, matches_etag, matches_etag_value, negotiate};
 use portal_core::endpoint::CacheKey;
+pub use settings::{CacheConfig, SharedCacheConfig, TtlOverride, glob_match};
 pub use shared::{Coordinated, Purge, SharedTier};
 pub use stats::Kind;
 
-type Loaded = Result<Arc<Entry>, ApiError>;
+/// What a load gives: the entry, or the error of whoever loads (the content service's
+/// `ApiError`); the cache itself only ever makes the few `LoadError` names.
+pub type Loaded<E> = Result<Arc<Entry>, E>;
+
+/// The errors the cache makes itself, and the charge it asks of a visitor who starts a load.
+/// The loader's error type implements it, so the cache stays apart from the envelope and the
+/// limits (as Souin keeps its storage apart from the handler's errors).
+pub trait LoadError: Clone + std::fmt::Display + Send + Sync + 'static {
+    /// A visitor's wait for a load (the upstream time-out) ran out.
+    fn timed_out() -> Self;
+    /// A load's task ended without an answer (it panicked).
+    fn task_failed() -> Self;
+    /// Charged when a visitor's request starts a new load from the CMS (not when it waits on
+    /// one under way, nor for a webhook's refresh); `Err` refuses the load.
+    fn charge_new_load() -> Result<(), Self>;
+    /// The CMS failed (down, slow, a 5xx): a stale answer within `stale_if_error` beats it.
+    fn is_upstream_failure(&self) -> bool;
+}
 
 /// What a look-up found and how the answer may be described to the browser.
-pub struct Lookup {
-    pub result: Loaded,
+pub struct Lookup<E> {
+    pub result: Loaded<E>,
     pub outcome: Outcome,
     /// Its age and time left to live (how long a browser may keep it).
     pub timing: Timing,
@@ -107,19 +125,19 @@ impl Policy {
 }
 
 /// A load under way: the result of its task, for every visitor waiting.
-type Inflight = Shared<BoxFuture<'static, Loaded>>;
+type Inflight<E> = Shared<BoxFuture<'static, Loaded<E>>>;
 
 /// A look in the shared tier under way, for every visitor who missed the key meanwhile.
 type Look = Shared<BoxFuture<'static, Option<Arc<Entry>>>>;
 
 /// A load under way and when it began.
 #[derive(Clone)]
-struct Flight {
+struct Flight<E> {
     /// Which load this is: only its own task forgets it (a refresh may have replaced it).
     id: u64,
     /// The purge count when it began (`PurgeLog`).
     since: u64,
-    work: Inflight,
+    work: Inflight<E>,
 }
 
 /// The purges applied to this replica's memory, numbered, so that a load can tell whether one
@@ -180,12 +198,12 @@ enum Why {
     Refresh,
 }
 
-pub struct ResponseCache {
+pub struct ResponseCache<E> {
     entries: moka::future::Cache<String, Arc<Entry>>,
     /// The loads under way, by key. Each runs in its own task; every visitor waiting for the key
     /// waits on this one handle, so one who gives up (their wait over) neither cancels it nor
     /// makes the next visitor start a second load of a slow key.
-    inflight: Mutex<HashMap<String, Flight>>,
+    inflight: Mutex<HashMap<String, Flight<E>>>,
     /// The looks in the shared tier under way, by key: visitors who miss the same key at once
     /// share one Redis command (300 at once took the tier past its time-out, and off, on a busy
     /// machine: each replica then called the CMS on its own).
@@ -227,7 +245,7 @@ impl moka::Expiry<String, Arc<Entry>> for KeepForStale {
     }
 }
 
-impl ResponseCache {
+impl<E: LoadError> ResponseCache<E> {
     /// A cache of at most `max_bytes`; with `shared`, its background tasks start here (so this
     /// runs inside the runtime).
     pub fn new(max_bytes: u64, shared: Option<SharedTier>) -> Arc<Self> {
@@ -276,10 +294,10 @@ impl ResponseCache {
         key: &str,
         policy: &Policy,
         load: F,
-    ) -> Lookup
+    ) -> Lookup<E>
     where
         F: Fn() -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Loaded> + Send + 'static,
+        Fut: Future<Output = Loaded<E>> + Send + 'static,
     {
         let entry = match self.entries.get(key).await {
             Some(entry) => entry,
@@ -366,10 +384,10 @@ impl ResponseCache {
         policy: &Policy,
         load: Arc<F>,
         why: Why,
-    ) -> Loaded
+    ) -> Loaded<E>
     where
         F: Fn() -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Loaded> + Send + 'static,
+        Fut: Future<Output = Loaded<E>> + Send + 'static,
     {
         let wait = policy.wait;
         let work = {
@@ -385,7 +403,7 @@ impl ResponseCache {
                     // A new load calls the CMS: charged to the share of the visitor whose request
                     // starts it (not to those who then wait on it, nor to a webhook's refresh).
                     if why != Why::Refresh {
-                        crate::limits::charge_cms_share()?;
+                        E::charge_new_load()?;
                     }
                     let flight = self.start_load(key.clone(), policy, load, why);
                     let work = flight.work.clone();
@@ -396,7 +414,7 @@ impl ResponseCache {
         };
         match tokio::time::timeout(wait, work).await {
             Ok(result) => result,
-            Err(_) => Err(ApiError::Upstream(portal_cms::UpstreamError::Timeout)),
+            Err(_) => Err(E::timed_out()),
         }
     }
 
@@ -408,10 +426,10 @@ impl ResponseCache {
         policy: &Policy,
         load: Arc<F>,
         why: Why,
-    ) -> Flight
+    ) -> Flight<E>
     where
         F: Fn() -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Loaded> + Send + 'static,
+        Fut: Future<Output = Loaded<E>> + Send + 'static,
     {
         let stale_budget = policy.stale_while_revalidate.max(policy.stale_if_error);
         let policy_for_load = policy.clone();
@@ -506,7 +524,7 @@ impl ResponseCache {
                     tracing::error!(error = %join, "cache load task failed");
                     // The next visitor loads afresh rather than meet this failure for good.
                     cache.forget_inflight(&key, id);
-                    Err(ApiError::Internal("the cache load task failed"))
+                    Err(E::task_failed())
                 })
             }
             .boxed()
@@ -653,10 +671,10 @@ impl ResponseCache {
     }
 
     /// Loads `key` again now (a webhook's refresh), whatever the cache holds.
-    pub async fn refresh<F, Fut>(self: &Arc<Self>, key: &str, policy: &Policy, load: F) -> Loaded
+    pub async fn refresh<F, Fut>(self: &Arc<Self>, key: &str, policy: &Policy, load: F) -> Loaded<E>
     where
         F: Fn() -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Loaded> + Send + 'static,
+        Fut: Future<Output = Loaded<E>> + Send + 'static,
     {
         self.load_once(key.to_owned(), policy, Arc::new(load), Why::Refresh)
             .await
