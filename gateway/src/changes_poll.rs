@@ -36,7 +36,7 @@ pub fn spawn(state: AppState) {
         // The fingerprints of the last two answers' items, by article id.
         let mut seen: HashMap<u64, u64> = HashMap::new();
         loop {
-            let Some(every) = state.runtime().upstream.dialect().changes_every() else {
+            let Some(every) = state.runtime().content.upstream.dialect().changes_every() else {
                 tokio::time::sleep(IDLE_LOOK).await;
                 since = now();
                 continue;
@@ -78,7 +78,7 @@ async fn poll_once(
     seen: &mut HashMap<u64, u64>,
 ) -> Result<usize, portal_cms::UpstreamError> {
     let runtime = state.runtime();
-    let changed = runtime.upstream.changes(from).await?;
+    let changed = runtime.content.upstream.changes(from).await?;
     let fresh: Vec<Change> = changed
         .iter()
         .filter(|(id, _, fingerprint)| seen.get(id) != Some(fingerprint))

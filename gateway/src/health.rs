@@ -30,7 +30,7 @@ pub async fn healthz() -> impl IntoResponse {
 pub async fn readyz(State(state): State<AppState>, query: RawQuery) -> Response {
     let runtime = state.runtime();
     if query.text("upstream").is_some_and(|v| v != "0") {
-        return match runtime.upstream.probe().await {
+        return match runtime.content.upstream.probe().await {
             Ok(()) => {
                 Success(json!({ "status": "ready", "upstream": UpstreamState::Up })).into_response()
             }

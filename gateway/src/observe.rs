@@ -38,7 +38,7 @@ use std::{
 
 use axum::{
     extract::Request,
-    http::{self, HeaderName, HeaderValue, Method, Uri, header},
+    http::{self, HeaderValue, Method, Uri, header},
     response::Response,
 };
 use tower::{Layer, Service};
@@ -148,8 +148,7 @@ struct Access {
     peer: IpAddr,
 }
 
-/// The request id header: set (or kept) on the way in, echoed on the way out, sent to the CMS.
-pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+pub use crate::request::REQUEST_ID;
 
 impl<S> Service<Request> for Observe<S>
 where

@@ -13,7 +13,7 @@ use axum::http::StatusCode;
 
 use crate::{
     config::{Config, ConfigError},
-    content::Cache,
+    content::{Cache, ContentService, Source},
     envelope::success_bytes,
     limits::ClientLimits,
     observe::AccessLog,
@@ -32,7 +32,8 @@ use portal_render::{RenderPool, RenderSettings};
 /// flight finish with the one they started with (its upstream limits included).
 pub struct Runtime {
     pub config: Arc<Config>,
-    pub upstream: Upstream,
+    /// The CMS client and what the content service reads of this config.
+    pub content: Arc<Source>,
     /// The app's files, read again on each reload (a new build needs no restart).
     pub app_files: AppFiles,
     /// `/portal/api/site`'s answer, encoded once per config rather than per request.
@@ -78,6 +79,7 @@ impl Runtime {
             config.compiled_dialect(),
             health,
         )?;
+        let search_by_index = config.search.uses_index(upstream.dialect().has_search());
         let app_files = AppFiles::load(&config.server.static_dir, config.server.source_maps)?;
         if previous.is_some_and(|p| p.app_files.has_index()) && !app_files.has_index() {
             return Err(RuntimeError::NoApp(
@@ -101,16 +103,22 @@ impl Runtime {
             success_bytes(&SiteAnswer {
                 site: &config.site,
                 // A search box wherever someone answers: the CMS, or the gateway's index.
-                search: upstream.dialect().has_search()
-                    || config.search.uses_index(upstream.dialect().has_search()),
+                search: upstream.dialect().has_search() || search_by_index,
             }),
         );
         let robots = robots_txt(&config.site);
         // Last, past every step that can fail: a refused reload leaves the pool as it was.
         let render = render_pool(&config.render, &app_files, previous.map(|p| &p.render));
+        let content = Arc::new(Source {
+            upstream,
+            cache: config.cache.clone(),
+            cms_per_second: config.limits.upstream_per_second,
+            search_by_index,
+            fragment_chars: config.search.fragment_chars,
+        });
         Ok(Self {
             config: Arc::new(config),
-            upstream,
+            content,
             app_files,
             site,
             robots,
@@ -227,6 +235,20 @@ impl Shared {
     /// The current runtime; a request keeps the one it started with.
     pub fn runtime(&self) -> Arc<Runtime> {
         self.runtime.load_full()
+    }
+
+    /// The content service over the current runtime.
+    pub fn content(&self) -> ContentService<'_> {
+        self.content_of(&self.runtime())
+    }
+
+    /// The content service over `runtime` (a face that reads the runtime's config too).
+    pub fn content_of(&self, runtime: &Runtime) -> ContentService<'_> {
+        ContentService::new(
+            Arc::clone(&runtime.content),
+            &self.cache,
+            Arc::clone(&self.search) as Arc<dyn crate::content::Index>,
+        )
     }
 
     pub fn config_path(&self) -> Option<&Path> {

@@ -436,11 +436,8 @@ async fn refresh(state: &AppState, changes: &[Change], reached: &[String]) -> Ve
     keys.dedup();
     keys.truncate(MAX_REFRESHES);
     let loads = keys.iter().map(|key| async move {
-        let result = tokio::time::timeout(
-            Duration::from_secs(30),
-            crate::content::ContentService::new(state).refresh(key),
-        )
-        .await;
+        let result =
+            tokio::time::timeout(Duration::from_secs(30), state.content().refresh(key)).await;
         match result {
             Ok(Ok(())) => Some(key.clone()),
             Ok(Err(err)) => {

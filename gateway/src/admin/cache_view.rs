@@ -8,7 +8,6 @@ use serde_json::Value;
 
 use super::authorise;
 use crate::{
-    content::ContentService,
     envelope::{ApiError, Success},
     request::query::RawQuery,
     state::AppState,
@@ -24,8 +23,8 @@ pub async fn view(
     query: RawQuery,
 ) -> Result<Success<Value>, ApiError> {
     authorise(&state, &headers)?;
-    let content = ContentService::new(&state);
-    let config = &content.runtime().config.cache;
+    let content = state.content();
+    let config = &content.source().cache;
     let timeout = content.cms_timeout();
     let Some(key) = query.text("key") else {
         let overview = state.cache.overview(config, timeout).await;

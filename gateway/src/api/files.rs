@@ -10,7 +10,7 @@ use axum::{
 };
 
 use crate::{
-    content::{ContentService, File, FileAnswer, PASSED_HEADERS, file_cache_control, not_modified},
+    content::{File, FileAnswer, PASSED_HEADERS, file_cache_control, not_modified},
     envelope::ApiError,
     state::AppState,
 };
@@ -58,7 +58,8 @@ pub async fn file(
     if segments.len() > 16 || !segments.iter().all(safe) {
         return Err(not_found());
     }
-    let upstream = match ContentService::new(&state)
+    let upstream = match state
+        .content()
         .file(&segments, query.as_deref(), &headers)
         .await?
     {

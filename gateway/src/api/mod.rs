@@ -132,7 +132,7 @@ fn private_if_bypassed(mut response: Response, outcome: Outcome) -> Response {
 }
 
 async fn category_list(State(state): State<AppState>, info: RequestInfo) -> Response {
-    answer(&ContentService::new(&state), info, Query::Categories).await
+    answer(&state.content(), info, Query::Categories).await
 }
 
 async fn parent_category(
@@ -173,7 +173,7 @@ async fn content_answer(
     endpoint: Endpoint,
     query: RawQuery,
 ) -> Result<Response, ApiError> {
-    let content = ContentService::new(state);
+    let content = state.content();
     let query = content_query(&content, endpoint, query)?;
     Ok(answer(&content, info, query).await)
 }

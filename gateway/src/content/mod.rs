@@ -9,21 +9,19 @@
 //! miss), so an API hit stays a byte copy (docs/performance.md) whichever face missed first.
 
 mod file;
+pub mod index;
 mod query;
 
 use std::{future::Future, pin::Pin, sync::Arc};
 
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 
-use crate::{
-    envelope::{ApiError, success_bytes},
-    search::{Ask, SearchError, SearchIndex},
-    state::{AppState, Runtime},
-};
+use crate::envelope::{ApiError, success_bytes};
 pub use file::{PASSED_HEADERS, cache_control as file_cache_control, not_modified};
-use portal_cache::{Class, Entry, Kind, Outcome, Policy, Timing, stats};
+pub use index::{Ask, Index, IndexError};
+use portal_cache::{CacheConfig, Class, Entry, Kind, Outcome, Policy, Timing, stats};
 pub use portal_cms::UpstreamFile as File;
-use portal_cms::{Credential, Fetched};
+use portal_cms::{Credential, Fetched, Upstream};
 use portal_core::{
     endpoint::Endpoint,
     model::{
@@ -72,59 +70,76 @@ pub struct Got<T> {
     pub cacheable: bool,
 }
 
-/// The service over one runtime (config and CMS client) and the cache, for one request: a
-/// request keeps the runtime it started with.
+/// The service over one runtime's `Source` (the CMS client and the settings it applies) and the
+/// cache, for one request: a request keeps the runtime it started with.
 pub struct ContentService<'a> {
-    runtime: Arc<Runtime>,
+    source: Arc<Source>,
     cache: &'a Arc<Cache>,
-    index: Arc<SearchIndex>,
+    index: Arc<dyn Index>,
+}
+
+/// What the service reads of one version of the config: the CMS client and the few settings it
+/// applies. Built with each runtime and swapped with it on a reload.
+pub struct Source {
+    pub upstream: Upstream,
+    /// `[cache]`: the TTLs of what the service keeps, and whether it keeps anything.
+    pub cache: CacheConfig,
+    /// The CMS ceiling: calls a second all visitors together may make (`limits.upstream_per_second`).
+    pub cms_per_second: u32,
+    /// Whether searches are the gateway's own index's (`[search] mode`, and whether the CMS
+    /// searches).
+    pub search_by_index: bool,
+    /// How long a hit's fragment is (`search.fragment_chars`).
+    pub fragment_chars: usize,
 }
 
 impl<'a> ContentService<'a> {
-    pub fn new(state: &'a AppState) -> Self {
+    /// The service over `source` (a request's runtime), the cache and the search index.
+    pub fn new(source: Arc<Source>, cache: &'a Arc<Cache>, index: Arc<dyn Index>) -> Self {
         Self {
-            runtime: state.runtime(),
-            cache: &state.cache,
-            index: Arc::clone(&state.search),
+            source,
+            cache,
+            index,
         }
     }
 
-    pub fn runtime(&self) -> &Arc<Runtime> {
-        &self.runtime
+    /// What this service reads of the config.
+    pub fn source(&self) -> &Arc<Source> {
+        &self.source
     }
 
     /// How long an answer that shows `shows`'s data lives (a page, the sitemap, a
     /// feed: the endpoint's TTL, or an override matching `key`).
     pub fn policy(&self, kind: Kind, shows: Endpoint, key: &str) -> Policy {
         Policy::named(
-            &self.runtime.config.cache,
+            &self.source.cache,
             Class {
                 kind,
                 cache_name: shows.cache_name(),
             },
             key,
-            self.runtime.upstream.timeout(),
+            self.source.upstream.timeout(),
         )
     }
 
     /// How long a CMS call may take (a cache policy's wait is built from it).
     pub fn cms_timeout(&self) -> std::time::Duration {
-        self.runtime.upstream.timeout()
+        self.source.upstream.timeout()
     }
 
     /// Whether the CMS searches (`dialect.endpoints.article_search` set).
     pub fn has_search(&self) -> bool {
-        self.runtime.upstream.dialect().has_search()
+        self.source.upstream.dialect().has_search()
     }
 
     /// The CMS ceiling: calls a second all visitors together may make (`limits.upstream_per_second`).
     pub fn cms_per_second(&self) -> u32 {
-        self.runtime.config.limits.upstream_per_second
+        self.source.cms_per_second
     }
 
     /// Whether searches are the gateway's own index's (`[search] mode`).
     pub fn search_by_index(&self) -> bool {
-        self.runtime.config.search.uses_index(self.has_search())
+        self.source.search_by_index
     }
 
     /// A file of the CMS's file store (`segments` already checked by the caller): from the
@@ -141,13 +156,13 @@ impl<'a> ContentService<'a> {
         let kind = Kind::Api(Endpoint::Files);
         // The image parameters the CMS reads (`?width=300`), as the dialect allows them: sent
         // on, and part of the key (each size its own entry).
-        let query = self.runtime.upstream.dialect().file_query(raw_query);
-        let config = &self.runtime.config.cache;
+        let query = self.source.upstream.dialect().file_query(raw_query);
+        let config = &self.source.cache;
         let max_bytes = config.file_max_bytes;
         let keep_private = config.file_keep_private;
         if !config.enabled || max_bytes == 0 || forward.contains_key(header::RANGE) {
             stats::record(kind, Outcome::Bypass);
-            let streamed = file::fetch(&self.runtime.upstream, segments, &query, forward).await?;
+            let streamed = file::fetch(&self.source.upstream, segments, &query, forward).await?;
             return Ok(FileAnswer::Streamed(streamed));
         }
         let mut key = format!("files/{}", segments.join("/"));
@@ -159,19 +174,19 @@ impl<'a> ContentService<'a> {
         let policy = self.policy(kind, Endpoint::Files, &key).in_memory_only();
         let handoff = file::Handoff::default();
         let load = {
-            let runtime = Arc::clone(&self.runtime);
+            let source = Arc::clone(&self.source);
             let owned: Arc<[String]> = segments.iter().map(|s| (*s).to_owned()).collect();
             let handoff = Arc::clone(&handoff);
             let query = Arc::clone(&query);
             move || {
-                let (runtime, owned, handoff, query) = (
-                    Arc::clone(&runtime),
+                let (source, owned, handoff, query) = (
+                    Arc::clone(&source),
                     Arc::clone(&owned),
                     Arc::clone(&handoff),
                     Arc::clone(&query),
                 );
                 Box::pin(async move {
-                    match file::load(&runtime.upstream, &owned, &query, max_bytes, keep_private)
+                    match file::load(&source.upstream, &owned, &query, max_bytes, keep_private)
                         .await?
                     {
                         file::Loaded::Kept(entry) => Ok(Arc::new(*entry)),
@@ -195,7 +210,7 @@ impl<'a> ContentService<'a> {
                 }
                 Some(full) => full,
                 // Another request's load found a file not to keep: this one streams its own.
-                None => file::fetch(&self.runtime.upstream, segments, &query, forward).await?,
+                None => file::fetch(&self.source.upstream, segments, &query, forward).await?,
             };
             return Ok(FileAnswer::Streamed(streamed));
         }
@@ -205,7 +220,7 @@ impl<'a> ContentService<'a> {
 
     /// The largest page the CMS gives (`dialect.paging.max_size`).
     pub fn max_page_size(&self) -> u32 {
-        self.runtime.upstream.dialect().max_page_size()
+        self.source.upstream.dialect().max_page_size()
     }
 
     /// Whether the portal searches: the CMS, or the gateway's index (the pages show a search
@@ -218,7 +233,7 @@ impl<'a> ContentService<'a> {
     /// credential, straight from the CMS for a visitor's token or with the cache off
     /// (`Outcome::Bypass`).
     pub async fn lookup(&self, query: Query, caller: Caller) -> Lookup {
-        if caller.bearer.is_some() || !self.runtime.config.cache.enabled {
+        if caller.bearer.is_some() || !self.source.cache.enabled {
             stats::record(Kind::Api(query.endpoint()), Outcome::Bypass);
             let result = Box::pin(query.entry(self, &caller, false))
                 .await
@@ -230,11 +245,7 @@ impl<'a> ContentService<'a> {
             };
         }
         let key = query.key();
-        let policy = Policy::new(
-            &self.runtime.config.cache,
-            &key,
-            self.runtime.upstream.timeout(),
-        );
+        let policy = Policy::new(&self.source.cache, &key, self.source.upstream.timeout());
         let lookup = self
             .cache
             .get_or_load(key.as_str(), &policy, self.loader(query, caller, &policy))
@@ -249,9 +260,9 @@ impl<'a> ContentService<'a> {
     pub async fn refresh(&self, key: &str) -> Result<(), ApiError> {
         let query = Query::of_key(key, self.max_page_size())?;
         let policy = Policy::new(
-            &self.runtime.config.cache,
+            &self.source.cache,
             &query.key(),
-            self.runtime.upstream.timeout(),
+            self.source.upstream.timeout(),
         );
         let load = self.loader(query, Caller::default(), &policy);
         match self.cache.refresh(key, &policy, load).await {
@@ -268,17 +279,17 @@ impl<'a> ContentService<'a> {
         caller: Caller,
         policy: &Policy,
     ) -> impl Fn() -> Loading + Send + Sync + 'static {
-        let runtime = Arc::clone(&self.runtime);
+        let source = Arc::clone(&self.source);
         let cache = Arc::clone(self.cache);
         let index = Arc::clone(&self.index);
         let keep_not_found = !policy.not_found_ttl.is_zero();
         move || {
-            let (runtime, cache, index) =
-                (Arc::clone(&runtime), Arc::clone(&cache), Arc::clone(&index));
+            let (source, cache, index) =
+                (Arc::clone(&source), Arc::clone(&cache), Arc::clone(&index));
             let (caller, query) = (caller.clone(), query.clone());
             Box::pin(async move {
                 let service = ContentService {
-                    runtime,
+                    source,
                     cache: &cache,
                     index,
                 };
@@ -403,7 +414,7 @@ impl ContentService<'_> {
         id: Option<&HeaderValue>,
     ) -> Result<Fetched<Content>, ApiError> {
         let call = query.cms_call().expect("searches call the CMS");
-        let page = self.runtime.upstream.article_page(call, who, id).await?;
+        let page = self.source.upstream.article_page(call, who, id).await?;
         Ok(fetched(
             Content::Search(Arc::new(SearchPage::of_cms(page.value))),
             page.empty,
@@ -412,7 +423,7 @@ impl ContentService<'_> {
 
     /// A page of the gateway's index: the hits with their marked title and fragment, and the
     /// hits per section named from the category tree.
-    async fn index_search(&self, query: &Query) -> Result<SearchPage, SearchError> {
+    async fn index_search(&self, query: &Query) -> Result<SearchPage, IndexError> {
         let Query::Search {
             keyword,
             section,
@@ -431,7 +442,7 @@ impl ContentService<'_> {
             to: *to,
             page: *page,
             size: *size,
-            fragment_chars: self.runtime.config.search.fragment_chars,
+            fragment_chars: self.source.fragment_chars,
         };
         let found = self.index.search(ask).await?;
         // Boxed: the tree's own load runs through `Query::load`, which called this.
@@ -500,7 +511,7 @@ impl Query {
         service: &ContentService<'_>,
         caller: &Caller,
     ) -> Result<Loaded, ApiError> {
-        let cms = &service.runtime.upstream;
+        let cms = &service.source.upstream;
         let (who, id) = (caller.credential(), caller.request_id.as_ref());
         let Fetched { value, empty } = match self {
             Self::Categories => {
@@ -520,12 +531,12 @@ impl Query {
                         Ok(page) => fetched(Content::Search(Arc::new(page)), false),
                         // Building: the CMS's own search answers meanwhile, when it has one and
                         // the visitor asked for nothing only the index does.
-                        Err(SearchError::NotReady)
+                        Err(IndexError::NotReady)
                             if service.has_search() && !self.is_filtered() =>
                         {
                             service.cms_search(self, who, id).await?
                         }
-                        Err(SearchError::NotReady) => return Err(ApiError::SearchBuilding),
+                        Err(IndexError::NotReady) => return Err(ApiError::SearchBuilding),
                         Err(err) => {
                             tracing::error!(error = %err, "the search index failed a search");
                             return Err(ApiError::Internal("the search index failed"));

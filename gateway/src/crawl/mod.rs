@@ -28,7 +28,6 @@ use axum::{
 use bytes::Bytes;
 
 use crate::{
-    content::ContentService,
     envelope::ApiError,
     request::{RequestInfo, query::RawQuery},
     state::AppState,
@@ -102,9 +101,9 @@ where
     F: Fn(AppState) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = Result<Made, ApiError>> + Send + 'static,
 {
-    let content = ContentService::new(state);
+    let content = state.content();
     let policy = content.policy(kind, shows, &key);
-    let cache_enabled = content.runtime().config.cache.enabled;
+    let cache_enabled = content.source().cache.enabled;
     let for_load = state.clone();
     let keep_not_found = !policy.not_found_ttl.is_zero();
     let load = move || {
@@ -281,8 +280,8 @@ async fn sitemap(State(state): State<AppState>, info: RequestInfo) -> Response {
         "sitemap.xml".to_owned(),
         Endpoint::ArticleList,
         |state| async move {
-            let content = ContentService::new(&state);
-            let runtime = content.runtime();
+            let runtime = state.runtime();
+            let content = state.content_of(&runtime);
             let site = &runtime.config.site;
             let tree = content.tree().await?;
             let articles = content.first_articles(None, usize::MAX).await?;
@@ -360,8 +359,8 @@ async fn feed(
 }
 
 async fn make_feed(state: AppState, which: Option<u64>) -> Result<Made, ApiError> {
-    let content = ContentService::new(&state);
-    let runtime = content.runtime();
+    let runtime = state.runtime();
+    let content = state.content_of(&runtime);
     let site = &runtime.config.site;
     let tree = content.tree().await?;
     let mut cacheable = tree.cacheable;

@@ -3,6 +3,7 @@
 //! `layer.rs`; the ceiling and the cap on CMS calls belong to the upstream client.
 
 mod layer;
+mod settings;
 
 use std::{net::IpAddr, num::NonZeroU32, sync::Arc};
 
@@ -15,8 +16,9 @@ use governor::{
 };
 use ipnet::IpNet;
 
-use crate::{config::LimitsConfig, envelope::ApiError};
+use crate::envelope::ApiError;
 pub use layer::{ADMIN_PREFIX, ClientLimit, ClientLimitLayer, is_limited};
+pub use settings::LimitsConfig;
 
 type KeyedLimiter = RateLimiter<IpAddr, DefaultKeyedStateStore<IpAddr>, DefaultClock>;
 

@@ -82,7 +82,7 @@ pub async fn page(state: &AppState, request: &Parts) -> Option<Response> {
         .trim_matches('"')
         .to_owned();
     let key = format!("page/{build:016x}/{site}{url}");
-    let content = ContentService::new(state);
+    let content = state.content();
     let policy = content.policy(Kind::Page, Endpoint::ArticleList, &key);
     let wants = Wants::of(&request.headers);
     let for_load = state.clone();
@@ -306,7 +306,7 @@ async fn make(state: &AppState, url: &str) -> Entry {
 
 async fn render(state: &AppState, url: &str) -> Result<Entry, Fallback> {
     let runtime = state.runtime();
-    let content = ContentService::new(state);
+    let content = state.content();
     let mut answers = Answers {
         json: String::new(),
         asked: BTreeSet::new(),

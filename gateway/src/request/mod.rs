@@ -5,11 +5,13 @@ pub mod query;
 
 use axum::{
     extract::FromRequestParts,
-    http::{HeaderValue, header, request::Parts},
+    http::{HeaderName, HeaderValue, header, request::Parts},
 };
 
-use crate::observe::REQUEST_ID;
 use portal_cache::Wants;
+
+/// The request id header: set (or kept) on the way in, echoed on the way out, sent to the CMS.
+pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
 /// What an answer depends on in the request, copied out of it rather than cloning its header
 /// map (this runs on every cache hit).

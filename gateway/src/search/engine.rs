@@ -23,6 +23,7 @@ use tantivy::{
 };
 
 use super::text::{self, GramTokenizer, WordTokenizer};
+use crate::content::index::{Ask, Found, Hit};
 use portal_core::model::{Article, Marked};
 
 /// Bumped whenever the schema or an analysis changes: an index on disk of another version is
@@ -110,33 +111,6 @@ pub struct Doc {
     pub fingerprint: u64,
     /// Whether its summary is searched (`search.fields`); it is shown either way.
     pub summary_indexed: bool,
-}
-
-/// A visitor's search, checked.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Ask {
-    pub keyword: String,
-    pub section: Option<u64>,
-    /// `yyyymmdd`, both ends included.
-    pub from: Option<u32>,
-    pub to: Option<u32>,
-    pub page: u32,
-    pub size: u32,
-    pub fragment_chars: usize,
-}
-
-/// A hit: the article as a list shows it, and its title and a fragment with the matches marked.
-pub struct Hit {
-    pub article: Article,
-    pub title: Vec<Marked>,
-    pub fragment: Vec<Marked>,
-}
-
-pub struct Found {
-    pub hits: Vec<Hit>,
-    pub total: u64,
-    /// Hits per category, whatever section was asked for (the filter's choices).
-    pub per_category: Vec<(u64, u64)>,
 }
 
 #[derive(Debug, thiserror::Error)]

@@ -133,7 +133,7 @@ async fn keep(state: AppState, mut purges: tokio::sync::broadcast::Receiver<Hear
         }
         let runtime = state.runtime();
         let settings = runtime.config.search.clone();
-        let content = ContentService::new(&state);
+        let content = state.content();
         let wanted = settings.uses_index(content.has_search());
         drop(content);
         if !wanted {
@@ -280,7 +280,7 @@ async fn opened(
 
 /// How long between two walks: the sitemap's TTL (its walk is the same), at least 30 s.
 fn walk_every(state: &AppState) -> Duration {
-    let content = ContentService::new(state);
+    let content = state.content();
     content
         .policy(Kind::Crawl, Endpoint::ArticleList, "sitemap.xml")
         .ttl
@@ -367,7 +367,7 @@ async fn walk(
     held: &mut HashMap<u64, u64>,
     reread: bool,
 ) -> Result<Walked, ApiError> {
-    let content = ContentService::new(state);
+    let content = state.content();
     let tree = content.tree().await?;
     let listed = content.first_articles(None, settings.max_articles).await?;
     if listed.value.len() >= settings.max_articles {
@@ -489,7 +489,7 @@ async fn reindex(
     held: &mut HashMap<u64, u64>,
     ids: BTreeSet<u64>,
 ) -> bool {
-    let content = ContentService::new(state);
+    let content = state.content();
     let Ok(tree) = content.tree().await else {
         return false;
     };

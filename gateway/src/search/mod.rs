@@ -28,7 +28,8 @@ use std::{
 
 use serde::{Deserialize, Serialize};
 
-pub use engine::{Ask, Engine, EngineError, Found, Hit, Indexed};
+use crate::content::index::{Ask, Found, Index, IndexError, Searching};
+pub use engine::{Engine, EngineError, Indexed};
 pub use keeper::spawn;
 
 /// `[search] mode`: who answers a search.
@@ -246,6 +247,7 @@ impl SearchIndex {
     }
 
     /// Searches the index, off the async workers.
+    /// A visitor's search, off the async workers.
     pub async fn search(&self, ask: Ask) -> Result<Found, SearchError> {
         if !matches!(self.status(), Status::Ready { .. }) {
             return Err(SearchError::NotReady);
@@ -257,5 +259,18 @@ impl SearchIndex {
             .map_err(|_| SearchError::Task)??;
         portal_core::metrics::search_query(started.elapsed());
         Ok(found)
+    }
+}
+
+impl Index for SearchIndex {
+    fn search(&self, ask: Ask) -> Searching<'_> {
+        Box::pin(async move {
+            SearchIndex::search(self, ask)
+                .await
+                .map_err(|err| match err {
+                    SearchError::NotReady => IndexError::NotReady,
+                    err => IndexError::Failed(err.to_string()),
+                })
+        })
     }
 }

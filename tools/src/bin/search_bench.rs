@@ -18,8 +18,9 @@ use std::{
     time::{Duration, Instant},
 };
 
+use portal_gateway::content::Ask;
 use portal_gateway::search::{
-    Ask, Engine,
+    Engine,
     engine::Doc,
     text::{html_text, warm_up},
 };
