@@ -12,9 +12,9 @@ use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
 use url::Url;
 
-pub use crate::limits::LimitsConfig;
 pub use portal_cache::{CacheConfig, SharedCacheConfig, TtlOverride, glob_match};
 pub use portal_cms::{AuthStyle, UpstreamConfig};
+pub use portal_content::limits::LimitsConfig;
 pub use portal_core::traces::TelemetryConfig;
 
 use portal_cms::dialect::{Dialect, DialectConfig};

@@ -10,12 +10,12 @@ use axum::{
 };
 use serde_json::json;
 
-use crate::{
+use crate::state::AppState;
+use portal_cms::UpstreamState;
+use portal_content::{
     envelope::{ApiError, Success},
     request::query::RawQuery,
-    state::AppState,
 };
-use portal_cms::UpstreamState;
 
 /// Why this replica is not ready, or `None` when it is (`/readyz` and `portal_ready` ask).
 pub fn not_ready(state: &AppState) -> Option<&'static str> {

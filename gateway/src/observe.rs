@@ -44,12 +44,9 @@ use axum::{
 use tower::{Layer, Service};
 use tracing::{Level, Span};
 
-use crate::{
-    access_log,
-    config::ServerConfig,
-    envelope::{ApiError, panic_response},
-};
+use crate::{access_log, config::ServerConfig};
 use portal_cache::X_CACHE;
+use portal_content::envelope::{ApiError, panic_response};
 use portal_core::{
     metrics,
     security::{self, Hsts},
@@ -148,7 +145,7 @@ struct Access {
     peer: IpAddr,
 }
 
-pub use crate::request::REQUEST_ID;
+pub use portal_content::request::REQUEST_ID;
 
 impl<S> Service<Request> for Observe<S>
 where

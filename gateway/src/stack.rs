@@ -20,10 +20,8 @@ use axum::{
 use tower::{Service, ServiceBuilder};
 use tower_http::request_id::{MakeRequestId, RequestId, SetRequestId, SetRequestIdLayer};
 
-use crate::{
-    limits::{ClientLimit, ClientLimitLayer, ClientLimits},
-    observe::{AccessLog, Observe, ObserveLayer, REQUEST_ID},
-};
+use crate::observe::{AccessLog, Observe, ObserveLayer, REQUEST_ID};
+use portal_content::limits::{ClientLimit, ClientLimitLayer, ClientLimits};
 use portal_core::{security::Hsts, traces::Traces};
 
 /// Request ids: a random per-process prefix and a counter. Unique enough to join log lines and

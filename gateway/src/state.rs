@@ -13,14 +13,13 @@ use axum::http::StatusCode;
 
 use crate::{
     config::{Config, ConfigError},
-    content::{Cache, ContentService, Source},
-    envelope::success_bytes,
-    limits::ClientLimits,
     observe::AccessLog,
     static_files::{AppFiles, LoadError},
 };
 use portal_cache::{Entry, MediaType, SharedTier};
 use portal_cms::{ClientError, Upstream, UpstreamHealth};
+use portal_content::{Cache, ContentService, Source};
+use portal_content::{envelope::success_bytes, limits::ClientLimits};
 use portal_core::{
     model::site::{Site, SiteAnswer},
     security::Hsts,
@@ -247,7 +246,7 @@ impl Shared {
         ContentService::new(
             Arc::clone(&runtime.content),
             &self.cache,
-            Arc::clone(&self.search) as Arc<dyn crate::content::Index>,
+            Arc::clone(&self.search) as Arc<dyn portal_content::Index>,
         )
     }
 

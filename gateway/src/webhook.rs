@@ -22,11 +22,9 @@ use serde::Deserialize;
 use serde_json::json;
 use sha2::Sha256;
 
-use crate::{
-    envelope::{ApiError, Success},
-    state::AppState,
-};
+use crate::state::AppState;
 use portal_cache::Purge;
+use portal_content::envelope::{ApiError, Success};
 use portal_core::{
     endpoint::{CacheKey, Endpoint},
     model::tags,

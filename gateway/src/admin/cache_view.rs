@@ -7,10 +7,10 @@ use axum::{extract::State, http::HeaderMap};
 use serde_json::Value;
 
 use super::authorise;
-use crate::{
+use crate::state::AppState;
+use portal_content::{
     envelope::{ApiError, Success},
     request::query::RawQuery,
-    state::AppState,
 };
 
 /// The longest key asked for: longer than any key the gateway makes (a search's keyword is

@@ -13,13 +13,13 @@ use secrecy::ExposeSecret;
 use serde_json::json;
 use subtle::ConstantTimeEq;
 
-use crate::{
+use crate::state::AppState;
+use portal_cache::{Purge, PurgeOrigin};
+use portal_content::{
     envelope::{ApiError, Success},
     limits::ADMIN_PREFIX,
     request::query::RawQuery,
-    state::AppState,
 };
-use portal_cache::{Purge, PurgeOrigin};
 use portal_core::model::tags;
 
 /// Admin routes on their full paths; unknown ones answer 404 in the envelope.

@@ -9,13 +9,11 @@ use axum::{
     response::{IntoResponse, Response},
 };
 
-use crate::{
-    content::{File, FileAnswer, PASSED_HEADERS, file_cache_control, not_modified},
-    envelope::ApiError,
-    state::AppState,
-};
+use crate::state::AppState;
 use portal_cache::{Wants, respond};
 use portal_cms::UpstreamError;
+use portal_content::envelope::ApiError;
+use portal_content::{File, FileAnswer, PASSED_HEADERS, file_cache_control, not_modified};
 
 /// Kinds of file a portal page links to; anything else from the file store is refused.
 const ALLOWED_TYPES: &[&str] = &[

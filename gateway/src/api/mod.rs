@@ -15,13 +15,13 @@ use axum::{
     routing::{MethodRouter, any, get},
 };
 
-use crate::{
-    content::{Caller, ContentService, Query},
+use crate::state::AppState;
+use portal_cache::{CACHE_STATUS, Entry, Outcome, Timing, X_CACHE, cache_status, respond};
+use portal_content::{Caller, ContentService, Query};
+use portal_content::{
     envelope::ApiError,
     request::{RequestInfo, query::RawQuery},
-    state::AppState,
 };
-use portal_cache::{CACHE_STATUS, Entry, Outcome, Timing, X_CACHE, cache_status, respond};
 use portal_core::endpoint::Endpoint;
 
 /// The API's routes on their full paths, one per endpoint of the table (merged, not nested:
@@ -83,8 +83,8 @@ pub async fn not_found() -> ApiError {
 pub async fn method_not_allowed(uri: axum::http::Uri) -> ApiError {
     let path = uri.path();
     let posted = [
-        crate::limits::ADMIN_PREFIX.to_owned() + "/cache/purge",
-        crate::limits::ADMIN_PREFIX.to_owned() + "/webhook",
+        portal_content::limits::ADMIN_PREFIX.to_owned() + "/cache/purge",
+        portal_content::limits::ADMIN_PREFIX.to_owned() + "/webhook",
     ];
     ApiError::MethodNotAllowed {
         allow: if posted.iter().any(|p| p == path) {

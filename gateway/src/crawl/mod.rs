@@ -27,12 +27,12 @@ use axum::{
 };
 use bytes::Bytes;
 
-use crate::{
+use crate::state::AppState;
+use portal_cache::{Entry, Kind, MediaType, Outcome, Timing, respond};
+use portal_content::{
     envelope::ApiError,
     request::{RequestInfo, query::RawQuery},
-    state::AppState,
 };
-use portal_cache::{Entry, Kind, MediaType, Outcome, Timing, respond};
 use portal_core::{
     endpoint::Endpoint,
     model::{Article, Category, flatten, site::Site, tags},

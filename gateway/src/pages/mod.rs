@@ -25,14 +25,13 @@ use axum::{
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use crate::{
-    api::content_query,
-    content::{Caller, ContentService},
+use crate::{api::content_query, state::AppState};
+use portal_cache::{Entry, Kind, MediaType, Outcome, Timing, Wants, respond};
+use portal_content::{Caller, ContentService};
+use portal_content::{
     envelope::ApiError,
     request::query::{MAX_KEYWORD, MAX_PAGE, RawQuery},
-    state::AppState,
 };
-use portal_cache::{Entry, Kind, MediaType, Outcome, Timing, Wants, respond};
 use portal_core::{endpoint::Endpoint, model::tags};
 
 /// Rounds of asking per render: the deepest page needs three (settings and tree, a list, the
@@ -227,7 +226,7 @@ fn read_as_app(name: &str, value: &str) -> Option<String> {
         .then(|| value.to_owned()),
         // `normalizeKeyword`.
         "q" => {
-            let keyword = crate::request::query::trim_keyword(value);
+            let keyword = portal_content::request::query::trim_keyword(value);
             let count = keyword.chars().count();
             ((1..=MAX_KEYWORD).contains(&count) && !keyword.chars().any(char::is_control))
                 .then(|| keyword.to_owned())

@@ -23,7 +23,7 @@ use tantivy::{
 };
 
 use super::text::{self, GramTokenizer, WordTokenizer};
-use crate::content::index::{Ask, Found, Hit};
+use portal_content::index::{Ask, Found, Hit};
 use portal_core::model::{Article, Marked};
 
 /// Bumped whenever the schema or an analysis changes: an index on disk of another version is

@@ -29,12 +29,10 @@ use futures_util::{StreamExt, stream};
 use tokio::{sync::broadcast::error::RecvError, time::Instant};
 
 use super::{Engine, SearchIndex, SearchSettings, Status, engine::Doc, text};
-use crate::{
-    content::{ContentService, Query},
-    envelope::ApiError,
-    state::AppState,
-};
+use crate::state::AppState;
 use portal_cache::{Heard, Kind, Purge, PurgeOrigin};
+use portal_content::envelope::ApiError;
+use portal_content::{ContentService, Query};
 use portal_core::{
     endpoint::Endpoint,
     model::{Article, CategoryTree, tags},

@@ -28,9 +28,9 @@ use std::{
 
 use serde::{Deserialize, Serialize};
 
-use crate::content::index::{Ask, Found, Index, IndexError, Searching};
 pub use engine::{Engine, EngineError, Indexed};
 pub use keeper::spawn;
+use portal_content::index::{Ask, Found, Index, IndexError, Searching};
 
 /// `[search] mode`: who answers a search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]

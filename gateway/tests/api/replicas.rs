@@ -330,8 +330,7 @@ async fn a_lock_taken_just_after_another_replica_stored_the_key_finds_its_answer
         timeout: Duration::from_secs(5),
         prefix: "race:".to_owned(),
     };
-    let replica =
-        || portal_gateway::content::Cache::new(1 << 20, SharedTier::new(&config).unwrap());
+    let replica = || portal_content::Cache::new(1 << 20, SharedTier::new(&config).unwrap());
     let (a, b) = (replica(), replica());
     for cache in [&a, &b] {
         let deadline = std::time::Instant::now() + Duration::from_secs(10);
@@ -397,7 +396,7 @@ async fn a_replica_that_waits_out_a_dead_replicas_lock_calls_the_cms_and_says_so
         timeout: Duration::from_secs(5),
         prefix: "dead:".to_owned(),
     };
-    let cache = portal_gateway::content::Cache::new(1 << 20, SharedTier::new(&config).unwrap());
+    let cache = portal_content::Cache::new(1 << 20, SharedTier::new(&config).unwrap());
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
     while !cache.shared().unwrap().is_up() {
         assert!(std::time::Instant::now() < deadline, "the tier came up");

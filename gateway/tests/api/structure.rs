@@ -5,8 +5,9 @@
 use std::{path::Path, time::Duration};
 
 use axum::{Router, routing::get};
+use portal_content::limits::ClientLimits;
 use portal_core::endpoint::Endpoint;
-use portal_gateway::{config::LimitsConfig, limits::ClientLimits, startup};
+use portal_gateway::{config::LimitsConfig, startup};
 use serde_json::{Value, json};
 
 use crate::helpers::*;

@@ -296,7 +296,8 @@ async fn with_traces_off_the_cms_receives_no_traceparent() {
 async fn with_traces_off_a_request_is_handled_without_a_trace_context() {
     use axum::routing::get;
     use opentelemetry::trace::TraceContextExt;
-    use portal_gateway::{config::LimitsConfig, limits::ClientLimits, startup};
+    use portal_content::limits::ClientLimits;
+    use portal_gateway::{config::LimitsConfig, startup};
 
     let router = Router::new().route(
         "/portal/api/probe",

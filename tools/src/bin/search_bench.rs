@@ -18,7 +18,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use portal_gateway::content::Ask;
+use portal_content::Ask;
 use portal_gateway::search::{
     Engine,
     engine::Doc,

@@ -7,10 +7,17 @@
 //!
 //! An entry holds the value and its API encoding (the envelope, gzip, brotli, made once on a
 //! miss), so an API hit stays a byte copy (docs/performance.md) whichever face missed first.
+//!
+//! With the service live what every face shares below it: the envelope (`envelope`, the only
+//! shape of an API answer), the per-client limits and their layer (`limits`), and what a
+//! request asks (`request`: its headers and its validated query).
 
+pub mod envelope;
 mod file;
 pub mod index;
+pub mod limits;
 mod query;
+pub mod request;
 
 use std::{future::Future, pin::Pin, sync::Arc};
 

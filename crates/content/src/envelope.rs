@@ -68,8 +68,10 @@ struct Messages {
 }
 
 static MESSAGES: std::sync::LazyLock<Messages> = std::sync::LazyLock::new(|| {
-    serde_json::from_str(include_str!("../../frontend/src/lib/request/messages.json"))
-        .expect("frontend/src/lib/request/messages.json is the message table")
+    serde_json::from_str(include_str!(
+        "../../../frontend/src/lib/request/messages.json"
+    ))
+    .expect("frontend/src/lib/request/messages.json is the message table")
 });
 
 /// The Chinese message the portal shows for an HTTP status when nobody said anything better.
