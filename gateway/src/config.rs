@@ -52,7 +52,7 @@ pub struct Config {
     pub render: RenderSettings,
     /// Site search: the CMS's own, or the gateway's index (`search/`).
     #[serde(default)]
-    pub search: crate::search::SearchSettings,
+    pub search: portal_search::SearchSettings,
     /// Serve the demo as it is on an address others can reach, demo secret and all.
     #[serde(default)]
     pub demo: bool,
@@ -299,7 +299,7 @@ impl Config {
                 "must be from 15000000 (15 MB, the index writer's least) to 2000000000, in bytes",
             ));
         }
-        if !search.fields.contains(&crate::search::SearchField::Title) {
+        if !search.fields.contains(&portal_search::SearchField::Title) {
             return Err(invalid(
                 "search.fields",
                 "must include \"title\" (a hit is shown by its title)",

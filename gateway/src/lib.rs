@@ -16,7 +16,6 @@ mod not_found;
 pub mod observe;
 mod pages;
 pub mod reload;
-pub mod search;
 pub mod serve;
 mod stack;
 pub mod startup;

@@ -123,7 +123,7 @@ impl Application {
         tracing::info!(%addr, upstream = %self.state.runtime().config.upstream.base_url, "portal gateway listening");
         reload::spawn(self.state.clone());
         crate::changes_poll::spawn(self.state.clone());
-        crate::search::spawn(self.state.clone());
+        portal_search::spawn(self.state.clone());
         let idle = self.state.clone();
         tokio::spawn(async move {
             let mut every = tokio::time::interval(std::time::Duration::from_secs(60));

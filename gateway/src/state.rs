@@ -181,7 +181,7 @@ pub struct Shared {
     /// The CMS notices taken (`webhook`): one is never applied twice.
     pub webhook_seen: crate::webhook::SeenNotices,
     /// The gateway's own search index (`search/`), built and kept by its task; outlives reloads.
-    pub search: Arc<crate::search::SearchIndex>,
+    pub search: Arc<portal_search::SearchIndex>,
     config_path: Option<PathBuf>,
 }
 
@@ -290,5 +290,23 @@ impl Shared {
         let config = Config::load(path)?;
         self.apply(config)?;
         Ok(())
+    }
+}
+
+impl portal_search::Gateway for AppState {
+    fn content(&self) -> ContentService<'_> {
+        Shared::content(self)
+    }
+
+    fn settings(&self) -> portal_search::SearchSettings {
+        self.runtime().config.search.clone()
+    }
+
+    fn cache(&self) -> &Arc<Cache> {
+        &self.cache
+    }
+
+    fn index(&self) -> &Arc<portal_search::SearchIndex> {
+        &self.search
     }
 }

@@ -273,7 +273,7 @@ pub async fn run(config: &Config) -> Result<Report, ClientError> {
             (true, _) => "the gateway's index".to_owned(),
             (false, true) => format!(
                 "the CMS's search (search.mode = \"{}\")",
-                if search.mode == crate::search::SearchMode::Cms {
+                if search.mode == portal_search::SearchMode::Cms {
                     "cms"
                 } else {
                     "auto"

@@ -1028,7 +1028,7 @@ async fn every_replicas_search_index_follows_a_webhook_one_of_them_received() {
     let cms_addr = cms_listener.local_addr().unwrap();
     let replicas = join_all((0..2).map(|_| async {
         let mut config = replica_config(cms_addr, redis.url(), &static_dir());
-        config.search.mode = portal_gateway::search::SearchMode::Index;
+        config.search.mode = portal_search::SearchMode::Index;
         let app = spawn_app(config).await;
         wait_for_shared(&app, "up").await;
         app

@@ -323,7 +323,7 @@ async fn the_gateways_index_finds_in_strapis_bodies_what_strapis_own_search_miss
     );
 
     let mut config = strapi_config();
-    config.search.mode = portal_gateway::search::SearchMode::Index;
+    config.search.mode = portal_search::SearchMode::Index;
     let app = spawn_app(config).await;
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
     let found = loop {

@@ -19,7 +19,7 @@ use std::{
 };
 
 use portal_content::Ask;
-use portal_gateway::search::{
+use portal_search::{
     Engine,
     engine::Doc,
     text::{html_text, warm_up},

@@ -30,7 +30,20 @@ use serde::{Deserialize, Serialize};
 
 pub use engine::{Engine, EngineError, Indexed};
 pub use keeper::spawn;
-use portal_content::index::{Ask, Found, Index, IndexError, Searching};
+
+/// What the keeper reads of the gateway: the content service over the current config, that
+/// config's `[search]`, the cache whose purges it follows and the index it keeps. The gateway's
+/// state implements it, so the index stays below the faces and knows nothing of them.
+pub trait Gateway: Send + Sync + 'static {
+    fn content(&self) -> ContentService<'_>;
+    fn settings(&self) -> SearchSettings;
+    fn cache(&self) -> &Arc<Cache>;
+    fn index(&self) -> &Arc<SearchIndex>;
+}
+use portal_content::{
+    Cache, ContentService,
+    index::{Ask, Found, Index, IndexError, Searching},
+};
 
 /// `[search] mode`: who answers a search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]

@@ -28,8 +28,7 @@ use std::{
 use futures_util::{StreamExt, stream};
 use tokio::{sync::broadcast::error::RecvError, time::Instant};
 
-use super::{Engine, SearchIndex, SearchSettings, Status, engine::Doc, text};
-use crate::state::AppState;
+use super::{Engine, Gateway, SearchIndex, SearchSettings, Status, engine::Doc, text};
 use portal_cache::{Heard, Kind, Purge, PurgeOrigin};
 use portal_content::envelope::ApiError;
 use portal_content::{ContentService, Query};
@@ -105,15 +104,17 @@ fn detail_id(key: &str) -> Option<u64> {
 }
 
 /// Starts the keeper (from `Application::run_until`). It listens to purges from now on.
-pub fn spawn(state: AppState) {
-    let purges = state.cache.purges();
+pub fn spawn(state: impl Gateway) {
+    let purges = state.cache().purges();
     // What came before is in the first walk.
-    state.search.followed_through(state.cache.purges_applied());
+    state
+        .index()
+        .followed_through(state.cache().purges_applied());
     tokio::spawn(keep(state, purges));
 }
 
-async fn keep(state: AppState, mut purges: tokio::sync::broadcast::Receiver<Heard>) {
-    let index = Arc::clone(&state.search);
+async fn keep(state: impl Gateway, mut purges: tokio::sync::broadcast::Receiver<Heard>) {
+    let index = Arc::clone(state.index());
     // One past the number of the latest purge heard: once a turn has dealt with what was heard,
     // the index has followed every purge before it.
     let mut heard_through = 0;
@@ -129,8 +130,7 @@ async fn keep(state: AppState, mut purges: tokio::sync::broadcast::Receiver<Hear
         if index.is_closed() {
             return;
         }
-        let runtime = state.runtime();
-        let settings = runtime.config.search.clone();
+        let settings = state.settings();
         let content = state.content();
         let wanted = settings.uses_index(content.has_search());
         drop(content);
@@ -277,7 +277,7 @@ async fn opened(
 }
 
 /// How long between two walks: the sitemap's TTL (its walk is the same), at least 30 s.
-fn walk_every(state: &AppState) -> Duration {
+fn walk_every(state: &impl Gateway) -> Duration {
     let content = state.content();
     content
         .policy(Kind::Crawl, Endpoint::ArticleList, "sitemap.xml")
@@ -359,7 +359,7 @@ struct Walked {
 
 /// One walk.
 async fn walk(
-    state: &AppState,
+    state: &impl Gateway,
     engine: &Arc<Engine>,
     settings: &SearchSettings,
     held: &mut HashMap<u64, u64>,
@@ -380,10 +380,10 @@ async fn walk(
         .filter(|card| reread || held.get(&card.id) != Some(&fingerprint(card)))
         .cloned()
         .collect();
-    let building = !matches!(state.search.status(), Status::Ready { .. });
+    let building = !matches!(state.index().status(), Status::Ready { .. });
     let of = to_read.len();
     if building {
-        state.search.set_status(Status::Building { read: 0, of });
+        state.index().set_status(Status::Building { read: 0, of });
     }
     let mut changed = false;
     let to_read: Vec<(Article, bool)> = to_read
@@ -424,7 +424,7 @@ async fn walk(
         if batch.len() == BATCH {
             changed |= put(engine, std::mem::take(&mut batch), held).await;
             if building {
-                state.search.set_status(Status::Building { read, of });
+                state.index().set_status(Status::Building { read, of });
             }
         }
     }
@@ -481,7 +481,7 @@ async fn put(engine: &Arc<Engine>, docs: Vec<Doc>, held: &mut HashMap<u64, u64>)
 
 /// Reads the purged articles again; whether the index changed.
 async fn reindex(
-    state: &AppState,
+    state: &impl Gateway,
     engine: &Arc<Engine>,
     settings: &SearchSettings,
     held: &mut HashMap<u64, u64>,
@@ -517,7 +517,7 @@ async fn reindex(
 }
 
 /// Makes the changes visible, then drops every answer made from the index as it was.
-async fn commit(state: &AppState, index: &Arc<SearchIndex>, engine: &Arc<Engine>) {
+async fn commit(state: &impl Gateway, index: &Arc<SearchIndex>, engine: &Arc<Engine>) {
     let committing = Arc::clone(engine);
     match tokio::task::spawn_blocking(move || committing.commit()).await {
         Ok(Ok(())) => {}
@@ -533,7 +533,7 @@ async fn commit(state: &AppState, index: &Arc<SearchIndex>, engine: &Arc<Engine>
         });
     }
     state
-        .cache
+        .cache()
         .purge(
             &Purge {
                 tags: vec![tags::SEARCH_INDEX.to_owned()],
