@@ -179,7 +179,7 @@ pub struct Shared {
     /// This app's traces, `None` when off (`[telemetry]`, `OTEL_*`); fixed until a restart.
     pub traces: Option<Traces>,
     /// The CMS notices taken (`webhook`): one is never applied twice.
-    pub webhook_seen: crate::webhook::SeenNotices,
+    pub webhook_seen: crate::webhook::seen::SeenNotices,
     /// The gateway's own search index (`search/`), built and kept by its task; outlives reloads.
     pub search: Arc<portal_search::SearchIndex>,
     config_path: Option<PathBuf>,
@@ -223,7 +223,7 @@ impl AppState {
             hsts,
             access_log,
             traces,
-            webhook_seen: crate::webhook::SeenNotices::default(),
+            webhook_seen: crate::webhook::seen::SeenNotices::default(),
             search: Arc::default(),
             config_path,
         })))

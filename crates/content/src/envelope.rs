@@ -122,24 +122,6 @@ pub enum ApiError {
     SearchBuilding,
 }
 
-impl portal_cache::LoadError for ApiError {
-    fn timed_out() -> Self {
-        Self::Upstream(UpstreamError::Timeout)
-    }
-
-    fn task_failed() -> Self {
-        Self::Internal("the cache load task failed")
-    }
-
-    fn charge_new_load() -> Result<(), Self> {
-        crate::limits::charge_cms_share()
-    }
-
-    fn is_upstream_failure(&self) -> bool {
-        ApiError::is_upstream_failure(self)
-    }
-}
-
 impl ApiError {
     pub fn bad_query(param: &'static str, msg: impl Into<String>) -> Self {
         Self::BadQuery {

@@ -43,6 +43,26 @@ pub type Cache = portal_cache::ResponseCache<ApiError>;
 /// What a look-up of the service's cache found.
 pub type Lookup = portal_cache::Lookup<ApiError>;
 
+/// The service's cache fails with the envelope's errors; a load a visitor starts is charged to
+/// their share of the CMS.
+impl portal_cache::LoadError for ApiError {
+    fn timed_out() -> Self {
+        Self::Upstream(portal_cms::UpstreamError::Timeout)
+    }
+
+    fn task_failed() -> Self {
+        Self::Internal("the cache load task failed")
+    }
+
+    fn charge_new_load() -> Result<(), Self> {
+        limits::charge_cms_share()
+    }
+
+    fn is_upstream_failure(&self) -> bool {
+        ApiError::is_upstream_failure(self)
+    }
+}
+
 /// A file as the service gives it: the cache's answer (kept, or just loaded and kept), or the
 /// CMS's answer streamed on.
 pub enum FileAnswer {

@@ -19,11 +19,33 @@ use rquickjs::{
 use super::{
     RenderError,
     text::{MAX_CONSOLE, MAX_MESSAGE, one_line},
-    worker::Limits,
 };
 
 /// The browser-shaped globals a bundle expects (`prelude.js`).
 const PRELUDE: &str = include_str!("prelude.js");
+
+/// The bounds of one engine, from `[render]`.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Limits {
+    pub timeout: Duration,
+    pub memory: usize,
+    /// Time allowed for evaluating the prelude and the bundle when an engine is built.
+    pub evaluate: Duration,
+}
+
+impl Limits {
+    /// A bundle's top level defines functions and runs once: tens of milliseconds for a
+    /// megabyte (docs/operations.md). Ten calls' budget, within 1 s to 10 s, bounds only a
+    /// bundle that hangs while loading, and keeps a thread no longer than that from its calls.
+    pub(super) fn of(settings: &super::RenderSettings) -> Self {
+        Self {
+            timeout: settings.timeout,
+            memory: settings.memory_limit,
+            evaluate: (settings.timeout * 10)
+                .clamp(Duration::from_secs(1), Duration::from_secs(10)),
+        }
+    }
+}
 
 /// QuickJS's limit on its own C stack use. Well under the thread's (`worker::THREAD_STACK`, 8
 /// MiB): QuickJS throws `RangeError` at this depth, with the rest of the thread's stack left for

@@ -159,7 +159,7 @@ impl RenderPool {
         let mut wakes = Vec::with_capacity(settings.threads);
         for index in 0..settings.threads.max(1) {
             let (wake, woken) = crossbeam_channel::bounded(1);
-            let limits = worker::Limits::of(settings);
+            let limits = engine::Limits::of(settings);
             match worker::spawn(index, queue.clone(), woken, bundle.clone(), limits) {
                 Ok(()) => wakes.push(wake),
                 // Calls then go to the threads that did start (or answer `Unavailable`).

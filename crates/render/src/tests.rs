@@ -539,7 +539,7 @@ fn the_cost_of_a_real_bundle() {
     };
     let bundle = std::fs::read_to_string(&path).unwrap();
     let input = std::env::var("PORTAL_RENDER_INPUT").unwrap_or_else(|_| "{}".to_owned());
-    let limits = worker::Limits::of(&RenderSettings {
+    let limits = engine::Limits::of(&RenderSettings {
         timeout: Duration::from_secs(5),
         memory_limit: 512 * MIB,
         ..RenderSettings::default()

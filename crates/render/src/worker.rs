@@ -3,17 +3,16 @@
 //! after the last engine was dropped), always between calls, so a call never waits for another
 //! call's cleanup, only, at worst, for an engine being built.
 
-use std::{
-    panic::AssertUnwindSafe,
-    sync::Arc,
-    time::{Duration, Instant},
-};
+use std::{panic::AssertUnwindSafe, sync::Arc, time::Instant};
 
 use arc_swap::ArcSwap;
 use crossbeam_channel::Receiver;
 use tokio::sync::oneshot;
 
-use super::{Load, RenderError, engine::Engine};
+use super::{
+    Load, RenderError,
+    engine::{Engine, Limits},
+};
 
 /// Each render thread's stack: room for QuickJS's own limit (`engine::JS_STACK`, 4 MiB) and the
 /// Rust and C frames around and past it. Reserved address space; only what is touched is memory.
@@ -26,29 +25,6 @@ pub(super) struct Job {
     /// When the call was queued: one that waited longer than its budget is not started.
     pub queued: Instant,
     pub reply: oneshot::Sender<Result<String, RenderError>>,
-}
-
-/// The bounds of one engine, from `[render]`.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Limits {
-    pub timeout: Duration,
-    pub memory: usize,
-    /// Time allowed for evaluating the prelude and the bundle when an engine is built.
-    pub evaluate: Duration,
-}
-
-impl Limits {
-    /// A bundle's top level defines functions and runs once: tens of milliseconds for a
-    /// megabyte (docs/operations.md). Ten calls' budget, within 1 s to 10 s, bounds only a
-    /// bundle that hangs while loading, and keeps a thread no longer than that from its calls.
-    pub(super) fn of(settings: &super::RenderSettings) -> Self {
-        Self {
-            timeout: settings.timeout,
-            memory: settings.memory_limit,
-            evaluate: (settings.timeout * 10)
-                .clamp(Duration::from_secs(1), Duration::from_secs(10)),
-        }
-    }
 }
 
 /// Starts thread `portal-render-{index}`. It ends when the pool's queue closes (the last
