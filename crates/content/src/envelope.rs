@@ -123,6 +123,11 @@ pub enum ApiError {
 }
 
 impl ApiError {
+    /// The CMS (or its file store) answered something the gateway cannot pass on: a 502.
+    pub fn bad_cms_answer(reason: String) -> Self {
+        Self::Upstream(UpstreamError::BadResponse(reason))
+    }
+
     pub fn bad_query(param: &'static str, msg: impl Into<String>) -> Self {
         Self::BadQuery {
             param,

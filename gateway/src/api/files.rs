@@ -11,7 +11,6 @@ use axum::{
 
 use crate::state::AppState;
 use portal_cache::{Wants, respond};
-use portal_cms::UpstreamError;
 use portal_content::envelope::ApiError;
 use portal_content::{File, FileAnswer, PASSED_HEADERS, file_cache_control, not_modified};
 
@@ -133,10 +132,9 @@ fn relayed_encoding(upstream: &HeaderMap) -> Result<Option<HeaderValue>, ApiErro
     if RELAYED_ENCODINGS.contains(&named.as_str()) {
         return Ok(Some(value.clone()));
     }
-    Err(UpstreamError::BadResponse(format!(
+    Err(ApiError::bad_cms_answer(format!(
         "file store sent an encoding browsers cannot read: {named:.40}"
-    ))
-    .into())
+    )))
 }
 
 /// What every file answer carries, kept or streamed.

@@ -1,8 +1,8 @@
 //! The gateway's map kept true: every endpoint of the table is routed and documented, every CMS
-//! call passes the upstream limits, a panic answers in the envelope, and the invariants of
-//! docs/ARCHITECTURE.md that a grep can check.
+//! call passes the upstream limits, and a panic answers in the envelope. What each layer may
+//! know is kept by the crates themselves and `scripts/check_layers.py` (`make lint`).
 
-use std::{path::Path, time::Duration};
+use std::time::Duration;
 
 use axum::{Router, routing::get};
 use portal_content::limits::ClientLimits;
@@ -11,10 +11,6 @@ use portal_gateway::{config::LimitsConfig, startup};
 use serde_json::{Value, json};
 
 use crate::helpers::*;
-
-fn src_dir() -> &'static Path {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/src"))
-}
 
 /// A request that reaches `endpoint`'s handler (required parameters filled).
 fn probe_path(endpoint: Endpoint) -> String {
@@ -213,171 +209,4 @@ async fn a_panicking_handler_answers_a_500_envelope_and_serving_goes_on() {
             .unwrap();
         assert_eq!(fine.text().await.unwrap(), "好");
     }
-}
-
-fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
-
-/// Architecture invariants that a look at the source can check.
-#[test]
-fn only_upstream_talks_to_the_cms_and_only_envelope_shapes_answers() {
-    let mut files = Vec::new();
-    rust_files(src_dir(), &mut files);
-    assert!(files.len() > 10);
-    for file in files {
-        let relative = file
-            .strip_prefix(src_dir())
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
-        let text = std::fs::read_to_string(&file).unwrap();
-        // cli/ is the operator's client of a gateway's admin API: it names reqwest, and nothing
-        // that reaches the CMS (no upstream config, no CMS adapter).
-        if relative.starts_with("cli/") {
-            for word in ["crate::cms", "upstream", "base_url"] {
-                assert!(
-                    !text.contains(word),
-                    "{relative} names {word}: cli/ talks to a gateway only"
-                );
-            }
-        } else if !relative.starts_with("cms/") {
-            assert!(
-                !text.contains("reqwest"),
-                "{relative} names reqwest: only cms/ talks to the CMS"
-            );
-        }
-        // cms/ reads the CMS's envelopes (and its tests write some); it shapes none.
-        if relative != "envelope.rs" && !relative.starts_with("cms/") {
-            assert!(
-                !text.contains("\"成功\"") && !text.contains("\"code\":"),
-                "{relative} shapes an envelope: only envelope.rs does"
-            );
-        }
-    }
-}
-
-/// The source of each file under `src/` (tests and their fixtures left out: they may build
-/// whatever they check), by its path relative to `src/`.
-fn sources() -> Vec<(String, String)> {
-    let mut files = Vec::new();
-    rust_files(src_dir(), &mut files);
-    files
-        .into_iter()
-        .map(|file| {
-            let relative = file
-                .strip_prefix(src_dir())
-                .unwrap()
-                .to_string_lossy()
-                .into_owned();
-            (relative, std::fs::read_to_string(&file).unwrap())
-        })
-        .filter(|(relative, _)| {
-            !relative.ends_with("tests.rs")
-                && !relative.contains("/tests/")
-                && !relative.ends_with("shapes.rs")
-        })
-        .collect()
-}
-
-/// JavaScript runs in `render/` only, on its own threads: no other module names the engine, and
-/// `render/` hands no work to tokio's threads and knows nothing of HTTP or content
-/// (docs/ARCHITECTURE.md, `render/`).
-#[test]
-fn only_render_runs_javascript_and_it_knows_nothing_of_requests() {
-    let mut checked = 0;
-    for (relative, text) in sources() {
-        if !relative.starts_with("render/") {
-            assert!(
-                !text.contains("rquickjs"),
-                "{relative} names rquickjs: only render/ runs JavaScript"
-            );
-            continue;
-        }
-        checked += 1;
-        for word in [
-            "spawn_blocking",
-            "block_in_place",
-            "block_on",
-            "axum",
-            "hyper",
-            "crate::content",
-            "crate::cms",
-            "crate::cache",
-            "crate::state",
-        ] {
-            assert!(
-                !text.contains(word),
-                "{relative} names {word}: render/ runs scripts on its own threads and answers values"
-            );
-        }
-    }
-    assert!(checked >= 3, "render/ was not found");
-}
-
-/// The layers of content, each kept to what it may know (docs/ARCHITECTURE.md): the model knows
-/// nothing else of the crate; the CMS adapter knows nothing of the envelope, the cache or the
-/// faces; a face never calls the CMS adapter; nothing reads back a body the gateway made.
-#[test]
-fn each_content_layer_knows_only_what_is_below_it() {
-    let faces = [
-        "api/",
-        "crawl/",
-        "pages/",
-        "admin/",
-        "webhook.rs",
-        "cli/",
-        "search/",
-    ];
-    let mut checked = 0;
-    for (relative, text) in sources() {
-        if relative.starts_with("model/") {
-            checked += 1;
-            assert!(
-                !text.contains("crate::") && !text.contains("super::super"),
-                "{relative}: the model imports nothing else of the crate"
-            );
-        }
-        if relative.starts_with("cms/") {
-            checked += 1;
-            for word in [
-                "crate::envelope",
-                "ApiError",
-                "success_bytes",
-                "crate::api",
-                "crate::content",
-                "crate::crawl",
-                "crate::pages",
-                "crate::render",
-                "crate::cache",
-                "crate::state",
-            ] {
-                assert!(
-                    !text.contains(word),
-                    "{relative} names {word}: the CMS adapter knows nothing of the envelope, the cache or the faces"
-                );
-            }
-        }
-        if faces.iter().any(|f| relative.starts_with(f)) {
-            checked += 1;
-            for word in ["crate::cms", ".upstream", "dialect()", "get_json"] {
-                assert!(
-                    !text.contains(word),
-                    "{relative} names {word}: a face asks the content service, never the CMS adapter"
-                );
-            }
-        }
-        assert!(
-            !text.contains("body::to_bytes") && !text.contains("result_of"),
-            "{relative} reads a response body back: faces render typed values (content::ContentService)"
-        );
-    }
-    assert!(checked > 15, "the layers were found ({checked} files)");
 }
