@@ -119,6 +119,10 @@ async fn notify(
                 "nonce": format!("{}-{}", std::process::id(), NOTICES.fetch_add(1, std::sync::atomic::Ordering::Relaxed)),
             })
             .to_string();
+            // reqwest has no TLS provider of its own in this workspace (its `Cargo.toml`).
+            if rustls::crypto::CryptoProvider::get_default().is_none() {
+                let _ = rustls::crypto::ring::default_provider().install_default();
+            }
             let sent = reqwest::Client::new()
                 .post(&webhook.url)
                 .header("content-type", "application/json")

@@ -110,6 +110,7 @@ mod tests {
         let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let addr = closed.local_addr().unwrap();
         drop(closed);
+        portal_core::tls::install();
         let err = reqwest::Client::new()
             .get(format!("http://{addr}/cms/list?key=s3cret-in-the-url"))
             .send()

@@ -166,6 +166,7 @@ impl Upstream {
         // `timeout` bounds a whole API call (per request, in `call_json`); for a file it bounds the
         // wait for its headers and each pause in its body, never the whole download, which a
         // video on a slow phone may take minutes over (the soak found it cut at 12 s).
+        portal_core::tls::install();
         let http = reqwest::Client::builder()
             .read_timeout(config.timeout)
             .connect_timeout(config.connect_timeout)

@@ -4,7 +4,7 @@
 //! The content model (`model`), the one table of API endpoints (`endpoint`) and of the app's
 //! routes (`portal_routes`), the redaction every written text passes through (`redact`), the
 //! metrics recorder and its families (`metrics`), traces (`traces`), the fixed security headers
-//! (`security`) and the process's own figures (`process`).
+//! (`security`), the TLS crypto of every HTTPS client (`tls`) and the process's own figures (`process`).
 #![forbid(unsafe_code)]
 
 pub mod endpoint;
@@ -14,4 +14,5 @@ pub mod portal_routes;
 pub mod process;
 pub mod redact;
 pub mod security;
+pub mod tls;
 pub mod traces;

@@ -147,6 +147,8 @@ impl Traces {
     }
 
     pub fn new(settings: &Settings) -> Result<Self, TracesError> {
+        // The exporter builds its own HTTP client.
+        crate::tls::install();
         let mut exporter = SpanExporter::builder()
             .with_http()
             .with_protocol(opentelemetry_otlp::Protocol::HttpBinary);

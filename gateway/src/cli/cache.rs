@@ -105,6 +105,7 @@ pub async fn run(
     json: bool,
 ) -> Result<String, CliError> {
     let base = base.trim_end_matches('/');
+    portal_core::tls::install();
     let client = reqwest::Client::builder()
         .timeout(TIMEOUT)
         .build()

@@ -417,7 +417,7 @@ async fn a_reload_changes_a_ttl_and_an_invalid_file_is_refused() {
     tokio::spawn(app.run_until(async {
         let _ = stopped.await;
     }));
-    let client = reqwest::Client::new();
+    let client = crate::helpers::client();
     let fetch = |path: &'static str| {
         let client = client.clone();
         async move {
@@ -537,7 +537,7 @@ async fn each_connection_counts_against_its_own_peer_address() {
     let (app, _fake) = spawn_with_fake(Reply::Json(200, tree("甲")), extra).await;
     // Loopback answers on every 127.x address, so two clients can have two peer addresses.
     let client_from = |last: u8| {
-        reqwest::Client::builder()
+        crate::helpers::client_builder()
             .local_address(std::net::IpAddr::from([127, 0, 0, last]))
             .build()
             .unwrap()

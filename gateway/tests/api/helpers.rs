@@ -30,6 +30,18 @@ fn init_tracing() {
     }
 }
 
+/// A plain HTTP client for a test. rustls's crypto is installed first: reqwest has no TLS
+/// provider of its own in this workspace (the workspace's `Cargo.toml` says why).
+pub fn client() -> reqwest::Client {
+    client_builder().build().expect("an HTTP client")
+}
+
+/// A client builder, with rustls's crypto installed (`client`).
+pub fn client_builder() -> reqwest::ClientBuilder {
+    portal_core::tls::install();
+    reqwest::Client::builder()
+}
+
 pub struct TestApp {
     pub addr: SocketAddr,
     pub client: reqwest::Client,
@@ -159,7 +171,7 @@ pub async fn spawn_app_with_state(config: Config) -> (TestApp, portal_gateway::s
     });
     let app = TestApp {
         addr,
-        client: reqwest::Client::builder()
+        client: client_builder()
             .redirect(reqwest::redirect::Policy::none())
             .build()
             .unwrap(),

@@ -191,7 +191,7 @@ async fn environment_overrides_the_file_and_the_secret_never_reaches_a_log() {
             ),
         ],
     );
-    let client = reqwest::Client::new();
+    let client = crate::helpers::client();
     let url = format!("http://127.0.0.1:{port}/portal/api/category/list");
     assert_eq!(
         first_answer(&client, &url).await,
@@ -307,7 +307,7 @@ async fn sighup_reloads_the_config_file() {
     let config = |company: &str| watched(company, false);
     std::fs::write(&file, config("甲公司")).unwrap();
     let mut child = spawn_gateway(&file, &[]);
-    let client = reqwest::Client::new();
+    let client = crate::helpers::client();
     let url = format!("http://127.0.0.1:{port}/portal/api/site");
     assert_eq!(
         first_answer(&client, &url).await,
@@ -395,7 +395,7 @@ async fn with_access_lines_off_only_server_errors_are_logged() {
             ("RUST_LOG", "info".to_owned()),
         ],
     );
-    let client = reqwest::Client::new();
+    let client = crate::helpers::client();
     let base = format!("http://127.0.0.1:{port}");
     assert_eq!(
         first_answer(&client, &format!("{base}/healthz")).await,
@@ -436,7 +436,7 @@ async fn sigterm_cuts_a_download_still_running_after_the_shutdown_time_out() {
     )
     .unwrap();
     let mut child = spawn_gateway(&file, &[]);
-    let client = reqwest::Client::new();
+    let client = crate::helpers::client();
     let health = format!("http://127.0.0.1:{port}/healthz");
     assert!(first_answer(&client, &health).await.is_some());
     let download = client
@@ -511,7 +511,7 @@ async fn silent_and_idle_connections_are_closed_and_a_visitor_is_served_througho
         .kill_on_drop(true)
         .spawn()
         .unwrap();
-    let client = reqwest::Client::builder()
+    let client = crate::helpers::client_builder()
         .timeout(Duration::from_secs(2))
         .build()
         .unwrap();
@@ -604,7 +604,7 @@ async fn a_cms_echoing_its_query_credential_puts_it_in_no_log_answer_or_metric()
     )
     .unwrap();
     let mut child = spawn_gateway(&file, &[]);
-    let client = reqwest::Client::new();
+    let client = crate::helpers::client();
     let base = format!("http://127.0.0.1:{port}");
     assert!(
         first_answer(&client, &format!("{base}/healthz"))

@@ -141,7 +141,7 @@ async fn titles(app: &TestApp, category: u64, size: u64) -> Vec<String> {
 /// An editor changes an article through reference-cms's admin; its answer says what the
 /// gateway's webhook answered (`null` when none is configured).
 async fn edit(cms: std::net::SocketAddr, id: u64, change: Value) -> Value {
-    let answer = reqwest::Client::new()
+    let answer = crate::helpers::client()
         .put(format!("http://{cms}/admin/articles/{id}"))
         .basic_auth(CLIENT_ID, Some(CLIENT_SECRET))
         .json(&change)
@@ -796,7 +796,7 @@ async fn the_cms_webhook_renews_the_pages_that_show_the_article() {
         }
     }
 
-    let published: Value = reqwest::Client::new()
+    let published: Value = crate::helpers::client()
         .post(format!("http://{cms}/admin/articles"))
         .basic_auth(CLIENT_ID, Some(CLIENT_SECRET))
         .json(

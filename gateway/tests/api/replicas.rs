@@ -134,7 +134,7 @@ impl CountingCms {
 
     /// An editor changes an article's title through the CMS's admin call.
     async fn retitle(&self, id: u64, title: &str) -> Value {
-        reqwest::Client::new()
+        crate::helpers::client()
             .put(format!("http://{}/admin/articles/{id}", self.addr))
             .basic_auth(CLIENT_ID, Some(CLIENT_SECRET))
             .json(&json!({ "title": title }))
@@ -647,7 +647,7 @@ async fn a_webhook_refreshes_the_article_and_its_list_on_every_replica() {
 
     // An editor publishes a new article in the same category: first on its list's first page on
     // every replica, at once.
-    let published: Value = reqwest::Client::new()
+    let published: Value = crate::helpers::client()
         .post(format!("http://{}/admin/articles", cms.addr))
         .basic_auth(CLIENT_ID, Some(CLIENT_SECRET))
         .json(&json!({ "categoryId": 21, "title": "陆港集团开通云川—布达佩斯班列", "summary": "首列于今晨发车。" }))

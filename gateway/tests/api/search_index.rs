@@ -266,7 +266,7 @@ async fn sections_dates_and_pages_of_the_index() {
 #[tokio::test]
 async fn the_index_follows_the_cms_webhook_and_marks_a_hostile_body_as_text() {
     let (app, cms) = spawn_indexed().await;
-    let editor = reqwest::Client::new();
+    let editor = crate::helpers::client();
 
     // Published with a body full of markup: found at once, its fragment plain text.
     let published: Value = editor

@@ -581,7 +581,7 @@ async fn strapi_edits_reach_the_portal_through_its_own_webhook() {
     assert_eq!(app.get(&detail).await.headers()["x-cache"], "HIT");
 
     // Edited as an editor would: Strapi 5 addresses a document by its documentId.
-    let client = reqwest::Client::new();
+    let client = crate::helpers::client();
     let document = document_id(&client, &strapi, &editor, "articles", "id", &id.to_string()).await;
     let title = format!("{}（已更新）", before["result"]["title"].as_str().unwrap());
     let edited = client
@@ -633,7 +633,7 @@ async fn strapi_without_a_section_gives_a_portal_without_it() {
     let editor = std::env::var("STRAPI_EDITOR_TOKEN_FILE")
         .expect("make test-strapi sets STRAPI_EDITOR_TOKEN_FILE");
     let editor = std::fs::read_to_string(editor).unwrap().trim().to_owned();
-    let client = reqwest::Client::new();
+    let client = crate::helpers::client();
     // As an editor would in the admin panel: the park (a home tile) and the whole 联络合作
     // group (the footer's link) taken out of the CMS.
     let gone = ["融合创新产业园", "联络合作", "未来展望", "友好合作"];

@@ -190,7 +190,7 @@ async fn a_panicking_handler_answers_a_500_envelope_and_serving_goes_on() {
         std::time::Duration::from_secs(5),
         std::future::pending(),
     ));
-    let client = reqwest::Client::new();
+    let client = crate::helpers::client();
     for _ in 0..2 {
         let boom = client
             .get(format!("http://{addr}/portal/api/boom"))

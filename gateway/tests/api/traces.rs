@@ -326,7 +326,7 @@ async fn with_traces_off_a_request_is_handled_without_a_trace_context() {
         std::time::Duration::from_secs(5),
         std::future::pending(),
     ));
-    let answer = reqwest::Client::new()
+    let answer = crate::helpers::client()
         .get(format!("http://{addr}/portal/api/probe"))
         .header(
             "traceparent",

@@ -764,6 +764,7 @@ impl Case {
 
 #[tokio::main]
 async fn main() {
+    portal_core::tls::install();
     let args = Args::parse();
     let work = std::env::temp_dir().join(format!("portal-hostile-{}", std::process::id()));
     std::fs::create_dir_all(&work).expect("work directory");

@@ -474,6 +474,7 @@ concurrency = 8
 
 #[tokio::main]
 async fn main() {
+    portal_core::tls::install();
     let count = std::env::args()
         .nth(1)
         .and_then(|n| n.parse().ok())

@@ -124,6 +124,7 @@ async fn count_cms_call(request: Request, next: Next) -> Response {
 
 #[tokio::main]
 async fn main() {
+    portal_core::tls::install();
     let args = Args::parse();
     let failures = soak(&args).await;
     if failures.is_empty() {
