@@ -224,7 +224,11 @@ async fn a_new_build_is_served_after_a_reload_without_a_restart() {
         let _ = stopped.await;
     }));
     let get = |path: &'static str| async move {
-        reqwest::get(format!("http://{addr}{path}")).await.unwrap()
+        crate::helpers::client()
+            .get(format!("http://{addr}{path}"))
+            .send()
+            .await
+            .unwrap()
     };
     assert_eq!(get("/readyz").await.status(), 503, "no build yet");
     assert_eq!(get("/portal/").await.status(), 404);
@@ -268,7 +272,11 @@ async fn the_builds_server_bundle_reaches_the_render_pool_and_is_never_served() 
     assert_eq!(render().await.unwrap(), "旧版:页");
 
     for path in ["/portal/server/render.js", "/portal/server/render.js.gz"] {
-        let answer = reqwest::get(format!("http://{addr}{path}")).await.unwrap();
+        let answer = crate::helpers::client()
+            .get(format!("http://{addr}{path}"))
+            .send()
+            .await
+            .unwrap();
         assert_eq!(answer.status(), 404, "{path}");
         assert!(
             !answer.text().await.unwrap().contains("globalThis"),
@@ -276,7 +284,9 @@ async fn the_builds_server_bundle_reaches_the_render_pool_and_is_never_served() 
         );
     }
     // The folder's address is an address like any other (a page), which lists nothing.
-    let folder = reqwest::get(format!("http://{addr}/portal/server/"))
+    let folder = crate::helpers::client()
+        .get(format!("http://{addr}/portal/server/"))
+        .send()
         .await
         .unwrap()
         .text()
