@@ -7,7 +7,7 @@ NODE_STAMP := $(FRONTEND)/node_modules/.package-lock.json
 FRONTEND_SRC := $(shell find $(FRONTEND)/src $(FRONTEND)/public -type f 2>/dev/null) $(FRONTEND)/webpack.config.js $(FRONTEND)/scripts/no-css-loader.js $(FRONTEND)/package-lock.json
 DIST_STAMP := $(FRONTEND)/dist/index.html
 
-.PHONY: help run test build frontend node-deps system-deps test-rust test-frontend test-e2e test-contract test-soak test-hostile test-deploy test-strapi test-wordpress strapi-install image soak soak-replicas lint fmt bench bench-instructions bench-shared bench-mapping bench-search audit clean
+.PHONY: help run test build release-binaries serve-binaries frontend node-deps system-deps test-rust test-frontend test-e2e test-contract test-soak test-hostile test-deploy test-strapi test-wordpress strapi-install image soak soak-replicas lint fmt bench bench-instructions bench-shared bench-mapping bench-search audit clean
 
 help:
 	@echo "make run    build everything and serve the portal at http://127.0.0.1:8080/portal/"
@@ -38,11 +38,22 @@ $(DIST_STAMP): $(NODE_STAMP) $(FRONTEND_SRC)
 
 frontend: $(DIST_STAMP)
 
-build: frontend
+# Every release binary (the tools too), built while the app is.
+build:
+	@$(MAKE) --no-print-directory -j2 frontend release-binaries
+
+release-binaries:
 	cargo build --release --workspace --locked
 
-run: build
+# What `make run` serves, and nothing more: the gateway and reference-cms (the tools are for the
+# tests and benchmarks), built while the app is. The workspace declares the features the tools
+# add, so this and `make build` build the same crates once.
+run:
+	@$(MAKE) --no-print-directory -j2 frontend serve-binaries
 	@scripts/run-stack.sh
+
+serve-binaries:
+	cargo build --release --locked -p portal-gateway -p reference-cms
 
 lint: node-deps
 	python3 scripts/check_layers.py
