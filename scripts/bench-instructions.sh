@@ -53,7 +53,7 @@ PY
   echo "traces on: sample ratio $TRACES, exported to a loopback OTLP receiver ($RECEIVER)"
 fi
 env "${traces[@]}" PORTAL__SERVER__LISTEN=$GATEWAY PORTAL__UPSTREAM__BASE_URL="http://$CMS/" \
-PORTAL__SERVER__LOG_LEVEL=warn,portal_gateway::render=debug PORTAL__RENDER__TIMEOUT=10s \
+PORTAL__SERVER__LOG_LEVEL=warn,portal_render=debug,portal_gateway::render=debug PORTAL__RENDER__TIMEOUT=10s \
 PORTAL__LIMITS__PER_CLIENT_PER_SECOND=100000000 PORTAL__LIMITS__PER_CLIENT_BURST=100000000 \
   valgrind -q --tool=callgrind --callgrind-out-file="$out/gateway.%p" \
   target/release/portal-gateway --config config/gateway.toml >"$work/gateway.log" 2>&1 &

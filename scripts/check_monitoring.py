@@ -40,7 +40,7 @@ TARGET_LABELS = {"job", "instance", "namespace", "pod", "service", "endpoint", "
 EXTERNAL_LABELS = {
     "kube_deployment_status_replicas_unavailable": {"deployment"},
 }
-# Label values that exist only once the event has happened (gateway/src/envelope.rs, limit_label:
+# Label values that exist only once the event has happened (crates/content/src/envelope.rs, limit_label:
 # the upstream ceiling and the concurrency bound are not provoked by the check's short run).
 EVENT_ONLY = {
     ("portal_rate_limited_total", "limit"): {"client", "upstream", "upstream_concurrency"},

@@ -55,7 +55,7 @@ if (leaks.length > 0) {
 console.log(`no upstream credential in ${dist}`);
 
 // The gateway's Content-Security-Policy allows index.html's inline script by the hash of the text
-// in public/index.html (gateway/src/security.rs tests it): the build must carry it unchanged.
+// in public/index.html (crates/core/src/security.rs tests it): the build must carry it unchanged.
 const template = readFileSync(new URL('../public/index.html', import.meta.url), 'utf8');
 const inline = (text) => [...text.matchAll(/<script>([^<]*)<\/script>/g)].map((m) => m[1]);
 const built = inline(html);

@@ -210,7 +210,7 @@ const SEARCH_ALL = '/portal/search?q=%E7%8F%AD%E5%88%97';
 const pages: Record<string, RenderedPage> = {};
 
 /**
- * The engine's `MessageChannel` (gateway/src/render/prelude.js), which React's server build takes
+ * The engine's `MessageChannel` (crates/render/src/prelude.js), which React's server build takes
  * at load: a message is a task, delivered to the other port. jsdom has none.
  */
 class TaskChannel {

@@ -528,7 +528,7 @@ fn reasons_are_lowercase_labels() {
 /// and a call of its `render`, with the heap it holds. A measurement, not a check: run it on a
 /// release build with the app's bundle, e.g.
 /// `PORTAL_RENDER_BUNDLE=frontend/dist/server/render.js PORTAL_RENDER_INPUT='{…}' cargo test
-/// --release -p portal-gateway --lib render::tests::the_cost_of_a_real_bundle -- --ignored
+/// --release -p portal-render --lib tests::the_cost_of_a_real_bundle -- --ignored
 /// --nocapture`.
 #[test]
 #[ignore = "a measurement: needs PORTAL_RENDER_BUNDLE, and a release build to mean anything"]

@@ -1,6 +1,6 @@
 /**
  * The route table of spec §2, read from `route-table.json`: the one place the portal's routes are
- * written. The gateway reads the same file (`gateway/src/portal_routes.rs`, with `include_str!`) for
+ * written. The gateway reads the same file (`crates/core/src/portal_routes.rs`, with `include_str!`) for
  * the routes that show CMS content, and the end-to-end cases read it for the routes they visit, so
  * adding a route here adds it everywhere. JSON has no comments; the why of its entries is here:
  *

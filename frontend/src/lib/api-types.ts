@@ -1,6 +1,6 @@
-// Generated from the gateway's model (gateway/src/model) by the test
+// Generated from the gateway's model (crates/core/src/model) by the test
 // `model::shapes::the_apps_types_are_generated_from_the_model`; do not edit.
-// Regenerate: UPDATE_API_TYPES=1 cargo test -p portal-gateway --lib model::shapes
+// Regenerate: UPDATE_API_TYPES=1 cargo test -p portal-core --lib model::shapes
 
 export type Category = { id: number, 
 /**

@@ -48,9 +48,9 @@ fn typescript() -> String {
         SiteAnswer::decl(&cfg),
     ];
     let mut out = String::from(
-        "// Generated from the gateway's model (gateway/src/model) by the test\n\
+        "// Generated from the gateway's model (crates/core/src/model) by the test\n\
          // `model::shapes::the_apps_types_are_generated_from_the_model`; do not edit.\n\
-         // Regenerate: UPDATE_API_TYPES=1 cargo test -p portal-gateway --lib model::shapes\n",
+         // Regenerate: UPDATE_API_TYPES=1 cargo test -p portal-core --lib model::shapes\n",
     );
     for decl in decls {
         out.push('\n');
@@ -71,7 +71,7 @@ fn the_apps_types_are_generated_from_the_model() {
     assert!(
         committed == wanted,
         "frontend/src/lib/api-types.ts is not what the model declares; run \
-         `UPDATE_API_TYPES=1 cargo test -p portal-gateway --lib model::shapes` and commit it.\n\
+         `UPDATE_API_TYPES=1 cargo test -p portal-core --lib model::shapes` and commit it.\n\
          expected:\n{wanted}"
     );
 }
