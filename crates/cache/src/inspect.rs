@@ -302,12 +302,14 @@ mod tests {
 
     #[tokio::test]
     async fn an_entry_is_judged_with_the_configs_overrides() {
-        let mut config = CacheConfig::default();
-        config.default_ttl = Duration::from_secs(60);
-        config.overrides = vec![crate::TtlOverride {
-            pattern: "article/list?categoryId=21*".into(),
-            ttl: Duration::from_secs(7),
-        }];
+        let config = CacheConfig {
+            default_ttl: Duration::from_secs(60),
+            overrides: vec![crate::TtlOverride {
+                pattern: "article/list?categoryId=21*".into(),
+                ttl: Duration::from_secs(7),
+            }],
+            ..CacheConfig::default()
+        };
         let cache = ResponseCache::<crate::tests::TestError>::new(1 << 20, None);
         let key = "article/list?categoryId=21&page=1&size=10";
         let class = Class {
