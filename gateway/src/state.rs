@@ -18,8 +18,9 @@ use crate::{
 };
 use portal_cache::{Entry, MediaType, SharedTier};
 use portal_cms::{ClientError, Upstream, UpstreamHealth};
-use portal_content::{Cache, ContentService, Source};
-use portal_content::{envelope::success_bytes, limits::ClientLimits};
+use portal_content::{
+    Cache, ContentService, Source, envelope::success_bytes, limits::ClientLimits,
+};
 use portal_core::{
     model::site::{Site, SiteAnswer},
     security::Hsts,

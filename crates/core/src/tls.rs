@@ -15,9 +15,14 @@ pub fn install() {
 #[cfg(test)]
 mod tests {
     #[test]
-    fn a_client_can_be_built_once_installed() {
+    fn installing_sets_the_process_default_and_again_changes_nothing() {
         super::install();
+        let first = rustls::crypto::CryptoProvider::get_default().expect("a provider installed");
         super::install();
-        assert!(rustls::crypto::CryptoProvider::get_default().is_some());
+        let again = rustls::crypto::CryptoProvider::get_default().expect("still installed");
+        assert!(
+            std::sync::Arc::ptr_eq(first, again),
+            "a second install replaced the first"
+        );
     }
 }
