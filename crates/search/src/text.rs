@@ -20,8 +20,16 @@ use std::{ops::Range, sync::LazyLock};
 use jieba_rs::Jieba;
 use tantivy::tokenizer::{Token, TokenStream, Tokenizer};
 
+/// jieba-rs's own dictionary (`data/jieba-dict.txt`, MIT, as the crate ships it), built into the
+/// binary as text. The crate's `default-dict` feature embeds the same file compressed with zstd,
+/// and zstd's C library cost ~47 s of CPU in every build (two builds of zstd-sys, docs/
+/// performance.md, "Builds"); read as text it costs the binary ~3.5 MB more and no time.
+const DICT: &str = include_str!("../data/jieba-dict.txt");
+
 /// The dictionary, loaded once (about 0.2 s) by the first analysis.
-static JIEBA: LazyLock<Jieba> = LazyLock::new(Jieba::new);
+static JIEBA: LazyLock<Jieba> = LazyLock::new(|| {
+    Jieba::with_dict(&mut DICT.as_bytes()).expect("data/jieba-dict.txt is jieba's dictionary")
+});
 
 /// Loads the dictionary now (the index does so off the request path, before it answers).
 pub fn warm_up() {
