@@ -171,21 +171,71 @@ pub fn spelled(path: &str) -> Option<String> {
     (canonical != path).then_some(canonical)
 }
 
-/// The query parameters the page at `path` (below `/portal`) reads: an article the list page it
-/// was opened from (`listPage`), 党建风采详情 its article (`id`), the search its keyword, the index's
-/// filters (`section`, `from`, `to`) and its page,
-/// every other route the page of its list (`page`; a category's kind decides at run time whether a
-/// route shows a list). The app reads these in `features/articles` and `features/search`.
-pub fn reads(path: &str) -> &'static [&'static str] {
-    if path.starts_with("/article/") {
-        &["listPage"]
-    } else if path == "/party/detail" {
-        &["id"]
-    } else if path == "/search" {
-        &["q", "section", "from", "to", "page"]
-    } else {
-        &["page"]
+/// What the table says of a page's query (`query` in `route-table.json`): the parameters the page
+/// reads, in the order its address writes them. (The table's `shares`, those of them a shared
+/// address and the canonical link keep, are the app's: `app/share-url.ts`.)
+#[derive(Deserialize)]
+struct QueryRule {
+    reads: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct QueryTable {
+    query: Query,
+}
+
+#[derive(Deserialize)]
+struct Query {
+    /// Pages by path (`/article/:id` matches any one segment after `/article/`).
+    routes: Vec<PathRule>,
+    /// Every other page's.
+    otherwise: QueryRule,
+}
+
+#[derive(Deserialize)]
+struct PathRule {
+    path: String,
+    #[serde(flatten)]
+    rule: QueryRule,
+}
+
+/// Whether `path` is the page a query rule's `pattern` names.
+fn matches(pattern: &str, path: &str) -> bool {
+    match pattern.strip_suffix(":id") {
+        Some(prefix) => path
+            .strip_prefix(prefix)
+            .is_some_and(|id| !id.is_empty() && !id.contains('/')),
+        None => pattern == path,
     }
+}
+
+/// The query parameters the page at `path` (below `/portal`) reads, as the route table's `query`
+/// says (the app's `app/page-query.ts` reads the same entries): an article the list page it was
+/// opened from (`listPage`), 党建风采详情 its article (`id`), the search its keyword, the index's
+/// filters and its page, every other route the page of its list (`page`; a category's kind
+/// decides at run time whether a route shows a list).
+pub fn reads(path: &str) -> &'static [&'static str] {
+    /// The table's rules by path pattern, then every other page's.
+    type Rules = (Vec<(String, Vec<&'static str>)>, Vec<&'static str>);
+    static RULES: LazyLock<Rules> = LazyLock::new(|| {
+        let leak = |names: Vec<String>| -> Vec<&'static str> {
+            names.into_iter().map(|name| &*name.leak()).collect()
+        };
+        let table: QueryTable = serde_json::from_str(ROUTE_TABLE)
+            .expect("frontend/src/app/route-table.json has a query table");
+        let routes = table
+            .query
+            .routes
+            .into_iter()
+            .map(|rule| (rule.path, leak(rule.rule.reads)))
+            .collect();
+        (routes, leak(table.query.otherwise.reads))
+    });
+    let (routes, otherwise) = &*RULES;
+    routes
+        .iter()
+        .find_map(|(pattern, reads)| matches(pattern, path).then_some(reads.as_slice()))
+        .unwrap_or(otherwise)
 }
 
 /// The content routes as a slice: `PORTAL_ROUTES.contains(&route)`, `PORTAL_ROUTES.iter()` and

@@ -21,6 +21,10 @@
  * - `/disclosure` (信息公开) and `/topics` (专题专栏, the home page's strip; its list categories are the
  *   topics) are not in spec §2: the portals of China's state-owned enterprises carry both.
  * - `/accessibility` (无障碍声明) is the 关怀版 statement the 适老化 design rules ask for.
+ * - `query`: the parameters each page reads of its address (`reads`, in the order its address writes
+ *   them) and those its shared address and canonical link keep (`shares`): a page by its path
+ *   (`/article/:id`, any one segment), every other page `otherwise`. The gateway keys a rendered
+ *   page by exactly what it reads (`portal_routes::reads`); `page-query.ts` reads it for the app.
  * - `/whistleblowing` (信访举报) is the discipline office's channel from `[site.whistleblowing]`,
  *   linked from every footer as state-owned enterprises' portals do; without a channel it is 404.
  *

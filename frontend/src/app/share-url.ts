@@ -4,27 +4,19 @@
 // (a list's `page`, a party-style detail's `id`, a search's `q` and `page`) and the first page
 // written without `?page=1`. Absolute from `site.publicUrl` (where visitors reach the portal),
 // else the page's path: the same on the server and in the browser, so the markup hydrates.
-import { normalizeKeyword } from '../features/search';
-import { articleIdOf, pageHref, pageNumberOf } from '../lib/page-href';
+import { pageHref } from '../lib/page-href';
+import { queryRule, readPage } from './page-query';
 
-/** What is kept of the query, each value as the page reads it (`?page=02` is page 2, as the gateway says). */
-const KEPT = {
-  id: (raw: string | null) => articleIdOf(raw)?.toString() ?? null,
-  q: normalizeKeyword,
-  page: (raw: string | null) => {
-    const page = pageNumberOf(raw);
-    return page === null || page === 1 ? null : String(page);
-  },
-} as const;
-
-/** The page's path and the query that names what it shows (`/portal/news_center/notice?page=2`). */
+/**
+ * The page's path and the query that names what it shows (`/portal/news_center/notice?page=2`): the
+ * route table's `shares` of what the page reads, each as the page reads it (`?page=02` is page 2,
+ * as the gateway says), the first page without `?page=1`.
+ */
 export function sharePath(path: string, search = ''): string {
-  const given = new URLSearchParams(search);
-  const kept = new URLSearchParams();
-  for (const [key, read] of Object.entries(KEPT)) {
-    const value = read(given.get(key));
-    if (value !== null) kept.set(key, value);
-  }
+  const { shares } = queryRule(path);
+  const kept = new URLSearchParams(
+    readPage(path, search).filter(([name, value]) => shares.includes(name) && !(name === 'page' && value === '1')),
+  );
   const query = kept.toString();
   return `${pageHref(path)}${query ? `?${query}` : ''}`;
 }

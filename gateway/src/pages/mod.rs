@@ -538,6 +538,36 @@ mod tests {
         }
     }
 
+    /// Whole addresses with hostile values (`?page=02`, `%C2%85`, U+FEFF, twenty digits), the same
+    /// the app's `readPage`, its pages' readers and its shared address are fed
+    /// (`frontend/src/address.test.ts`): the page key keeps what they read, in the table's order.
+    #[test]
+    fn a_pages_address_is_read_as_the_app_reads_it() {
+        #[derive(serde::Deserialize)]
+        struct Page {
+            path: String,
+            query: String,
+            read: Vec<(String, String)>,
+        }
+        #[derive(serde::Deserialize)]
+        struct Cases {
+            pages: Vec<Page>,
+        }
+        let cases: Cases =
+            serde_json::from_str(include_str!("../../../frontend/src/lib/address-cases.json"))
+                .unwrap();
+        assert!(cases.pages.len() > 10);
+        for case in cases.pages {
+            let url = page_url(&format!("/portal{}", case.path), Some(&case.query));
+            let (path, query) = url.split_once('?').unwrap_or((&url, ""));
+            assert_eq!(path, format!("/portal{}", case.path));
+            let read: Vec<(String, String)> = url::form_urlencoded::parse(query.as_bytes())
+                .map(|(name, value)| (name.into_owned(), value.into_owned()))
+                .collect();
+            assert_eq!(read, case.read, "{}?{}", case.path, case.query);
+        }
+    }
+
     #[test]
     fn a_pages_address_keeps_only_what_the_app_reads() {
         let cases = [

@@ -1,3 +1,3 @@
 export { SearchBox } from './search-box';
 export type { SearchPageProps, Shortcut } from './search-page';
-export { normalizeKeyword, parseSearch } from './keyword';
+export { dayOf, normalizeKeyword, parseSearch } from './keyword';
