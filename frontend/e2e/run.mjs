@@ -24,6 +24,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const GATEWAY = process.env.E2E_GATEWAY_LISTEN ?? '127.0.0.1:18080';
 const CMS = process.env.E2E_CMS_LISTEN ?? '127.0.0.1:18081';
 export const BASE = `http://${GATEWAY}`;
+// Tests at once (E2E_WORKERS=1 runs them one by one, as they are listed).
+const WORKERS = Math.max(1, Number(process.env.E2E_WORKERS ?? 2) || 1);
 const ARTIFACTS = join(root, 'frontend', 'reports', 'e2e');
 mkdirSync(ARTIFACTS, { recursive: true });
 
@@ -116,7 +118,8 @@ try {
   const exceptAt = args.indexOf('--except');
   const except = exceptAt >= 0 ? args.splice(exceptAt, 2)[1] : null;
   const filter = args[0] ?? '';
-  for (const test of tests.filter((t) => t.name.includes(filter) && !(except && t.name.includes(except)))) {
+  const chosen = tests.filter((t) => t.name.includes(filter) && !(except && t.name.includes(except)));
+  const runOne = async (test) => {
     const context = await browser.newContext({
       viewport: test.viewport ?? { width: 1366, height: 768 },
       locale: 'zh-CN',
@@ -139,7 +142,18 @@ try {
       await page.screenshot({ path: join(ARTIFACTS, `failed-${test.name.replace(/\W+/g, '-')}.png`) }).catch(() => {});
     }
     await context.close();
-  }
+  };
+  // Most of a test is waiting (a load, the network at rest, a transition), which another test's
+  // work fills: WORKERS tests at once, each in its own context. A test that changes what every
+  // page shows (`alone`: the config's mourning switch) runs after them, by itself.
+  const shared = chosen.filter((t) => !t.alone);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(WORKERS, shared.length) }, async () => {
+      while (next < shared.length) await runOne(shared[(next += 1) - 1]);
+    }),
+  );
+  for (const test of chosen.filter((t) => t.alone)) await runOne(test);
   await browser.close();
 } catch (error) {
   failed += 1;

@@ -219,6 +219,8 @@ export const visitorTests = [
   },
   {
     name: '哀悼模式: a config reload turns every page grey and stops the carousel, for a switch or a listed day',
+    // Every page turns grey while it runs: no other test beside it.
+    alone: true,
     async run({ page, base, config }) {
       const grey = () => page.evaluate(() => getComputedStyle(document.documentElement).filter);
       await open(page, base, '/');
