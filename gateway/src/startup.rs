@@ -1,6 +1,6 @@
 //! Builds the whole app from a config, binds it, and runs it until a shutdown signal.
 
-use std::{future::Future, io, net::SocketAddr};
+use std::{future::Future, io, net::SocketAddr, pin::Pin};
 
 use axum::{
     Router,
@@ -75,6 +75,12 @@ pub fn app(state: AppState) -> App {
     )
 }
 
+/// A server running (`Application::run_until`), boxed: the future of the accept loop and every
+/// connection's service is compiled once, in this crate, instead of again in each crate that
+/// awaits it (the binary, the tools, every test crate): the binary's own build fell from ~18 s
+/// to ~N s (docs/performance.md, "Builds").
+pub type Running = Pin<Box<dyn Future<Output = io::Result<()>> + Send>>;
+
 pub struct Application {
     listener: TcpListener,
     app: App,
@@ -115,9 +121,17 @@ impl Application {
     }
 
     /// Serves until `shutdown` resolves, then lets requests in flight finish.
-    pub async fn run_until(
+    pub fn run_until(self, shutdown: impl Future<Output = ()> + Send + 'static) -> Running {
+        self.run(Box::pin(shutdown))
+    }
+
+    fn run(self, shutdown: Pin<Box<dyn Future<Output = ()> + Send>>) -> Running {
+        Box::pin(async move { self.serve_until(shutdown).await })
+    }
+
+    async fn serve_until(
         self,
-        shutdown: impl Future<Output = ()> + Send + 'static,
+        shutdown: Pin<Box<dyn Future<Output = ()> + Send>>,
     ) -> io::Result<()> {
         let addr = self.local_addr();
         tracing::info!(%addr, upstream = %self.state.runtime().config.upstream.base_url, "portal gateway listening");
