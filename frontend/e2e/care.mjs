@@ -191,6 +191,7 @@ function fakeSpeech(langs) {
 }
 
 const axeTests = Object.entries(MODES).map(([mode, prefs]) => ({
+  long: true,
   name: `关怀版: axe finds nothing serious, critical or landmark-unique on any route in the ${mode} mode`,
   async run({ page, base }) {
     const article = (await api(base, '/article/list?categoryId=21&page=1&size=1')).content[0];

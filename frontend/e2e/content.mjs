@@ -267,6 +267,7 @@ export const contentTests = [
     },
   },
   {
+    long: true,
     name: 'layouts hold at 1366x768 and 390x844 and screenshots are saved',
     async run({ page, base, artifacts }) {
       for (const [width, height] of [

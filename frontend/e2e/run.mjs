@@ -146,7 +146,8 @@ try {
   // Most of a test is waiting (a load, the network at rest, a transition), which another test's
   // work fills: WORKERS tests at once, each in its own context. A test that changes what every
   // page shows (`alone`: the config's mourning switch) runs after them, by itself.
-  const shared = chosen.filter((t) => !t.alone);
+  // The longest (`long`) first: started last, one would run on alone while the other workers idle.
+  const shared = chosen.filter((t) => !t.alone).sort((a, b) => Number(Boolean(b.long)) - Number(Boolean(a.long)));
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(WORKERS, shared.length) }, async () => {

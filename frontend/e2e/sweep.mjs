@@ -373,6 +373,8 @@ async function inLanes(browser, routes, visit, lanes = 2) {
 
 export const sweepTests = [
   {
+    // One of the longest cases (`long`: started first, so no worker is left alone with it at the end).
+    long: true,
     name: 'sweep: every route at 1366, 768, 390 and 320 px and in 关怀版 at every text size and zoom on phones: nothing past the screen outside a scroll box that says so, no text over text, every org-chart box in reach, axe clean',
     async run({ browser, base, artifacts }) {
       const routes = await everyRoute(base);

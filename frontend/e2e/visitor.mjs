@@ -105,6 +105,7 @@ export const visitorTests = [
     },
   },
   {
+    long: true,
     name: '无障碍: with all modes on, axe is clean on each route and nothing scrolls sideways at 1280 px (特大) or 320 px',
     async run({ page, base }) {
       const problems = [];
