@@ -7,7 +7,7 @@ NODE_STAMP := $(FRONTEND)/node_modules/.package-lock.json
 FRONTEND_SRC := $(shell find $(FRONTEND)/src $(FRONTEND)/public -type f 2>/dev/null) $(FRONTEND)/webpack.config.js $(FRONTEND)/scripts/no-css-loader.js $(FRONTEND)/package-lock.json
 DIST_STAMP := $(FRONTEND)/dist/index.html
 
-.PHONY: help run test build release-binaries serve-binaries frontend node-deps system-deps test-rust test-rust-linted lint-static test-frontend test-e2e test-contract test-soak test-hostile test-deploy test-strapi test-wordpress strapi-install image soak soak-replicas lint fmt bench bench-instructions bench-shared bench-mapping bench-search audit clean
+.PHONY: help run test build release-binaries serve-binaries frontend node-deps system-deps test-rust lint-static test-frontend test-e2e test-contract test-soak test-hostile test-deploy test-strapi test-wordpress strapi-install image soak soak-replicas lint fmt bench bench-instructions bench-shared bench-mapping bench-search audit clean
 
 help:
 	@echo "make run    build everything and serve the portal at http://127.0.0.1:8080/portal/"
@@ -73,12 +73,9 @@ LINTED = RUSTC_WORKSPACE_WRAPPER=$(CLIPPY_DRIVER) CLIPPY_ARGS=-D__CLIPPY_HACKERY
 
 # The replica tests run a real redis-server (Debian's package) on loopback; the page tests render
 # with the app's production build (its server bundle), so it is built first.
+# Built by clippy's driver (above): a lint finding fails the build as `make lint`'s would, and
+# every test target here (this and `test-strapi`) shares the one build.
 test-rust: frontend
-	@scripts/ensure-system-deps.sh redis-server:redis-server
-	cargo test --workspace --locked
-
-# `test-rust` built by clippy's driver (above): a lint finding fails the build as `make lint`'s would.
-test-rust-linted: frontend
 	@scripts/ensure-system-deps.sh redis-server:redis-server
 	@test -x "$(CLIPPY_DRIVER)" || { echo "clippy-driver not found (rustup component add clippy)"; exit 1; }
 	$(LINTED) cargo test --workspace --locked
@@ -140,7 +137,7 @@ strapi-install:
 	@mkdir -p target && (scripts/strapi.sh install > target/strapi-install.log 2>&1 &)
 
 test-strapi: system-deps build
-	@scripts/test-strapi.sh
+	@$(LINTED) scripts/test-strapi.sh
 
 # WordPress (Debian's package, on PHP's built-in server and a throwaway MariaDB under target/wordpress)
 # in front of which the gateway runs config/examples/wordpress.toml, and whose edits reach the portal
@@ -148,7 +145,7 @@ test-strapi: system-deps build
 test-wordpress: build
 	@GATEWAY_BIN=target/release/portal-gateway scripts/test-wordpress.sh
 
-test: strapi-install lint-static test-rust-linted test-frontend test-e2e test-contract test-soak test-hostile test-deploy test-strapi test-wordpress test-monitoring
+test: strapi-install lint-static test-rust test-frontend test-e2e test-contract test-soak test-hostile test-deploy test-strapi test-wordpress test-monitoring
 
 audit: system-deps build
 	@scripts/audit.sh
