@@ -9,13 +9,11 @@ import { parseSearch } from './features/search/keyword';
 import cases from './lib/address-cases.json';
 import { articleIdOf } from './lib/page-href';
 
-const read = readParam;
-
 describe('an address value', () => {
   it.each(cases.cases.map((c) => [c.name, JSON.stringify(c.raw), c.raw, c.read] as const))(
     '%s=%s is read as the gateway reads it',
     (name, _shown, raw, expected) => {
-      expect(read(name, raw)).toBe(expected);
+      expect(readParam(name, raw)).toBe(expected);
     },
   );
 });
@@ -63,7 +61,7 @@ describe('an address', () => {
   it('is read as the table says: each parameter it names has a reader, a page shares only what it reads', () => {
     const sample: Record<string, string> = { page: '2', listPage: '2', id: '9', section: '21', from: '2025-01-01', to: '2025-12-31', q: '班列' };
     for (const rule of [...cases.pages.map((c) => queryRule(c.path)), queryRule('/anything')]) {
-      for (const name of rule.reads) expect(read(name, sample[name])).not.toBeNull();
+      for (const name of rule.reads) expect(readParam(name, sample[name])).not.toBeNull();
       for (const name of rule.shares) expect(rule.reads).toContain(name);
     }
   });

@@ -127,7 +127,7 @@ impl Application {
     }
 
     fn run(self, shutdown: Pin<Box<dyn Future<Output = ()> + Send>>) -> Running {
-        Box::pin(async move { self.serve_until(shutdown).await })
+        Box::pin(self.serve_until(shutdown))
     }
 
     async fn serve_until(

@@ -509,25 +509,39 @@ fn shell(state: &AppState) -> Entry {
 mod tests {
     use super::*;
 
-    /// The same hostile values the app's readers are fed (`frontend/src/address.test.ts`), with the
-    /// answer both must give.
+    /// `frontend/src/lib/address-cases.json`: single values and whole addresses, with the answer
+    /// the app's readers and the gateway's page key must both give (`frontend/src/address.test.ts`
+    /// feeds the app the same).
+    #[derive(serde::Deserialize)]
+    struct AddressCases {
+        cases: Vec<ValueCase>,
+        pages: Vec<PageCase>,
+    }
+
+    #[derive(serde::Deserialize)]
+    struct ValueCase {
+        name: String,
+        raw: String,
+        read: Option<String>,
+    }
+
+    #[derive(serde::Deserialize)]
+    struct PageCase {
+        path: String,
+        query: String,
+        read: Vec<(String, String)>,
+    }
+
+    fn address_cases() -> AddressCases {
+        serde_json::from_str(include_str!("../../../frontend/src/lib/address-cases.json")).unwrap()
+    }
+
+    /// The same hostile values the app's readers are fed, with the answer both must give.
     #[test]
     fn an_address_value_is_read_as_the_app_reads_it() {
-        #[derive(serde::Deserialize)]
-        struct Case {
-            name: String,
-            raw: String,
-            read: Option<String>,
-        }
-        #[derive(serde::Deserialize)]
-        struct Cases {
-            cases: Vec<Case>,
-        }
-        let cases: Cases =
-            serde_json::from_str(include_str!("../../../frontend/src/lib/address-cases.json"))
-                .unwrap();
-        assert!(cases.cases.len() > 40);
-        for case in cases.cases {
+        let cases = address_cases().cases;
+        assert!(cases.len() > 40);
+        for case in cases {
             assert_eq!(
                 read_as_app(&case.name, &case.raw),
                 case.read,
@@ -539,25 +553,13 @@ mod tests {
     }
 
     /// Whole addresses with hostile values (`?page=02`, `%C2%85`, U+FEFF, twenty digits), the same
-    /// the app's `readPage`, its pages' readers and its shared address are fed
-    /// (`frontend/src/address.test.ts`): the page key keeps what they read, in the table's order.
+    /// the app's `readPage`, its pages' readers and its shared address are fed: the page key keeps
+    /// what they read, in the table's order.
     #[test]
     fn a_pages_address_is_read_as_the_app_reads_it() {
-        #[derive(serde::Deserialize)]
-        struct Page {
-            path: String,
-            query: String,
-            read: Vec<(String, String)>,
-        }
-        #[derive(serde::Deserialize)]
-        struct Cases {
-            pages: Vec<Page>,
-        }
-        let cases: Cases =
-            serde_json::from_str(include_str!("../../../frontend/src/lib/address-cases.json"))
-                .unwrap();
-        assert!(cases.pages.len() > 10);
-        for case in cases.pages {
+        let pages = address_cases().pages;
+        assert!(pages.len() > 10);
+        for case in pages {
             let url = page_url(&format!("/portal{}", case.path), Some(&case.query));
             let (path, query) = url.split_once('?').unwrap_or((&url, ""));
             assert_eq!(path, format!("/portal{}", case.path));
