@@ -15,9 +15,9 @@ trap 'scripts/strapi.sh stop >/dev/null 2>&1 || true' EXIT
 eval "$out"
 export STRAPI_URL STRAPI_TOKEN_FILE STRAPI_EDITOR_TOKEN_FILE
 echo "test-strapi: Strapi 5 at $STRAPI_URL"
-cargo test --locked -p portal-gateway --test api strapi -- --ignored \
+cargo test --release --locked -p portal-gateway --test api strapi -- --ignored \
   --skip strapi_without_a_section_gives_a_portal_without_it
 (cd frontend && node e2e/strapi.mjs)
 # Last, as it deletes sections of this Strapi that the tests above read.
-cargo test --locked -p portal-gateway --test api strapi_without_a_section_gives_a_portal_without_it \
+cargo test --release --locked -p portal-gateway --test api strapi_without_a_section_gives_a_portal_without_it \
   -- --ignored --exact strapi::strapi_without_a_section_gives_a_portal_without_it

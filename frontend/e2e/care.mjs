@@ -5,9 +5,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
-import AxeBuilder from '@axe-core/playwright';
 
-import { SPEC_ROUTES, api, heading, open, overflowing, sweep, takenOver } from './support.mjs';
+import { api, heading, open, overflowing, takenOver } from './support.mjs';
 
 const table = JSON.parse(readFileSync(new URL('../src/app/route-table.json', import.meta.url), 'utf8'));
 const flat = (routes) => routes.flatMap((r) => [r, ...flat(r.routes ?? [])]);
@@ -22,14 +21,6 @@ const STANDARD = {};
 const LARGEST = { size: 'xlarge' };
 const ZOOMED = { zoom: 150 };
 const MAXIMUM = { size: 'xlarge', zoom: 150 };
-/**
- * The reading modes axe runs in here, by name: high contrast. The sweep (sweep.mjs) loads every route
- * once and runs axe in the standard page and in 大, 特大 and 150 % zoom.
- */
-const MODES = {
-  高对比度: { contrast: true },
-};
-
 /** Stores a reading choice in the context's storage, as a returning visitor's would be. */
 async function store(page, base, prefs) {
   await open(page, base, '/');
@@ -157,16 +148,6 @@ function skipLinkState() {
   };
 }
 
-/** Serious and critical axe findings in WCAG 2.1 A/AA and best practice, and any landmark-unique one. */
-async function axeFindings(page) {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical' || v.id === 'landmark-unique')
-    .map((v) => `${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).slice(0, 2).join(', ')}`);
-}
-
 /** A Web Speech engine in the page, before the app's script: its voices, and what it was asked to say. */
 function fakeSpeech(langs) {
   const voices = langs.map((lang) => ({ lang, name: `test ${lang}`, voiceURI: `test-${lang}`, default: false, localService: true }));
@@ -189,21 +170,6 @@ function fakeSpeech(langs) {
   });
   Object.defineProperty(window, 'speechSynthesis', { configurable: true, value: engine });
 }
-
-const axeTests = Object.entries(MODES).map(([mode, prefs]) => ({
-  long: true,
-  name: `关怀版: axe finds nothing serious, critical or landmark-unique on any route in the ${mode} mode`,
-  async run({ page, base }) {
-    const article = (await api(base, '/article/list?categoryId=21&page=1&size=1')).content[0];
-    const routes = [...SPEC_ROUTES, `/article/${article.id}`, '/sitemap', '/contact', '/accessibility', '/search?q=班列'];
-    await store(page, base, prefs);
-    const found = await sweep(page, routes, async (p, route) => {
-      await visit(p, base, route);
-      return (await axeFindings(p)).map((finding) => `${route}: ${finding}`);
-    });
-    assert.deepEqual(found.flat(), []);
-  },
-}));
 
 export const careTests = [
   {
@@ -504,5 +470,4 @@ export const careTests = [
       assert.equal(await main.locator('a[href="/portal/contact"]').count(), 1);
     },
   },
-  ...axeTests,
 ];

@@ -30,9 +30,11 @@ const flat = (routes) => routes.flatMap((r) => [r, ...flat(r.routes ?? [])]);
 /**
  * What each page is checked in, in order: the standard page from wide to narrow, then 关怀版 at every
  * text size and zoom on a 320 px phone, and its largest text, alone and at the largest zoom (the root
- * at 36 px), at 390 px too. Axe where `axe` says: the standard page at 1366 and 390 px, and 关怀版's 大, 特大
- * and 150 % zoom at 320 px (its high-contrast mode, which this does not switch, has its axe sweep in
- * care.mjs). Each route is loaded once and every mode is applied in place.
+ * at 36 px), at 390 px too; then 高对比度 alone, and every reading aid at once (特大, 高对比度, 宽行距, as a
+ * visitor who needs them all sets them) at 1280 and 320 px. Axe where `axe` says: the standard page at
+ * 1366 and 390 px, 关怀版's 大, 特大 and 150 % zoom at 320 px, 高对比度 at 1366 and all aids at 1280.
+ * Each route is loaded once and every mode is applied in place (these were three sweeps of their
+ * own, each loading every route again).
  */
 const PHONE = { width: 390, height: 844 };
 const SMALL = { width: 320, height: 640 };
@@ -51,6 +53,8 @@ const CARE = ['standard', 'large', 'xlarge']
 const MODES = [
   { mode: '标准', prefs: null, widths: [{ width: 1366, height: 900, axe: true }, { width: 768, height: 1024 }, { ...PHONE, axe: true }, SMALL] },
   ...CARE,
+  { mode: '高对比度', prefs: { contrast: true }, widths: [{ width: 1366, height: 900, axe: true }] },
+  { mode: '全部辅助', prefs: { size: 'xlarge', contrast: true, spacing: true }, widths: [{ width: 1280, height: 800, axe: true }, SMALL] },
 ];
 
 /**
@@ -375,7 +379,7 @@ export const sweepTests = [
   {
     // One of the longest cases (`long`: started first, so no worker is left alone with it at the end).
     long: true,
-    name: 'sweep: every route at 1366, 768, 390 and 320 px and in 关怀版 at every text size and zoom on phones: nothing past the screen outside a scroll box that says so, no text over text, every org-chart box in reach, axe clean',
+    name: 'sweep: every route at 1366, 768, 390 and 320 px, in 关怀版 at every text size and zoom on phones, in 高对比度 and with every aid on: nothing past the screen outside a scroll box that says so, no text over text, every org-chart box in reach, axe clean',
     async run({ browser, base, artifacts }) {
       const routes = await everyRoute(base);
       console.log(`       ${routes.length} routes, the articles ${routes.filter((r) => r.startsWith('/article/')).join(', ') || 'none'}`);

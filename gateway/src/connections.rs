@@ -80,7 +80,8 @@ impl Activity {
 /// Closes a connection whose [`Activity`] shows nothing moving: `first_byte` after it was
 /// accepted when no byte ever moved, `idle` after bytes were last seen moving. It looks every
 /// quarter of the time-out, so a connection is closed after between one and one and a quarter
-/// of its time-out of silence.
+/// of its time-out of silence. It reads no clock itself: the caller says what time it is, so the
+/// tests step through a connection's life without waiting for it.
 pub struct Watchdog {
     activity: Arc<Activity>,
     accepted: Instant,
@@ -89,26 +90,26 @@ pub struct Watchdog {
 }
 
 impl Watchdog {
-    pub fn new(activity: Arc<Activity>) -> Self {
+    /// The watchdog of a connection accepted at `accepted`.
+    pub fn new(activity: Arc<Activity>, accepted: Instant) -> Self {
         Self {
             activity,
-            accepted: Instant::now(),
+            accepted,
             last_seen: None,
         }
     }
 
-    /// When to look next.
-    pub fn next_look(&self, limits: &ConnectionLimits) -> Instant {
+    /// When to look next, at `now`.
+    pub fn next_look(&self, limits: &ConnectionLimits, now: Instant) -> Instant {
         let (deadline, limit) = match self.last_seen {
             None => (self.accepted + limits.first_byte, limits.first_byte),
             Some(at) => (at + limits.idle, limits.idle),
         };
-        deadline.min(Instant::now() + limit / 4)
+        deadline.min(now + limit / 4)
     }
 
-    /// A look: why the connection is to be closed now, if it is.
-    pub fn look(&mut self, limits: &ConnectionLimits) -> Option<&'static str> {
-        let now = Instant::now();
+    /// A look at `now`: why the connection is to be closed, if it is.
+    pub fn look(&mut self, limits: &ConnectionLimits, now: Instant) -> Option<&'static str> {
         if self.activity.moved.swap(false, Ordering::Relaxed) {
             self.last_seen = Some(now);
             return None;
@@ -279,42 +280,44 @@ mod tests {
         }
     }
 
-    /// Runs the watchdog's looks until it closes the connection, `moves` marking activity at
-    /// the given offsets since accept; the time (paused clock) it closed at and why.
-    async fn closed_after(moves: &[u64]) -> (Duration, &'static str) {
+    /// Steps through the watchdog's looks until it closes the connection, `moves` marking
+    /// activity at the given offsets (ms) since accept; the time after accept it closed at, and
+    /// why. Time here is the watchdog's argument: each look happens when it asked to look.
+    fn closed_after(moves: &[u64]) -> (Duration, &'static str) {
         let limits = limits(1, &[]);
         let activity = Activity::new();
-        let mut watchdog = Watchdog::new(Arc::clone(&activity));
         let start = Instant::now();
+        let mut watchdog = Watchdog::new(Arc::clone(&activity), start);
         let mut moves = moves
             .iter()
             .map(|ms| start + Duration::from_millis(*ms))
             .peekable();
+        let mut now = start;
         loop {
-            let look = watchdog.next_look(&limits);
-            while let Some(at) = moves.next_if(|at| *at <= look) {
-                tokio::time::sleep_until(at).await;
+            let look = watchdog.next_look(&limits, now);
+            assert!(look > now, "a look is always later");
+            while moves.next_if(|at| *at <= look).is_some() {
                 activity.moved();
             }
-            tokio::time::sleep_until(look).await;
-            if let Some(why) = watchdog.look(&limits) {
-                return (start.elapsed(), why);
+            now = look;
+            if let Some(why) = watchdog.look(&limits, now) {
+                return (now - start, why);
             }
         }
     }
 
-    #[tokio::test(start_paused = true)]
-    async fn a_connection_is_closed_after_its_time_out_of_silence_and_not_before() {
+    #[test]
+    fn a_connection_is_closed_after_its_time_out_of_silence_and_not_before() {
         // first_byte 1 s, idle 5 s.
-        assert_eq!(closed_after(&[]).await, (Duration::from_secs(1), "silent"));
-        let (at, why) = closed_after(&[100]).await;
+        assert_eq!(closed_after(&[]), (Duration::from_secs(1), "silent"));
+        let (at, why) = closed_after(&[100]);
         assert_eq!(why, "idle");
         assert!(
             at >= Duration::from_millis(5_100) && at <= Duration::from_millis(6_350),
             "{at:?}"
         );
         // Moving now and then keeps it open; the silence after the last move closes it.
-        let (at, why) = closed_after(&[100, 3_000, 7_000, 11_000, 15_500]).await;
+        let (at, why) = closed_after(&[100, 3_000, 7_000, 11_000, 15_500]);
         assert_eq!(why, "idle");
         assert!(
             at >= Duration::from_millis(20_500) && at <= Duration::from_millis(21_750),

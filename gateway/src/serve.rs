@@ -78,7 +78,7 @@ pub async fn serve(
             .into_owned();
         let connection = graceful.watch(connection);
         let limits = limits.clone();
-        let mut watchdog = Watchdog::new(activity);
+        let mut watchdog = Watchdog::new(activity, tokio::time::Instant::now());
         // The connection runs as a task of its own, with nothing beside it to poll each time it
         // wakes (a timer polled with it cost about 130 instructions a request; `make
         // bench-instructions`, 2026-11-26). Its watchdog is a second task that wakes a few times
@@ -94,8 +94,8 @@ pub async fn serve(
                 tokio::select! {
                     biased;
                     _ = &mut serving => return,
-                    () = tokio::time::sleep_until(watchdog.next_look(&limits)) => {
-                        if let Some(why) = watchdog.look(&limits) {
+                    () = tokio::time::sleep_until(watchdog.next_look(&limits, tokio::time::Instant::now())) => {
+                        if let Some(why) = watchdog.look(&limits, tokio::time::Instant::now()) {
                             metrics::counter!("portal_connections_closed_total", "reason" => why)
                                 .increment(1);
                             // Dropped: its socket is closed.

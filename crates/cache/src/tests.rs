@@ -181,7 +181,7 @@ fn policy(wait: Duration) -> Policy {
     }
 }
 
-#[tokio::test(start_paused = true)]
+#[tokio::test]
 async fn waiters_give_up_after_their_wait_and_the_call_is_made_once() {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let cache = Cache::new(1 << 20, None);
@@ -192,14 +192,14 @@ async fn waiters_give_up_after_their_wait_and_the_call_is_made_once() {
             std::future::pending::<Loaded>()
         }
     };
-    let policy = policy(Duration::from_secs(2));
+    let policy = policy(Duration::from_millis(50));
     let both = async {
         tokio::join!(
             cache.get_or_load("k", &policy, hung(calls.clone())),
             cache.get_or_load("k", &policy, hung(calls.clone())),
         )
     };
-    // (Paused time: this fails at once rather than hanging if a waiter never gives up.)
+    // A bound far past the wait: this fails rather than hanging if a waiter never gives up.
     let (a, b) = tokio::time::timeout(Duration::from_secs(60), both)
         .await
         .expect("the waiters gave up");
@@ -211,17 +211,43 @@ async fn waiters_give_up_after_their_wait_and_the_call_is_made_once() {
     assert_eq!(cache.entry_count(), 0, "nothing cached");
 }
 
-#[tokio::test(start_paused = true)]
+/// A load held until its test lets it end (a CMS answer slow to map or sanitise, without a
+/// clock): it says when it has started, and ends when the gate opens.
+#[derive(Clone)]
+struct Hold {
+    started: Arc<tokio::sync::Notify>,
+    gate: tokio::sync::watch::Receiver<bool>,
+}
+
+impl Hold {
+    fn new() -> (Self, tokio::sync::watch::Sender<bool>) {
+        let (open, gate) = tokio::sync::watch::channel(false);
+        let started = Arc::new(tokio::sync::Notify::new());
+        (Self { started, gate }, open)
+    }
+
+    async fn until_opened(mut self) {
+        self.started.notify_one();
+        self.gate
+            .wait_for(|open| *open)
+            .await
+            .expect("the gate's sender lives");
+    }
+}
+
+#[tokio::test]
 async fn a_load_that_outlives_its_first_waiter_serves_the_ones_after_it() {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let cache = Cache::new(1 << 20, None);
     let calls = Arc::new(AtomicUsize::new(0));
-    // A load of 2.5 s (a CMS answer slow to map or sanitise) against a wait of 1 s.
+    let (hold, open) = Hold::new();
     let slow = |calls: Arc<AtomicUsize>| {
+        let hold = hold.clone();
         move || {
             calls.fetch_add(1, Ordering::SeqCst);
-            async {
-                tokio::time::sleep(Duration::from_millis(2500)).await;
+            let hold = hold.clone();
+            async move {
+                hold.until_opened().await;
                 Ok(Arc::new(Entry::new(
                     StatusCode::OK,
                     Bytes::from_static(b"{}"),
@@ -229,33 +255,40 @@ async fn a_load_that_outlives_its_first_waiter_serves_the_ones_after_it() {
             }
         }
     };
-    let policy = policy(Duration::from_secs(1));
-    let first = cache.get_or_load("k", &policy, slow(calls.clone())).await;
+    let short = policy(Duration::from_millis(20));
+    let first = cache.get_or_load("k", &short, slow(calls.clone())).await;
     assert!(first.result.is_err(), "the first visitor's wait is over");
-    // The next visitors, after the first gave up: they wait on the same load.
-    let second = cache.get_or_load("k", &policy, slow(calls.clone())).await;
+    // The next visitor, after the first gave up, waits on the same load.
+    let second = cache.get_or_load("k", &short, slow(calls.clone())).await;
     assert!(second.result.is_err());
-    let third = cache.get_or_load("k", &policy, slow(calls.clone())).await;
+    // The load ends while the third waits (a wait long enough for any machine).
+    let long = policy(Duration::from_secs(30));
+    let (third, ()) = tokio::join!(cache.get_or_load("k", &long, slow(calls.clone())), async {
+        open.send(true).expect("the load waits on the gate");
+    });
     assert!(
         third.result.is_ok(),
         "the load ended within the third's wait"
     );
     assert_eq!(calls.load(Ordering::SeqCst), 1, "one load for all three");
-    let fourth = cache.get_or_load("k", &policy, slow(calls.clone())).await;
+    let fourth = cache.get_or_load("k", &short, slow(calls.clone())).await;
     assert_eq!(fourth.outcome, Outcome::Hit);
     assert_eq!(calls.load(Ordering::SeqCst), 1);
 }
 
-/// A load that takes `ms` and answers `body`, tagged `article:1`, counting its calls.
+/// A load that answers `body`, tagged `article:1`, counting its calls; held by `hold` if given.
 fn tagged_load(
     calls: Arc<std::sync::atomic::AtomicUsize>,
-    ms: u64,
+    hold: Option<Hold>,
     body: &'static str,
 ) -> impl Fn() -> std::pin::Pin<Box<dyn Future<Output = Loaded> + Send>> + Send + Sync + 'static {
     move || {
         calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let hold = hold.clone();
         Box::pin(async move {
-            tokio::time::sleep(Duration::from_millis(ms)).await;
+            if let Some(hold) = hold {
+                hold.until_opened().await;
+            }
             Ok(Arc::new(
                 Entry::new(StatusCode::OK, Bytes::from_static(body.as_bytes()))
                     .tagged(vec!["article:1".to_owned()]),
@@ -264,21 +297,27 @@ fn tagged_load(
     }
 }
 
-/// A visitor whose load of `k` takes a second, 100 ms under way.
-async fn loading_for_a_second(
+/// A visitor whose load of `k` is under way (started, held) when this returns; it ends when the
+/// returned gate opens.
+async fn loading_until_opened(
     cache: &Arc<Cache>,
     policy: &Policy,
     calls: &Arc<std::sync::atomic::AtomicUsize>,
     body: &'static str,
-) -> tokio::task::JoinHandle<Lookup> {
+) -> (
+    tokio::task::JoinHandle<Lookup>,
+    tokio::sync::watch::Sender<bool>,
+) {
+    let (hold, open) = Hold::new();
+    let started = Arc::clone(&hold.started);
     let (cache, policy, calls) = (Arc::clone(cache), policy.clone(), Arc::clone(calls));
     let visitor = tokio::spawn(async move {
         cache
-            .get_or_load("k", &policy, tagged_load(calls, 1000, body))
+            .get_or_load("k", &policy, tagged_load(calls, Some(hold), body))
             .await
     });
-    tokio::time::sleep(Duration::from_millis(100)).await;
-    visitor
+    started.notified().await;
+    (visitor, open)
 }
 
 fn article_purge(hard: bool) -> Purge {
@@ -292,13 +331,13 @@ fn article_purge(hard: bool) -> Purge {
 /// An edit's notice comes while a visitor's load of the page is under way: that load's answer
 /// (from before the edit) goes to the visitor but is not kept, and the webhook's refresh does not
 /// join it but loads afresh, so the next visitor sees the edit.
-#[tokio::test(start_paused = true)]
+#[tokio::test]
 async fn an_answer_loaded_across_a_purge_is_not_kept_and_a_refresh_loads_afresh() {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let cache = Cache::new(1 << 20, None);
     let calls = Arc::new(AtomicUsize::new(0));
-    let policy = policy(Duration::from_secs(5));
-    let visitor = loading_for_a_second(&cache, &policy, &calls, "{\"t\":\"old\"}").await;
+    let policy = policy(Duration::from_secs(30));
+    let (visitor, open) = loading_until_opened(&cache, &policy, &calls, "{\"t\":\"old\"}").await;
     // The edit's notice, then its refresh, while the visitor's load runs.
     cache
         .purge(&article_purge(false), PurgeOrigin::Webhook)
@@ -307,7 +346,7 @@ async fn an_answer_loaded_across_a_purge_is_not_kept_and_a_refresh_loads_afresh(
         .refresh(
             "k",
             &policy,
-            tagged_load(calls.clone(), 10, "{\"t\":\"new\"}"),
+            tagged_load(calls.clone(), None, "{\"t\":\"new\"}"),
         )
         .await
         .unwrap();
@@ -316,6 +355,7 @@ async fn an_answer_loaded_across_a_purge_is_not_kept_and_a_refresh_loads_afresh(
         b"{\"t\":\"new\"}",
         "not the older load's"
     );
+    open.send(true).unwrap();
     let seen = visitor.await.unwrap().result.unwrap();
     assert_eq!(
         &seen.body.bytes[..],
@@ -326,7 +366,7 @@ async fn an_answer_loaded_across_a_purge_is_not_kept_and_a_refresh_loads_afresh(
         .get_or_load(
             "k",
             &policy,
-            tagged_load(calls.clone(), 10, "{\"t\":\"other\"}"),
+            tagged_load(calls.clone(), None, "{\"t\":\"other\"}"),
         )
         .await;
     assert_eq!(next.outcome, Outcome::Hit);
@@ -336,7 +376,7 @@ async fn an_answer_loaded_across_a_purge_is_not_kept_and_a_refresh_loads_afresh(
 
 /// Without a refresh: a hard purge during the load leaves nothing kept, so the next visitor loads
 /// again; a purge that does not reach the answer keeps it.
-#[tokio::test(start_paused = true)]
+#[tokio::test]
 async fn only_a_purge_that_reaches_the_answer_stops_it_being_kept() {
     use std::sync::atomic::{AtomicUsize, Ordering};
     for (purge, kept) in [
@@ -360,12 +400,13 @@ async fn only_a_purge_that_reaches_the_answer_stops_it_being_kept() {
     ] {
         let cache = Cache::new(1 << 20, None);
         let calls = Arc::new(AtomicUsize::new(0));
-        let policy = policy(Duration::from_secs(5));
-        let visitor = loading_for_a_second(&cache, &policy, &calls, "{}").await;
+        let policy = policy(Duration::from_secs(30));
+        let (visitor, open) = loading_until_opened(&cache, &policy, &calls, "{}").await;
         cache.purge(&purge, PurgeOrigin::Admin).await;
+        open.send(true).unwrap();
         assert!(visitor.await.unwrap().result.is_ok());
         let next = cache
-            .get_or_load("k", &policy, tagged_load(calls.clone(), 10, "{}"))
+            .get_or_load("k", &policy, tagged_load(calls.clone(), None, "{}"))
             .await;
         assert_eq!(next.outcome == Outcome::Hit, kept, "{purge:?}: kept {kept}");
         assert_eq!(
