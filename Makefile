@@ -87,9 +87,11 @@ test-rust: frontend
 test-frontend: node-deps
 	cd $(FRONTEND) && npm run --silent typecheck && npx jest --ci
 
+# Two cases at once (each in its own browser context; the mourning switch and the cold-load CLS
+# case by themselves at the end): most of a case is waiting for a load, which the other fills.
 test-e2e: system-deps build
-	cd $(FRONTEND) && npm run --silent budget && npm run --silent e2e
-	cd $(FRONTEND) && E2E_DIALECT=rest npm run --silent e2e -- "every route" --except "sweep"
+	cd $(FRONTEND) && npm run --silent budget && E2E_WORKERS=2 npm run --silent e2e
+	cd $(FRONTEND) && E2E_DIALECT=rest E2E_WORKERS=2 npm run --silent e2e -- "every route" --except "sweep"
 
 # The API contract: schemathesis against the gateway, from the OpenAPI document it serves.
 test-contract: build

@@ -332,6 +332,9 @@ export const innerTests = [
     },
   },
   {
+    // By itself when cases run side by side (E2E_WORKERS): it measures layout shifts on cold loads
+    // over a fixed second, and once beside the axe sweep its wait for the network at rest timed out.
+    alone: true,
     name: 'inner: a page shows placeholders while its data loads (busy, still under reduced motion), and a cold load of a list or an article shifts nothing (CLS)',
     async run({ page, context, base, browser, consoleErrors }) {
       // Placeholders: the list's answer held back for a moment.

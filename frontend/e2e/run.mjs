@@ -24,9 +24,9 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const GATEWAY = process.env.E2E_GATEWAY_LISTEN ?? '127.0.0.1:18080';
 const CMS = process.env.E2E_CMS_LISTEN ?? '127.0.0.1:18081';
 export const BASE = `http://${GATEWAY}`;
-// Tests at once: one by one, as listed, unless E2E_WORKERS says more. With two, a clean clone's run
-// once saw the cold-load CLS case's `networkidle` wait time out beside the axe sweeps, so `make test`
-// keeps one.
+// Tests at once: one by one, as listed, unless E2E_WORKERS says more (`make test` runs two). With
+// two, a clean clone's run once saw the cold-load CLS case's `networkidle` wait time out beside the
+// axe sweeps: that case is `alone` now.
 const WORKERS = Math.max(1, Number(process.env.E2E_WORKERS ?? 1) || 1);
 const ARTIFACTS = join(root, 'frontend', 'reports', 'e2e');
 mkdirSync(ARTIFACTS, { recursive: true });
