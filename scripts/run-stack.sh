@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Starts reference-cms and the gateway (release builds), prints the URL, stops both on Ctrl-C.
+# Starts reference-cms and the gateway, prints the URL, stops both on Ctrl-C. BIN_DIR: where their
+# binaries are (target/release, the default; `make run` serves target/quick).
 # Ports: CMS_LISTEN (default 127.0.0.1:8081) and GATEWAY_LISTEN (default 127.0.0.1:8080).
 # CMS_DIALECT (native, mybatis or rest) picks how reference-cms speaks; GATEWAY_CONFIG the
 # gateway's config (config/examples/<dialect>.toml for the others).
@@ -7,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cms_listen=${CMS_LISTEN:-127.0.0.1:8081}
 gateway_listen=${GATEWAY_LISTEN:-127.0.0.1:8080}
-bin=target/release
+bin=${BIN_DIR:-target/release}
 
 pids=()
 stop() {
