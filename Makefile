@@ -78,7 +78,7 @@ LINTED = RUSTC_WORKSPACE_WRAPPER=$(CLIPPY_DRIVER) CLIPPY_ARGS=$(LINT_FLAGS)
 # with the app's production build (its server bundle), so it is built first.
 # In the release profile: the release binaries the e2e, soak, hostile and contract stages serve are
 # built from the same dependencies, so `make test` builds them once (a dev-profile test build was
-# a second build of every dependency: ~300 s of a clean clone's CI), and the API suite runs in 64 s
+# a second build of every dependency: ~300 s of a clean clone's CI), and the API suite runs in 62–72 s
 # instead of 135. A plain `cargo test` (dev profile) still works, for a quick loop.
 test-rust: frontend
 	@scripts/ensure-system-deps.sh redis-server:redis-server
@@ -88,11 +88,11 @@ test-rust: frontend
 test-frontend: node-deps
 	cd $(FRONTEND) && npm run --silent typecheck && npx jest --ci
 
-# Two cases at once (each in its own browser context; the mourning switch and the cold-load CLS
-# case by themselves at the end): most of a case is waiting for a load, which the other fills.
+# Two cases at once (frontend/e2e/run.mjs: each in its own browser context, the mourning switch and
+# the cold-load CLS case by themselves at the end): most of a case is waiting for a load.
 test-e2e: system-deps build
-	cd $(FRONTEND) && npm run --silent budget && E2E_WORKERS=2 npm run --silent e2e
-	cd $(FRONTEND) && E2E_DIALECT=rest E2E_WORKERS=2 npm run --silent e2e -- "every route" --except "sweep"
+	cd $(FRONTEND) && npm run --silent budget && npm run --silent e2e
+	cd $(FRONTEND) && E2E_DIALECT=rest npm run --silent e2e -- "every route" --except "sweep"
 
 # The API contract: schemathesis against the gateway, from the OpenAPI document it serves.
 test-contract: build

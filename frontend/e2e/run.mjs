@@ -24,10 +24,9 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const GATEWAY = process.env.E2E_GATEWAY_LISTEN ?? '127.0.0.1:18080';
 const CMS = process.env.E2E_CMS_LISTEN ?? '127.0.0.1:18081';
 export const BASE = `http://${GATEWAY}`;
-// Tests at once: one by one, as listed, unless E2E_WORKERS says more (`make test` runs two). With
-// two, a clean clone's run once saw the cold-load CLS case's `networkidle` wait time out beside the
-// axe sweeps: that case is `alone` now.
-const WORKERS = Math.max(1, Number(process.env.E2E_WORKERS ?? 1) || 1);
+// Tests at once (E2E_WORKERS=1: one by one). With two, a clean clone's run once saw the cold-load
+// CLS case's `networkidle` wait time out beside the axe sweeps: that case is `alone` now.
+const WORKERS = Math.max(1, Number(process.env.E2E_WORKERS ?? 2) || 1);
 const ARTIFACTS = join(root, 'frontend', 'reports', 'e2e');
 mkdirSync(ARTIFACTS, { recursive: true });
 
@@ -145,22 +144,18 @@ try {
     }
     await context.close();
   };
-  // With more than one worker, most of a test is waiting (a load, the network at rest, a
-  // transition), which another test's work fills: WORKERS tests at once, each in its own context,
-  // the longest (`long`) first, and a test that changes what every page shows (`alone`: the
-  // config's mourning switch) after them, by itself. With one, the tests run as listed.
-  if (WORKERS === 1) {
-    for (const test of chosen) await runOne(test);
-  } else {
-    const shared = chosen.filter((t) => !t.alone).sort((a, b) => Number(Boolean(b.long)) - Number(Boolean(a.long)));
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: Math.min(WORKERS, shared.length) }, async () => {
-        while (next < shared.length) await runOne(shared[(next += 1) - 1]);
-      }),
-    );
-    for (const test of chosen.filter((t) => t.alone)) await runOne(test);
-  }
+  // Most of a test is waiting (a load, the network at rest, a transition), which another test's
+  // work fills: WORKERS tests at once, each in its own context, the longest (`long`) first (started
+  // last, one would run on alone while the other workers idle), and the tests that must be by
+  // themselves (`alone`: the config's mourning switch greys every page; the CLS case) after them.
+  const shared = chosen.filter((t) => !t.alone).sort((a, b) => Number(Boolean(b.long)) - Number(Boolean(a.long)));
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(WORKERS, shared.length) }, async () => {
+      while (next < shared.length) await runOne(shared[(next += 1) - 1]);
+    }),
+  );
+  for (const test of chosen.filter((t) => t.alone)) await runOne(test);
   await browser.close();
 } catch (error) {
   failed += 1;
