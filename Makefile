@@ -12,7 +12,7 @@ DIST_STAMP := $(FRONTEND)/dist/index.html
 help:
 	@echo "make run    build the app and the two servers (a quick build) and serve the portal at http://127.0.0.1:8080/portal/"
 	@echo "make test   install what is missing and run every test (Rust, frontend unit, end-to-end)"
-	@echo "make lint   the crates' layers and no import circle, rustfmt check, clippy -D warnings, TypeScript type check, ESLint (structure, hooks, a11y)"
+	@echo "make lint   the crates' layers and no import circle, the tests adding no feature to the binaries' crates, rustfmt check, clippy -D warnings, TypeScript type check, ESLint (structure, hooks, a11y)"
 	@echo "make audit  Lighthouse (desktop and mobile, worst of 3 runs) on home, a news list, an article and the article by its old hash route; reports in frontend/reports/lighthouse"
 	@echo "make image  build the container images with podman or buildah (deploy/README.md)"
 	@echo "make soak   5 minutes of mixed load while the CMS flaps down/up/slow, then 50 cold keys across three replicas on one Redis (see docs/operations.md)"
@@ -59,9 +59,11 @@ serve-binaries:
 lint: lint-static
 	cargo clippy --workspace --all-targets --locked -- -D warnings
 
-# Everything of `make lint` but clippy: the layers, rustfmt, TypeScript and ESLint.
+# Everything of `make lint` but clippy: the layers, one Rust build for the tests and the binaries,
+# rustfmt, TypeScript and ESLint.
 lint-static: node-deps
 	python3 scripts/check_layers.py
+	python3 scripts/check_one_build.py
 	cargo fmt --all -- --check
 	cd $(FRONTEND) && npm run --silent typecheck && npm run --silent lint
 
