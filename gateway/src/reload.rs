@@ -54,6 +54,11 @@ pub fn spawn(state: AppState) {
             // on is not mistaken for one after it (at worst the same file is read twice).
             if state.runtime().config.server.watch_config {
                 reload(&state, "file change");
+            } else {
+                // Said once per edit, so an operator who edited the file sees why nothing changed.
+                tracing::info!(
+                    "the config file changed; server.watch_config is off, so it is read at the next SIGHUP"
+                );
             }
         }
     });

@@ -211,12 +211,18 @@ impl<E: super::LoadError> ResponseCache<E> {
             })
         });
         let policy = class.map(|class| Policy::named(config, class, key, upstream_timeout));
-        Some(view(key, &entry, in_memory, policy.as_ref()))
+        let age = self.clock.since(entry.stored);
+        Some(view(key, &entry, age, in_memory, policy.as_ref()))
     }
 }
 
-fn view(key: &str, entry: &Entry, in_memory: bool, policy: Option<&Policy>) -> EntryView {
-    let age = entry.stored.elapsed();
+fn view(
+    key: &str,
+    entry: &Entry,
+    age: Duration,
+    in_memory: bool,
+    policy: Option<&Policy>,
+) -> EntryView {
     let left = |window: Duration| window.saturating_sub(age).as_secs_f64();
     let windows = policy.map(|policy| {
         let ttl = policy.ttl_of(entry);

@@ -2,6 +2,7 @@
 //! each key with its own time to live, one upstream call per key however many visitors miss at
 //! once, stale answers while one refresh runs or while the CMS is down.
 
+mod clock;
 mod entry;
 pub mod inspect;
 mod settings;
@@ -20,6 +21,7 @@ use std::{
 
 use futures_util::future::{BoxFuture, FutureExt, Shared};
 
+pub use clock::Clock;
 pub use entry::{
     CACHE_STATUS, Entry, MediaType, Outcome, Timing, Wants, X_CACHE, cache_status, respond,
 };
@@ -217,6 +219,8 @@ pub struct ResponseCache<E> {
     /// Every purge applied to this replica's memory, whatever its origin, for those who keep
     /// something of their own in step with the cache (the search index).
     purges: tokio::sync::broadcast::Sender<Heard>,
+    /// What ages are read on (`clock.rs`).
+    clock: Clock,
 }
 
 /// A purge applied to this replica's memory, with its number (the first is 0): a listener that
@@ -257,19 +261,26 @@ impl<E: LoadError> ResponseCache<E> {
             .expire_after(KeepForStale)
             .support_invalidation_closures()
             .build();
+        let clock = Clock::default();
         let cache = Arc::new(Self {
             entries,
             inflight: Mutex::new(HashMap::new()),
             looks: Mutex::new(HashMap::new()),
             loads: AtomicU64::new(0),
             purge_log: Mutex::new(PurgeLog::default()),
-            shared,
+            shared: shared.map(|tier| tier.on(clock.clone())),
             purges: tokio::sync::broadcast::channel(PURGES_HEARD).0,
+            clock,
         });
         if cache.shared.is_some() {
             SharedTier::start(&cache);
         }
         cache
+    }
+
+    /// The clock its ages are read on: a test moves it forward (`Clock::advance`).
+    pub fn clock(&self) -> &Clock {
+        &self.clock
     }
 
     pub fn shared(&self) -> Option<&SharedTier> {
@@ -319,7 +330,7 @@ impl<E: LoadError> ResponseCache<E> {
             },
         };
         // The one clock read of a hit.
-        let age = entry.stored.elapsed();
+        let age = self.clock.since(entry.stored);
         let ttl = policy.ttl_of(&entry);
         // A soft-purged entry is stale whatever its age: served while one refresh runs.
         if age < ttl && !entry.is_purged() {
@@ -444,7 +455,7 @@ impl<E: LoadError> ResponseCache<E> {
                 if why == Why::Miss
                     && let Some(entry) = task_cache.entries.get(&task_key).await
                     && !entry.is_purged()
-                    && entry.stored.elapsed() < policy_for_load.ttl_of(&entry)
+                    && task_cache.clock.since(entry.stored) < policy_for_load.ttl_of(&entry)
                 {
                     task_cache.forget_inflight(&task_key, id);
                     return Ok(entry);
@@ -462,7 +473,7 @@ impl<E: LoadError> ResponseCache<E> {
                         {
                             Coordinated::Found(mut found) => {
                                 found.keep_for = (policy_for_load.ttl_of(&found) + stale_budget)
-                                    .saturating_sub(found.stored.elapsed());
+                                    .saturating_sub(task_cache.clock.since(found.stored));
                                 found.class = Some(policy_for_load.class);
                                 let found = Arc::new(*found);
                                 task_cache
@@ -483,6 +494,9 @@ impl<E: LoadError> ResponseCache<E> {
                     let ttl = policy_for_load.ttl_of(entry);
                     if !ttl.is_zero() && entry.cacheable {
                         let mut stored = Entry::clone(entry);
+                        // Stamped on the cache's clock, which its age is read on.
+                        stored.stored = task_cache.clock.now();
+                        stored.stored_at = task_cache.clock.wall();
                         stored.keep_for = ttl + stale_budget;
                         stored.class = Some(policy_for_load.class);
                         let stored = Arc::new(stored);
@@ -614,7 +628,7 @@ impl<E: LoadError> ResponseCache<E> {
         let mut entry = found?;
         entry.class = Some(policy.class);
         let keep = policy.ttl_of(&entry) + policy.stale_while_revalidate.max(policy.stale_if_error);
-        entry.keep_for = keep.checked_sub(entry.stored.elapsed())?;
+        entry.keep_for = keep.checked_sub(self.clock.since(entry.stored))?;
         let entry = Arc::new(entry);
         // A purge heard while the look was under way may be newer than what it found.
         self.keep_unless_purged(key, since, Arc::clone(&entry))

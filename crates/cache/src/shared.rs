@@ -31,7 +31,7 @@ use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use secrecy::ExposeSecret;
 use serde::{Deserialize, Serialize};
 
-use super::SharedCacheConfig;
+use super::{Clock, SharedCacheConfig};
 use super::{Entry, MediaType, Policy, PurgeOrigin, ResponseCache, Source};
 
 /// How long a tag set outlives its last write, at least: longer than any entry it names.
@@ -112,6 +112,8 @@ pub struct SharedTier {
     unlock_script: redis::Script,
     get_script: redis::Script,
     lock_script: redis::Script,
+    /// The cache's clock (`ResponseCache::new` hands it over): the ages read here are its.
+    clock: Clock,
 }
 
 impl SharedTier {
@@ -143,7 +145,14 @@ impl SharedTier {
             unlock_script: redis::Script::new(UNLOCK_LUA),
             get_script: redis::Script::new(GET_LUA),
             lock_script: redis::Script::new(LOCK_LUA),
+            clock: Clock::default(),
         }))
+    }
+
+    /// This tier, reading ages on `clock` (the cache's).
+    pub(super) fn on(mut self, clock: Clock) -> Self {
+        self.clock = clock;
+        self
     }
 
     /// Connects in the background, probes while off, and applies other replicas' purges to
@@ -249,8 +258,11 @@ impl SharedTier {
         if fields.is_empty() {
             return None;
         }
-        match decode(key, fields) {
-            Ok(entry) => Some(entry),
+        match decode(key, fields, self.clock.wall()) {
+            Ok(mut entry) => {
+                entry.stored = self.clock.stamp_of(entry.stored_at);
+                Some(entry)
+            }
             Err(reason) => {
                 portal_core::metrics::shared_cache_rejected(reason);
                 tracing::warn!(
@@ -341,7 +353,7 @@ impl SharedTier {
             if look
                 && let Some(entry) = self.get(key).await
                 && !entry.is_purged()
-                && entry.stored.elapsed() < policy.ttl_of(&entry)
+                && self.clock.since(entry.stored) < policy.ttl_of(&entry)
             {
                 if waited {
                     portal_core::metrics::shared_cache_lock_wait(true);
@@ -361,10 +373,10 @@ impl SharedTier {
             match taken {
                 None => return Coordinated::Alone,
                 Some(redis::Value::Array(fields)) => {
-                    if stored_fresh(&fields, policy)
+                    if stored_fresh(&fields, policy, self.clock.wall())
                         && let Some(entry) = self.get(key).await
                         && !entry.is_purged()
-                        && entry.stored.elapsed() < policy.ttl_of(&entry)
+                        && self.clock.since(entry.stored) < policy.ttl_of(&entry)
                     {
                         // Stored by the replica whose lock this one followed.
                         self.unlock(key).await;
@@ -512,7 +524,11 @@ fn encodes(body: &[u8], decoder: impl std::io::Read) -> bool {
 
 /// An entry from its stored fields, if it is one this gateway could have written for `key`;
 /// else why not (the `reason` of `portal_shared_cache_rejected_total`).
-fn decode(key: &str, mut fields: HashMap<String, Vec<u8>>) -> Result<Entry, &'static str> {
+fn decode(
+    key: &str,
+    mut fields: HashMap<String, Vec<u8>>,
+    now: SystemTime,
+) -> Result<Entry, &'static str> {
     let text = |v: Vec<u8>| String::from_utf8(v).ok();
     let mut field = |name: &str| fields.remove(name).ok_or("damaged");
     let status = text(field("s")?)
@@ -537,7 +553,7 @@ fn decode(key: &str, mut fields: HashMap<String, Vec<u8>>) -> Result<Entry, &'st
         .and_then(|t| t.parse().ok())
         .ok_or("damaged")?;
     let stored_at = UNIX_EPOCH + Duration::from_millis(stored_ms);
-    if stored_at > SystemTime::now() + MAX_AHEAD {
+    if stored_at > now + MAX_AHEAD {
         return Err("future");
     }
     let body = Bytes::from(field("b")?);
@@ -761,7 +777,7 @@ return redis.call('HMGET', KEYS[2], 's', 't', 'p')
 
 /// Whether the fields `LOCK_LUA` read (`s`, `t`, `p`) are those of an entry still fresh under
 /// `policy`, unpurged: one stored by another replica since this one looked.
-fn stored_fresh(fields: &[redis::Value], policy: &Policy) -> bool {
+fn stored_fresh(fields: &[redis::Value], policy: &Policy, now: SystemTime) -> bool {
     let text = |v: &redis::Value| redis::from_redis_value::<String>(v).ok();
     let [status, stored, purged] = fields else {
         return false;
@@ -780,7 +796,7 @@ fn stored_fresh(fields: &[redis::Value], policy: &Policy) -> bool {
     } else {
         policy.not_found_ttl
     };
-    let age = SystemTime::now()
+    let age = now
         .duration_since(UNIX_EPOCH + Duration::from_millis(stored))
         .unwrap_or_default();
     age < ttl
@@ -839,7 +855,7 @@ mod tests {
         );
         fields.insert("r".to_owned(), original.br.as_ref().unwrap().bytes.to_vec());
         fields.insert("tags".to_owned(), b"article:1\ncategory:2".to_vec());
-        let back = decode("category/list", fields.clone()).unwrap();
+        let back = decode("category/list", fields.clone(), SystemTime::now()).unwrap();
         assert_eq!(
             back.etag, original.etag,
             "every replica gives the same ETag"
@@ -854,7 +870,9 @@ mod tests {
         let mut named = fields.clone();
         named.insert("o".to_owned(), b"web-1/42".to_vec());
         assert_eq!(
-            decode("category/list", named).unwrap().source,
+            decode("category/list", named, SystemTime::now())
+                .unwrap()
+                .source,
             Source::Shared {
                 replica: Some(Arc::from("web-1/42"))
             },
@@ -864,19 +882,29 @@ mod tests {
         // HTML 404 page under a missing feed's; nothing else.
         let mut page = fields.clone();
         page.insert("c".to_owned(), b"text/html; charset=utf-8".to_vec());
-        assert_eq!(decode("category/list", page.clone()).err(), Some("type"));
-        assert!(decode("page/00ff/abc/portal/", page.clone()).is_ok());
+        assert_eq!(
+            decode("category/list", page.clone(), SystemTime::now()).err(),
+            Some("type")
+        );
+        assert!(decode("page/00ff/abc/portal/", page.clone(), SystemTime::now()).is_ok());
         page.insert("s".to_owned(), b"404".to_vec());
         page.remove("g");
         page.remove("r");
-        assert!(decode("feed/21.xml", page.clone()).is_ok());
+        assert!(decode("feed/21.xml", page.clone(), SystemTime::now()).is_ok());
         page.insert("s".to_owned(), b"200".to_vec());
-        assert_eq!(decode("feed/21.xml", page).err(), Some("type"));
+        assert_eq!(
+            decode("feed/21.xml", page, SystemTime::now()).err(),
+            Some("type")
+        );
         fields.insert("p".to_owned(), b"1".to_vec());
-        assert!(decode("category/list", fields.clone()).unwrap().is_purged());
+        assert!(
+            decode("category/list", fields.clone(), SystemTime::now())
+                .unwrap()
+                .is_purged()
+        );
         fields.remove("b");
         assert_eq!(
-            decode("category/list", fields).err(),
+            decode("category/list", fields, SystemTime::now()).err(),
             Some("damaged"),
             "a damaged entry is no entry"
         );
