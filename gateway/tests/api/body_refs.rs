@@ -61,7 +61,10 @@ article = ["/news_center/*/{slug}/"]
 #[tokio::test]
 async fn links_and_images_by_id_or_slug_reach_the_portal() {
     let fake = FakeUpstream::start(Reply::Route(wagtail)).await;
-    let app = spawn_app(config_for(&fake.base_url(), &static_dir(), WAGTAIL)).await;
+    let app = spawn_app(config_for(&fake.base_url(), &static_dir(), |c| {
+        with_toml(c, WAGTAIL)
+    }))
+    .await;
     let (status, article) = app.get_json("/portal/api/article/detail?id=40").await;
     assert_eq!(status, 200, "{article}");
     let body = article["result"]["content"].as_str().unwrap();
@@ -105,7 +108,10 @@ async fn a_whole_article_is_cached_with_its_lookups_done() {
         }
     }
     let fake = FakeUpstream::start(Reply::Route(healthy)).await;
-    let app = spawn_app(config_for(&fake.base_url(), &static_dir(), WAGTAIL)).await;
+    let app = spawn_app(config_for(&fake.base_url(), &static_dir(), |c| {
+        with_toml(c, WAGTAIL)
+    }))
+    .await;
     for _ in 0..3 {
         let (status, _) = app.get_json("/portal/api/article/detail?id=40").await;
         assert_eq!(status, 200);

@@ -1,22 +1,29 @@
 //! The operator's view into the cache (`GET /portal/admin/cache`) and the `portal-gateway cache`
 //! commands, against a real gateway and reference-cms on loopback.
 
-use tokio::process::Command;
+use std::time::Duration;
 
+use portal_gateway::config::TtlOverride;
 use serde_json::Value;
+use tokio::process::Command;
 
 use crate::helpers::*;
 
 const TOKEN: &str = "view-token-0123456789";
 
-async fn gateway(extra: &str) -> TestApp {
+/// A gateway in front of reference-cms, limits open, with `change`.
+async fn gateway(change: impl FnOnce(&mut Config)) -> TestApp {
     let cms = spawn_reference_cms().await;
-    spawn_app(config_for(
-        &format!("http://{cms}/"),
-        &static_dir(),
-        &format!("{OPEN_LIMITS}{extra}"),
-    ))
+    spawn_app(config_for(&format!("http://{cms}/"), &static_dir(), |c| {
+        open_limits(c);
+        change(c);
+    }))
     .await
+}
+
+/// The admin token set.
+fn with_token(config: &mut Config) {
+    config.admin.token = Some(TOKEN.into());
 }
 
 async fn view(app: &TestApp, query: &str, auth: Option<&str>) -> (u16, Value) {
@@ -33,14 +40,14 @@ async fn view(app: &TestApp, query: &str, auth: Option<&str>) -> (u16, Value) {
 
 #[tokio::test]
 async fn the_admin_cache_view_is_refused_without_the_token() {
-    let off = gateway("").await;
+    let off = gateway(|_| {}).await;
     let (status, body) = view(&off, "", Some(&format!("Bearer {TOKEN}"))).await;
     assert_eq!(
         (status, body["code"].as_i64()),
         (404, Some(404)),
         "off without a token"
     );
-    let app = gateway(&format!("[admin]\ntoken = \"{TOKEN}\"\n")).await;
+    let app = gateway(with_token).await;
     for (query, wrong) in [
         ("", None),
         ("", Some("Bearer wrong-token-0123456789")),
@@ -61,10 +68,14 @@ async fn the_admin_cache_view_is_refused_without_the_token() {
 
 #[tokio::test]
 async fn the_cache_view_says_what_each_endpoint_holds_with_its_effective_ttl() {
-    let app = gateway(&format!(
-        "[admin]\ntoken = \"{TOKEN}\"\n[cache]\nttl = {{ \"article/detail\" = \"90s\" }}\n\
-         overrides = [ {{ pattern = \"article/detail?id=21*\", ttl = \"7s\" }} ]\n"
-    ))
+    let app = gateway(|c| {
+        with_token(c);
+        set_ttl(c, "article/detail", Duration::from_secs(90));
+        c.cache.overrides = vec![TtlOverride {
+            pattern: "article/detail?id=21*".to_owned(),
+            ttl: Duration::from_secs(7),
+        }];
+    })
     .await;
     let auth = format!("Bearer {TOKEN}");
     for _ in 0..2 {
@@ -151,7 +162,7 @@ async fn cli(app: &TestApp, token_file: &std::path::Path, args: &[&str]) -> (i32
 
 #[tokio::test]
 async fn the_cache_commands_read_and_purge_a_running_gateway() {
-    let app = gateway(&format!("[admin]\ntoken = \"{TOKEN}\"\n")).await;
+    let app = gateway(with_token).await;
     assert_eq!(app.get("/portal/api/category/list").await.status(), 200);
     let dir = tempfile::tempdir().unwrap();
     let good = dir.path().join("token");

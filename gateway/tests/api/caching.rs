@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use portal_gateway::{Application, Config};
+use portal_gateway::{Application, Config, config::TtlOverride};
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
 
@@ -36,7 +36,7 @@ fn upstream_calls(fake: &FakeUpstream, path: &str) -> usize {
 async fn five_hundred_concurrent_misses_make_one_upstream_call() {
     let (app, fake) = spawn_with_fake(
         Reply::Delayed(Duration::from_millis(300), tree("甲")),
-        OPEN_LIMITS,
+        open_limits,
     )
     .await;
     let app = std::sync::Arc::new(app);
@@ -67,7 +67,7 @@ async fn five_hundred_concurrent_misses_make_one_upstream_call() {
 #[tokio::test]
 async fn visitors_waiting_on_a_hung_upstream_get_a_time_out_not_a_hang() {
     // The CMS takes 10 s; the test config allows it 800 ms.
-    let (app, fake) = spawn_with_fake(Reply::Slow(Duration::from_secs(10)), OPEN_LIMITS).await;
+    let (app, fake) = spawn_with_fake(Reply::Slow(Duration::from_secs(10)), open_limits).await;
     let app = std::sync::Arc::new(app);
     let mut tasks = Vec::new();
     for _ in 0..50 {
@@ -101,10 +101,13 @@ async fn futures_join<T>(tasks: Vec<tokio::task::JoinHandle<T>>) -> Vec<T> {
 
 #[tokio::test]
 async fn stale_is_served_while_the_upstream_is_down_and_replaced_after() {
-    let extra = format!(
-        "{OPEN_LIMITS}[cache]\ndefault_ttl = \"200ms\"\nstale_while_revalidate = \"0s\"\nstale_if_error = \"1m\"\n"
-    );
-    let (app, fake) = spawn_with_fake(Reply::Json(200, tree("旧")), &extra).await;
+    let (app, fake) = spawn_with_fake(Reply::Json(200, tree("旧")), |c| {
+        open_limits(c);
+        c.cache.default_ttl = Duration::from_millis(200);
+        c.cache.stale_while_revalidate = Duration::ZERO;
+        c.cache.stale_if_error = Duration::from_secs(60);
+    })
+    .await;
     let (_, cache, body, _) = get(&app, "/portal/api/category/list").await;
     assert_eq!(
         (
@@ -131,7 +134,7 @@ async fn stale_is_served_while_the_upstream_is_down_and_replaced_after() {
 #[tokio::test]
 async fn errors_are_never_cached_as_successes() {
     let (app, fake) =
-        spawn_with_fake(Reply::Raw(502, "text/html", "<h1>bad</h1>"), OPEN_LIMITS).await;
+        spawn_with_fake(Reply::Raw(502, "text/html", "<h1>bad</h1>"), open_limits).await;
     let (status, cache, _, headers) = get(&app, "/portal/api/article/list?categoryId=1").await;
     assert_eq!((status, cache.as_str()), (502, "MISS"));
     assert_eq!(headers["cache-control"], "no-store");
@@ -150,9 +153,12 @@ async fn errors_are_never_cached_as_successes() {
 
 #[tokio::test]
 async fn stale_while_revalidate_answers_at_once_and_refreshes_once() {
-    let extra =
-        format!("{OPEN_LIMITS}[cache]\ndefault_ttl = \"1s\"\nstale_while_revalidate = \"1m\"\n");
-    let (app, fake) = spawn_with_fake(Reply::Json(200, page("第一版")), &extra).await;
+    let (app, fake) = spawn_with_fake(Reply::Json(200, page("第一版")), |c| {
+        open_limits(c);
+        c.cache.default_ttl = Duration::from_secs(1);
+        c.cache.stale_while_revalidate = Duration::from_secs(60);
+    })
+    .await;
     get(&app, "/portal/api/article/list?categoryId=2").await;
     tokio::time::sleep(Duration::from_millis(1100)).await;
     fake.set(Reply::Delayed(Duration::from_millis(200), page("第二版")));
@@ -174,10 +180,16 @@ async fn stale_while_revalidate_answers_at_once_and_refreshes_once() {
 
 #[tokio::test]
 async fn per_key_ttl_overrides_are_honoured() {
-    let extra = format!(
-        "{OPEN_LIMITS}[cache]\nstale_while_revalidate = \"0s\"\nttl = {{ \"article/list\" = \"1h\" }}\noverrides = [{{ pattern = \"article/list?categoryId=23&*\", ttl = \"200ms\" }}]\n"
-    );
-    let (app, fake) = spawn_with_fake(Reply::Json(200, page("条目")), &extra).await;
+    let (app, fake) = spawn_with_fake(Reply::Json(200, page("条目")), |c| {
+        open_limits(c);
+        c.cache.stale_while_revalidate = Duration::ZERO;
+        set_ttl(c, "article/list", Duration::from_secs(3600));
+        c.cache.overrides = vec![TtlOverride {
+            pattern: "article/list?categoryId=23&*".to_owned(),
+            ttl: Duration::from_millis(200),
+        }];
+    })
+    .await;
     get(&app, "/portal/api/article/list?categoryId=21").await;
     get(&app, "/portal/api/article/list?categoryId=23").await;
     tokio::time::sleep(Duration::from_millis(300)).await;
@@ -199,7 +211,7 @@ async fn per_key_ttl_overrides_are_honoured() {
 
 #[tokio::test]
 async fn equivalent_queries_share_one_key() {
-    let (app, fake) = spawn_with_fake(Reply::Json(200, page("同一页")), OPEN_LIMITS).await;
+    let (app, fake) = spawn_with_fake(Reply::Json(200, page("同一页")), open_limits).await;
     for query in [
         "categoryId=5",
         "categoryId=5&page=1",
@@ -214,7 +226,7 @@ async fn equivalent_queries_share_one_key() {
 #[tokio::test]
 async fn etag_revalidation_and_encodings_come_from_the_entry() {
     let (app, _fake) =
-        spawn_with_fake(Reply::Json(200, tree(&"栏目".repeat(100))), OPEN_LIMITS).await;
+        spawn_with_fake(Reply::Json(200, tree(&"栏目".repeat(100))), open_limits).await;
     let (_, _, body, headers) = get(&app, "/portal/api/category/list").await;
     let etag = headers["etag"].clone();
     let response = app
@@ -270,7 +282,7 @@ async fn etag_revalidation_and_encodings_come_from_the_entry() {
 async fn not_found_is_cached_briefly_and_tokens_bypass_the_cache() {
     let (app, fake) = spawn_with_fake(
         Reply::Json(200, json!({"code": 404, "msg": "文章不存在"})),
-        OPEN_LIMITS,
+        open_limits,
     )
     .await;
     for expected in ["MISS", "HIT"] {
@@ -298,8 +310,12 @@ async fn not_found_is_cached_briefly_and_tokens_bypass_the_cache() {
 
 #[tokio::test]
 async fn guessing_the_admin_token_meets_the_client_limit() {
-    let extra = "[limits]\nper_client_per_second = 1\nper_client_burst = 2\n[admin]\ntoken = \"purge-token-0123456789\"\n";
-    let (app, _fake) = spawn_with_fake(Reply::Json(200, tree("甲")), extra).await;
+    let (app, _fake) = spawn_with_fake(Reply::Json(200, tree("甲")), |c| {
+        c.limits.per_client_per_second = 1;
+        c.limits.per_client_burst = 2;
+        c.admin.token = Some("purge-token-0123456789".into());
+    })
+    .await;
     let mut statuses = Vec::new();
     for _ in 0..3 {
         let response = app
@@ -317,10 +333,10 @@ async fn guessing_the_admin_token_meets_the_client_limit() {
 #[tokio::test]
 async fn purge_needs_the_admin_token() {
     let token = "purge-token-0123456789";
-    let (app, fake) = spawn_with_fake(
-        Reply::Json(200, tree("甲")),
-        &format!("{OPEN_LIMITS}[admin]\ntoken = \"{token}\"\n"),
-    )
+    let (app, fake) = spawn_with_fake(Reply::Json(200, tree("甲")), |c| {
+        open_limits(c);
+        c.admin.token = Some(token.into());
+    })
     .await;
     get(&app, "/portal/api/category/list").await;
     let purge = |auth: Option<&str>, query: &str| {
@@ -385,7 +401,7 @@ async fn purge_needs_the_admin_token() {
 
 #[tokio::test]
 async fn purge_is_off_without_a_token() {
-    let (app, _fake) = spawn_with_fake(Reply::Json(200, tree("甲")), OPEN_LIMITS).await;
+    let (app, _fake) = spawn_with_fake(Reply::Json(200, tree("甲")), open_limits).await;
     let response = app
         .client
         .post(app.url("/portal/admin/cache/purge"))
@@ -403,7 +419,7 @@ async fn a_reload_changes_a_ttl_and_an_invalid_file_is_refused() {
     let file = dir.path().join("gateway.toml");
     let write = |ttl: &str, company: &str| {
         let extra = format!(
-            "{OPEN_LIMITS}[cache]\nstale_while_revalidate = \"0s\"\nttl = {{ \"category/list\" = \"{ttl}\" }}\n[site]\ncompany_name = \"{company}\"\n"
+            "{OPEN_LIMITS_TOML}[cache]\nstale_while_revalidate = \"0s\"\nttl = {{ \"category/list\" = \"{ttl}\" }}\n[site]\ncompany_name = \"{company}\"\n"
         );
         std::fs::write(&file, config_toml(&fake.base_url(), &static_dir(), &extra)).unwrap();
     };
@@ -470,7 +486,7 @@ async fn a_reload_changes_a_ttl_and_an_invalid_file_is_refused() {
 
     // A valid file whose static_dir holds no app (a wrong path in a ConfigMap): refused too, so
     // the pages go on rather than every replica answering 404 and leaving service.
-    let extra = format!("{OPEN_LIMITS}[site]\ncompany_name = \"丙公司\"\n");
+    let extra = format!("{OPEN_LIMITS_TOML}[site]\ncompany_name = \"丙公司\"\n");
     std::fs::write(
         &file,
         config_toml(&fake.base_url(), &dir.path().join("no-such-build"), &extra),
@@ -492,8 +508,12 @@ async fn a_reload_changes_a_ttl_and_an_invalid_file_is_refused() {
 
 #[tokio::test]
 async fn one_address_is_limited_while_another_is_served() {
-    let extra = "[limits]\nper_client_per_second = 1\nper_client_burst = 2\ntrusted_proxies = [\"127.0.0.1/32\"]\n";
-    let (app, _fake) = spawn_with_fake(Reply::Json(200, tree("甲")), extra).await;
+    let (app, _fake) = spawn_with_fake(Reply::Json(200, tree("甲")), |c| {
+        c.limits.per_client_per_second = 1;
+        c.limits.per_client_burst = 2;
+        c.limits.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];
+    })
+    .await;
     let from = |ip: &'static str| {
         app.client
             .get(app.url("/portal/api/category/list"))
@@ -533,8 +553,11 @@ async fn one_address_is_limited_while_another_is_served() {
 #[tokio::test]
 async fn each_connection_counts_against_its_own_peer_address() {
     // No trusted proxies: the connection's own address is the client, whatever it forwards.
-    let extra = "[limits]\nper_client_per_second = 1\nper_client_burst = 2\n";
-    let (app, _fake) = spawn_with_fake(Reply::Json(200, tree("甲")), extra).await;
+    let (app, _fake) = spawn_with_fake(Reply::Json(200, tree("甲")), |c| {
+        c.limits.per_client_per_second = 1;
+        c.limits.per_client_burst = 2;
+    })
+    .await;
     // Loopback answers on every 127.x address, so two clients can have two peer addresses.
     let client_from = |last: u8| {
         crate::helpers::client_builder()
@@ -564,8 +587,11 @@ async fn each_connection_counts_against_its_own_peer_address() {
 
 #[tokio::test]
 async fn the_upstream_ceiling_protects_the_cms() {
-    let extra = "[limits]\nupstream_per_second = 1\nupstream_burst = 1\n";
-    let (app, fake) = spawn_with_fake(Reply::Json(200, page("甲")), extra).await;
+    let (app, fake) = spawn_with_fake(Reply::Json(200, page("甲")), |c| {
+        c.limits.upstream_per_second = 1;
+        c.limits.upstream_burst = 1;
+    })
+    .await;
     assert_eq!(
         get(&app, "/portal/api/article/list?categoryId=1").await.0,
         200
@@ -583,10 +609,10 @@ async fn the_upstream_ceiling_protects_the_cms() {
 
 #[tokio::test]
 async fn metrics_are_exposed_for_prometheus() {
-    let (app, _fake) = spawn_with_fake(
-        Reply::Json(200, tree("甲")),
-        "[limits]\nper_client_per_second = 1\nper_client_burst = 2\n",
-    )
+    let (app, _fake) = spawn_with_fake(Reply::Json(200, tree("甲")), |c| {
+        c.limits.per_client_per_second = 1;
+        c.limits.per_client_burst = 2;
+    })
     .await;
     for _ in 0..3 {
         get(&app, "/portal/api/category/list").await;
@@ -623,10 +649,11 @@ async fn metrics_are_exposed_for_prometheus() {
 
 #[tokio::test]
 async fn answers_say_what_the_cache_did_in_cache_status_and_age() {
-    let (app, fake) = spawn_with_fake(
-        Reply::Json(200, tree("甲")),
-        &format!("{OPEN_LIMITS}[cache]\nttl = {{ \"category/list\" = \"3s\" }}\nstale_while_revalidate = \"30s\"\n"),
-    )
+    let (app, fake) = spawn_with_fake(Reply::Json(200, tree("甲")), |c| {
+        open_limits(c);
+        set_ttl(c, "category/list", Duration::from_secs(3));
+        c.cache.stale_while_revalidate = Duration::from_secs(30);
+    })
     .await;
     let path = "/portal/api/category/list";
     let header = |h: &reqwest::header::HeaderMap, name: &str| {

@@ -1,7 +1,10 @@
 //! A CMS that cannot call the webhook, asked what changed (`[dialect.changes]`): an edit reaches
 //! the portal within the interval, loaded again by the gateway before any visitor asks.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::{
+    sync::atomic::{AtomicBool, Ordering},
+    time::Duration,
+};
 
 use serde_json::json;
 
@@ -40,16 +43,12 @@ fn editable(path: &str, query: &str) -> Reply {
 #[tokio::test]
 async fn an_edit_reaches_the_portal_by_asking_the_cms_what_changed() {
     let fake = FakeUpstream::start(Reply::Route(editable)).await;
-    let app = spawn_app(config_for(
-        &fake.base_url(),
-        &static_dir(),
-        r#"
-[dialect.changes]
-path = "article/changes"
-param = "updatedAfter"
-every = "1s"
-"#,
-    ))
+    let app = spawn_app(config_for(&fake.base_url(), &static_dir(), |c| {
+        let changes = &mut c.dialect.changes;
+        changes.path = "article/changes".to_owned();
+        changes.param = "updatedAfter".to_owned();
+        changes.every = Duration::from_secs(1);
+    }))
     .await;
     let detail = "/portal/api/article/detail?id=7";
     let (_, before) = app.get_json(detail).await;

@@ -22,10 +22,13 @@ fn mybatis(cms: std::net::SocketAddr, edits: &[(&str, &str)]) -> String {
     text
 }
 
-async fn report(toml: &str) -> check::Report {
-    check::run(&Config::from_toml_str(toml).unwrap())
-        .await
-        .unwrap()
+async fn report(config: &Config) -> check::Report {
+    check::run(config).await.unwrap()
+}
+
+/// The report on a config as written in a file (an example, edited).
+async fn report_toml(toml: &str) -> check::Report {
+    report(&Config::from_toml_str(toml).unwrap()).await
 }
 
 #[tokio::test]
@@ -49,7 +52,7 @@ async fn a_good_upstream_maps_in_every_dialect() {
             assert!(toml.contains(from));
             toml = toml.replacen(from, to, 1);
         }
-        let good = report(&toml).await;
+        let good = report_toml(&toml).await;
         let rendered = check::render(&good);
         assert!(good.ok, "{example}: {rendered}");
         assert_eq!(good.errors, 0, "{example}: {rendered}");
@@ -81,8 +84,8 @@ async fn a_good_upstream_maps_in_every_dialect() {
 
     // The native CMS with the default dialect (no [dialect] at all).
     let native = spawn_reference_cms().await;
-    let toml = config_toml(&format!("http://{native}/"), &static_dir(), "");
-    let good = report(&toml).await;
+    let config = config_for(&format!("http://{native}/"), &static_dir(), |_| {});
+    let good = report(&config).await;
     assert!(good.ok, "{}", check::render(&good));
 }
 
@@ -171,7 +174,7 @@ async fn each_broken_setting_is_named_with_its_key() {
         },
     ];
     for case in cases {
-        let report = report(&mybatis(cms, &[(case.from, case.to)])).await;
+        let report = report_toml(&mybatis(cms, &[(case.from, case.to)])).await;
         let rendered = check::render(&report);
         assert!(!report.ok, "{}: {rendered}", case.to);
         assert_eq!(report.exit_code(), 1, "{}", case.to);
@@ -200,7 +203,7 @@ async fn routes_without_a_category_and_broken_parents_are_found() {
     let toml = example_toml("rest", cms);
     // Forget one route of the table.
     let forgetful = toml.replace("\"news_center-notice\" = \"/news_center/notice\"\n", "");
-    let report = report(&forgetful).await;
+    let report = report_toml(&forgetful).await;
     let problems: Vec<_> = report
         .problems()
         .map(|(_, p)| (p.level, p.what.clone()))
@@ -218,7 +221,7 @@ async fn routes_without_a_category_and_broken_parents_are_found() {
     // Parents read from the wrong field (the sort order): category 1 is its own parent, and
     // children name parents that do not exist.
     let wrong_parent = toml.replace("parent_id = \"parent\"", "parent_id = \"order\"");
-    let report = self::report(&wrong_parent).await;
+    let report = report_toml(&wrong_parent).await;
     let about = |what: &str| {
         report
             .problems()
@@ -240,11 +243,9 @@ async fn routes_without_a_category_and_broken_parents_are_found() {
         ]}),
     ))
     .await;
-    let flat = config_toml(
-        &fake.base_url(),
-        &static_dir(),
-        "[dialect.categories]\nshape = \"flat\"\n",
-    );
+    let flat = config_for(&fake.base_url(), &static_dir(), |c| {
+        with_toml(c, "[dialect.categories]\nshape = \"flat\"\n")
+    });
     let report = self::report(&flat).await;
     let (_, orphan) = report
         .problems()
@@ -504,7 +505,7 @@ async fn inconsistent_paging_is_found_and_named() {
     ];
     for (reply, says) in cases {
         let fake = FakeUpstream::start(reply).await;
-        let report = report(&config_toml(&fake.base_url(), &static_dir(), "")).await;
+        let report = report(&config_for(&fake.base_url(), &static_dir(), |_| {})).await;
         let rendered = check::render(&report);
         // Paging oddities are warnings: the portal runs, its pager may be off.
         assert!(report.ok, "{says}: {rendered}");
@@ -582,10 +583,12 @@ fn site(path: &str, query: &str) -> Reply {
     Reply::Json(404, json!({"code": 404, "msg": "Not Found"}))
 }
 
-/// The report on a scripted CMS, with `extra` config (tables after `[upstream]`).
-async fn scripted(route: fn(&str, &str) -> Reply, extra: &str) -> check::Report {
+/// The report on a scripted CMS, with `toml` (the dialect as an integrator writes it, as the
+/// checker's fixes are written) set on the test config.
+async fn scripted(route: fn(&str, &str) -> Reply, toml: &str) -> check::Report {
     let fake = FakeUpstream::start(Reply::Route(route)).await;
-    let report = report(&config_toml(&fake.base_url(), &static_dir(), extra)).await;
+    let config = config_for(&fake.base_url(), &static_dir(), |c| with_toml(c, toml));
+    let report = report(&config).await;
     // The fake is dropped with its task still serving: harmless in a test.
     report
 }
@@ -727,7 +730,7 @@ async fn absent_routes_silence_their_warnings_and_are_said_once() {
             "root = 0\nabsent = [\"/news_center/notice\"]\n",
             1,
         );
-    let report = report(&toml).await;
+    let report = report_toml(&toml).await;
     let rendered = check::render(&report);
     assert_eq!((report.errors, report.warnings), (0, 0), "{rendered}");
     let (check, info) = finding(&report, "dialect.categories.absent");
@@ -742,7 +745,7 @@ async fn absent_routes_silence_their_warnings_and_are_said_once() {
         "root = 0\nabsent = [\"/news_center/notice\"]\n",
         1,
     );
-    let report = self::report(&toml).await;
+    let report = report_toml(&toml).await;
     let (_, listed) = finding(&report, "dialect.categories.absent");
     assert_eq!(listed.level, Level::Warning);
     assert_eq!(
@@ -1087,7 +1090,7 @@ async fn a_cms_message_cannot_act_on_the_integrators_terminal() {
         serde_json::json!({"code": 500, "msg": "数据库异常\u{1b}]0;pwned\u{7}\r\u{1b}[32m✔ all checks passed\u{1b}[0m"}),
     ))
     .await;
-    let report = report(&config_toml(&fake.base_url(), &static_dir(), "")).await;
+    let report = report(&config_for(&fake.base_url(), &static_dir(), |_| {})).await;
     let text = check::render(&report);
     let json = serde_json::to_string(&report).unwrap();
     for printed in [&text, &json] {

@@ -5,6 +5,7 @@
 //! addresses, a page past the end answered with an error, links to the CMS's own pages, and
 //! categories the tree does not have.
 
+use portal_cms::dialect::ContentFormat;
 use serde_json::{Value, json};
 
 use crate::helpers::*;
@@ -162,14 +163,17 @@ article = ["http://cms.test/cn/news/{id}.html"]
 /// The same, serving the app's build: its pages rendered from what the CMS gives.
 async fn headless_pages_app() -> (TestApp, FakeUpstream) {
     let fake = FakeUpstream::start(Reply::Route(headless)).await;
-    let app = spawn_app(page_config(&fake.base_url(), HEADLESS)).await;
+    let app = spawn_app(page_config(&fake.base_url(), |c| with_toml(c, HEADLESS))).await;
     (app, fake)
 }
 
 async fn headless_app() -> (TestApp, FakeUpstream) {
     let fake = FakeUpstream::start(Reply::Route(headless)).await;
     // The CMS's own address is cms.test in its links; the gateway reaches it on loopback.
-    let app = spawn_app(config_for(&fake.base_url(), &static_dir(), HEADLESS)).await;
+    let app = spawn_app(config_for(&fake.base_url(), &static_dir(), |c| {
+        with_toml(c, HEADLESS)
+    }))
+    .await;
     (app, fake)
 }
 
@@ -386,10 +390,9 @@ async fn block_tree_bodies_are_rendered_and_sanitised() {
             _ => Reply::Json(200, json!({"code": 200, "result": {"content": []}})),
         }
     }
-    let (app, _fake) = spawn_with_fake(
-        Reply::Route(cms),
-        "[dialect]\ncontent_format = \"blocks\"\n",
-    )
+    let (app, _fake) = spawn_with_fake(Reply::Route(cms), |c| {
+        c.dialect.content_format = ContentFormat::Blocks;
+    })
     .await;
     let (status, detail) = app.get_json("/portal/api/article/detail?id=7").await;
     assert_eq!(status, 200, "{detail}");
@@ -487,7 +490,7 @@ fn without_kinds(path: &str, query: &str) -> Reply {
 #[tokio::test]
 async fn a_cms_without_kinds_gets_the_route_tables_lists_pages_and_feeds() {
     let cms = FakeUpstream::start(Reply::Route(without_kinds)).await;
-    let app = spawn_app(page_config(&cms.base_url(), OPEN_LIMITS)).await;
+    let app = spawn_app(page_config(&cms.base_url(), open_limits)).await;
     let (status, body) = app.get_json("/portal/api/category/list").await;
     assert_eq!(status, 200);
     let top = &body["result"]["content"][0];
@@ -513,16 +516,16 @@ async fn a_cms_that_forbids_unknown_ids_is_read_as_not_found_where_the_config_sa
         403,
         json!({"errors": [{"message": "You don't have permission to access this."}]}),
     );
-    let (app, _cms) = spawn_with_fake(forbidden.clone(), OPEN_LIMITS).await;
+    let (app, _cms) = spawn_with_fake(forbidden.clone(), open_limits).await;
     let (status, _) = app.get_json("/portal/api/article/detail?id=77").await;
     assert_eq!(
         status, 502,
         "by default a 403 without the native envelope is no answer"
     );
-    let (app, _cms) = spawn_with_fake(
-        forbidden,
-        &format!("{OPEN_LIMITS}\n[dialect.endpoints.article_detail]\npath = \"article/detail\"\nparam = \"id\"\nnot_found = [403]\n"),
-    )
+    let (app, _cms) = spawn_with_fake(forbidden, |c| {
+        open_limits(c);
+        c.dialect.endpoints.article_detail.not_found = vec![403];
+    })
     .await;
     let (status, body) = app.get_json("/portal/api/article/detail?id=77").await;
     assert_eq!(status, 404, "{body}");
@@ -555,12 +558,11 @@ async fn notify(app: &TestApp, header: Option<(&str, &str)>, body: Value) -> (u1
 
 #[tokio::test]
 async fn a_cms_built_in_webhook_with_a_secret_header_renews_what_it_names() {
-    let (app, cms) = spawn_with_fake(
-        detail_titled("旧标题"),
-        &format!(
-            "{OPEN_LIMITS}\n[admin]\nwebhook_secret = \"{HOOK_SECRET}\"\nwebhook_header = \"x-portal-webhook-secret\"\n"
-        ),
-    )
+    let (app, cms) = spawn_with_fake(detail_titled("旧标题"), |c| {
+        open_limits(c);
+        c.admin.webhook_secret = Some(HOOK_SECRET.into());
+        c.admin.webhook_header = "x-portal-webhook-secret".to_owned();
+    })
     .await;
     let (_, body) = app.get_json("/portal/api/article/detail?id=7").await;
     assert_eq!(body["result"]["title"], "旧标题");
@@ -674,10 +676,10 @@ fn now() -> u64 {
 
 #[tokio::test]
 async fn without_a_webhook_header_a_cms_payload_must_be_signed() {
-    let (app, _cms) = spawn_with_fake(
-        detail_titled("标题"),
-        &format!("{OPEN_LIMITS}\n[admin]\nwebhook_secret = \"{HOOK_SECRET}\"\n"),
-    )
+    let (app, _cms) = spawn_with_fake(detail_titled("标题"), |c| {
+        open_limits(c);
+        c.admin.webhook_secret = Some(HOOK_SECRET.into());
+    })
     .await;
     let strapi = json!({"event": "entry.update", "model": "article", "entry": {"id": 7}});
     let (status, _) = notify(&app, Some(("x-portal-webhook-secret", HOOK_SECRET)), strapi).await;

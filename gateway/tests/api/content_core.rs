@@ -175,7 +175,10 @@ fn categories_null(path: &str, query: &str) -> Reply {
     cms_max_50(path, query)
 }
 
-const MAX_20: &str = "[dialect.paging]\nmax_size = 20\n";
+/// A CMS that pages at most 20 items.
+fn max_20(config: &mut Config) {
+    config.dialect.paging.max_size = 20;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Reading the pages and the feeds.
@@ -274,7 +277,7 @@ async fn walk_list(app: &TestApp, route: &str) -> Vec<Vec<u64>> {
 #[tokio::test]
 async fn a_cms_paging_at_most_20_is_read_whole_through_pages_sitemap_and_feeds() {
     let fake = FakeUpstream::start(Reply::Route(cms_max_20)).await;
-    let app = spawn_app(page_config(&fake.base_url(), MAX_20)).await;
+    let app = spawn_app(page_config(&fake.base_url(), max_20)).await;
 
     // The API pages within the bound.
     let (status, body) = app
@@ -477,7 +480,7 @@ fn list_categories(tree: &Value, parent_url: &str, out: &mut Vec<(u64, String)>)
 async fn reference_cms_at_20_a_page_is_read_whole_and_its_sitemap_and_feeds_answer() {
     let native = {
         let cms = spawn_reference_cms().await;
-        let mut config = page_config(&format!("http://{cms}/"), MAX_20);
+        let mut config = page_config(&format!("http://{cms}/"), max_20);
         open_limits(&mut config);
         spawn_app(config).await
     };
@@ -636,7 +639,7 @@ async fn empty_is_not_cached(
     endpoint: &str,
 ) -> Vec<String> {
     let fake = FakeUpstream::start(Reply::Route(empty)).await;
-    let app = spawn_app(page_config(&fake.base_url(), "")).await;
+    let app = spawn_app(page_config(&fake.base_url(), |_| {})).await;
     let mut wrong = Vec::new();
     for (path, _) in FACES {
         let before = fake.calls_to(endpoint);
@@ -697,11 +700,11 @@ async fn answers_made_from_an_empty_category_list_are_not_cached() {
 #[tokio::test]
 async fn a_good_answer_is_not_replaced_by_one_made_from_an_empty_answer() {
     let fake = FakeUpstream::start(Reply::Route(cms_max_50)).await;
-    let app = spawn_app(page_config(
-        &fake.base_url(),
-        "[cache]\ndefault_ttl = \"200ms\"\nstale_while_revalidate = \"0s\"\n\
-         [admin]\ntoken = \"core-admin-token-0123\"\n",
-    ))
+    let app = spawn_app(page_config(&fake.base_url(), |c| {
+        c.cache.default_ttl = Duration::from_millis(200);
+        c.cache.stale_while_revalidate = Duration::ZERO;
+        c.admin.token = Some("core-admin-token-0123".into());
+    }))
     .await;
     for (path, newest) in FACES {
         let (status, body) = text(&app, path).await;
@@ -739,15 +742,4 @@ async fn a_good_answer_is_not_replaced_by_one_made_from_an_empty_answer() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-}
-
-/// Reading the whole demo asks the CMS for hundreds of pages at once: no ceiling in the way.
-fn open_limits(config: &mut portal_gateway::Config) {
-    let limits = &mut config.limits;
-    limits.per_client_per_second = 100_000;
-    limits.per_client_cms_per_second = 100_000;
-    limits.per_client_cms_burst = 100_000;
-    limits.per_client_burst = 100_000;
-    limits.upstream_per_second = 100_000;
-    limits.upstream_burst = 100_000;
 }

@@ -1,9 +1,16 @@
 //! What reaches the upstream: the credential, the token pass-through, the whitelist.
 
 use base64::Engine;
+use portal_gateway::config::AuthStyle;
 use serde_json::json;
 
 use crate::helpers::*;
+
+/// The secret sent as the query parameter `key` (Ghost's `?key=`).
+fn in_the_query(config: &mut Config) {
+    config.upstream.auth = AuthStyle::Query;
+    config.upstream.auth_name = "key".to_owned();
+}
 
 fn ok_page() -> Reply {
     Reply::Json(
@@ -14,7 +21,7 @@ fn ok_page() -> Reply {
 
 #[tokio::test]
 async fn every_call_carries_the_client_credential() {
-    let (app, fake) = spawn_with_fake(ok_page(), "").await;
+    let (app, fake) = spawn_with_fake(ok_page(), |_| {}).await;
     app.get("/portal/api/category/list").await;
     let expected = format!(
         "Basic {}",
@@ -28,7 +35,7 @@ async fn every_call_carries_the_client_credential() {
 
 #[tokio::test]
 async fn a_visitor_bearer_token_replaces_the_client_credential() {
-    let (app, fake) = spawn_with_fake(ok_page(), "").await;
+    let (app, fake) = spawn_with_fake(ok_page(), |_| {}).await;
     app.get_as("/portal/api/article/list?categoryId=1", "visitor.token-42")
         .await;
     assert_eq!(
@@ -63,7 +70,7 @@ async fn reference_cms_accepts_a_passed_through_token() {
 
 #[tokio::test]
 async fn only_whitelisted_parameters_reach_the_upstream() {
-    let (app, fake) = spawn_with_fake(ok_page(), "").await;
+    let (app, fake) = spawn_with_fake(ok_page(), |_| {}).await;
     let (status, _) = app
         .get_json("/portal/api/article/list?categoryId=7&page=3&size=20&_t=123&admin=1&sort=x")
         .await;
@@ -81,7 +88,7 @@ async fn only_whitelisted_parameters_reach_the_upstream() {
 
 #[tokio::test]
 async fn page_base_one_is_honoured() {
-    let (app, fake) = spawn_with_fake(ok_page(), "[dialect.paging]\npage_base = 1").await;
+    let (app, fake) = spawn_with_fake(ok_page(), |c| c.dialect.paging.page_base = 1).await;
     app.get_json("/portal/api/article/list?categoryId=7&page=3")
         .await;
     assert_eq!(fake.last().query, "categoryId=7&page=3&size=10");
@@ -89,7 +96,7 @@ async fn page_base_one_is_honoured() {
 
 #[tokio::test]
 async fn non_get_methods_never_reach_the_upstream() {
-    let (app, fake) = spawn_with_fake(ok_page(), "").await;
+    let (app, fake) = spawn_with_fake(ok_page(), |_| {}).await;
     for method in ["POST", "PUT", "DELETE", "PATCH"] {
         let response = app
             .client
@@ -110,7 +117,7 @@ async fn non_get_methods_never_reach_the_upstream() {
 /// token still takes the gateway credential's place.
 #[tokio::test]
 async fn each_credential_style_reaches_the_cms_as_configured() {
-    let (app, fake) = spawn_with_fake(ok_page(), "auth = \"bearer\"\n").await;
+    let (app, fake) = spawn_with_fake(ok_page(), |c| c.upstream.auth = AuthStyle::Bearer).await;
     app.get("/portal/api/category/list").await;
     assert_eq!(
         fake.last().authorization.as_deref(),
@@ -123,8 +130,11 @@ async fn each_credential_style_reaches_the_cms_as_configured() {
         Some("Bearer visitor.token-42")
     );
 
-    let (app, fake) =
-        spawn_with_fake(ok_page(), "auth = \"header\"\nauth_name = \"X-API-Key\"\n").await;
+    let (app, fake) = spawn_with_fake(ok_page(), |c| {
+        c.upstream.auth = AuthStyle::Header;
+        c.upstream.auth_name = "X-API-Key".to_owned();
+    })
+    .await;
     app.get("/portal/api/category/list").await;
     let seen = fake.last();
     assert_eq!(seen.headers["x-api-key"], CLIENT_SECRET);
@@ -133,7 +143,7 @@ async fn each_credential_style_reaches_the_cms_as_configured() {
         "no Basic credential besides it"
     );
 
-    let (app, fake) = spawn_with_fake(ok_page(), "auth = \"query\"\nauth_name = \"key\"\n").await;
+    let (app, fake) = spawn_with_fake(ok_page(), in_the_query).await;
     app.get("/portal/api/article/list?categoryId=7&page=2")
         .await;
     let seen = fake.last();
@@ -187,11 +197,7 @@ async fn a_query_credential_never_reaches_an_answer_or_a_report() {
     let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let base = format!("http://{}/cms/", closed.local_addr().unwrap());
     drop(closed);
-    let config = config_for(
-        &base,
-        &static_dir(),
-        "auth = \"query\"\nauth_name = \"key\"\n",
-    );
+    let config = config_for(&base, &static_dir(), in_the_query);
     let report = portal_gateway::check::run(&config).await.unwrap();
     let text = portal_gateway::check::render(&report);
     assert!(!text.contains(CLIENT_SECRET), "{text}");
@@ -215,7 +221,9 @@ async fn a_refused_token_names_the_token_keys() {
         json!({"message": "Missing or invalid credentials"}),
     ))
     .await;
-    let config = config_for(&fake.base_url(), &static_dir(), "auth = \"bearer\"\n");
+    let config = config_for(&fake.base_url(), &static_dir(), |c| {
+        c.upstream.auth = AuthStyle::Bearer;
+    });
     let report = portal_gateway::check::run(&config).await.unwrap();
     let text = portal_gateway::check::render(&report);
     assert!(!report.ok, "{text}");

@@ -7,14 +7,14 @@ use serde_json::Value;
 use crate::helpers::*;
 
 /// An example config pointed at `cms`, with the test credential and a free port.
-fn example(name: &str, cms: std::net::SocketAddr, extra: &str) -> portal_gateway::Config {
-    let toml = example_toml(name, cms) + extra;
-    portal_gateway::Config::from_toml_str(&toml).unwrap_or_else(|e| panic!("{name}: {e}"))
+fn example(name: &str, cms: std::net::SocketAddr) -> portal_gateway::Config {
+    portal_gateway::Config::from_toml_str(&example_toml(name, cms))
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
 async fn gateway(name: &str, dialect: Dialect, shape: CategoryShape) -> TestApp {
     let cms = spawn_reference_cms_speaking(dialect, shape).await;
-    let mut config = example(name, cms, "");
+    let mut config = example(name, cms);
     // The comparison asks for every notice's detail and more from one address: no client limit
     // and no CMS ceiling (on a loaded machine the tree asked parent by parent met it).
     config.limits.per_client_per_second = 100_000;
@@ -214,7 +214,7 @@ async fn categories_asked_for_parent_by_parent_give_the_same_tree() {
 #[tokio::test]
 async fn the_public_size_bound_follows_the_cms_and_a_refused_credential_is_said() {
     let cms = spawn_reference_cms_speaking(Dialect::Rest, CategoryShape::Flat).await;
-    let app = spawn_app(example("rest", cms, "")).await;
+    let app = spawn_app(example("rest", cms)).await;
     let (status, body) = app
         .get_json("/portal/api/article/list?categoryId=21&size=21")
         .await;
@@ -229,7 +229,7 @@ async fn the_public_size_bound_follows_the_cms_and_a_refused_credential_is_said(
 
     for (name, dialect) in [("rest", Dialect::Rest), ("mybatis", Dialect::Mybatis)] {
         let cms = spawn_reference_cms_speaking(dialect, CategoryShape::Flat).await;
-        let mut config = example(name, cms, "");
+        let mut config = example(name, cms);
         config.upstream.client_secret = Some("wrong".into());
         let app = spawn_app(config).await;
         let (status, body) = app.get_json("/portal/api/category/list").await;

@@ -22,8 +22,17 @@ use crate::helpers::*;
 const TOKEN: &str = "files-token-0123456789";
 const ETAG: &str = "\"cover-a-1\"";
 const MODIFIED: &str = "Tue, 01 Jul 2025 08:00:00 GMT";
-/// The bound in these tests: `file_max_bytes = 4096`.
-const BOUND: &str = "[cache]\nfile_max_bytes = 4096\n";
+
+/// The bound in these tests: files of at most 4096 bytes are kept.
+fn bound(config: &mut Config) {
+    config.cache.file_max_bytes = 4096;
+}
+
+/// `bound`, with the admin token set.
+fn bound_with_token(config: &mut Config) {
+    bound(config);
+    config.admin.token = Some(TOKEN.into());
+}
 
 fn jpeg() -> Vec<u8> {
     (0..1500u32).map(|i| (i * 7 % 251) as u8).collect()
@@ -158,12 +167,12 @@ async fn file_store() -> (SocketAddr, Store) {
     (addr, store)
 }
 
-async fn gateway(extra: &str) -> (TestApp, Store) {
+async fn gateway(change: impl FnOnce(&mut Config)) -> (TestApp, Store) {
     let (addr, store) = file_store().await;
     let app = spawn_app(config_for(
         &format!("http://{addr}/cms/"),
         &static_dir(),
-        extra,
+        change,
     ))
     .await;
     (app, store)
@@ -186,7 +195,7 @@ fn header_of(response: &reqwest::Response, name: &str) -> Option<String> {
 
 #[tokio::test]
 async fn a_cover_asked_twice_is_one_cms_call_and_the_same_answer() {
-    let (app, store) = gateway(&format!("{BOUND}[admin]\ntoken = \"{TOKEN}\"\n")).await;
+    let (app, store) = gateway(bound_with_token).await;
     let path = "/portal/api/files/covers/a.jpg";
     let encodings = [("accept-encoding", "br, gzip")];
     let first = get_with(&app, path, &encodings).await;
@@ -290,7 +299,7 @@ async fn a_cover_asked_twice_is_one_cms_call_and_the_same_answer() {
 
 #[tokio::test]
 async fn a_conditional_request_for_a_kept_file_is_answered_by_the_gateway() {
-    let (app, store) = gateway(BOUND).await;
+    let (app, store) = gateway(bound).await;
     let path = "/portal/api/files/covers/a.jpg";
     assert_eq!(app.get(path).await.status(), 200);
     let by_etag = get_with(&app, path, &[("if-none-match", ETAG)]).await;
@@ -315,7 +324,7 @@ async fn a_conditional_request_for_a_kept_file_is_answered_by_the_gateway() {
 
 #[tokio::test]
 async fn larger_files_and_ranges_are_streamed_each_time() {
-    let (app, store) = gateway(BOUND).await;
+    let (app, store) = gateway(bound).await;
     for _ in 0..2 {
         let big = app.get("/portal/api/files/covers/big.png").await;
         assert_eq!(big.status(), 200);
@@ -344,7 +353,7 @@ async fn larger_files_and_ranges_are_streamed_each_time() {
 
 #[tokio::test]
 async fn an_attachment_is_not_kept() {
-    let (app, store) = gateway(BOUND).await;
+    let (app, store) = gateway(bound).await;
     for _ in 0..2 {
         let pdf = app.get("/portal/api/files/docs/a.pdf").await;
         assert_eq!(pdf.status(), 200);
@@ -356,7 +365,7 @@ async fn an_attachment_is_not_kept() {
 
 #[tokio::test]
 async fn file_max_bytes_zero_keeps_no_file() {
-    let (app, store) = gateway("[cache]\nfile_max_bytes = 0\n").await;
+    let (app, store) = gateway(|c| c.cache.file_max_bytes = 0).await;
     for _ in 0..2 {
         assert_eq!(
             app.get("/portal/api/files/covers/a.jpg").await.status(),
@@ -368,7 +377,7 @@ async fn file_max_bytes_zero_keeps_no_file() {
 
 #[tokio::test]
 async fn a_purge_of_files_makes_the_next_request_ask_the_cms() {
-    let (app, store) = gateway(&format!("{BOUND}[admin]\ntoken = \"{TOKEN}\"\n")).await;
+    let (app, store) = gateway(bound_with_token).await;
     let path = "/portal/api/files/covers/a.jpg";
     app.get(path).await;
     assert_eq!(
@@ -405,9 +414,11 @@ async fn a_purge_of_files_makes_the_next_request_ask_the_cms() {
 
 #[tokio::test]
 async fn a_kept_image_is_served_past_the_cms_ceiling() {
-    let (app, store) = gateway(&format!(
-        "{BOUND}[limits]\nupstream_per_second = 1\nupstream_burst = 1\n"
-    ))
+    let (app, store) = gateway(|c| {
+        bound(c);
+        c.limits.upstream_per_second = 1;
+        c.limits.upstream_burst = 1;
+    })
     .await;
     let kept = "/portal/api/files/covers/a.jpg";
     assert_eq!(app.get(kept).await.status(), 200, "the ceiling's one call");
@@ -428,7 +439,7 @@ async fn a_kept_image_is_served_past_the_cms_ceiling() {
 
 #[tokio::test]
 async fn a_file_the_store_sends_compressed_keeps_its_encoding_and_an_unknown_one_is_refused() {
-    let (app, store) = gateway(BOUND).await;
+    let (app, store) = gateway(bound).await;
     // reqwest decodes nothing itself here: `gzip` is off, so the test sees the bytes relayed.
     let response = get_with(&app, "/portal/api/files/covers/gz.svg", &[]).await;
     assert_eq!(response.status(), 200);
@@ -463,7 +474,7 @@ async fn a_file_the_store_sends_compressed_keeps_its_encoding_and_an_unknown_one
 
 #[tokio::test]
 async fn a_file_the_store_does_not_have_is_a_404_envelope() {
-    let (app, _store) = gateway(BOUND).await;
+    let (app, _store) = gateway(bound).await;
     for path in ["covers/none.png", "docs/none.pdf"] {
         let (status, body) = app.get_json(&format!("/portal/api/files/{path}")).await;
         assert_eq!(status, 404, "{path}: {body}");
@@ -473,15 +484,16 @@ async fn a_file_the_store_does_not_have_is_a_404_envelope() {
 
 #[tokio::test]
 async fn a_store_that_forbids_what_it_lacks_is_read_as_not_found_when_the_config_says_so() {
-    let (app, _store) = gateway(BOUND).await;
+    let (app, _store) = gateway(bound).await;
     let (status, _) = app.get_json("/portal/api/files/covers/forbidden.png").await;
     assert_eq!(
         status, 502,
         "by default a 403 from the store is no answer to pass on"
     );
-    let (app, _store) = gateway(&format!(
-        "{BOUND}[dialect.endpoints]\nfiles_not_found = [403]\n"
-    ))
+    let (app, _store) = gateway(|c| {
+        bound(c);
+        c.dialect.endpoints.files_not_found = vec![403];
+    })
     .await;
     let (status, body) = app.get_json("/portal/api/files/covers/forbidden.png").await;
     assert_eq!(status, 404, "{body}");
@@ -490,7 +502,7 @@ async fn a_store_that_forbids_what_it_lacks_is_read_as_not_found_when_the_config
 
 #[tokio::test]
 async fn a_private_asset_is_kept_for_everyone_when_the_config_says_so() {
-    let (app, store) = gateway(BOUND).await;
+    let (app, store) = gateway(bound).await;
     for _ in 0..2 {
         let response = app.get("/portal/api/files/covers/private.png").await;
         assert_eq!(response.status(), 200);
@@ -501,7 +513,11 @@ async fn a_private_asset_is_kept_for_everyone_when_the_config_says_so() {
         "by default private is not kept"
     );
 
-    let (app, store) = gateway(&format!("{BOUND}file_keep_private = true\n")).await;
+    let (app, store) = gateway(|c| {
+        bound(c);
+        c.cache.file_keep_private = true;
+    })
+    .await;
     for _ in 0..3 {
         let response = app.get("/portal/api/files/covers/private.png").await;
         assert_eq!(response.status(), 200);
@@ -520,7 +536,7 @@ async fn a_private_asset_is_kept_for_everyone_when_the_config_says_so() {
 
 #[tokio::test]
 async fn an_images_size_parameters_reach_the_store_and_each_size_is_kept_apart() {
-    let (app, store) = gateway(BOUND).await;
+    let (app, store) = gateway(bound).await;
     let get = |query: &'static str| {
         let url = app.url(&format!("/portal/api/files/covers/sized.png?{query}"));
         let client = app.client.clone();

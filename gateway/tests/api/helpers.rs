@@ -15,7 +15,10 @@ use axum::{
     http::{HeaderMap, StatusCode, header},
     response::{IntoResponse, Response},
 };
-use portal_gateway::{Application, Config};
+use portal_cms::dialect::config::CmsEndpointConfig;
+use portal_gateway::Application;
+pub use portal_gateway::Config;
+use portal_search::SearchMode;
 use serde_json::Value;
 use tokio::{net::TcpListener, sync::oneshot};
 
@@ -125,8 +128,10 @@ fn with_search_mode(extra: &str) -> String {
     }
 }
 
-/// The TOML of a test config: the given upstream, a static dir, a short time-out, the company
-/// named; `extra` is appended inside `[upstream]`, so it may open further tables.
+/// The TOML of a test config, for the tests that need a file (a config file the gateway loads and
+/// reloads) or test the loader itself: the given upstream, a static dir, the test credential, a
+/// short time-out, the company named and the CMS's search (as `config_for`); `extra` is appended
+/// inside `[upstream]`, so it may open further tables.
 pub fn config_toml(upstream: &str, static_dir: &Path, extra: &str) -> String {
     let extra = with_search_mode(&with_company(extra));
     format!(
@@ -147,8 +152,84 @@ connect_timeout = "500ms"
     )
 }
 
-pub fn config_for(upstream: &str, static_dir: &Path, extra: &str) -> Config {
-    Config::from_toml_str(&config_toml(upstream, static_dir, extra)).expect("test config is valid")
+/// The keys a config cannot load without (the CMS, its credential, the company), loaded as the
+/// gateway loads a file, so they are validated as a file's are.
+fn required_toml(upstream: &str) -> String {
+    format!(
+        "[upstream]\nbase_url = \"{upstream}\"\nclient_id = \"{CLIENT_ID}\"\nclient_secret = \"{CLIENT_SECRET}\"\n\
+         [site]\ncompany_name = \"{COMPANY}\"\n"
+    )
+}
+
+/// A test config: `upstream` with the test credential, 800 ms per call (500 ms to connect), the
+/// company named, a free port on loopback, `static_dir` served, the CMS's own search
+/// (`with_search_mode` says why); then `change`, the test's own settings, made on the typed
+/// config.
+///
+/// What the loader derives from the values it read is derived again from the changed ones: the
+/// secrets to hide in what is written out (`Config::secrets`); the dialect is compiled again
+/// when it changed (`Config::compiled_dialect`). The loader's checks (`Config::validate`) are
+/// private: a change is not checked, so a test sets only values the loader accepts.
+pub fn config_for(upstream: &str, static_dir: &Path, change: impl FnOnce(&mut Config)) -> Config {
+    let mut config = Config::from_toml_str(&required_toml(upstream)).expect("test config is valid");
+    config.server.listen = SocketAddr::from(([127, 0, 0, 1], 0));
+    config.server.static_dir = static_dir.to_owned();
+    config.upstream.timeout = Duration::from_millis(800);
+    config.upstream.connect_timeout = Duration::from_millis(500);
+    config.search.mode = SearchMode::Cms;
+    change(&mut config);
+    portal_core::redact::remember(config.secrets());
+    config
+}
+
+/// Sets on `config` the sections `toml` writes, as the loader reads them (checked, the dialect
+/// compiled): for a mapping as an integrator writes it (a `[dialect]` table), where the TOML is
+/// what is tested. Each section written replaces the config's, so this comes before typed
+/// changes to the same section.
+pub fn with_toml(config: &mut Config, toml: &str) {
+    use figment::providers::Format as _;
+    let sections: figment::value::Dict =
+        figment::Figment::from(figment::providers::Toml::string(toml))
+            .extract()
+            .unwrap_or_else(|err| panic!("{err}: {toml}"));
+    let loaded = Config::from_toml_str(&format!(
+        "{}\n{toml}",
+        required_toml(config.upstream.base_url.as_str())
+    ))
+    .unwrap_or_else(|err| panic!("{err}: {toml}"));
+    for section in sections.keys() {
+        match section.as_str() {
+            "dialect" => config.dialect = loaded.dialect.clone(),
+            "search" => config.search = loaded.search.clone(),
+            other => panic!("with_toml does not set [{other}] yet"),
+        }
+    }
+}
+
+/// No client limit and no CMS ceiling: for tests about something else that ask for a lot (a crawl
+/// of the whole demo asks for hundreds of pages in a second or two). The limits have tests of
+/// their own.
+pub fn open_limits(config: &mut Config) {
+    let limits = &mut config.limits;
+    limits.per_client_per_second = 100_000;
+    limits.per_client_burst = 100_000;
+    limits.per_client_cms_per_second = 100_000;
+    limits.per_client_cms_burst = 100_000;
+    limits.upstream_per_second = 100_000;
+    limits.upstream_burst = 100_000;
+}
+
+/// `open_limits` as TOML, for a test that writes its config to a file.
+pub const OPEN_LIMITS_TOML: &str = "[limits]\nper_client_per_second = 100000\nper_client_burst = 100000\nper_client_cms_per_second = 100000\nper_client_cms_burst = 100000\nupstream_per_second = 100000\nupstream_burst = 100000\n";
+
+/// Sets `endpoint`'s (a cache name: `article/list`) time to live.
+pub fn set_ttl(config: &mut Config, endpoint: &str, ttl: Duration) {
+    config.cache.ttl.insert(endpoint.to_owned(), ttl.into());
+}
+
+/// The CMS without a search of its own (`dialect.endpoints.article_search = { path = "" }`).
+pub fn without_cms_search(config: &mut Config) {
+    config.dialect.endpoints.article_search = CmsEndpointConfig::default();
 }
 
 pub async fn spawn_app(config: Config) -> TestApp {
@@ -229,18 +310,13 @@ pub fn serve_reference_cms(listener: TcpListener, settings: reference_cms::Setti
     ));
 }
 
-/// A gateway in front of reference-cms, with the test static dir.
-/// No client limit and no CMS ceiling: for tests about something else that ask for a lot (a crawl
-/// of the whole demo asks for hundreds of pages in a second or two).
-pub const OPEN_LIMITS: &str = "[limits]\nper_client_per_second = 100000\nper_client_burst = 100000\nper_client_cms_per_second = 100000\nper_client_cms_burst = 100000\nupstream_per_second = 100000\nupstream_burst = 100000\n";
-
 /// The gateway in front of reference-cms, limits open (the limits have tests of their own).
 pub async fn spawn_with_reference_cms() -> TestApp {
     let cms = spawn_reference_cms().await;
     spawn_app(config_for(
         &format!("http://{cms}/"),
         &static_dir(),
-        OPEN_LIMITS,
+        open_limits,
     ))
     .await
 }
@@ -442,10 +518,13 @@ async fn answer(
     }
 }
 
-/// A gateway in front of a fake upstream.
-pub async fn spawn_with_fake(reply: Reply, extra: &str) -> (TestApp, FakeUpstream) {
+/// A gateway in front of a fake upstream, configured as `config_for` with `change`.
+pub async fn spawn_with_fake(
+    reply: Reply,
+    change: impl FnOnce(&mut Config),
+) -> (TestApp, FakeUpstream) {
     let fake = FakeUpstream::start(reply).await;
-    let app = spawn_app(config_for(&fake.base_url(), &static_dir(), extra)).await;
+    let app = spawn_app(config_for(&fake.base_url(), &static_dir(), change)).await;
     (app, fake)
 }
 
@@ -527,27 +606,27 @@ pub fn app_build_dir() -> PathBuf {
 }
 
 /// What the page tests add to a config: renders get 5 s (a debug build of the gateway runs the
-/// server bundle several times slower than a release build; the 250 ms default is a production
+/// server bundle several times slower than a release build; the 1 s default is a production
 /// figure).
-pub const RENDER_SLACK: &str = "[render]\ntimeout = \"5s\"\n";
+pub fn render_slack(config: &mut Config) {
+    config.render.timeout = Duration::from_secs(5);
+}
 
-/// A config for `upstream` serving the real app build with the render slack; `extra` as in
-/// `config_toml` (a `[render]` table there replaces the slack).
-pub fn page_config(upstream: &str, extra: &str) -> Config {
-    page_config_of(upstream, &app_build_dir(), extra)
+/// A config for `upstream` serving the real app build with the render slack, then `change` (as
+/// in `config_for`; it may set `render` itself).
+pub fn page_config(upstream: &str, change: impl FnOnce(&mut Config)) -> Config {
+    page_config_of(upstream, &app_build_dir(), change)
 }
 
 /// `page_config` serving the build in `build`. The CMS time-out is 5 s rather than the tests'
 /// 800 ms: the cache waits for a load at most that and 500 ms, and a page's load (a few renders,
 /// each after a CMS round) outlasts 1.3 s in a debug build on a busy machine, whose visitor then
 /// gets the app shell (`pages::a_page_whose_load_outlasts_the_caches_wait_still_answers_the_page`).
-pub fn page_config_of(upstream: &str, build: &Path, extra: &str) -> Config {
-    let extra = if extra.contains("[render]") {
-        extra.to_owned()
-    } else {
-        format!("{extra}\n{RENDER_SLACK}")
-    };
-    let mut config = config_for(upstream, build, &extra);
+pub fn page_config_of(upstream: &str, build: &Path, change: impl FnOnce(&mut Config)) -> Config {
+    let mut config = config_for(upstream, build, |c| {
+        render_slack(c);
+        change(c);
+    });
     config.upstream.timeout = Duration::from_secs(5);
     config
 }
@@ -555,7 +634,7 @@ pub fn page_config_of(upstream: &str, build: &Path, extra: &str) -> Config {
 /// The gateway serving the real app build in front of reference-cms, limits open.
 pub async fn spawn_pages_with_reference_cms() -> TestApp {
     let cms = spawn_reference_cms().await;
-    spawn_app(page_config(&format!("http://{cms}/"), OPEN_LIMITS)).await
+    spawn_app(page_config(&format!("http://{cms}/"), open_limits)).await
 }
 
 // Reading rendered pages.

@@ -129,12 +129,10 @@ async fn encoded_traversal_in_static_and_file_paths_finds_nothing() {
 async fn a_client_sending_its_headers_slowly_is_dropped() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let cms = spawn_reference_cms().await;
-    let toml = config_toml(&format!("http://{cms}/"), &static_dir(), "").replacen(
-        "[server]\n",
-        "[server]\nheader_read_timeout = \"1s\"\n",
-        1,
-    );
-    let app = spawn_app(portal_gateway::Config::from_toml_str(&toml).unwrap()).await;
+    let app = spawn_app(config_for(&format!("http://{cms}/"), &static_dir(), |c| {
+        c.server.header_read_timeout = std::time::Duration::from_secs(1);
+    }))
+    .await;
     let mut slow = tokio::net::TcpStream::connect(app.addr).await.unwrap();
     slow.write_all(b"GET /healthz HTTP/1.1\r\nHost: portal\r\n")
         .await
@@ -197,8 +195,17 @@ async fn an_undecodable_file_path_and_an_oversized_notice_answer_in_the_envelope
 #[tokio::test]
 async fn a_client_flooding_uncached_routes_cannot_spend_the_cms_budget_of_another() {
     let cms = spawn_reference_cms().await;
-    let extra = "[limits]\nper_client_per_second = 100000\nper_client_burst = 100000\nper_client_cms_per_second = 1\nper_client_cms_burst = 5\nupstream_per_second = 1\nupstream_burst = 30\ntrusted_proxies = [\"127.0.0.1/32\"]\n";
-    let app = spawn_app(page_config(&format!("http://{cms}/"), extra)).await;
+    let app = spawn_app(page_config(&format!("http://{cms}/"), |c| {
+        let limits = &mut c.limits;
+        limits.per_client_per_second = 100_000;
+        limits.per_client_burst = 100_000;
+        limits.per_client_cms_per_second = 1;
+        limits.per_client_cms_burst = 5;
+        limits.upstream_per_second = 1;
+        limits.upstream_burst = 30;
+        limits.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];
+    }))
+    .await;
     let from = |client: &'static str, path: String| {
         app.client
             .get(app.url(&path))

@@ -47,7 +47,7 @@ fn count(list: &Value) -> usize {
 async fn a_parent_chain_ten_thousand_long_is_cut_at_the_depth_the_portal_shows() {
     let (app, _cms) = spawn_with_fake(
         Reply::Bytes(200, "application/json", parent_chain(10_000)),
-        "",
+        |_| {},
     )
     .await;
     let (status, body) = app.get_json("/portal/api/category/list").await;
@@ -69,7 +69,7 @@ async fn a_hundred_thousand_categories_are_cut_to_the_thousand_the_portal_shows(
     let body = json!({"code": 200, "result": {"content": items}})
         .to_string()
         .into_bytes();
-    let (app, _cms) = spawn_with_fake(Reply::Bytes(200, "application/json", body), "").await;
+    let (app, _cms) = spawn_with_fake(Reply::Bytes(200, "application/json", body), |_| {}).await;
     let response = app.get("/portal/api/category/list").await;
     assert_eq!(response.status(), 200);
     let text = response.text().await.unwrap();
@@ -101,7 +101,7 @@ fn control_characters(path: &str, _query: &str) -> Reply {
 
 #[tokio::test]
 async fn control_characters_in_cms_text_never_reach_a_feed() {
-    let (app, _cms) = spawn_with_fake(Reply::Route(control_characters), "").await;
+    let (app, _cms) = spawn_with_fake(Reply::Route(control_characters), |_| {}).await;
     for path in ["/portal/feed/21.xml", "/portal/feed/news.xml"] {
         let response = app.get(path).await;
         assert_eq!(response.status(), 200, "{path}");
@@ -131,7 +131,7 @@ fn deeply_nested_article(path: &str, _query: &str) -> Reply {
 
 #[tokio::test]
 async fn deeply_nested_html_is_refused_within_its_budget_while_the_gateway_answers() {
-    let (app, _cms) = spawn_with_fake(Reply::Route(deeply_nested_article), "").await;
+    let (app, _cms) = spawn_with_fake(Reply::Route(deeply_nested_article), |_| {}).await;
     let url = app.url("/portal/api/article/detail?id=7");
     let client = app.client.clone();
     let detail = tokio::spawn(async move {
@@ -179,7 +179,7 @@ fn a_large_list(path: &str, _query: &str) -> Reply {
 
 #[tokio::test]
 async fn a_large_answer_is_mapped_off_the_async_workers() {
-    let (app, _cms) = spawn_with_fake(Reply::Route(a_large_list), "").await;
+    let (app, _cms) = spawn_with_fake(Reply::Route(a_large_list), |_| {}).await;
     let url = app.url("/portal/api/article/list?categoryId=21&page=1&size=10");
     let client = app.client.clone();
     let started = std::time::Instant::now();
@@ -222,7 +222,7 @@ fn failing_details(path: &str, _query: &str) -> Reply {
 #[tokio::test]
 async fn a_page_drawn_around_a_failed_answer_says_so_in_its_status_and_is_not_kept() {
     let cms = FakeUpstream::start(Reply::Route(failing_details)).await;
-    let app = spawn_app(page_config(&cms.base_url(), OPEN_LIMITS)).await;
+    let app = spawn_app(page_config(&cms.base_url(), open_limits)).await;
     for round in 1..=2 {
         let response = app.get("/portal/article/7").await;
         // Not a 200 a crawler would keep as the article's page.

@@ -8,7 +8,7 @@ use tokio::net::TcpListener;
 use crate::helpers::*;
 
 async fn visitor_gets(reply: Reply) -> (u16, serde_json::Value) {
-    let (app, _fake) = spawn_with_fake(reply, "").await;
+    let (app, _fake) = spawn_with_fake(reply, |_| {}).await;
     let (status, body) = app.get_json("/portal/api/category/list").await;
     (status.as_u16(), body)
 }
@@ -71,7 +71,7 @@ async fn the_gateways_own_credential_refused_is_a_502_not_the_visitors_401() {
             401,
             json!({"error": "invalid_client", "error_description": "Bad client credentials"}),
         ),
-        "",
+        |_| {},
     )
     .await;
     for path in ["/portal/api/category/list", "/portal/api/files/a.png"] {
@@ -120,7 +120,12 @@ async fn connection_refused_is_502() {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     drop(listener);
-    let app = spawn_app(config_for(&format!("http://{addr}/"), &static_dir(), "")).await;
+    let app = spawn_app(config_for(
+        &format!("http://{addr}/"),
+        &static_dir(),
+        |_| {},
+    ))
+    .await;
     let (status, body) = app.get_json("/portal/api/category/list").await;
     assert_eq!((status.as_u16(), body["code"].as_i64()), (502, Some(502)));
     assert!(
@@ -134,7 +139,7 @@ async fn unresolvable_name_is_503() {
     let app = spawn_app(config_for(
         "http://cms.portal-test.invalid/",
         &static_dir(),
-        "",
+        |_| {},
     ))
     .await;
     let (status, body) = app.get_json("/portal/api/category/list").await;
@@ -166,7 +171,7 @@ async fn unusable_answers_are_502() {
 
 #[tokio::test]
 async fn empty_body_is_a_null_result() {
-    let (app, _fake) = spawn_with_fake(Reply::Empty(200), "").await;
+    let (app, _fake) = spawn_with_fake(Reply::Empty(200), |_| {}).await;
     let (status, body) = app.get_json("/portal/api/article/list?categoryId=1").await;
     assert_eq!(status, 200);
     assert_eq!(body["code"], 200);
@@ -174,7 +179,7 @@ async fn empty_body_is_a_null_result() {
     let (status, body) = visitor_gets(Reply::Empty(200)).await;
     assert_eq!(status, 200);
     assert_eq!(body["result"]["content"], json!([]));
-    let (app, _fake) = spawn_with_fake(Reply::Empty(200), "").await;
+    let (app, _fake) = spawn_with_fake(Reply::Empty(200), |_| {}).await;
     let (status, body) = app.get_json("/portal/api/article/detail?id=1").await;
     assert_eq!(
         (status.as_u16(), body["code"].as_i64()),
@@ -188,7 +193,7 @@ async fn article_html_from_a_hostile_cms_is_sanitised() {
     let (app, _fake) = spawn_with_fake(
         Reply::Json(200, json!({"code": 200, "result": {"id": 9, "title": "标题", "content":
             "<p>正文</p><script>document.cookie</script><img src=x onerror=alert(1)><a href=\"javascript:alert(1)\">x</a>"}})),
-        "",
+        |_| {},
     )
     .await;
     let (status, body) = app.get_json("/portal/api/article/detail?id=9").await;
@@ -202,7 +207,7 @@ async fn article_html_from_a_hostile_cms_is_sanitised() {
 
 #[tokio::test]
 async fn unknown_api_paths_are_404_envelopes() {
-    let (app, fake) = spawn_with_fake(Reply::Empty(200), "").await;
+    let (app, fake) = spawn_with_fake(Reply::Empty(200), |_| {}).await;
     for path in [
         "/portal/api/nothing",
         "/portal/api/category",
@@ -225,7 +230,8 @@ async fn unknown_api_paths_are_404_envelopes() {
 
 #[tokio::test]
 async fn a_failure_is_not_remembered_once_the_upstream_recovers() {
-    let (app, fake) = spawn_with_fake(Reply::Raw(503, "text/html", "<h1>维护中</h1>"), "").await;
+    let (app, fake) =
+        spawn_with_fake(Reply::Raw(503, "text/html", "<h1>维护中</h1>"), |_| {}).await;
     let (status, body) = app.get_json("/portal/api/category/list").await;
     assert_eq!((status.as_u16(), body["code"].as_i64()), (503, Some(503)));
     fake.set(Reply::Json(

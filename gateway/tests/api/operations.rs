@@ -23,7 +23,7 @@ async fn health_and_readiness() {
     );
 
     // The CMS away: still ready (the cache carries the site); the operator's probe says so.
-    let down = spawn_app(config_for("http://127.0.0.1:9/", &static_dir(), "")).await;
+    let down = spawn_app(config_for("http://127.0.0.1:9/", &static_dir(), |_| {})).await;
     assert_eq!(down.get("/healthz").await.status(), 200);
     let (status, body) = down.get_json("/readyz").await;
     assert_eq!(status, 200, "{body}");
@@ -35,7 +35,7 @@ async fn health_and_readiness() {
 
     // Without the app's files the process cannot serve: not ready.
     let empty = tempfile::tempdir().unwrap();
-    let bare = spawn_app(config_for("http://127.0.0.1:9/", empty.path(), "")).await;
+    let bare = spawn_app(config_for("http://127.0.0.1:9/", empty.path(), |_| {})).await;
     let (status, body) = bare.get_json("/readyz").await;
     assert_eq!(
         (status.as_u16(), body["code"].as_i64()),

@@ -29,11 +29,11 @@ async fn stoppable_cms() -> (std::net::SocketAddr, oneshot::Sender<()>) {
 async fn with_the_cms_stopped_the_gateway_stays_ready_and_serves_what_it_cached() {
     let (cms, stop) = stoppable_cms().await;
     // Short TTLs, so the outage is met past them; the stale allowance carries the cached keys.
-    let app = spawn_app(config_for(
-        &format!("http://{cms}/"),
-        &static_dir(),
-        "[cache]\ndefault_ttl = \"200ms\"\nstale_while_revalidate = \"0s\"\nstale_if_error = \"10m\"\n",
-    ))
+    let app = spawn_app(config_for(&format!("http://{cms}/"), &static_dir(), |c| {
+        c.cache.default_ttl = Duration::from_millis(200);
+        c.cache.stale_while_revalidate = Duration::ZERO;
+        c.cache.stale_if_error = Duration::from_secs(600);
+    }))
     .await;
     let cached = [
         "/portal/api/category/list",
@@ -77,10 +77,10 @@ fn tree(name: &str) -> serde_json::Value {
 
 #[tokio::test]
 async fn empty_answers_are_passed_on_but_never_cached_nor_put_in_place_of_good_ones() {
-    let (app, fake) = spawn_with_fake(
-        Reply::Json(200, tree("甲")),
-        "[cache]\ndefault_ttl = \"200ms\"\nstale_while_revalidate = \"0s\"\n",
-    )
+    let (app, fake) = spawn_with_fake(Reply::Json(200, tree("甲")), |c| {
+        c.cache.default_ttl = Duration::from_millis(200);
+        c.cache.stale_while_revalidate = Duration::ZERO;
+    })
     .await;
     let (status, body) = app.get_json("/portal/api/category/list").await;
     assert_eq!(
@@ -122,10 +122,10 @@ async fn empty_answers_are_passed_on_but_never_cached_nor_put_in_place_of_good_o
 /// cached answer), does not hang, stays healthy, and follows no redirect.
 #[tokio::test]
 async fn after_each_hostile_cms_answer_the_gateway_is_healthy_and_serves_the_good_entry() {
-    let (app, fake) = spawn_with_fake(
-        Reply::Json(200, tree("甲")),
-        "[cache]\ndefault_ttl = \"100ms\"\nstale_while_revalidate = \"0s\"\n",
-    )
+    let (app, fake) = spawn_with_fake(Reply::Json(200, tree("甲")), |c| {
+        c.cache.default_ttl = Duration::from_millis(100);
+        c.cache.stale_while_revalidate = Duration::ZERO;
+    })
     .await;
     assert_eq!(app.get_json("/portal/api/category/list").await.0, 200);
     let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
@@ -200,7 +200,7 @@ async fn a_long_download_that_keeps_moving_outlives_the_time_out() {
             chunks: 8,
             gap: Duration::from_millis(250),
         },
-        "",
+        |_| {},
     )
     .await;
     let response = app.get("/portal/api/files/videos/long.webm").await;
@@ -216,7 +216,7 @@ async fn a_download_stalled_past_the_time_out_is_cut_not_left_hanging() {
             chunks: 2,
             gap: Duration::from_secs(3),
         },
-        "",
+        |_| {},
     )
     .await;
     let response = app.get("/portal/api/files/videos/stalled.webm").await;
@@ -292,11 +292,9 @@ async fn an_idle_connection_to_the_cms_is_let_go_after_the_pool_idle_timeout() {
     );
     for (idle, wait, connections) in [(300, 900, 2), (30_000, 900, 1)] {
         let (cms, accepted) = counting_cms().await;
-        let mut config = config_for(
-            &format!("http://{cms}/"),
-            &static_dir(),
-            "[cache]\nenabled = false\n",
-        );
+        let mut config = config_for(&format!("http://{cms}/"), &static_dir(), |c| {
+            c.cache.enabled = false;
+        });
         config.upstream.pool_idle_timeout = Duration::from_millis(idle);
         let app = spawn_app(config).await;
         for _ in 0..2 {

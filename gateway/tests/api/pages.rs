@@ -466,7 +466,7 @@ async fn cms_text_cannot_end_the_state_block_or_become_markup() {
         }
     }
     let fake = FakeUpstream::start(Reply::Route(hostile)).await;
-    let app = spawn_app(page_config(&fake.base_url(), "")).await;
+    let app = spawn_app(page_config(&fake.base_url(), |_| {})).await;
     let build = std::fs::read_to_string(app_build_dir().join("index.html")).unwrap();
     let build_scripts: Vec<(&str, &str)> = scripts(&build);
 
@@ -604,10 +604,10 @@ async fn unknown_routes_and_missing_articles_answer_404_with_their_rendered_page
 /// A gateway with an admin token in front of reference-cms (whose admin edits its articles).
 async fn spawn_purgeable() -> (TestApp, std::net::SocketAddr) {
     let cms = spawn_reference_cms().await;
-    let app = spawn_app(page_config(
-        &format!("http://{cms}/"),
-        &format!("{OPEN_LIMITS}[admin]\ntoken = \"{ADMIN_TOKEN}\"\n"),
-    ))
+    let app = spawn_app(page_config(&format!("http://{cms}/"), |c| {
+        open_limits(c);
+        c.admin.token = Some(ADMIN_TOKEN.into());
+    }))
     .await;
     (app, cms)
 }
@@ -746,12 +746,11 @@ async fn the_cms_webhook_renews_the_pages_that_show_the_article() {
     // The CMS's address is bound before the gateway starts, the gateway's before the CMS serves.
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let cms = listener.local_addr().unwrap();
-    let app = spawn_app(page_config(
-        &format!("http://{cms}/"),
-        &format!(
-            "{OPEN_LIMITS}[admin]\ntoken = \"{ADMIN_TOKEN}\"\nwebhook_secret = \"{WEBHOOK_SECRET}\"\n"
-        ),
-    ))
+    let app = spawn_app(page_config(&format!("http://{cms}/"), |c| {
+        open_limits(c);
+        c.admin.token = Some(ADMIN_TOKEN.into());
+        c.admin.webhook_secret = Some(WEBHOOK_SECRET.into());
+    }))
     .await;
     let mut settings = reference_cms_settings(
         reference_cms::Dialect::Native,
@@ -861,11 +860,10 @@ async fn a_page_whose_load_outlasts_the_caches_wait_still_answers_the_page() {
     }
     let fake = FakeUpstream::start(Reply::Route(slow)).await;
     // Each CMS call within its 800 ms; a page's, one round after another, not.
-    let app = spawn_app(config_for(
-        &fake.base_url(),
-        &app_build_dir(),
-        &format!("{OPEN_LIMITS}{RENDER_SLACK}"),
-    ))
+    let app = spawn_app(config_for(&fake.base_url(), &app_build_dir(), |c| {
+        open_limits(c);
+        render_slack(c);
+    }))
     .await;
     let before = fallbacks(&app, "wait").await;
     // At once, so that neither finds the other's answers in the cache.
@@ -910,7 +908,10 @@ async fn spawn_with_bundle(name: &str, script: &str) -> TestApp {
     spawn_app(page_config_of(
         &format!("http://{cms}/"),
         &build_with_bundle(name, script),
-        &format!("{OPEN_LIMITS}[render]\ntimeout = \"300ms\"\n"),
+        |c| {
+            open_limits(c);
+            c.render.timeout = Duration::from_millis(300);
+        },
     ))
     .await
 }
@@ -961,7 +962,7 @@ async fn a_render_that_throws_answers_the_app_shell() {
     let app = spawn_app(page_config_of(
         &format!("http://{cms}/"),
         &build_with_bundle("throws", &script),
-        OPEN_LIMITS,
+        open_limits,
     ))
     .await;
     let before = fallbacks(&app, "script").await;
@@ -1306,10 +1307,9 @@ async fn a_site_that_names_only_its_company_shows_no_demo_facts() {
         "公网安备",
     ];
     let cms = spawn_reference_cms().await;
-    let app = spawn_app(page_config(
-        &format!("http://{cms}/"),
-        "[site]\ncompany_name = \"蓝海联运物流有限公司\"\n",
-    ))
+    let app = spawn_app(page_config(&format!("http://{cms}/"), |c| {
+        c.site.company_name = "蓝海联运物流有限公司".to_owned();
+    }))
     .await;
     let (_, site) = app.get_json("/portal/api/site").await;
     let site = &site["result"];
@@ -1352,10 +1352,9 @@ async fn a_site_that_names_only_its_company_shows_no_demo_facts() {
 #[tokio::test]
 async fn the_footer_carries_the_filing_numbers_only_when_set() {
     let cms = spawn_reference_cms().await;
-    let plain = spawn_app(page_config(
-        &format!("http://{cms}/"),
-        "[site]\nicp_number = \"云ICP备20260001号-1\"\n",
-    ))
+    let plain = spawn_app(page_config(&format!("http://{cms}/"), |c| {
+        c.site.icp_number = "云ICP备20260001号-1".to_owned();
+    }))
     .await;
     let (_, _, _, html) = fetch(&plain, "/portal/").await;
     let footer = between(&html, "<footer", "</footer>").unwrap();
@@ -1365,11 +1364,11 @@ async fn the_footer_carries_the_filing_numbers_only_when_set() {
         "no 公安备案 line while the key is unset"
     );
 
-    let app = spawn_app(page_config(
-        &format!("http://{cms}/"),
-        "[site]\npolice_filing_number = \"云公网安备60010002000088号\"\n\
-         police_filing_url = \"https://beian.mps.gov.cn/#/query/webSearch?code=60010002000088\"\n",
-    ))
+    let app = spawn_app(page_config(&format!("http://{cms}/"), |c| {
+        c.site.police_filing_number = "云公网安备60010002000088号".to_owned();
+        c.site.police_filing_url =
+            "https://beian.mps.gov.cn/#/query/webSearch?code=60010002000088".to_owned();
+    }))
     .await;
     let (_, _, _, html) = fetch(&app, "/portal/").await;
     let footer = between(&html, "<footer", "</footer>").unwrap();
@@ -1389,11 +1388,7 @@ async fn the_search_box_is_there_only_when_the_cms_searches() {
     let (_, _, _, html) = fetch(&app, "/portal/news_center/notice").await;
     assert!(html.contains("<form role=\"search\""), "a search box");
     let cms = spawn_reference_cms().await;
-    let without = spawn_app(page_config(
-        &format!("http://{cms}/"),
-        "[dialect.endpoints]\narticle_search = { path = \"\" }\n",
-    ))
-    .await;
+    let without = spawn_app(page_config(&format!("http://{cms}/"), without_cms_search)).await;
     assert_eq!(
         without.get_json("/portal/api/site").await.1["result"]["search"],
         false
@@ -1410,10 +1405,10 @@ async fn the_search_box_is_there_only_when_the_cms_searches() {
 async fn the_integrity_page_carries_the_whistleblowing_channel_only_when_set() {
     const PAGE: &str = "/portal/party-construction/clean-honest";
     let cms = spawn_reference_cms().await;
-    let set = spawn_app(page_config(
-        &format!("http://{cms}/"),
-        "[site.whistleblowing]\nphone = \"0874-6288 5312\"\nhours = \"工作日 8:30—17:30\"\n",
-    ))
+    let set = spawn_app(page_config(&format!("http://{cms}/"), |c| {
+        c.site.whistleblowing.phone = "0874-6288 5312".to_owned();
+        c.site.whistleblowing.hours = "工作日 8:30—17:30".to_owned();
+    }))
     .await;
     let (status, _, _, html) = fetch(&set, PAGE).await;
     assert_eq!(status, 200);
@@ -1434,10 +1429,9 @@ async fn the_integrity_page_carries_the_whistleblowing_channel_only_when_set() {
     );
 
     // Hours alone are no way to reach anyone: no block.
-    let unset = spawn_app(page_config(
-        &format!("http://{cms}/"),
-        "[site.whistleblowing]\nhours = \"工作日 8:30—17:30\"\n",
-    ))
+    let unset = spawn_app(page_config(&format!("http://{cms}/"), |c| {
+        c.site.whistleblowing.hours = "工作日 8:30—17:30".to_owned();
+    }))
     .await;
     let (_, _, _, html) = fetch(&unset, PAGE).await;
     assert!(!html.split(STATE_OPEN).next().unwrap().contains("信访举报"));
@@ -1517,7 +1511,7 @@ fn five_sections(path: &str, _query: &str) -> Reply {
 #[tokio::test]
 async fn a_customer_with_five_sections_gets_a_portal_of_five_sections() {
     let cms = FakeUpstream::start(Reply::Route(five_sections)).await;
-    let app = spawn_app(page_config(&cms.base_url(), OPEN_LIMITS)).await;
+    let app = spawn_app(page_config(&cms.base_url(), open_limits)).await;
     // Sections of the demo the customer's CMS does not have, and their pages' names.
     let absent = [
         "融合创新产业园",

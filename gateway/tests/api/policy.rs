@@ -84,7 +84,7 @@ async fn every_kind_of_response_carries_the_policy() {
 #[tokio::test]
 async fn hsts_when_configured_and_source_maps_only_when_asked_for() {
     let cms = spawn_reference_cms().await;
-    let plain = spawn_app(config_for(&format!("http://{cms}/"), &static_dir(), "")).await;
+    let plain = spawn_app(config_for(&format!("http://{cms}/"), &static_dir(), |_| {})).await;
     assert_eq!(
         plain
             .get("/portal/assets/main.0123456789abcdef.js.map")
@@ -100,13 +100,11 @@ async fn hsts_when_configured_and_source_maps_only_when_asked_for() {
         200
     );
 
-    let extra = "[server]\nlisten = \"127.0.0.1:0\"\nhsts_max_age = \"365d\"\nsource_maps = true\n";
-    let toml = config_toml(&format!("http://{cms}/"), &static_dir(), "").replacen(
-        "[server]\nlisten = \"127.0.0.1:0\"\n",
-        extra,
-        1,
-    );
-    let app = spawn_app(portal_gateway::Config::from_toml_str(&toml).unwrap()).await;
+    let app = spawn_app(config_for(&format!("http://{cms}/"), &static_dir(), |c| {
+        c.server.hsts_max_age = Some(std::time::Duration::from_secs(365 * 24 * 60 * 60));
+        c.server.source_maps = true;
+    }))
+    .await;
     let response = app.get("/portal/api/category/list").await;
     assert_eq!(
         response.headers()["strict-transport-security"],

@@ -6,8 +6,11 @@ use crate::helpers::*;
 
 #[tokio::test]
 async fn bad_values_name_their_parameter() {
-    let (app, fake) =
-        spawn_with_fake(Reply::Json(200, json!({"code": 200, "result": null})), "").await;
+    let (app, fake) = spawn_with_fake(
+        Reply::Json(200, json!({"code": 200, "result": null})),
+        |_| {},
+    )
+    .await;
     for (query, param) in [
         ("article/list?page=abc", "page"),
         ("article/list?page=-1", "page"),
@@ -33,8 +36,11 @@ async fn bad_values_name_their_parameter() {
 
 #[tokio::test]
 async fn size_defaults_to_ten_and_fifty_is_allowed() {
-    let (app, fake) =
-        spawn_with_fake(Reply::Json(200, json!({"code": 200, "result": null})), "").await;
+    let (app, fake) = spawn_with_fake(
+        Reply::Json(200, json!({"code": 200, "result": null})),
+        |_| {},
+    )
+    .await;
     let (_, body) = app.get_json("/portal/api/article/list?categoryId=2").await;
     assert_eq!(body["result"]["size"], 10);
     assert!(fake.last().query.ends_with("size=10"));

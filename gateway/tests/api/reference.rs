@@ -118,11 +118,10 @@ async fn parent_category_works() {
 #[tokio::test]
 async fn site_settings_come_from_config_without_the_secret() {
     let cms = spawn_reference_cms().await;
-    let app = spawn_app(config_for(
-        &format!("http://{cms}/"),
-        &static_dir(),
-        "[site]\nlogin_url = \"https://sso.example.com/login\"\nicp_number = \"云ICP备20260001号-1\"\n",
-    ))
+    let app = spawn_app(config_for(&format!("http://{cms}/"), &static_dir(), |c| {
+        c.site.login_url = "https://sso.example.com/login".to_owned();
+        c.site.icp_number = "云ICP备20260001号-1".to_owned();
+    }))
     .await;
     let response = app.get("/portal/api/site").await;
     let text = response.text().await.unwrap();

@@ -164,27 +164,18 @@ fn replica_config(
     redis: String,
     build: &std::path::Path,
 ) -> portal_gateway::Config {
-    let extra = format!(
-        r#"
-[cache]
-ttl = {{ "article/list" = "10m", "article/detail" = "10m", "category/list" = "10m" }}
-[cache.shared]
-url = "{redis}"
-timeout = "200ms"
-prefix = "test:"
-[limits]
-per_client_per_second = 100000
-per_client_cms_per_second = 100000
-per_client_cms_burst = 100000
-per_client_burst = 100000
-upstream_per_second = 100000
-upstream_burst = 100000
-[admin]
-token = "{ADMIN_TOKEN}"
-webhook_secret = "{WEBHOOK_SECRET}"
-"#
-    );
-    config_for(&format!("http://{cms}/"), build, &extra)
+    config_for(&format!("http://{cms}/"), build, |c| {
+        for endpoint in ["article/list", "article/detail", "category/list"] {
+            set_ttl(c, endpoint, Duration::from_secs(600));
+        }
+        let shared = &mut c.cache.shared;
+        shared.url = Some(redis.into());
+        shared.timeout = Duration::from_millis(200);
+        shared.prefix = "test:".to_owned();
+        open_limits(c);
+        c.admin.token = Some(ADMIN_TOKEN.into());
+        c.admin.webhook_secret = Some(WEBHOOK_SECRET.into());
+    })
 }
 
 pub(crate) async fn wait_for_shared(app: &TestApp, state: &str) {

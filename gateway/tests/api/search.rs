@@ -114,7 +114,7 @@ async fn site_says_whether_the_cms_searches_and_a_cms_without_search_answers_404
     let app = spawn_app(config_for(
         &format!("http://{cms}/"),
         &static_dir(),
-        "[dialect.endpoints]\narticle_search = { path = \"\" }\n",
+        without_cms_search,
     ))
     .await;
     let (_, site) = app.get_json("/portal/api/site").await;

@@ -6,6 +6,7 @@
 
 use std::time::{Duration, Instant};
 
+use portal_search::SearchMode;
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
 
@@ -85,13 +86,12 @@ async fn ready(app: &TestApp) {
 async fn spawn_indexed() -> (TestApp, std::net::SocketAddr) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let cms = listener.local_addr().unwrap();
-    let app = spawn_app(config_for(
-        &format!("http://{cms}/"),
-        &static_dir(),
-        &format!(
-            "{OPEN_LIMITS}[admin]\ntoken = \"{ADMIN_TOKEN}\"\nwebhook_secret = \"{WEBHOOK_SECRET}\"\n[search]\nmode = \"index\"\n"
-        ),
-    ))
+    let app = spawn_app(config_for(&format!("http://{cms}/"), &static_dir(), |c| {
+        open_limits(c);
+        c.admin.token = Some(ADMIN_TOKEN.into());
+        c.admin.webhook_secret = Some(WEBHOOK_SECRET.into());
+        c.search.mode = SearchMode::Index;
+    }))
     .await;
     let mut settings = reference_cms_settings(
         reference_cms::Dialect::Native,
@@ -361,13 +361,11 @@ async fn until(app: &TestApp, query: &str, done: impl Fn(&Value) -> bool) -> Val
 #[tokio::test]
 async fn a_cms_without_search_gets_the_index_and_the_search_box() {
     let cms = spawn_reference_cms().await;
-    let app = spawn_app(config_for(
-        &format!("http://{cms}/"),
-        &static_dir(),
-        &format!(
-            "{OPEN_LIMITS}[search]\nmode = \"auto\"\n[dialect.endpoints]\narticle_search = {{ path = \"\" }}\n"
-        ),
-    ))
+    let app = spawn_app(config_for(&format!("http://{cms}/"), &static_dir(), |c| {
+        open_limits(c);
+        c.search.mode = SearchMode::Auto;
+        without_cms_search(c);
+    }))
     .await;
     let (_, site) = app.get_json("/portal/api/site").await;
     assert_eq!(site["result"]["search"], true, "auto: the index searches");
@@ -393,11 +391,11 @@ async fn with_the_cms_down_at_start_search_says_it_is_not_ready_then_answers() {
     let reserved = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let cms = reserved.local_addr().unwrap();
     drop(reserved);
-    let app = spawn_app(config_for(
-        &format!("http://{cms}/"),
-        &static_dir(),
-        &format!("{OPEN_LIMITS}[search]\nmode = \"index\"\n[dialect.endpoints]\narticle_search = {{ path = \"\" }}\n"),
-    ))
+    let app = spawn_app(config_for(&format!("http://{cms}/"), &static_dir(), |c| {
+        open_limits(c);
+        c.search.mode = SearchMode::Index;
+        without_cms_search(c);
+    }))
     .await;
     assert_eq!(app.get("/healthz").await.status(), 200);
     assert_eq!(app.get("/readyz").await.status(), 200);
@@ -425,11 +423,17 @@ async fn with_the_cms_down_at_start_search_says_it_is_not_ready_then_answers() {
 async fn an_index_on_disk_answers_after_a_restart_at_once() {
     let dir = tempfile::tempdir().unwrap();
     let cms = spawn_reference_cms().await;
-    let extra = format!(
-        "{OPEN_LIMITS}[search]\nmode = \"index\"\ndir = \"{}\"\n",
-        dir.path().display()
-    );
-    let first = spawn_app(config_for(&format!("http://{cms}/"), &static_dir(), &extra)).await;
+    let on_disk = |c: &mut Config| {
+        open_limits(c);
+        c.search.mode = SearchMode::Index;
+        c.search.dir = Some(dir.path().to_owned());
+    };
+    let first = spawn_app(config_for(
+        &format!("http://{cms}/"),
+        &static_dir(),
+        on_disk,
+    ))
+    .await;
     ready(&first).await;
     let before = search(&first, "keyword=%E7%8F%AD%E5%88%97&size=50").await;
     // Its shutdown frees the folder.
@@ -438,11 +442,10 @@ async fn an_index_on_disk_answers_after_a_restart_at_once() {
     let reserved = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let nowhere = reserved.local_addr().unwrap();
     drop(reserved);
-    let extra = extra.replace(&cms.to_string(), &nowhere.to_string());
     let second = spawn_app(config_for(
         &format!("http://{nowhere}/"),
         &static_dir(),
-        &extra,
+        on_disk,
     ))
     .await;
     ready(&second).await;

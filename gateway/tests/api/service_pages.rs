@@ -4,9 +4,11 @@
 //! page's 媒体聚焦, 宣传视频 and 信息公开, a business page's way to 业务概览, and the app's own
 //! 页面不存在 page (header, menu, footer) for an address outside the app.
 
+use portal_core::model::site::{Contact, Department, Partner, Wechat};
+
 use crate::helpers::{
-    STATE_OPEN, TestApp, between, hrefs, page_config, spawn_app, spawn_pages_with_reference_cms,
-    spawn_reference_cms,
+    Config, STATE_OPEN, TestApp, between, hrefs, page_config, spawn_app,
+    spawn_pages_with_reference_cms, spawn_reference_cms,
 };
 
 /// Status and the markup of a page (its state block left out: it holds every answer, so text
@@ -18,16 +20,17 @@ async fn markup(app: &TestApp, path: &str) -> (u16, String) {
     (status, html.split(STATE_OPEN).next().unwrap().to_owned())
 }
 
-const CHANNEL: &str = r#"
-[site.whistleblowing]
-phone = "0874-6288 5312"
-website = "https://www.12388.gov.cn/"
-"#;
+/// A way to report: a phone and the national site.
+fn channel(config: &mut Config) {
+    let whistleblowing = &mut config.site.whistleblowing;
+    whistleblowing.phone = "0874-6288 5312".to_owned();
+    whistleblowing.website = "https://www.12388.gov.cn/".to_owned();
+}
 
 #[tokio::test]
 async fn whistleblowing_has_its_own_page_linked_from_every_footer_only_with_a_channel() {
     let cms = spawn_reference_cms().await;
-    let set = spawn_app(page_config(&format!("http://{cms}/"), CHANNEL)).await;
+    let set = spawn_app(page_config(&format!("http://{cms}/"), channel)).await;
     let (status, page) = markup(&set, "/portal/whistleblowing").await;
     assert_eq!(status, 200);
     for text in [
@@ -55,10 +58,9 @@ async fn whistleblowing_has_its_own_page_linked_from_every_footer_only_with_a_ch
     assert!(sitemap.contains(">信访举报<"), "{sitemap}");
 
     // Reception hours alone are no way to report: no page, no link.
-    let unset = spawn_app(page_config(
-        &format!("http://{cms}/"),
-        "[site.whistleblowing]\nhours = \"工作日\"\n",
-    ))
+    let unset = spawn_app(page_config(&format!("http://{cms}/"), |c| {
+        c.site.whistleblowing.hours = "工作日".to_owned();
+    }))
     .await;
     let (status, page) = markup(&unset, "/portal/whistleblowing").await;
     assert_eq!(status, 404);
@@ -72,18 +74,32 @@ async fn whistleblowing_has_its_own_page_linked_from_every_footer_only_with_a_ch
 #[tokio::test]
 async fn the_contact_page_lists_hotline_departments_press_office_map_and_directions() {
     let cms = spawn_reference_cms().await;
-    let app = spawn_app(page_config(
-        &format!("http://{cms}/"),
-        r#"
-[site.contact]
-hours = "工作日 8:30—17:30"
-departments = [{ name = "客户服务中心", duties = "班列订舱与货物追踪", phone = "400-687-5200", email = "service@example.com" }]
-media = { name = "宣传部", duties = "新闻采访", phone = "0874-6288 5226", email = "media@example.com" }
-map_image = "/portal/api/files/site/hq-map.svg"
-map_alt = "总部位置示意图"
-directions = ["地铁 3 号线陆港新区站 B 口"]
-"#,
-    ))
+    let app = spawn_app(page_config(&format!("http://{cms}/"), |c| {
+        let department = |name: &str, duties: &str, phone: &str, email: &str| Department {
+            name: name.to_owned(),
+            duties: duties.to_owned(),
+            phone: phone.to_owned(),
+            email: email.to_owned(),
+        };
+        c.site.contact = Contact {
+            hours: "工作日 8:30—17:30".to_owned(),
+            departments: vec![department(
+                "客户服务中心",
+                "班列订舱与货物追踪",
+                "400-687-5200",
+                "service@example.com",
+            )],
+            media: Some(department(
+                "宣传部",
+                "新闻采访",
+                "0874-6288 5226",
+                "media@example.com",
+            )),
+            map_image: "/portal/api/files/site/hq-map.svg".to_owned(),
+            map_alt: "总部位置示意图".to_owned(),
+            directions: vec!["地铁 3 号线陆港新区站 B 口".to_owned()],
+        };
+    }))
     .await;
     let (status, page) = markup(&app, "/portal/contact").await;
     assert_eq!(status, 200);
@@ -111,7 +127,7 @@ directions = ["地铁 3 号线陆港新区站 B 口"]
     );
 
     // A site that gives none of it shows none of it.
-    let bare = spawn_app(page_config(&format!("http://{cms}/"), "")).await;
+    let bare = spawn_app(page_config(&format!("http://{cms}/"), |_| {})).await;
     let (_, page) = markup(&bare, "/portal/contact").await;
     for text in ["交通指引", "部门联系方式", "新闻媒体联系", "<img"] {
         assert!(!page.contains(text), "{text}: {page}");
@@ -121,19 +137,17 @@ directions = ["地铁 3 号线陆港新区站 B 口"]
 #[tokio::test]
 async fn the_footer_shows_friendly_links_and_the_wechat_account_only_when_set() {
     let cms = spawn_reference_cms().await;
-    let app = spawn_app(page_config(
-        &format!("http://{cms}/"),
-        r#"
-[[site.links]]
-name = "国务院国有资产监督管理委员会"
-url = "http://www.sasac.gov.cn/"
-
-[site.wechat]
-name = "云川陆港"
-account = "yclandport"
-qr_image = "/portal/api/files/site/wechat-qr.svg"
-"#,
-    ))
+    let app = spawn_app(page_config(&format!("http://{cms}/"), |c| {
+        c.site.links = vec![Partner {
+            name: "国务院国有资产监督管理委员会".to_owned(),
+            url: Some("http://www.sasac.gov.cn/".to_owned()),
+        }];
+        c.site.wechat = Wechat {
+            name: "云川陆港".to_owned(),
+            account: "yclandport".to_owned(),
+            qr_image: "/portal/api/files/site/wechat-qr.svg".to_owned(),
+        };
+    }))
     .await;
     let (_, home) = markup(&app, "/portal/").await;
     let footer = between(&home, "<footer", "</footer>").unwrap();
@@ -150,7 +164,7 @@ qr_image = "/portal/api/files/site/wechat-qr.svg"
         "{footer}"
     );
 
-    let bare = spawn_app(page_config(&format!("http://{cms}/"), "")).await;
+    let bare = spawn_app(page_config(&format!("http://{cms}/"), |_| {})).await;
     let (_, home) = markup(&bare, "/portal/").await;
     let footer = between(&home, "<footer", "</footer>").unwrap();
     assert!(

@@ -78,7 +78,7 @@ async fn addresses_are_pages_and_missing_files_a_plain_404() {
     assert!(!missing.text().await.unwrap().contains("<html"));
 
     let empty = tempfile::tempdir().unwrap();
-    let unbuilt = spawn_app(config_for("http://127.0.0.1:9/", empty.path(), "")).await;
+    let unbuilt = spawn_app(config_for("http://127.0.0.1:9/", empty.path(), |_| {})).await;
     let unknown = unbuilt.get("/portal/foo").await;
     assert_eq!(unknown.status(), 404);
     assert!(

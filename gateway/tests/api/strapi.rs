@@ -40,9 +40,9 @@ fn strapi_config() -> portal_gateway::Config {
         toml.push_str(&line);
         toml.push('\n');
     }
-    toml.push_str(RENDER_SLACK);
     let mut config =
         portal_gateway::Config::from_toml_str(&toml).expect("config/examples/strapi.toml loads");
+    render_slack(&mut config);
     // The tests read every page cold, from one address: more than one visitor's share of the CMS,
     // and more than one visitor's requests a second (several tests at once, each its own gateway).
     config.limits.per_client_cms_per_second = 100_000;

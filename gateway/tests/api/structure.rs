@@ -99,7 +99,7 @@ fn article(id: u64) -> Value {
 async fn calls_in_flight_are_capped_and_the_visitor_past_the_cap_is_told_to_retry() {
     let (app, fake) = spawn_with_fake(
         Reply::Delayed(Duration::from_millis(400), article(1)),
-        "[limits]\nupstream_concurrency = 2\n",
+        |c| c.limits.upstream_concurrency = 2,
     )
     .await;
     let app = std::sync::Arc::new(app);
@@ -139,10 +139,10 @@ async fn calls_in_flight_are_capped_and_the_visitor_past_the_cap_is_told_to_retr
 
 #[tokio::test]
 async fn file_downloads_pass_the_ceiling_and_are_timed() {
-    let (app, fake) = spawn_with_fake(
-        Reply::Raw(200, "image/png", "PNG 图像字节"),
-        "[limits]\nupstream_per_second = 1\nupstream_burst = 1\n",
-    )
+    let (app, fake) = spawn_with_fake(Reply::Raw(200, "image/png", "PNG 图像字节"), |c| {
+        c.limits.upstream_per_second = 1;
+        c.limits.upstream_burst = 1;
+    })
     .await;
     let first = app.get("/portal/api/files/a.png").await;
     assert_eq!(first.status(), 200);

@@ -8,6 +8,7 @@
 use std::{
     net::SocketAddr,
     sync::{Arc, Mutex},
+    time::Duration,
 };
 
 use axum::{Router, body::Bytes, extract::State, http::StatusCode, routing::post};
@@ -22,8 +23,8 @@ use serde_json::json;
 use tokio::net::TcpListener;
 
 use crate::helpers::{
-    CLIENT_SECRET, FakeUpstream, Reply, TestApp, config_for, spawn_app_with_state, spawn_with_fake,
-    static_dir,
+    CLIENT_SECRET, Config, FakeUpstream, Reply, TestApp, config_for, spawn_app_with_state,
+    spawn_with_fake, static_dir,
 };
 
 /// Every span the receiver was sent, with its resource's `service.name`.
@@ -99,13 +100,17 @@ fn tree() -> serde_json::Value {
 }
 
 /// A gateway with traces on, exporting to `collector`, in front of a fake CMS.
-async fn traced(collector: SocketAddr, extra: &str) -> (TestApp, AppState, FakeUpstream) {
+async fn traced(
+    collector: SocketAddr,
+    change: impl FnOnce(&mut Config),
+) -> (TestApp, AppState, FakeUpstream) {
     let fake = FakeUpstream::start(Reply::Json(200, tree())).await;
-    let extra = format!(
-        "{extra}\n[telemetry]\notlp_endpoint = \"http://{collector}\"\nservice_name = \"portal-gateway-test\"\n"
-    );
-    let (app, state) =
-        spawn_app_with_state(config_for(&fake.base_url(), &static_dir(), &extra)).await;
+    let config = config_for(&fake.base_url(), &static_dir(), |c| {
+        change(c);
+        c.telemetry.otlp_endpoint = Some(format!("http://{collector}").parse().unwrap());
+        c.telemetry.service_name = "portal-gateway-test".to_owned();
+    });
+    let (app, state) = spawn_app_with_state(config).await;
     assert!(state.traces.is_some(), "[telemetry] turns traces on");
     (app, state, fake)
 }
@@ -137,7 +142,7 @@ fn client_spans(spans: &[(String, Span)]) -> Vec<&Span> {
 #[tokio::test]
 async fn a_request_and_its_cms_call_are_one_trace_which_the_cms_joins() {
     let (receiver, collector) = Receiver::start().await;
-    let (app, state, fake) = traced(collector, "").await;
+    let (app, state, fake) = traced(collector, |_| {}).await;
 
     let miss = app.get("/portal/api/category/list").await;
     assert_eq!(miss.status(), 200);
@@ -223,7 +228,7 @@ async fn a_request_and_its_cms_call_are_one_trace_which_the_cms_joins() {
 #[tokio::test]
 async fn an_incoming_traceparent_makes_the_request_its_child_and_reaches_the_cms() {
     let (receiver, collector) = Receiver::start().await;
-    let (app, state, fake) = traced(collector, "").await;
+    let (app, state, fake) = traced(collector, |_| {}).await;
     let caller_trace = "4bf92f3577b34da6a3ce929d0e0e4736";
     let caller_span = "00f067aa0ba902b7";
     let answer = app
@@ -255,10 +260,11 @@ async fn an_incoming_traceparent_makes_the_request_its_child_and_reaches_the_cms
 async fn the_sample_ratio_drops_what_starts_here_and_the_cms_is_told_so() {
     let (receiver, collector) = Receiver::start().await;
     let fake = FakeUpstream::start(Reply::Json(200, tree())).await;
-    let extra =
-        format!("[telemetry]\notlp_endpoint = \"http://{collector}\"\nsample_ratio = 0.0\n");
-    let (app, state) =
-        spawn_app_with_state(config_for(&fake.base_url(), &static_dir(), &extra)).await;
+    let config = config_for(&fake.base_url(), &static_dir(), |c| {
+        c.telemetry.otlp_endpoint = Some(format!("http://{collector}").parse().unwrap());
+        c.telemetry.sample_ratio = 0.0;
+    });
+    let (app, state) = spawn_app_with_state(config).await;
     assert_eq!(app.get("/portal/api/category/list").await.status(), 200);
     flush(&state).await;
     assert!(receiver.spans().is_empty(), "nothing sampled");
@@ -272,7 +278,7 @@ async fn the_sample_ratio_drops_what_starts_here_and_the_cms_is_told_so() {
 
 #[tokio::test]
 async fn with_traces_off_the_cms_receives_no_traceparent() {
-    let (app, fake) = spawn_with_fake(Reply::Json(200, tree()), "").await;
+    let (app, fake) = spawn_with_fake(Reply::Json(200, tree()), |_| {}).await;
     let answer = app
         .client
         .get(app.url("/portal/api/category/list"))
@@ -342,11 +348,13 @@ async fn with_traces_off_a_request_is_handled_without_a_trace_context() {
 async fn a_shared_tier_look_up_is_a_span_of_the_request() {
     let redis = crate::replicas::Redis::start();
     let (receiver, collector) = Receiver::start().await;
-    let extra = format!(
-        "[cache.shared]\nurl = \"{}\"\ntimeout = \"200ms\"\nprefix = \"traces:\"\n",
-        redis.url()
-    );
-    let (app, state, _fake) = traced(collector, &extra).await;
+    let (app, state, _fake) = traced(collector, |c| {
+        let shared = &mut c.cache.shared;
+        shared.url = Some(redis.url().into());
+        shared.timeout = Duration::from_millis(200);
+        shared.prefix = "traces:".to_owned();
+    })
+    .await;
     crate::replicas::wait_for_shared(&app, "up").await;
     assert_eq!(app.get("/portal/api/category/list").await.status(), 200);
     flush(&state).await;
