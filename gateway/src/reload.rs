@@ -38,9 +38,11 @@ pub fn spawn(state: AppState) {
     }
     // The watcher runs for the process's life and reads `server.watch_config` at each look, so a
     // reload that turns it off stops the watching and one that turns it on starts it.
+    // Content, not modification time: editors and config maps replace files in odd ways. Read
+    // here, not in the task: an edit made before the task first ran was taken for the content it
+    // started from, and never applied.
+    let mut last = std::fs::read(&path).ok();
     tokio::spawn(async move {
-        // Content, not modification time: editors and config maps replace files in odd ways.
-        let mut last = tokio::fs::read(&path).await.ok();
         let mut ticker = tokio::time::interval(POLL_EVERY);
         ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
         loop {

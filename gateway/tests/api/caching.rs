@@ -117,7 +117,7 @@ async fn stale_is_served_while_the_upstream_is_down_and_replaced_after() {
         ("MISS", Some("旧"))
     );
 
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    app.clock.advance(Duration::from_millis(300));
     fake.set(Reply::Raw(500, "text/html", "<h1>down</h1>"));
     let (status, cache, body, _) = get(&app, "/portal/api/category/list").await;
     assert_eq!((status, cache.as_str()), (200, "STALE"));
@@ -160,14 +160,19 @@ async fn stale_while_revalidate_answers_at_once_and_refreshes_once() {
     })
     .await;
     get(&app, "/portal/api/article/list?categoryId=2").await;
-    tokio::time::sleep(Duration::from_millis(1100)).await;
+    app.clock.advance(Duration::from_millis(1100));
     fake.set(Reply::Delayed(Duration::from_millis(200), page("第二版")));
     for _ in 0..5 {
         let (_, cache, body, _) = get(&app, "/portal/api/article/list?categoryId=2").await;
         assert_eq!(cache, "STALE");
         assert_eq!(body["result"]["content"][0]["title"], "第一版");
     }
-    tokio::time::sleep(Duration::from_millis(400)).await;
+    // The one refresh lands in the background.
+    let refreshed = until(Duration::from_secs(5), || async {
+        get(&app, "/portal/api/article/list?categoryId=2").await.1 == "HIT"
+    })
+    .await;
+    assert!(refreshed, "the refresh never landed");
     let (_, cache, body, _) = get(&app, "/portal/api/article/list?categoryId=2").await;
     assert_eq!(cache, "HIT");
     assert_eq!(body["result"]["content"][0]["title"], "第二版");
@@ -192,7 +197,7 @@ async fn per_key_ttl_overrides_are_honoured() {
     .await;
     get(&app, "/portal/api/article/list?categoryId=21").await;
     get(&app, "/portal/api/article/list?categoryId=23").await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    app.clock.advance(Duration::from_millis(300));
     let (_, busy, _, _) = get(&app, "/portal/api/article/list?categoryId=23").await;
     let (_, calm, _, headers) = get(&app, "/portal/api/article/list?categoryId=21").await;
     assert_eq!((busy.as_str(), calm.as_str()), ("MISS", "HIT"));
@@ -372,8 +377,11 @@ async fn purge_needs_the_admin_token() {
     let response = purge(Some(&format!("Bearer {token}")), "").await.unwrap();
     assert_eq!(response.status(), 200);
     assert_eq!(get(&app, "/portal/api/category/list").await.1, "STALE");
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    assert_eq!(get(&app, "/portal/api/category/list").await.1, "HIT");
+    let refreshed = until(Duration::from_secs(5), || async {
+        get(&app, "/portal/api/category/list").await.1 == "HIT"
+    })
+    .await;
+    assert!(refreshed, "the refresh after a soft purge never landed");
     assert_eq!(upstream_calls(&fake, "/cms/category/list"), 2);
     // Hard: deleted, the next request a miss.
     let response = purge(Some(&format!("Bearer {token}")), "?hard=true")
@@ -429,6 +437,7 @@ async fn a_reload_changes_a_ttl_and_an_invalid_file_is_refused() {
         .await
         .unwrap();
     let addr = app.local_addr();
+    let state = app.state();
     let (_stop, stopped) = oneshot::channel::<()>();
     tokio::spawn(app.run_until(async {
         let _ = stopped.await;
@@ -453,7 +462,6 @@ async fn a_reload_changes_a_ttl_and_an_invalid_file_is_refused() {
         fetch("/portal/api/category/list").await.0.as_deref(),
         Some("MISS")
     );
-    tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(
         fetch("/portal/api/category/list").await.0.as_deref(),
         Some("HIT")
@@ -469,15 +477,16 @@ async fn a_reload_changes_a_ttl_and_an_invalid_file_is_refused() {
         }
     }
     assert!(reloaded, "the edited file was picked up");
-    tokio::time::sleep(Duration::from_millis(150)).await;
+    state.cache.clock().advance(Duration::from_millis(150));
     assert_eq!(
         fetch("/portal/api/category/list").await.0.as_deref(),
         Some("MISS"),
         "the new, shorter TTL applies"
     );
 
+    // Refused, whoever reads it (the watcher reads it too, with the same outcome).
     std::fs::write(&file, "[upstream]\nbase_url = 'not a url'\n").unwrap();
-    tokio::time::sleep(Duration::from_millis(2500)).await;
+    assert!(state.reload().is_err(), "an invalid file is refused");
     assert_eq!(
         fetch("/portal/api/site").await.1["result"]["companyName"],
         "乙公司",
@@ -492,7 +501,10 @@ async fn a_reload_changes_a_ttl_and_an_invalid_file_is_refused() {
         config_toml(&fake.base_url(), &dir.path().join("no-such-build"), &extra),
     )
     .unwrap();
-    tokio::time::sleep(Duration::from_millis(2500)).await;
+    assert!(
+        state.reload().is_err(),
+        "a build-less static_dir is refused"
+    );
     assert_eq!(
         fetch("/portal/api/site").await.1["result"]["companyName"],
         "乙公司",
@@ -665,7 +677,7 @@ async fn answers_say_what_the_cache_did_in_cache_status_and_age() {
         Some("portal-gateway; fwd=uri-miss")
     );
     assert_eq!(header(&miss, "age").as_deref(), Some("0"));
-    tokio::time::sleep(Duration::from_millis(1100)).await;
+    app.clock.advance(Duration::from_millis(1100));
     let (_, _, _, hit) = get(&app, path).await;
     let status = header(&hit, "cache-status").unwrap();
     assert!(
@@ -673,7 +685,7 @@ async fn answers_say_what_the_cache_did_in_cache_status_and_age() {
         "{status}"
     );
     assert_eq!(header(&hit, "age").as_deref(), Some("1"));
-    tokio::time::sleep(Duration::from_millis(3000)).await;
+    app.clock.advance(Duration::from_millis(3000));
     let (_, cache, _, stale) = get(&app, path).await;
     assert_eq!(cache, "STALE");
     assert!(

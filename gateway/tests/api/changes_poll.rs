@@ -73,7 +73,16 @@ async fn an_edit_reaches_the_portal_by_asking_the_cms_what_changed() {
     println!("the edit showed after {:?}", started.elapsed());
     // The question carries the time as RFC 3339, and is asked again and again; the same change
     // is applied once (the detail was loaded twice: the visitor's miss, the one refresh).
-    tokio::time::sleep(std::time::Duration::from_millis(2500)).await;
+    // Two more questions after the one that found it, each answered with the same change.
+    let asked = || fake.calls_to("/cms/article/changes");
+    let found_by = asked();
+    assert!(
+        until(Duration::from_secs(10), || async {
+            asked() >= found_by + 2
+        })
+        .await,
+        "the CMS is asked again and again"
+    );
     let questions: Vec<String> = fake
         .seen()
         .iter()

@@ -712,7 +712,7 @@ async fn a_good_answer_is_not_replaced_by_one_made_from_an_empty_answer() {
         assert!(shows_content(&body, *newest), "{path}: {body:.300}");
     }
     fake.set(Reply::Route(articles_empty_body));
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    app.clock.advance(Duration::from_millis(300));
     // The API's article lists go (a hard purge); the pages, sitemap and feeds are past their TTL.
     let purged = app
         .client

@@ -48,6 +48,8 @@ pub fn client_builder() -> reqwest::ClientBuilder {
 pub struct TestApp {
     pub addr: SocketAddr,
     pub client: reqwest::Client,
+    /// The clock its cache reads ages on: `advance` it to be past a TTL without waiting.
+    pub clock: portal_cache::Clock,
     _stop: oneshot::Sender<()>,
     running: tokio::task::JoinHandle<()>,
 }
@@ -99,6 +101,26 @@ impl TestApp {
 }
 
 /// The company every test site names (the config's one required `[site]` key).
+/// Waits until `done` holds, asking every 20 ms, at most `within`: the way a test waits for
+/// something that happens in the background (a refresh, a reload), rather than a fixed sleep.
+/// Whether it held.
+pub async fn until<F, Fut>(within: Duration, mut done: F) -> bool
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let deadline = tokio::time::Instant::now() + within;
+    loop {
+        if done().await {
+            return true;
+        }
+        if tokio::time::Instant::now() >= deadline {
+            return false;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 pub const COMPANY: &str = "云川陆港国际物流集团有限公司";
 
 /// `extra` with the company named in its `[site]` table (one is added when it has none).
@@ -256,6 +278,7 @@ pub async fn spawn_app_with_state(config: Config) -> (TestApp, portal_gateway::s
             .redirect(reqwest::redirect::Policy::none())
             .build()
             .unwrap(),
+        clock: state.cache.clock().clone(),
         _stop: stop,
         running,
     };

@@ -2,6 +2,8 @@
 //! loopback. For each, the process lives, `/healthz` answers meanwhile, and visitors get a clear
 //! envelope or a bounded answer.
 
+use std::time::Duration;
+
 use serde_json::{Value, json};
 
 use crate::helpers::*;
@@ -131,7 +133,7 @@ fn deeply_nested_article(path: &str, _query: &str) -> Reply {
 
 #[tokio::test]
 async fn deeply_nested_html_is_refused_within_its_budget_while_the_gateway_answers() {
-    let (app, _cms) = spawn_with_fake(Reply::Route(deeply_nested_article), |_| {}).await;
+    let (app, cms) = spawn_with_fake(Reply::Route(deeply_nested_article), |_| {}).await;
     let url = app.url("/portal/api/article/detail?id=7");
     let client = app.client.clone();
     let detail = tokio::spawn(async move {
@@ -139,7 +141,13 @@ async fn deeply_nested_html_is_refused_within_its_budget_while_the_gateway_answe
         let status = response.status().as_u16();
         (status, response.json::<Value>().await.unwrap())
     });
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    // Once the CMS has been asked (its body is then on its way to the sanitiser).
+    assert!(
+        until(Duration::from_secs(5), || async {
+            cms.calls_to("article/detail") == 1
+        })
+        .await
+    );
     // (The test's runtime is the gateway's, one thread: sanitising on it would stall this.)
     let health = tokio::time::timeout(std::time::Duration::from_secs(1), app.get("/healthz"))
         .await
@@ -179,7 +187,7 @@ fn a_large_list(path: &str, _query: &str) -> Reply {
 
 #[tokio::test]
 async fn a_large_answer_is_mapped_off_the_async_workers() {
-    let (app, _cms) = spawn_with_fake(Reply::Route(a_large_list), |_| {}).await;
+    let (app, cms) = spawn_with_fake(Reply::Route(a_large_list), |_| {}).await;
     let url = app.url("/portal/api/article/list?categoryId=21&page=1&size=10");
     let client = app.client.clone();
     let started = std::time::Instant::now();
@@ -192,7 +200,12 @@ async fn a_large_answer_is_mapped_off_the_async_workers() {
     });
     // (The test's runtime is the gateway's, one thread: decoding and mapping there would hold
     // `/healthz` back until the list is done.)
-    tokio::time::sleep(std::time::Duration::from_millis(30)).await;
+    assert!(
+        until(Duration::from_secs(5), || async {
+            cms.calls_to("article/list") == 1
+        })
+        .await
+    );
     let asked = std::time::Instant::now();
     assert_eq!(app.get("/healthz").await.status(), 200);
     let health = asked.elapsed();

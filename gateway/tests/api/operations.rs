@@ -113,6 +113,47 @@ async fn read_all(pipe: Option<impl tokio::io::AsyncRead + Unpin>) -> String {
     text
 }
 
+/// A child's log lines (stdout and stderr) as they come, for a test that waits for one.
+#[derive(Clone, Default)]
+struct Followed(std::sync::Arc<std::sync::Mutex<String>>);
+
+impl Followed {
+    fn of(child: &mut tokio::process::Child) -> Self {
+        let followed = Self::default();
+        let out = child
+            .stdout
+            .take()
+            .map(|p| Box::pin(p) as std::pin::Pin<Box<dyn tokio::io::AsyncRead + Send>>);
+        let err = child
+            .stderr
+            .take()
+            .map(|p| Box::pin(p) as std::pin::Pin<Box<dyn tokio::io::AsyncRead + Send>>);
+        for pipe in [out, err].into_iter().flatten() {
+            let text = followed.0.clone();
+            tokio::spawn(async move {
+                use tokio::io::AsyncBufReadExt;
+                let mut lines = tokio::io::BufReader::new(pipe).lines();
+                while let Ok(Some(line)) = lines.next_line().await {
+                    let mut text = text.lock().unwrap();
+                    text.push_str(&line);
+                    text.push('\n');
+                }
+            });
+        }
+        followed
+    }
+
+    /// How many lines so far hold `words`.
+    fn count(&self, words: &str) -> usize {
+        self.0
+            .lock()
+            .unwrap()
+            .lines()
+            .filter(|l| l.contains(words))
+            .count()
+    }
+}
+
 /// Waits up to 5 s for `url` to answer at all; its status then.
 async fn first_answer(client: &reqwest::Client, url: &str) -> Option<reqwest::StatusCode> {
     for _ in 0..100 {
@@ -307,6 +348,9 @@ async fn sighup_reloads_the_config_file() {
     let config = |company: &str| watched(company, false);
     std::fs::write(&file, config("甲公司")).unwrap();
     let mut child = spawn_gateway(&file, &[]);
+    let logs = Followed::of(&mut child);
+    // What the watcher logs of an edit it leaves for a signal.
+    const UNWATCHED: &str = "server.watch_config is off";
     let client = crate::helpers::client();
     let url = format!("http://127.0.0.1:{port}/portal/api/site");
     assert_eq!(
@@ -321,8 +365,14 @@ async fn sighup_reloads_the_config_file() {
     assert_eq!(company().await.as_deref(), Some("甲公司"));
 
     std::fs::write(&file, config("乙公司")).unwrap();
-    // File watching is off: an edit alone changes nothing.
-    tokio::time::sleep(Duration::from_millis(1500)).await;
+    // File watching is off: the watcher sees the edit and leaves it.
+    assert!(
+        until(Duration::from_secs(10), || async {
+            logs.count(UNWATCHED) == 1
+        })
+        .await,
+        "the watcher saw the edit"
+    );
     assert_eq!(company().await.as_deref(), Some("甲公司"));
 
     let pid = child.id().unwrap().to_string();
@@ -370,8 +420,16 @@ async fn sighup_reloads_the_config_file() {
         shows("戊公司").await,
         "the watcher read the edit turning it off"
     );
+    // (The edit turning watching on may have been seen before its signal: counted from here.)
+    let before = logs.count(UNWATCHED);
     std::fs::write(&file, watched("己公司", false)).unwrap();
-    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert!(
+        until(Duration::from_secs(10), || async {
+            logs.count(UNWATCHED) > before
+        })
+        .await,
+        "the watcher saw the edit after watching was turned off"
+    );
     assert_eq!(
         company().await.as_deref(),
         Some("戊公司"),

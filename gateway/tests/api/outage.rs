@@ -46,7 +46,15 @@ async fn with_the_cms_stopped_the_gateway_stays_ready_and_serves_what_it_cached(
     assert_eq!(app.get_json("/readyz").await.1["result"]["upstream"], "up");
 
     stop.send(()).unwrap();
-    tokio::time::sleep(Duration::from_millis(400)).await;
+    // Past the TTLs, and the CMS gone: its port refuses connections.
+    app.clock.advance(Duration::from_millis(400));
+    assert!(
+        until(Duration::from_secs(5), || async {
+            tokio::net::TcpStream::connect(cms).await.is_err()
+        })
+        .await,
+        "the CMS stopped listening"
+    );
 
     for path in cached {
         let response = app.get(path).await;
@@ -89,7 +97,7 @@ async fn empty_answers_are_passed_on_but_never_cached_nor_put_in_place_of_good_o
     );
 
     fake.set(Reply::Empty(200));
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    app.clock.advance(Duration::from_millis(300));
     // Past its TTL the refresh gets nothing: the good answer stays.
     let response = app.get("/portal/api/category/list").await;
     assert_eq!(response.headers()["x-cache"], "STALE");

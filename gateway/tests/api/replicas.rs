@@ -561,8 +561,19 @@ async fn a_purge_on_one_replica_reaches_the_others() {
         .await
         .unwrap();
     assert_eq!(hard.status(), 200);
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    let (_, cache, body) = fetch(&replicas[2], &detail).await;
+    // Until the third replica hears the purge it serves its copy; the first answer after it is a
+    // miss with the new title.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    let (cache, body) = loop {
+        let (_, cache, body) = fetch(&replicas[2], &detail).await;
+        if body["result"]["title"] == "中欧班列开行两万列（再更正）"
+            || tokio::time::Instant::now() >= deadline
+        {
+            break (cache, body);
+        }
+        assert_eq!(cache, "HIT", "before the purge is heard: {body}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
     assert_eq!(cache, "MISS");
     assert_eq!(body["result"]["title"], "中欧班列开行两万列（再更正）");
 }
@@ -838,7 +849,14 @@ async fn the_cache_view_names_the_replica_that_stored_a_shared_entry_and_purges_
     assert_eq!(fetch(&replicas[0], &detail).await.0, 200);
     // The second replica reads it from the shared tier once the first has written it there
     // (after its visitor's answer).
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    let entry = format!("EXISTS test:e:article/detail?id={id}");
+    assert!(
+        until(Duration::from_secs(5), || async {
+            redis.command(&entry) == ":1"
+        })
+        .await,
+        "the first replica stored it in the shared tier"
+    );
     assert_eq!(fetch(&replicas[1], &detail).await.1, "HIT");
     let response = replicas[1]
         .client
