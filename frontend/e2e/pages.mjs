@@ -5,6 +5,8 @@
 // and the old crawlable addresses lead to the same pages.
 import assert from 'node:assert/strict';
 
+import { expectedText } from './content.mjs';
+import { titleCases } from './inner.mjs';
 import { api, sweep, SAME_AS_ROUTES, SPEC_ROUTES, takenOver } from './support.mjs';
 
 /** Every route of the table the portal renders: the content routes and the footer's pages. */
@@ -20,21 +22,55 @@ function mainOf(html) {
 
 export const pagesTests = [
   {
-    name: 'every route: the server HTML holds the page, hydration changes nothing and asks for nothing, one document load',
-    async run({ page, browser, base }) {
+    // One load of each route for every check made of it (these were four passes over the routes).
+    name: 'every route: the server HTML holds the page, hydration changes nothing and asks for nothing, one document load, titled 页面 - 栏目 - 公司名, showing content from the API, under the strict browser policy without a violation or console error',
+    long: true,
+    async run({ page, base }) {
       const problems = [];
       const context = page.context();
-      await sweep(page, ROUTES, async (p, route) => {
+      // The policy the pages are served under.
+      const headers = (await fetch(`${base}/portal/`)).headers;
+      const csp = headers.get('content-security-policy') ?? '';
+      assert.match(csp, /default-src 'self'/);
+      assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
+      assert.equal(headers.get('referrer-policy'), 'strict-origin-when-cross-origin');
+      // Every Content-Security-Policy violation a page meets, as the browser reports it (on every
+      // page of the context: the sweep's second lane too).
+      await context.addInitScript(() => {
+        window.__violations = [];
+        document.addEventListener('securitypolicyviolation', (e) =>
+          window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`),
+        );
+      });
+      const tree = (await api(base, '/category/list')).content;
+      const article = (await api(base, '/article/list?categoryId=21&page=1&size=1')).content[0];
+      const titles = new Map(await titleCases(base));
+      // The server-HTML checks: the content routes, the footer's pages, an article.
+      const served = new Set([...ROUTES, `/article/${article.id}`]);
+      const texts = new Map();
+      for (const route of SPEC_ROUTES) {
+        if (route === '/') continue;
+        const text = await expectedText(base, tree, route);
+        if (!text) problems.push(`no API content for ${route}`);
+        else texts.set(route, text);
+      }
+      const routes = [...new Set([...served, ...titles.keys()])];
+      for (const route of texts.keys()) assert.ok(routes.includes(route), route);
+      await sweep(page, routes, async (p, route) => {
         const url = `${base}/portal${route}`;
-        // The document as the gateway sends it.
-        const response = await fetch(url);
-        const html = await response.text();
-        const { h1, text } = mainOf(html);
-        if (response.status !== 200) problems.push(`${route}: ${response.status}`);
-        if (!h1.trim()) problems.push(`${route}: no <h1> in the server HTML`);
-        if (text.length < 40) problems.push(`${route}: ${text.length} characters of main content in the server HTML`);
-        if (!html.includes('id="portal-state"')) problems.push(`${route}: no store state in the page`);
-        if (/href="#\/|href="\/portal\/site\//.test(html)) problems.push(`${route}: a hash or crawlable link in the page`);
+        let h1 = null;
+        if (served.has(route)) {
+          // The document as the gateway sends it.
+          const response = await fetch(url);
+          const html = await response.text();
+          const main = mainOf(html);
+          h1 = main.h1;
+          if (response.status !== 200) problems.push(`${route}: ${response.status}`);
+          if (!h1.trim()) problems.push(`${route}: no <h1> in the server HTML`);
+          if (main.text.length < 40) problems.push(`${route}: ${main.text.length} characters of main content in the server HTML`);
+          if (!html.includes('id="portal-state"')) problems.push(`${route}: no store state in the page`);
+          if (/href="#\/|href="\/portal\/site\//.test(html)) problems.push(`${route}: a hash or crawlable link in the page`);
+        }
 
         // The same page in Chromium: hydrated, not drawn again.
         const messages = [];
@@ -53,18 +89,33 @@ export const pagesTests = [
         await takenOver(p);
         // The server's nodes are the ones on screen: the heading is the element the HTML had.
         await p.waitForLoadState('networkidle');
+        const shown = ((await p.locator('main h1').first().textContent({ timeout: 10_000 }).catch(() => '')) ?? '').trim();
+        if (!shown) problems.push(`${route}: no heading`);
+        if (h1 !== null && shown !== h1.trim()) problems.push(`${route}: the heading became “${shown}” (server: “${h1}”)`);
+        if (await p.getByText('页面不存在').count()) problems.push(`${route}: a not-found page`);
+        if (await p.getByText('页面加载失败').count()) problems.push(`${route}: its chunk did not load`);
+        const expected = titles.get(route);
+        if (expected !== undefined) {
+          // The title follows the data.
+          await p.waitForFunction((t) => document.title === t, expected, { timeout: 10_000 }).catch(() => {});
+          const title = await p.title();
+          if (title !== expected) problems.push(`${route}: titled “${title}”, not “${expected}”`);
+        }
+        const text = texts.get(route);
+        if (text !== undefined) {
+          const found = await p.locator('main').getByText(text, { exact: false }).first().waitFor({ timeout: 10_000 }).then(() => true, () => false);
+          if (!found) problems.push(`${route}: does not show “${text}” from the API`);
+        }
+        const violations = await p.evaluate(() => window.__violations);
+        if (violations.length) problems.push(`${route}: policy violations ${violations.join(' | ')}`);
         p.off('console', onConsole);
         p.off('pageerror', onError);
         p.off('request', onRequest);
         if (messages.length) problems.push(`${route}: ${messages.join(' | ')}`);
         if (documents.length !== 1) problems.push(`${route}: ${documents.length} document loads`);
         if (asked.length) problems.push(`${route}: hydration asked for ${asked.join(', ')}`);
-        const shown = (await p.locator('main h1').first().textContent()).trim();
-        if (shown !== h1.trim()) problems.push(`${route}: the heading became “${shown}” (server: “${h1}”)`);
       });
       assert.deepEqual(problems, []);
-      void browser;
-      void context;
     },
   },
   {

@@ -30,34 +30,6 @@ export const tests = [
     },
   },
   {
-    name: 'every route of the spec renders under the strict browser policy without a violation or console error',
-    async run({ page, base, consoleErrors }) {
-      // Every Content-Security-Policy violation the page meets, as the browser reports it.
-      await page.addInitScript(() => {
-        window.__violations = [];
-        document.addEventListener('securitypolicyviolation', (e) =>
-          window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`),
-        );
-      });
-      // allHeaders(): headers() leaves out the security-related ones.
-      const first = await (await page.goto(`${base}/portal/`)).allHeaders();
-      const csp = first['content-security-policy'] ?? '';
-      assert.match(csp, /default-src 'self'/);
-      assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
-      assert.equal(first['referrer-policy'], 'strict-origin-when-cross-origin');
-      const article = (await api(base, '/article/list?categoryId=21&page=1&size=1')).content[0];
-      for (const route of [...SPEC_ROUTES, `/article/${article.id}`]) {
-        await open(page, base, route);
-        const title = await heading(page);
-        assert.ok(title.length > 0, `${route} has a heading`);
-        assert.ok(!(await page.getByText('页面不存在').count()), `${route} is not a not-found page`);
-        assert.ok(!(await page.getByText('页面加载失败').count()), `${route} loaded its chunk`);
-        assert.deepEqual(await page.evaluate(() => window.__violations), [], `policy violations on ${route}`);
-        assert.deepEqual(consoleErrors, [], `console errors on ${route}`);
-      }
-    },
-  },
-  {
     name: 'an article reads whole without JavaScript at its real URL, and is the same page with it',
     async run({ page, context, base }) {
       const article = (await api(base, '/article/list?categoryId=21&page=1&size=1')).content[0];
