@@ -56,7 +56,7 @@ const rules = (css) => [
 ];
 
 /**
- * The server bundle: the app rendered by the gateway (gateway/src/render runs it in QuickJS). One
+ * The server bundle: the app rendered by the gateway (crates/render runs it in QuickJS). One
  * script with every page in it (no chunks to load: a render never waits), stylesheets left out (the
  * browser's build links them), files named as the client build names them but not written again.
  */

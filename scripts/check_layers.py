@@ -5,7 +5,7 @@
    below it. Cargo itself refuses a cycle between crates; this keeps the order, so a change that
    makes `portal-cms` depend on `portal-cache` fails here rather than in a review.
 2. The few heavy or dangerous libraries stay in the crate that owns them: the HTTP client of the
-   CMS in the adapter (and the operator's admin client in the binary), QuickJS in the render,
+   CMS in the adapter (and the operator's admin client in the binary, never in the faces), QuickJS in the render,
    tantivy in the search index, Redis in the cache.
 3. Within a crate, the few fences a crate boundary cannot draw (`TEXT_RULES`): the faces of the
    gateway never name the CMS adapter, the render hands no work to tokio's threads, the model
@@ -39,13 +39,20 @@ LAYERS: dict[str, set[str]] = {
     "portal-cache": {"portal-core"},
     "portal-content": {"portal-core", "portal-cms", "portal-cache"},
     "portal-search": {"portal-core", "portal-cache", "portal-content"},
-    "portal-gateway": {
+    "portal-web": {
         "portal-core",
         "portal-cms",
         "portal-render",
         "portal-cache",
         "portal-content",
         "portal-search",
+    },
+    # The binary: its command line, the upstream checker and the admin client.
+    "portal-gateway": {
+        "portal-core",
+        "portal-cms",
+        "portal-search",
+        "portal-web",
     },
     # Run beside the gateway, never linked into it.
     "reference-cms": set(),
@@ -55,15 +62,16 @@ LAYERS: dict[str, set[str]] = {
         "portal-cache",
         "portal-content",
         "portal-search",
-        "portal-gateway",
+        "portal-web",
         "reference-cms",
     },
 }
 
 # A library, and the only crates that may name it as a normal dependency.
 OWNED: dict[str, set[str]] = {
-    # The CMS's client; the binary's operator client of a gateway's admin API; reference-cms
-    # and the tools are separate programs.
+    # The CMS's client; the binary's operator client of a gateway's admin API (so the faces,
+    # portal-web, cannot call anything over HTTP themselves); reference-cms and the tools are
+    # separate programs.
     "reqwest": {"portal-cms", "portal-gateway", "reference-cms", "portal-tools"},
     "rquickjs": {"portal-render"},
     "tantivy": {"portal-search"},
@@ -72,8 +80,8 @@ OWNED: dict[str, set[str]] = {
     "ammonia": {"portal-cms"},
     "opentelemetry_sdk": {"portal-core"},
     # The render answers values: it knows nothing of HTTP.
-    "axum": {"portal-cms", "portal-cache", "portal-content", "portal-gateway", "reference-cms", "portal-tools"},
-    "hyper": {"portal-gateway"},
+    "axum": {"portal-cms", "portal-cache", "portal-content", "portal-web", "portal-gateway", "reference-cms", "portal-tools"},
+    "hyper": {"portal-web"},
 }
 
 
@@ -82,11 +90,18 @@ OWNED: dict[str, set[str]] = {
 # passes over ("crate:prefix"), and why.
 TEXT_RULES: list[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...], str]] = [
     (
-        "portal-gateway",
-        ("api/", "crawl/", "pages/", "admin/", "webhook/", "cli/"),
+        "portal-web",
+        ("api/", "crawl/", "pages/", "admin/", "webhook/"),
         ("portal_cms", ".upstream", "dialect()", "get_json"),
         (),
         "a face asks the content service, never the CMS adapter",
+    ),
+    (
+        "portal-gateway",
+        ("cli/",),
+        ("portal_cms", ".upstream", "dialect()", "get_json"),
+        (),
+        "the admin client asks a running gateway, never the CMS adapter",
     ),
     (
         "portal-gateway",
@@ -100,7 +115,7 @@ TEXT_RULES: list[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...], s
         ("",),
         ("reqwest",),
         ("portal-gateway:cli/",),
-        "only cli/ names reqwest in the gateway (the CMS's client is portal-cms's)",
+        "only cli/ names reqwest in the binary (the CMS's client is portal-cms's; portal-web has none)",
     ),
     (
         "portal-render",

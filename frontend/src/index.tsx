@@ -12,7 +12,7 @@ import { makeStore, type AppStore } from './app/store';
 import { BASE, pageHref } from './lib/page-href';
 import { validToken } from './lib/storage';
 
-/** The id of the page's data block: the server render's store state (gateway/src/pages). */
+/** The id of the page's data block: the server render's store state (crates/web/src/pages). */
 const STATE_ID = 'portal-state';
 
 function serverState(): Record<string, unknown> | null {

@@ -1,5 +1,5 @@
 // The server bundle's entry: what the gateway's JavaScript engine calls to render a page
-// (crates/render runs this bundle; gateway/src/pages calls `portalRender`). The page is the
+// (crates/render runs this bundle; crates/web/src/pages calls `portalRender`). The page is the
 // app's own tree (`app/app.tsx`), rendered with React's `renderToString` at the page's address.
 //
 // The engine fetches nothing: the gateway passes the API's answers for the URLs the page asks for.

@@ -1,28 +1,8 @@
-//! portal-gateway: the backend-for-frontend of the rail-freight portal. See docs/ARCHITECTURE.md.
+//! portal-gateway: the binary of the rail-freight portal's backend-for-frontend. Its command line
+//! (`main.rs`: serve, `check-config`, `check-upstream`, `cache …`), the upstream checker and the
+//! operator's client of a running gateway's admin API; the gateway itself is portal-web's. See
+//! docs/ARCHITECTURE.md.
 #![forbid(unsafe_code)]
 
-pub mod access_log;
-mod admin;
-pub mod api;
-pub mod changes_poll;
 pub mod check;
 pub mod cli;
-pub mod config;
-pub mod connections;
-mod crawl;
-mod health;
-mod metrics;
-mod not_found;
-pub mod observe;
-mod pages;
-pub mod reload;
-pub mod serve;
-mod stack;
-pub mod startup;
-pub mod state;
-pub mod static_files;
-pub mod telemetry;
-pub mod webhook;
-
-pub use config::Config;
-pub use startup::Application;

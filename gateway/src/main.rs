@@ -2,11 +2,10 @@ use std::{path::PathBuf, process::ExitCode};
 
 use clap::{Parser, Subcommand};
 use portal_gateway::{
-    Application, Config, check,
+    check,
     cli::cache::{self as cache_cli, Action},
-    startup::shutdown_signal,
-    telemetry,
 };
+use portal_web::{Application, Config, startup::shutdown_signal, telemetry};
 
 // Allocation is the largest user-space cost of a cache hit (docs/performance.md).
 #[global_allocator]

@@ -18,7 +18,6 @@ use secrecy::ExposeSecret;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::config::{AuthStyle, Config, LimitsConfig};
 use portal_cms::{
     ClientError, RawAnswer, Upstream, UpstreamError,
     dialect::{
@@ -31,6 +30,7 @@ use portal_core::{
     model::{Article, ArticlePage, Category},
     portal_routes::{self, PORTAL_ROUTES},
 };
+use portal_web::config::{AuthStyle, Config, LimitsConfig};
 
 mod calls;
 mod details;

@@ -138,7 +138,7 @@ async fn a_slug_pattern_without_a_lookup_is_refused_with_its_key() {
             "",
         ),
     );
-    let err = portal_gateway::config::Config::from_toml_str(&toml).unwrap_err();
+    let err = portal_web::config::Config::from_toml_str(&toml).unwrap_err();
     assert!(
         err.to_string()
             .contains("dialect.endpoints.article_by_slug.path"),

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use portal_gateway::config::TtlOverride;
+use portal_web::config::TtlOverride;
 use serde_json::Value;
 use tokio::process::Command;
 

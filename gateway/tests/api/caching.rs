@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use portal_gateway::{Application, Config, config::TtlOverride};
+use portal_web::{Application, Config, config::TtlOverride};
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
 

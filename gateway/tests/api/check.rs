@@ -3,10 +3,8 @@
 
 use std::process::Stdio;
 
-use portal_gateway::{
-    Config,
-    check::{self, Level},
-};
+use portal_gateway::check::{self, Level};
+use portal_web::Config;
 use reference_cms::{CategoryShape, Dialect};
 use serde_json::{Value, json};
 

@@ -358,7 +358,7 @@ async fn a_category_the_tree_lacks_is_not_found_whatever_the_cms_says() {
         (reference_cms::Dialect::Rest, "rest"),
     ] {
         let cms = spawn_reference_cms_speaking(dialect, reference_cms::CategoryShape::Flat).await;
-        let config = portal_gateway::Config::from_toml_str(&example_toml(name, cms)).unwrap();
+        let config = portal_web::Config::from_toml_str(&example_toml(name, cms)).unwrap();
         let app = spawn_app(config).await;
         // The tree first (as the app loads it), then an unknown category.
         assert_eq!(app.get("/portal/api/category/list").await.status(), 200);
@@ -439,12 +439,12 @@ fn path_syntax_that_can_never_match_is_refused_naming_the_key() {
             "dialect.lists.total_header",
         ),
     ] {
-        let err = portal_gateway::Config::from_toml_str(&format!("{base}{extra}"))
+        let err = portal_web::Config::from_toml_str(&format!("{base}{extra}"))
             .unwrap_err()
             .to_string();
         assert!(err.contains(key), "{extra}: {err}");
     }
-    let err = portal_gateway::Config::from_toml_str(&format!(
+    let err = portal_web::Config::from_toml_str(&format!(
         "{base}[dialect.fields.article]\ncover = \"images[0].url\"\n"
     ))
     .unwrap_err()
@@ -658,7 +658,7 @@ async fn a_cms_built_in_webhook_with_a_secret_header_renews_what_it_names() {
         .header("content-type", "application/json")
         .header(
             "x-portal-signature",
-            portal_gateway::webhook::sign(HOOK_SECRET.as_bytes(), signed.as_bytes()),
+            portal_web::webhook::sign(HOOK_SECRET.as_bytes(), signed.as_bytes()),
         )
         .body(signed)
         .send()

@@ -490,7 +490,7 @@ async fn reference_cms_at_20_a_page_is_read_whole_and_its_sitemap_and_feeds_answ
             reference_cms::CategoryShape::Flat,
         )
         .await;
-        let mut config = portal_gateway::Config::from_toml_str(&example_toml("rest", cms)).unwrap();
+        let mut config = portal_web::Config::from_toml_str(&example_toml("rest", cms)).unwrap();
         config.server.static_dir = app_build_dir();
         config.render.timeout = Duration::from_secs(5);
         open_limits(&mut config);

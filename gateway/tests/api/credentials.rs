@@ -1,7 +1,7 @@
 //! What reaches the upstream: the credential, the token pass-through, the whitelist.
 
 use base64::Engine;
-use portal_gateway::config::AuthStyle;
+use portal_web::config::AuthStyle;
 use serde_json::json;
 
 use crate::helpers::*;
@@ -182,7 +182,7 @@ async fn the_secret_comes_from_a_file() {
             secret.display()
         ),
     );
-    let app = spawn_app(portal_gateway::Config::from_toml_str(&toml).unwrap()).await;
+    let app = spawn_app(portal_web::Config::from_toml_str(&toml).unwrap()).await;
     app.get("/portal/api/category/list").await;
     assert_eq!(
         fake.last().authorization.as_deref(),

@@ -7,8 +7,8 @@ use serde_json::Value;
 use crate::helpers::*;
 
 /// An example config pointed at `cms`, with the test credential and a free port.
-fn example(name: &str, cms: std::net::SocketAddr) -> portal_gateway::Config {
-    portal_gateway::Config::from_toml_str(&example_toml(name, cms))
+fn example(name: &str, cms: std::net::SocketAddr) -> portal_web::Config {
+    portal_web::Config::from_toml_str(&example_toml(name, cms))
         .unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 

@@ -16,9 +16,9 @@ use axum::{
     response::{IntoResponse, Response},
 };
 use portal_cms::dialect::config::CmsEndpointConfig;
-use portal_gateway::Application;
-pub use portal_gateway::Config;
 use portal_search::SearchMode;
+use portal_web::Application;
+pub use portal_web::Config;
 use serde_json::Value;
 use tokio::{net::TcpListener, sync::oneshot};
 
@@ -259,7 +259,7 @@ pub async fn spawn_app(config: Config) -> TestApp {
 }
 
 /// `spawn_app`, with the state the app serves from (its traces, a reload).
-pub async fn spawn_app_with_state(config: Config) -> (TestApp, portal_gateway::state::AppState) {
+pub async fn spawn_app_with_state(config: Config) -> (TestApp, portal_web::state::AppState) {
     init_tracing();
     let app = Application::build(config).await.expect("gateway builds");
     let state = app.state();

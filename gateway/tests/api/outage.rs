@@ -288,14 +288,10 @@ async fn counting_cms() -> (
 async fn an_idle_connection_to_the_cms_is_let_go_after_the_pool_idle_timeout() {
     use std::sync::atomic::Ordering;
     assert_eq!(
-        portal_gateway::Config::from_toml_str(&config_toml(
-            "http://127.0.0.1:1/",
-            &static_dir(),
-            ""
-        ))
-        .unwrap()
-        .upstream
-        .pool_idle_timeout,
+        portal_web::Config::from_toml_str(&config_toml("http://127.0.0.1:1/", &static_dir(), ""))
+            .unwrap()
+            .upstream
+            .pool_idle_timeout,
         Duration::from_secs(4)
     );
     for (idle, wait, connections) in [(300, 900, 2), (30_000, 900, 1)] {

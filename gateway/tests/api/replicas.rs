@@ -159,11 +159,7 @@ async fn replica_of_build(cms: SocketAddr, redis: String, build: &std::path::Pat
     app
 }
 
-fn replica_config(
-    cms: SocketAddr,
-    redis: String,
-    build: &std::path::Path,
-) -> portal_gateway::Config {
+fn replica_config(cms: SocketAddr, redis: String, build: &std::path::Path) -> portal_web::Config {
     config_for(&format!("http://{cms}/"), build, |c| {
         for endpoint in ["article/list", "article/detail", "category/list"] {
             set_ttl(c, endpoint, Duration::from_secs(600));
@@ -316,7 +312,7 @@ async fn a_cold_key_costs_one_cms_call_across_three_replicas() {
 async fn a_lock_taken_just_after_another_replica_stored_the_key_finds_its_answer() {
     use portal_cache::{Class, Coordinated, Entry, Kind, Policy, SharedTier};
     let redis = Redis::start();
-    let config = portal_gateway::config::SharedCacheConfig {
+    let config = portal_web::config::SharedCacheConfig {
         url: Some(redis.url().into()),
         timeout: Duration::from_secs(5),
         prefix: "race:".to_owned(),
@@ -382,7 +378,7 @@ async fn a_lock_taken_just_after_another_replica_stored_the_key_finds_its_answer
 async fn a_replica_that_waits_out_a_dead_replicas_lock_calls_the_cms_and_says_so() {
     use portal_cache::{Class, Coordinated, Kind, Policy, SharedTier};
     let redis = Redis::start();
-    let config = portal_gateway::config::SharedCacheConfig {
+    let config = portal_web::config::SharedCacheConfig {
         url: Some(redis.url().into()),
         timeout: Duration::from_secs(5),
         prefix: "dead:".to_owned(),
@@ -682,7 +678,7 @@ async fn a_webhook_refreshes_the_article_and_its_list_on_every_replica() {
         .post(replicas[0].url("/portal/admin/webhook"))
         .header(
             "x-portal-signature",
-            portal_gateway::webhook::sign(WEBHOOK_SECRET.as_bytes(), body.as_bytes()),
+            portal_web::webhook::sign(WEBHOOK_SECRET.as_bytes(), body.as_bytes()),
         )
         .body(body)
         .send()
@@ -699,7 +695,7 @@ async fn a_webhook_refreshes_the_article_and_its_list_on_every_replica() {
     let send = |app: &TestApp, time: u64| {
         let body =
             json!({"event": "update", "type": "article", "id": id, "time": time}).to_string();
-        let signature = portal_gateway::webhook::sign(WEBHOOK_SECRET.as_bytes(), body.as_bytes());
+        let signature = portal_web::webhook::sign(WEBHOOK_SECRET.as_bytes(), body.as_bytes());
         app.client
             .post(app.url("/portal/admin/webhook"))
             .header("x-portal-signature", signature)

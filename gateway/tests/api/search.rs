@@ -132,7 +132,7 @@ async fn every_dialect_searches_alike() {
         .await;
     for (name, dialect) in [("mybatis", Dialect::Mybatis), ("rest", Dialect::Rest)] {
         let cms = spawn_reference_cms_speaking(dialect, CategoryShape::Flat).await;
-        let config = portal_gateway::Config::from_toml_str(&example_toml(name, cms)).unwrap();
+        let config = portal_web::Config::from_toml_str(&example_toml(name, cms)).unwrap();
         let app = spawn_app(config).await;
         let (status, body) = app
             .get_json(&format!("{SEARCH}?keyword=班列&page=1&size=10"))

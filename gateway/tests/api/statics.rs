@@ -213,8 +213,8 @@ async fn a_new_build_is_served_after_a_reload_without_a_restart() {
     let config_dir = tempfile::tempdir().unwrap();
     let file = config_dir.path().join("gateway.toml");
     std::fs::write(&file, config_toml("http://127.0.0.1:9/", dist.path(), "")).unwrap();
-    let config = portal_gateway::config::Config::load(&file).unwrap();
-    let application = portal_gateway::startup::Application::build_with_file(config, Some(file))
+    let config = portal_web::config::Config::load(&file).unwrap();
+    let application = portal_web::startup::Application::build_with_file(config, Some(file))
         .await
         .unwrap();
     let addr = application.local_addr();
@@ -257,11 +257,10 @@ async fn the_builds_server_bundle_reaches_the_render_pool_and_is_never_served() 
         std::fs::write(&file, format!("{toml}\n[render]\n{render}\n")).unwrap();
     };
     write_config("threads = 2");
-    let config = portal_gateway::config::Config::load(&file).unwrap();
-    let application =
-        portal_gateway::startup::Application::build_with_file(config, Some(file.clone()))
-            .await
-            .unwrap();
+    let config = portal_web::config::Config::load(&file).unwrap();
+    let application = portal_web::startup::Application::build_with_file(config, Some(file.clone()))
+        .await
+        .unwrap();
     let addr = application.local_addr();
     let state = application.state();
     let (_stop, stopped) = tokio::sync::oneshot::channel::<()>();

@@ -14,7 +14,7 @@ use serde_json::Value;
 use crate::helpers::*;
 
 /// The example config as an integrator would use it, pointed at the running Strapi.
-fn strapi_config() -> portal_gateway::Config {
+fn strapi_config() -> portal_web::Config {
     let url = std::env::var("STRAPI_URL").unwrap_or_else(|_| "http://127.0.0.1:18337".to_owned());
     let token = std::env::var("STRAPI_TOKEN_FILE").unwrap_or_else(|_| {
         format!(
@@ -41,7 +41,7 @@ fn strapi_config() -> portal_gateway::Config {
         toml.push('\n');
     }
     let mut config =
-        portal_gateway::Config::from_toml_str(&toml).expect("config/examples/strapi.toml loads");
+        portal_web::Config::from_toml_str(&toml).expect("config/examples/strapi.toml loads");
     render_slack(&mut config);
     // The tests read every page cold, from one address: more than one visitor's share of the CMS,
     // and more than one visitor's requests a second (several tests at once, each its own gateway).

@@ -7,7 +7,7 @@ use std::time::Duration;
 use axum::{Router, routing::get};
 use portal_content::limits::ClientLimits;
 use portal_core::endpoint::Endpoint;
-use portal_gateway::{config::LimitsConfig, startup};
+use portal_web::{config::LimitsConfig, startup};
 use serde_json::{Value, json};
 
 use crate::helpers::*;
@@ -182,7 +182,7 @@ async fn a_panicking_handler_answers_a_500_envelope_and_serving_goes_on() {
     );
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(portal_gateway::serve::serve(
+    tokio::spawn(portal_web::serve::serve(
         listener,
         app,
         std::time::Duration::from_secs(5),

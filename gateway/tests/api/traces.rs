@@ -17,7 +17,7 @@ use opentelemetry_proto::tonic::{
     common::v1::{AnyValue, KeyValue, any_value::Value as Any},
     trace::v1::{Span, span::SpanKind},
 };
-use portal_gateway::state::AppState;
+use portal_web::state::AppState;
 use prost::Message;
 use serde_json::json;
 use tokio::net::TcpListener;
@@ -303,7 +303,7 @@ async fn with_traces_off_a_request_is_handled_without_a_trace_context() {
     use axum::routing::get;
     use opentelemetry::trace::TraceContextExt;
     use portal_content::limits::ClientLimits;
-    use portal_gateway::{config::LimitsConfig, startup};
+    use portal_web::{config::LimitsConfig, startup};
 
     let router = Router::new().route(
         "/portal/api/probe",
@@ -324,7 +324,7 @@ async fn with_traces_off_a_request_is_handled_without_a_trace_context() {
     );
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(portal_gateway::serve::serve(
+    tokio::spawn(portal_web::serve::serve(
         listener,
         app,
         std::time::Duration::from_secs(5),

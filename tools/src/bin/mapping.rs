@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use axum::{body::Body, http::Request};
 use portal_cms::dialect::{CategorySource, ContentFormat, Dialect, DialectConfig, TextFormat};
-use portal_gateway::Config;
+use portal_web::Config;
 use tower::ServiceExt;
 
 async fn fetch(dialect: reference_cms::Dialect, uri: &str) -> (axum::http::StatusCode, Vec<u8>) {

@@ -371,7 +371,7 @@ async fn over_http(articles: Vec<reference_cms::Article>) {
     let router = reference_cms::router(&settings, content);
     tokio::spawn(async move { axum::serve(listener, router).await });
 
-    let config = portal_gateway::Config::from_toml_str(&format!(
+    let config = portal_web::Config::from_toml_str(&format!(
         r#"
 [server]
 listen = "127.0.0.1:0"
@@ -402,7 +402,7 @@ concurrency = 8
     ))
     .expect("config");
     let started = Instant::now();
-    let app = portal_gateway::Application::build(config)
+    let app = portal_web::Application::build(config)
         .await
         .expect("gateway");
     let gateway = app.local_addr();

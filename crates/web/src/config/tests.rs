@@ -277,7 +277,7 @@ fn upstream_concurrency_must_be_positive() {
 fn the_native_example_spells_out_the_defaults() {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../config/examples/native.toml"
+        "/../../config/examples/native.toml"
     );
     let config = Config::load(std::path::Path::new(path)).unwrap();
     assert_eq!(
@@ -465,7 +465,7 @@ fn render_takes_its_defaults_and_its_bounds_name_their_key() {
 /// takes from its environment or a file at run time.
 #[test]
 fn every_example_config_loads() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../config/examples");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../config/examples");
     let mut seen = 0;
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();

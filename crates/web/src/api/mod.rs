@@ -55,7 +55,7 @@ fn handler(endpoint: Endpoint) -> MethodRouter<AppState> {
 }
 
 /// The public API's OpenAPI document (`docs/openapi.json`), built into the binary.
-const OPENAPI: &str = include_str!("../../../docs/openapi.json");
+const OPENAPI: &str = include_str!("../../../../docs/openapi.json");
 
 async fn openapi(info: RequestInfo) -> Response {
     static ENTRY: std::sync::OnceLock<Entry> = std::sync::OnceLock::new();

@@ -533,7 +533,10 @@ mod tests {
     }
 
     fn address_cases() -> AddressCases {
-        serde_json::from_str(include_str!("../../../frontend/src/lib/address-cases.json")).unwrap()
+        serde_json::from_str(include_str!(
+            "../../../../frontend/src/lib/address-cases.json"
+        ))
+        .unwrap()
     }
 
     /// The same hostile values the app's readers are fed, with the answer both must give.
