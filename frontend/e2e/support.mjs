@@ -36,8 +36,13 @@ export const SAME_AS_ROUTES = flatten(table.routes)
   .map((route) => [route.path, route.sameAs]);
 
 export async function api(base, path) {
-  const r = await fetch(`${base}/portal/api${path}`);
-  return (await r.json()).result;
+  // A test asking many answers at once can meet the per-client limit (429): it waits as told.
+  for (let attempt = 0; ; attempt += 1) {
+    const r = await fetch(`${base}/portal/api${path}`);
+    if (r.status !== 429 || attempt >= 20) return (await r.json()).result;
+    const wait = Number(r.headers.get('retry-after')) || 1;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(wait, 5) * 1000));
+  }
 }
 
 /**
