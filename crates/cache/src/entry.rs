@@ -198,12 +198,6 @@ impl Entry {
             ),
             bytes,
         };
-        // The same moment on the monotonic clock; an entry "from the future" (another replica's
-        // clock runs ahead) counts as stored now.
-        let age = SystemTime::now()
-            .duration_since(stored_at)
-            .unwrap_or_default();
-        let now = Instant::now();
         Self {
             status,
             media_type,
@@ -212,7 +206,9 @@ impl Entry {
             br: br.map(|br| encoded(br, Some("br"))),
             not_modified: headers_for(&etag, None, None),
             etag,
-            stored: now.checked_sub(age).unwrap_or(now),
+            // The same moment on the monotonic clock (the cache stamps what it keeps again, on
+            // its own clock).
+            stored: crate::Clock::default().stamp_of(stored_at),
             stored_at,
             tags: Arc::from(Vec::new()),
             purged: Flag::default(),
