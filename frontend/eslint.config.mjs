@@ -1,7 +1,7 @@
 // The app's structure rules (docs/frontend.md): imports flow lib/components → features → app,
 // except that a feature may use app's wiring (the API slice, typed hooks, the root reducer it
-// injects into, the UI slice, and the store in its tests); features never import each other; no
-// import cycles; plus the React hooks rules and jsx-a11y.
+// injects into, the UI slice, the page loader's protocol, and the store in its tests); features
+// never import each other; no import cycles; plus the React hooks rules and jsx-a11y.
 //
 // TypeScript is parsed by Babel: TypeScript 7 has no JavaScript API yet, which the
 // typescript-eslint parser needs. Type checking stays with `tsc --noEmit`.
@@ -27,8 +27,8 @@ const featureZones = features.map((feature) => ({
 const appWiringZone = {
   target: './src/features',
   from: './src/app',
-  except: ['./api.ts', './hooks.ts', './reducer.ts', './ui-slice.ts', './store.ts'],
-  message: 'A feature uses only app/\'s wiring (api, hooks, reducer, ui-slice, store); app/ composes features.',
+  except: ['./api.ts', './hooks.ts', './reducer.ts', './ui-slice.ts', './store.ts', './loader.ts'],
+  message: 'A feature uses only app/\'s wiring (api, hooks, reducer, ui-slice, store, loader); app/ composes features.',
 };
 
 const sharedZones = ['components', 'lib'].flatMap((shared) => [

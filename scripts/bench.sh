@@ -18,7 +18,8 @@
 #     to 0 (every request renders; the API answers the render reads are cached, as for a page whose
 #     data is warm), asked for every page of its sitemap in turn (no two requests in flight share a
 #     page, so none waits on another's render), BENCH_RENDER_CONNECTIONS connections: pages a second,
-#     p50, p99, CPU per page, renders per page, and the pages answered with the app shell instead
+#     p50, p99, CPU per page, React renders and render-pool calls (the loader's rounds with the
+#     render) per page, and the pages answered with the app shell instead
 #     (a render that waited or ran too long), which must be none.
 # Servers are pinned to core 0 (the render pool's threads with them), wrk to core 1. The runs are
 # repeated in interleaved rounds (a shared machine drifts; a server measured always first or always
@@ -295,7 +296,8 @@ rss() { awk '/VmHWM/ {printf "%.1f", $2 / 1024}' "/proc/$1/status"; }
 # Scene 6's gateway's counters: pages answered with the app shell, and renders.
 metric() { curl -fsS "http://$GATEWAY_RENDER/metrics" | awk -v m="$1" 'index($0, m) == 1 {s += $NF} END {print s + 0}'; }
 fallbacks_before=$(metric portal_page_fallbacks_total)
-renders_before=$(metric portal_render_duration_seconds_count)
+calls_before=$(metric portal_render_duration_seconds_count)
+renders_before=$(metric portal_page_renders_total)
 
 nginx_worker=$(pgrep -P "$nginx_pid" | head -1 || echo "$nginx_pid")
 # name url pid header... for every run; a round runs them all, each round from a different place.
@@ -334,7 +336,8 @@ for round in $(seq 1 "$ROUNDS"); do
   done
 done
 fallbacks=$(( $(metric portal_page_fallbacks_total) - fallbacks_before ))
-renders=$(( $(metric portal_render_duration_seconds_count) - renders_before ))
+calls=$(( $(metric portal_render_duration_seconds_count) - calls_before ))
+renders=$(( $(metric portal_page_renders_total) - renders_before ))
 pages_answered=${REQUESTS[gateway-render]}
 
 echo
@@ -352,8 +355,8 @@ for spec in "${RUNS[@]}"; do
 done
 echo
 awk -v r="${MED[gateway-render]}" -v p50="$(median "${P50[gateway-render]}")" -v p99="$(median "${P99[gateway-render]}")" \
-  -v cpu="${MCPU[gateway-render]}" -v n="$pages_answered" -v rn="$renders" -v f="$fallbacks" \
-  'BEGIN { printf "scene 6, pages rendered on a miss: %.1f pages/s, p50 %.0f ms, p99 %.0f ms, %.1f ms of CPU a page, %.2f renders a page; %d pages answered, %d with the app shell\n", r, p50, p99, cpu / 1000, (n > 0 ? rn / n : 0), n, f }'
+  -v cpu="${MCPU[gateway-render]}" -v n="$pages_answered" -v rn="$renders" -v cn="$calls" -v f="$fallbacks" \
+  'BEGIN { printf "scene 6, pages rendered on a miss: %.1f pages/s, p50 %.0f ms, p99 %.0f ms, %.1f ms of CPU a page, %.2f renders and %.2f render calls a page; %d pages answered, %d with the app shell\n", r, p50, p99, cpu / 1000, (n > 0 ? rn / n : 0), (n > 0 ? cn / n : 0), n, f }'
 [ "$fallbacks" -eq 0 ] || echo "warning: scene 6 answered $fallbacks pages with the app shell (a render waited or ran past render.timeout): its figures are not all renders"
 printf 'peak RSS MiB (VmHWM): gateway %s, gateway with logs and the app (scenes 1-5) %s, gateway rendering (scene 6) %s, nginx worker %s, ceiling %s\n' \
   "$(rss $gateway_pid)" "$(rss $gateway_log_pid)" "$(rss $gateway_render_pid)" "$(rss "$nginx_worker")" "$(rss $ceiling_pid)"

@@ -46,9 +46,18 @@ export const contentTests = [
       const lead = news.content.find((a) => a.lead) ?? news.content[0];
       assert.ok(news.content.some((a) => a.lead), 'the demo CMS flags a lead story');
       await page.addInitScript(() => {
-        window.__shift = 0;
+        window.__shift = { total: 0, sources: [] };
         new PerformanceObserver((list) => {
-          for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shift += e.value;
+          for (const e of list.getEntries()) {
+            if (e.hadRecentInput) continue;
+            window.__shift.total += e.value;
+            // What moved, where from and to, and when: a failure says which module did not hold its room.
+            for (const s of e.sources) {
+              const rect = (r) => `${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}x${Math.round(r.height)}`;
+              const node = s.node?.nodeType === 1 ? `${s.node.nodeName}.${s.node.className}` : (s.node?.parentElement ? `text in ${s.node.parentElement.nodeName}.${s.node.parentElement.className}` : '?');
+              window.__shift.sources.push(`${node} ${rect(s.previousRect)} → ${rect(s.currentRect)} at ${Math.round(e.startTime)} ms (${e.value.toFixed(5)}; app ${document.documentElement.hasAttribute('data-app') ? 'running' : 'not yet running'})`);
+            }
+          }
         }).observe({ type: 'layout-shift', buffered: true });
       });
       await open(page, base, '/');
@@ -60,7 +69,8 @@ export const contentTests = [
       assert.equal(await leadLink.getAttribute('href'), `/portal/article/${lead.id}`);
       // Every module held its room while its data came: nothing moved.
       await page.locator('.home-lines li').first().waitFor();
-      assert.equal(await page.evaluate(() => window.__shift), 0, 'layout shift on a cold load');
+      const shift = await page.evaluate(() => window.__shift);
+      assert.equal(shift.total, 0, `layout shift on a cold load: ${shift.sources.join('; ')}`);
 
       // 图片新闻: the other stories with covers, captioned and linked; turns and pauses.
       const withCovers = news.content.filter((a) => a.cover && a.id !== lead.id);

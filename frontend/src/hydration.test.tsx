@@ -12,6 +12,7 @@ import { hydrateRoot, type Root } from 'react-dom/client';
 import { HYDRATE } from './app/api';
 import { App } from './app/app';
 import { resetTitle } from './app/page-title';
+import { prefetchPage } from './app/page-loads';
 import { makeStore } from './app/store';
 import type { Article, Category, Site } from './lib/api-types';
 import type { HeldAnswer } from './lib/request';
@@ -101,6 +102,13 @@ const ARTICLES: Article[] = [
   { id: 2302, categoryId: 23, title: '场站智能闸口改造工程招标公告', publishTime: '2026-11-10 09:00:00' },
   { id: 2303, categoryId: 23, title: '2026年下半年社会招聘公告', publishTime: '2026-10-30 15:00:00' },
   { id: 4101, categoryId: 41, title: '集团召开2026年党风廉政建设警示教育大会', publishTime: '2026-10-22 10:00:00' },
+  {
+    id: 1101,
+    categoryId: 11,
+    title: '公司简介',
+    publishTime: '2026-01-05 09:00:00',
+    content: '<p>云川陆港国际物流集团成立于2016年，经营中欧班列、国际陆港与跨境物流。</p>',
+  },
   { id: 4301, categoryId: 43, title: '集团党委开展“重温入党誓词”主题党日活动', publishTime: '2026-07-01 09:00:00' },
 ];
 
@@ -186,12 +194,20 @@ interface RenderedPage {
 const asked = new Set<string>();
 /** How many times the gateway called the render, by page. */
 const calls: Record<string, number> = {};
+/** How many times React rendered each page, over all those calls. */
+const renders: Record<string, number> = {};
 
 async function gatewayRender(portalRender: (input: string) => Promise<string>, url: string): Promise<RenderedPage> {
+  // The site and the tree at once, as the gateway gives them (`pages::render`).
   const answers: Record<string, HeldAnswer> = {};
+  for (const url of ['/portal/api/site', '/portal/api/category/list']) {
+    asked.add(url);
+    answers[url] = apiAnswer(url);
+  }
   for (let round = 0; round < 6; round += 1) {
     calls[url] = round + 1;
     const out = JSON.parse(await portalRender(JSON.stringify({ url, answers })));
+    renders[url] = (renders[url] ?? 0) + (out.renders as number);
     if (!out.needs) return out as RenderedPage;
     for (const need of out.needs as string[]) {
       asked.add(need);
@@ -207,6 +223,18 @@ const ARTICLE = '/portal/article/2301';
 const MISSING = '/portal/article/9999';
 const SEARCH = '/portal/search?q=%E7%8F%AD%E5%88%97&section=23';
 const SEARCH_ALL = '/portal/search?q=%E7%8F%AD%E5%88%97';
+/** Pages rendered only to count their renders: a page of every other kind. */
+const OTHER_KINDS = [
+  '/portal/about/company_profile',
+  '/portal/business/China-Europe_train',
+  '/portal/news_center',
+  '/portal/news_center/company_announcement/1?page=2',
+  '/portal/party/detail?id=4301',
+  '/portal/search',
+  '/portal/sitemap',
+  '/portal/contact',
+  '/portal/__not_found__',
+];
 const pages: Record<string, RenderedPage> = {};
 
 /**
@@ -227,7 +255,7 @@ beforeAll(async () => {
     jest.doMock('./lib/environment', () => ({ onServer: true }));
     require('./server');
     const { portalRender } = globalThis as { portalRender?: (input: string) => Promise<string> };
-    for (const url of [HOME, LIST, ARTICLE, MISSING, SEARCH, SEARCH_ALL]) pages[url] = await gatewayRender(portalRender!, url);
+    for (const url of [HOME, LIST, ARTICLE, MISSING, SEARCH, SEARCH_ALL, ...OTHER_KINDS]) pages[url] = await gatewayRender(portalRender!, url);
   });
   jest.dontMock('./lib/environment');
 });
@@ -299,8 +327,8 @@ const linkNamed = (container: HTMLElement, text: string) => [...container.queryS
 describe('a page rendered by the gateway', () => {
   it('asks only for what the API answers, in a few rounds', () => {
     expect([...asked].filter((url) => (apiAnswer(url).body as { msg?: string }).msg === '接口不存在')).toEqual([]);
-    // The site, the tree (and an article); then the lists found in them; then the page is sent.
-    expect(Object.keys(calls).sort()).toEqual([HOME, LIST, ARTICLE, MISSING, SEARCH, SEARCH_ALL].sort());
+    // With the site and the tree: an article; then its related list; then the page is sent.
+    expect(Object.keys(calls).sort()).toEqual([HOME, LIST, ARTICLE, MISSING, SEARCH, SEARCH_ALL, ...OTHER_KINDS].sort());
     for (const url of Object.keys(calls)) expect([url, calls[url] <= 3]).toEqual([url, true]);
     expect([...asked].sort()).toEqual(
       expect.arrayContaining([
@@ -310,6 +338,15 @@ describe('a page rendered by the gateway', () => {
         '/portal/api/article/detail?id=2301',
       ]),
     );
+  });
+
+  it('is rendered once, whatever its kind: its loader names all the page reads (app/page-loads.ts)', () => {
+    const once = Object.fromEntries(Object.keys(renders).map((url) => [url, 1]));
+    expect(renders).toEqual(once);
+    // Pages that show an article show it: the loader's answers are in the one render.
+    expect(pages['/portal/about/company_profile'].html).toContain('云川陆港国际物流集团成立于2016年');
+    expect(pages['/portal/party/detail?id=4301'].html).toContain('集团党委开展“重温入党誓词”主题党日活动');
+    expect(pages['/portal/news_center/company_announcement/1?page=2'].status).toBe(404);
   });
 
   it('home: the company’s title, the lead story, the news and the notices, hydrated as they are', async () => {
@@ -418,5 +455,24 @@ describe('a page rendered by the gateway', () => {
     // The browser asks for the failed answer again (RTK Query retries errors) and still shows the 404.
     expect(fetchSpy).toHaveBeenCalledWith('/portal/api/article/detail?id=9999', expect.anything());
     expect(container.querySelector('h1')).toHaveTextContent('文章不存在');
+  });
+});
+
+describe('a page a visitor is about to open', () => {
+  it('has its data fetched before the click, by the loader the server renders with', async () => {
+    const store = makeStore();
+    store.dispatch({ type: HYDRATE, payload: pages[HOME].state });
+    await prefetchPage('/article/2301', store);
+    const fetched = fetchSpy.mock.calls.map(([input]) => {
+      const url = new URL(String(input), 'https://www.example.com');
+      return `${url.pathname}${url.search}`;
+    });
+    // The site and the tree came with the home page; the article, then its related list.
+    expect(fetched).toEqual(['/portal/api/article/detail?id=2301', '/portal/api/article/list?categoryId=23&page=1&size=10']);
+    // The server's answers for that page are what the store now holds.
+    const held = pages[ARTICLE].state.api as { queries: Record<string, { data?: unknown }> };
+    for (const [key, entry] of Object.entries(held.queries)) {
+      expect([key, store.getState().api.queries[key]?.data]).toEqual([key, entry.data]);
+    }
   });
 });

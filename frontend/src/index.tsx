@@ -7,6 +7,7 @@ import { api, HYDRATE } from './app/api';
 import { App } from './app/app';
 import { routeLinksInPlace } from './app/link-navigation';
 import { hashRouteOf } from './app/location';
+import { prefetchPage } from './app/page-loads';
 import { preloadPageAt } from './app/router';
 import { makeStore, type AppStore } from './app/store';
 import { BASE, pageHref } from './lib/page-href';
@@ -51,7 +52,11 @@ function start(): void {
   const store = makeStore();
   const state = serverState();
   if (state) store.dispatch({ type: HYDRATE, payload: state });
-  routeLinksInPlace();
+  // A page a visitor is about to open: its script and its data are fetched before the click.
+  routeLinksInPlace(document, (route) => {
+    void preloadPageAt(route.split('?')[0]);
+    void prefetchPage(route, store);
+  });
   const root = document.getElementById('root')!;
   const app = <App store={store} />;
   if (state && root.firstElementChild) {

@@ -2,24 +2,30 @@
 // (crates/render runs this bundle; crates/web/src/pages calls `portalRender`). The page is the
 // app's own tree (`app/app.tsx`), rendered with React's `renderToString` at the page's address.
 //
-// The engine fetches nothing: the gateway passes the API's answers for the URLs the page asks for.
-// A render that asks for a URL it was not given answers `{needs}` at once, and the gateway renders
-// again with those answers too (a list page first needs the category tree, then the list of the
-// category found in it). Once every query the page started is answered, the page is rendered once
-// more with the data in place and sent with the store's API state, which the browser hydrates from.
+// The engine fetches nothing: the gateway passes the API's answers for the URLs the page reads.
+// A call first runs the page's loader (`app/page-loads.ts`: the queries the page's components
+// make, named by route), pass after pass as answers make more of them nameable, without
+// rendering; a URL it names that the gateway has not given is answered at once as `{needs}`, and
+// the gateway calls again with those answers too (a list page: the tree, then the list of the
+// category found in it). With every answer in, the page is rendered once, with its data in place,
+// and sent with the store's API state, which the browser hydrates from. Should a component ask
+// for something its loader did not name, the render is repeated as before loaders (counted in
+// `renders`; `page-loads.test.ts` keeps that from happening on any kind of page).
 // The engine is bare ECMAScript: the web's URL and URLSearchParams, which the app reads its
 // addresses with, come from core-js (the browser has its own).
 import 'core-js/actual/url';
 import 'core-js/actual/url-search-params';
 
+import type { Middleware } from '@reduxjs/toolkit';
 import { renderToString } from 'react-dom/server.browser';
 
 import { api } from './app/api';
 import { App } from './app/app';
+import { pageLoads } from './app/page-loads';
 import { ResponseStatusContext } from './lib/response-status';
 import { preloadAllPages } from './app/router';
 import { splitHead } from './app/split-head';
-import { makeStore, type AppStore } from './app/store';
+import { makeStore } from './app/store';
 import { holdAnswers, neededUrls, type HeldAnswer } from './lib/request';
 
 /** What the gateway passes: the address to render and the answers it has so far, by API URL. */
@@ -28,17 +34,28 @@ interface RenderInput {
   answers: Record<string, HeldAnswer>;
 }
 
-/** The rounds of asking within one call: each adds the queries the answers of the last made possible. */
+/** Passes of the loader, and of renders should a component ask for more, within one call. */
 const MAX_PASSES = 8;
 
+/** A query's start, as RTK Query dispatches it once it has decided to ask. */
+interface QueryPending {
+  type: string;
+  meta?: { arg?: { queryCacheKey?: string } };
+}
+
 /**
- * The store as the page's components see it: while `frozen`, it starts nothing new (a query
- * hook's request is a thunk), so a render finds what is there.
+ * A middleware that drops the start of a query already in `settled` (its `queryCacheKey`): a
+ * render's hooks then show what is in the store, where RTK Query would ask again for an error
+ * (it refetches a failed query for each new subscriber) and draw the page while that is pending.
+ * Dropping the start drops its end too (RTK Query takes an answer only for the request it started).
  */
-function guarded(store: AppStore, frozen: () => boolean): AppStore {
-  const dispatch = ((action: Parameters<AppStore['dispatch']>[0]) =>
-    frozen() && typeof action === 'function' ? undefined : store.dispatch(action)) as AppStore['dispatch'];
-  return { ...store, dispatch };
+function askingNothingSettled(settled: ReadonlySet<string>): Middleware {
+  return () => (next) => (action) => {
+    const { type, meta } = action as QueryPending;
+    const key = meta?.arg?.queryCacheKey;
+    if (key !== undefined && type === `${api.reducerPath}/executeQuery/pending` && settled.has(key)) return undefined;
+    return next(action);
+  };
 }
 
 // Every page's code is in this bundle: loaded once, before the first render.
@@ -48,47 +65,51 @@ async function render(input: string): Promise<string> {
   await pagesReady;
   const { url, answers } = JSON.parse(input) as RenderInput;
   holdAnswers(answers ?? {});
-  const store = makeStore();
-  let frozen = false;
-  const seen = guarded(store, () => frozen);
+  const settled = new Set<string>();
+  const store = makeStore(undefined, askingNothingSettled(settled));
+  const queriesNow = () => Object.keys(store.getState()[api.reducerPath].queries);
   try {
-    // Queries whose answers were in: asked again only as a refetch of an error (RTK Query
-    // refetches an error for each new subscriber, and each pass subscribes anew).
-    const settled = new Set<string>();
-    const renderPage = () => {
+    // The loader: its queries, then those their answers name, until it names nothing new.
+    const started = new Set<string>();
+    for (let pass = 0; ; pass += 1) {
+      if (pass === MAX_PASSES) throw new Error(`the loader of ${url} kept naming queries after ${MAX_PASSES} passes`);
+      const fresh = pageLoads(url, store.getState()).filter((query) => !started.has(query.key));
+      if (fresh.length === 0) break;
+      const running = fresh.map((query) => {
+        started.add(query.key);
+        return query.start(store.dispatch);
+      });
+      const needs = neededUrls();
+      if (needs.length > 0) return JSON.stringify({ needs, renders: 0 });
+      await Promise.all(running);
+    }
+    for (let renders = 1; renders <= MAX_PASSES; renders += 1) {
+      queriesNow().forEach((key) => settled.add(key));
       const status = { status: 200 };
       const html = renderToString(
         <ResponseStatusContext value={status}>
-          <App store={seen} ssrPath={url} />
+          <App store={store} ssrPath={url} />
         </ResponseStatusContext>,
       );
-      return { status: status.status, html };
-    };
-    for (let pass = 0; pass < MAX_PASSES; pass += 1) {
-      let page = renderPage();
       const needs = neededUrls();
-      if (needs.length > 0) return JSON.stringify({ needs });
+      if (needs.length > 0) return JSON.stringify({ needs, renders });
+      // A query the loader did not name, answered from what the gateway gave: rendered again
+      // once it is in, as the page showed it loading.
       const running = store.dispatch(api.util.getRunningQueriesThunk());
-      if (running.some((query) => !settled.has(query.queryCacheKey))) {
+      if (running.length > 0) {
         await Promise.all(running);
-        running.forEach((query) => settled.add(query.queryCacheKey));
         continue;
       }
-      if (running.length > 0) {
-        // Only errors asked again: once they are back, the page is rendered with nothing new
-        // started, so it shows the error (an article that does not exist), not a loading state.
-        await Promise.all(running);
-        frozen = true;
-        try {
-          page = renderPage();
-        } finally {
-          frozen = false;
-        }
-      }
-      const { head, body } = splitHead(page.html);
-      return JSON.stringify({ status: page.status, head, html: body, state: { [api.reducerPath]: store.getState()[api.reducerPath] } });
+      const { head, body } = splitHead(html);
+      return JSON.stringify({
+        status: status.status,
+        head,
+        html: body,
+        state: { [api.reducerPath]: store.getState()[api.reducerPath] },
+        renders,
+      });
     }
-    throw new Error(`the page at ${url} kept asking for more after ${MAX_PASSES} rounds`);
+    throw new Error(`the page at ${url} kept asking for more after ${MAX_PASSES} renders`);
   } finally {
     holdAnswers({});
   }

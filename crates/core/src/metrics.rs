@@ -97,6 +97,10 @@ fn describe() {
         "Cache outcomes (hit, miss, stale, bypass) by endpoint (the table's, crawl, page)."
     );
     describe_counter!(
+        "portal_page_renders_total",
+        "React renders of pages on the server: one a page, unless a page asks for what its loader did not name."
+    );
+    describe_counter!(
         "portal_page_fallbacks_total",
         "Pages answered with the app shell because their render failed, by reason."
     );

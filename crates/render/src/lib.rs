@@ -26,7 +26,7 @@ mod worker;
 use std::{
     sync::{
         Arc,
-        atomic::{AtomicBool, Ordering},
+        atomic::{AtomicBool, AtomicU64, Ordering},
     },
     time::{Duration, Instant},
 };
@@ -124,6 +124,9 @@ struct Inner {
     /// the first call after a new build does not pay for it.
     wakes: Vec<crossbeam_channel::Sender<()>>,
     bundle: Arc<ArcSwap<Load>>,
+    /// One more than the newest `Load::generation` some thread has built an engine of (or
+    /// found it does not evaluate); 0 until the first is built.
+    built: Arc<AtomicU64>,
     settings: RenderSettings,
 }
 
@@ -156,11 +159,18 @@ impl RenderPool {
     pub fn new(settings: &RenderSettings, bundle: Option<Arc<str>>) -> RenderPool {
         let (jobs, queue) = crossbeam_channel::bounded(settings.queue.max(1));
         let bundle = Arc::new(ArcSwap::from_pointee(Load::new(0, bundle)));
+        let built = Arc::new(AtomicU64::new(0));
         let mut wakes = Vec::with_capacity(settings.threads);
         for index in 0..settings.threads.max(1) {
             let (wake, woken) = crossbeam_channel::bounded(1);
             let limits = engine::Limits::of(settings);
-            match worker::spawn(index, queue.clone(), woken, bundle.clone(), limits) {
+            let shared = worker::Shared {
+                jobs: queue.clone(),
+                wake: woken,
+                bundle: bundle.clone(),
+                built: built.clone(),
+            };
+            match worker::spawn(index, shared, limits) {
                 Ok(()) => wakes.push(wake),
                 // Calls then go to the threads that did start (or answer `Unavailable`).
                 Err(err) => tracing::error!(index, %err, "a render thread could not be started"),
@@ -171,6 +181,7 @@ impl RenderPool {
                 jobs,
                 wakes,
                 bundle,
+                built,
                 settings: settings.clone(),
             }),
         }
@@ -228,6 +239,14 @@ impl RenderPool {
             // Full: that thread has a wake-up pending already, which is as good.
             let _ = wake.try_send(());
         }
+    }
+
+    /// Whether the pool has a bundle but no thread has built an engine yet (evaluating a bundle
+    /// takes tens of milliseconds a megabyte, more on a loaded machine): a call now would wait
+    /// for that, so `/readyz` waits instead. Only at the start: after a reload the threads
+    /// rebuild one by one while the replica stays in service.
+    pub fn warming(&self) -> bool {
+        self.inner.bundle.load().bundle.is_some() && self.inner.built.load(Ordering::Acquire) == 0
     }
 
     /// The settings the pool was built with (a reload compares them with `[render]`).

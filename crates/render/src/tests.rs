@@ -371,6 +371,27 @@ async fn reload_switches_the_bundle_before_the_next_call() {
     assert_eq!(pool.call("render", String::new()).await.unwrap(), "C");
 }
 
+/// A bundle whose top level takes 400 ms, four times a call's budget: the pool is warming
+/// (`/readyz` not ready) until an engine is built, and a call made at once, which waited for that,
+/// still gets its whole budget (the first page after a start is rendered, not the shell).
+#[tokio::test]
+async fn the_pool_warms_before_it_is_ready_and_a_call_that_waited_for_it_is_answered() {
+    let slow = r#"
+const until = Date.now() + 400;
+while (Date.now() < until) {}
+globalThis.render = (input) => '<p>' + input + '</p>';
+"#;
+    let pool = RenderPool::new(&settings(1, 100), Some(Arc::from(slow)));
+    assert!(pool.warming(), "no engine yet");
+    assert_eq!(
+        pool.call("render", "首页".into()).await.unwrap(),
+        "<p>首页</p>"
+    );
+    assert!(!pool.warming());
+    let none = RenderPool::new(&settings(1, 100), None);
+    assert!(!none.warming(), "nothing to warm without a bundle");
+}
+
 #[tokio::test]
 async fn without_a_bundle_calls_answer_no_bundle_at_once() {
     let pool = RenderPool::new(&settings(2, 300), None);
@@ -527,7 +548,8 @@ fn reasons_are_lowercase_labels() {
 /// What a real server bundle costs: building an engine (the prelude and the bundle evaluated)
 /// and a call of its `render`, with the heap it holds. A measurement, not a check: run it on a
 /// release build with the app's bundle, e.g.
-/// `PORTAL_RENDER_BUNDLE=frontend/dist/server/render.js PORTAL_RENDER_INPUT='{…}' cargo test
+/// `PORTAL_RENDER_BUNDLE=frontend/dist/server/render.js PORTAL_RENDER_INPUT=@input.json
+/// PORTAL_RENDER_FUNCTION=portalRender cargo test
 /// --release -p portal-render --lib tests::the_cost_of_a_real_bundle -- --ignored
 /// --nocapture`.
 #[test]
@@ -538,7 +560,15 @@ fn the_cost_of_a_real_bundle() {
         return;
     };
     let bundle = std::fs::read_to_string(&path).unwrap();
-    let input = std::env::var("PORTAL_RENDER_INPUT").unwrap_or_else(|_| "{}".to_owned());
+    // The input itself, or `@file` (a page's whole input, its answers included, is large).
+    let input = match std::env::var("PORTAL_RENDER_INPUT") {
+        Ok(file) if file.starts_with('@') => std::fs::read_to_string(&file[1..]).unwrap(),
+        Ok(input) => input,
+        Err(_) => "{}".to_owned(),
+    };
+    // `render` for a test bundle; the app's is `portalRender`.
+    let function: &'static str = std::env::var("PORTAL_RENDER_FUNCTION")
+        .map_or("render", |name| Box::leak(name.into_boxed_str()));
     let limits = engine::Limits::of(&RenderSettings {
         timeout: Duration::from_secs(5),
         memory_limit: 512 * MIB,
@@ -564,7 +594,7 @@ fn the_cost_of_a_real_bundle() {
         .map(|_| {
             let started = Instant::now();
             html = engine
-                .call("render", &input, Instant::now() + limits.timeout)
+                .call(function, &input, Instant::now() + limits.timeout)
                 .unwrap();
             let took = started.elapsed();
             engine.tidy_within(limits.timeout).unwrap();

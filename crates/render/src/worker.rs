@@ -3,7 +3,14 @@
 //! after the last engine was dropped), always between calls, so a call never waits for another
 //! call's cleanup, only, at worst, for an engine being built.
 
-use std::{panic::AssertUnwindSafe, sync::Arc, time::Instant};
+use std::{
+    panic::AssertUnwindSafe,
+    sync::{
+        Arc,
+        atomic::{AtomicU64, Ordering},
+    },
+    time::Instant,
+};
 
 use arc_swap::ArcSwap;
 use crossbeam_channel::Receiver;
@@ -27,15 +34,24 @@ pub(super) struct Job {
     pub reply: oneshot::Sender<Result<String, RenderError>>,
 }
 
+/// What a thread shares with the pool.
+pub(super) struct Shared {
+    pub jobs: Receiver<Job>,
+    pub wake: Receiver<()>,
+    pub bundle: Arc<ArcSwap<Load>>,
+    /// `Inner::built`: raised once this thread has an engine of a generation.
+    pub built: Arc<AtomicU64>,
+}
+
 /// Starts thread `portal-render-{index}`. It ends when the pool's queue closes (the last
 /// `RenderPool` dropped), after the call it has in hand.
-pub(super) fn spawn(
-    index: usize,
-    jobs: Receiver<Job>,
-    wake: Receiver<()>,
-    bundle: Arc<ArcSwap<Load>>,
-    limits: Limits,
-) -> std::io::Result<()> {
+pub(super) fn spawn(index: usize, shared: Shared, limits: Limits) -> std::io::Result<()> {
+    let Shared {
+        jobs,
+        wake,
+        bundle,
+        built,
+    } = shared;
     let name = format!("portal-render-{index}");
     std::thread::Builder::new()
         .name(name.clone())
@@ -46,9 +62,11 @@ pub(super) fn spawn(
                 jobs,
                 wake,
                 bundle,
+                built,
                 limits,
                 state: State::Unbuilt,
                 generation: 0,
+                ready_at: Instant::now(),
             }
             .run();
         })
@@ -71,10 +89,14 @@ struct Worker {
     jobs: Receiver<Job>,
     wake: Receiver<()>,
     bundle: Arc<ArcSwap<Load>>,
+    built: Arc<AtomicU64>,
     limits: Limits,
     state: State,
     /// The `Load` the state was made from.
     generation: u64,
+    /// When the state was made: a call that waited for it (the first calls after a start or a
+    /// new build) is timed from then, not from when it was queued.
+    ready_at: Instant,
 }
 
 impl Worker {
@@ -136,15 +158,18 @@ impl Worker {
                 State::Broken(format!("the server bundle did not evaluate: {reason}"))
             }
         };
+        self.ready_at = Instant::now();
+        self.built.fetch_max(load.generation + 1, Ordering::Release);
     }
 
     fn answer(&mut self, job: Job) {
         if job.reply.is_closed() {
             return; // the caller stopped waiting: nobody to render for
         }
-        if job.queued.elapsed() > self.limits.timeout {
-            // Its whole budget spent waiting: the caller is better served by its fallback now
-            // than by a render that would end at twice the budget.
+        if job.queued.max(self.ready_at).elapsed() > self.limits.timeout {
+            // Its whole budget spent waiting for other calls: the caller is better served by
+            // its fallback now than by a render that would end at twice the budget. (Waiting
+            // for this thread's engine to be built does not count.)
             let _ = job.reply.send(Err(RenderError::Busy));
             return;
         }

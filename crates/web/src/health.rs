@@ -1,5 +1,5 @@
 //! `/healthz`: the process lives. `/readyz`: this process can serve — its config loaded, its
-//! listener bound (it answers), the app's files present. It does not fail because the CMS is
+//! listener bound (it answers), the app's files present, a render engine built with them. It does not fail because the CMS is
 //! down: the cache carries the site through an outage, and a probe that followed the CMS would
 //! take every replica out of service at once. The CMS's state is reported in the body (and in
 //! `portal_upstream_up`); `/readyz?upstream=1` asks the CMS now, for operators who want that.
@@ -19,8 +19,16 @@ use portal_content::{
 
 /// Why this replica is not ready, or `None` when it is (`/readyz` and `portal_ready` ask).
 pub fn not_ready(state: &AppState) -> Option<&'static str> {
-    (!state.runtime().app_files.has_index())
-        .then_some("the app's files are missing: run `make frontend`")
+    let runtime = state.runtime();
+    if !runtime.app_files.has_index() {
+        return Some("the app's files are missing: run `make frontend`");
+    }
+    // A page asked for now would wait for the engine being built, and could run out of time:
+    // traffic comes once one is there (a few hundred milliseconds after a start).
+    runtime
+        .render
+        .warming()
+        .then_some("the page renderer is loading the app's server bundle")
 }
 
 pub async fn healthz() -> impl IntoResponse {

@@ -1,4 +1,4 @@
-import { routeLinksInPlace } from './link-navigation';
+import { HOVER_INTENT_MS, routeLinksInPlace } from './link-navigation';
 
 let stop: () => void;
 /** Whether the browser would have followed the last click itself (the app left it alone). */
@@ -118,5 +118,49 @@ describe('a spec hash route reached in the page', () => {
     window.location.hash = '#main-content';
     window.dispatchEvent(new HashChangeEvent('hashchange'));
     expect(address()).toBe('/portal/article/5#main-content');
+  });
+});
+
+describe('a visitor about to open a link', () => {
+  let intents: string[];
+  let stopIntents: () => void;
+  beforeEach(() => {
+    jest.useFakeTimers();
+    intents = [];
+    stopIntents = routeLinksInPlace(document, (route) => intents.push(route));
+  });
+  afterEach(() => {
+    stopIntents();
+    jest.useRealTimers();
+  });
+
+  const link = (html: string) => {
+    document.body.innerHTML = html;
+    return document.querySelector('a')!;
+  };
+
+  it('tells the route at once for a finger on the link or the keyboard on it', () => {
+    link('<a href="/portal/article/2301?listPage=2"><span>通知</span></a>').querySelector('span')!.dispatchEvent(new Event('touchstart', { bubbles: true }));
+    document.querySelector('a')!.dispatchEvent(new FocusEvent('focusin', { bubbles: true }));
+    expect(intents).toEqual(['/article/2301?listPage=2', '/article/2301?listPage=2']);
+  });
+
+  it('tells it for a pointer that rests on the link, not for one passing over it', () => {
+    const anchor = link('<a href="/portal/news_center/notice">通知公告</a>');
+    anchor.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
+    jest.advanceTimersByTime(HOVER_INTENT_MS / 2);
+    anchor.dispatchEvent(new MouseEvent('mouseout', { bubbles: true }));
+    jest.advanceTimersByTime(HOVER_INTENT_MS);
+    expect(intents).toEqual([]);
+    anchor.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
+    jest.advanceTimersByTime(HOVER_INTENT_MS);
+    expect(intents).toEqual(['/news_center/notice']);
+  });
+
+  it('tells nothing of a link the browser opens itself', () => {
+    for (const html of ['<a href="https://www.sasac.gov.cn/">国资委</a>', '<a href="/portal/api/files/a.pdf" download>附件</a>', '<a href="/portal/feed/21.xml" target="_blank">RSS</a>']) {
+      link(html).dispatchEvent(new Event('touchstart', { bubbles: true }));
+    }
+    expect(intents).toEqual([]);
   });
 });

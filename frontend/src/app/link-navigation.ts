@@ -6,7 +6,10 @@ import { navigate } from 'wouter/use-browser-location';
 
 import { adoptHashRoute, pageHref, routeOfUrl } from './location';
 
-function anchorOf(event: MouseEvent): HTMLAnchorElement | null {
+/** How long a pointer rests on a link before its page is fetched (a pass over a list is no intent). */
+export const HOVER_INTENT_MS = 80;
+
+function anchorOf(event: Event): HTMLAnchorElement | null {
   const target = event.target as Element | null;
   return target?.closest?.('a[href]') ?? null;
 }
@@ -25,8 +28,12 @@ function leaveToBrowser(event: MouseEvent, anchor: HTMLAnchorElement): boolean {
   );
 }
 
-/** Starts routing clicks on the app's own links in place; returns how to stop. */
-export function routeLinksInPlace(root: Document = document): () => void {
+/**
+ * Starts routing clicks on the app's own links in place; returns how to stop. `onIntent`: told
+ * the route a visitor is about to open (a finger down on its link, the keyboard on it, or the
+ * pointer resting on it), so its page can be fetched before the click.
+ */
+export function routeLinksInPlace(root: Document = document, onIntent?: (route: string) => void): () => void {
   const onClick = (event: MouseEvent) => {
     const anchor = anchorOf(event);
     if (!anchor || leaveToBrowser(event, anchor)) return;
@@ -41,10 +48,31 @@ export function routeLinksInPlace(root: Document = document): () => void {
     const to = pageHref(route);
     if (to !== `${window.location.pathname}${window.location.search}`) navigate(to);
   };
+  let resting: ReturnType<typeof setTimeout> | undefined;
+  const intent = (event: Event) => {
+    const anchor = anchorOf(event);
+    if (!anchor || !onIntent || anchor.hasAttribute('download') || (anchor.target !== '' && anchor.target !== '_self')) return;
+    const route = routeOfUrl(new URL(anchor.href, window.location.href), window.location.origin);
+    if (route !== null) onIntent(route);
+  };
+  const onOver = (event: Event) => {
+    clearTimeout(resting);
+    if (anchorOf(event)) resting = setTimeout(() => intent(event), HOVER_INTENT_MS);
+  };
+  const onOut = () => clearTimeout(resting);
   root.addEventListener('click', onClick);
+  root.addEventListener('touchstart', intent, { passive: true });
+  root.addEventListener('focusin', intent);
+  root.addEventListener('mouseover', onOver);
+  root.addEventListener('mouseout', onOut);
   window.addEventListener('hashchange', adoptHashRoute);
   return () => {
+    clearTimeout(resting);
     root.removeEventListener('click', onClick);
+    root.removeEventListener('touchstart', intent);
+    root.removeEventListener('focusin', intent);
+    root.removeEventListener('mouseover', onOver);
+    root.removeEventListener('mouseout', onOut);
     window.removeEventListener('hashchange', adoptHashRoute);
   };
 }

@@ -1,4 +1,4 @@
-import { configureStore } from '@reduxjs/toolkit';
+import { configureStore, type Middleware } from '@reduxjs/toolkit';
 import { setupListeners } from '@reduxjs/toolkit/query';
 
 import { api } from './api';
@@ -6,11 +6,17 @@ import { rootReducer, type RootState } from './reducer';
 
 export type { RootState };
 
-export function makeStore(preloadedState?: Partial<RootState>) {
+const passThrough: Middleware = () => (next) => (action) => next(action);
+
+/**
+ * The store. `first`: a middleware that sees every action before the others do (the server
+ * render's, which keeps a render from asking again for what its loader already has).
+ */
+export function makeStore(preloadedState?: Partial<RootState>, first?: Middleware) {
   const store = configureStore({
     reducer: rootReducer,
     preloadedState,
-    middleware: (getDefault) => getDefault().concat(api.middleware),
+    middleware: (getDefault) => getDefault().prepend(first ?? passThrough).concat(api.middleware),
   });
   setupListeners(store.dispatch);
   return store;

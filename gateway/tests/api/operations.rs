@@ -704,3 +704,124 @@ async fn a_cms_echoing_its_query_credential_puts_it_in_no_log_answer_or_metric()
     // The CMS answering 500 to everything is down, as its own /metrics says.
     assert!(answers.contains("portal_upstream_up 0"), "{answers}");
 }
+
+/// A page is rendered once: the loader of each kind of page names all it reads before React
+/// renders (`frontend/src/app/page-loads.ts`), so `portal_page_renders_total` grows by one a page.
+/// Counted in a gateway process of its own, whose `/metrics` no other test's pages reach.
+#[tokio::test]
+async fn every_kind_of_page_is_rendered_once() {
+    let cms = spawn_reference_cms().await;
+    let port = free_port();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("gateway.toml");
+    let extra = format!("[render]\ntimeout = \"5s\"\n{OPEN_LIMITS_TOML}");
+    std::fs::write(
+        &file,
+        config_toml(&format!("http://{cms}/"), &app_build_dir(), &extra),
+    )
+    .unwrap();
+    let _child = spawn_gateway(
+        &file,
+        &[("PORTAL__SERVER__LISTEN", format!("127.0.0.1:{port}"))],
+    );
+    let client = crate::helpers::client();
+    let base = format!("http://127.0.0.1:{port}");
+    assert!(
+        first_answer(&client, &format!("{base}/healthz"))
+            .await
+            .is_some()
+    );
+    let pages = [
+        ("/portal/", 200),
+        ("/portal/news_center", 200),
+        ("/portal/news_center/notice", 200),
+        ("/portal/news_center/notice?page=2", 200),
+        ("/portal/news_center/notice?page=999", 404),
+        ("/portal/about/company_profile", 200),
+        ("/portal/business/China-Europe_train", 200),
+        ("/portal/article/2101", 200),
+        ("/portal/article/99999999", 404),
+        ("/portal/party/detail?id=2101", 200),
+        ("/portal/search?q=%E7%8F%AD%E5%88%97", 200),
+        ("/portal/sitemap", 200),
+        ("/portal/contact", 200),
+        ("/portal/no_such_page", 404),
+    ];
+    for (path, status) in pages {
+        let response = client.get(format!("{base}{path}")).send().await.unwrap();
+        assert_eq!(response.status().as_u16(), status, "{path}");
+        let html = response.text().await.unwrap();
+        assert!(
+            html.contains(STATE_OPEN),
+            "{path} was rendered: {html:.1500}"
+        );
+    }
+    let metrics = client
+        .get(format!("{base}/metrics"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let count = |name: &str| {
+        metrics
+            .lines()
+            .find_map(|l| l.strip_prefix(name)?.strip_prefix(' '))
+            .map_or(0, |v| v.trim().parse::<f64>().unwrap() as usize)
+    };
+    assert_eq!(
+        count("portal_page_renders_total"),
+        pages.len(),
+        "one React render a page"
+    );
+}
+
+/// The first page after a start is rendered, never the app shell: a call that waited for its
+/// thread's engine to be built is timed from then, and `/readyz` says ready only once an engine
+/// is there. Ten starts, each asked for the home page the moment it answers at all.
+#[tokio::test]
+async fn the_first_page_after_a_start_is_rendered() {
+    let cms = spawn_reference_cms().await;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("gateway.toml");
+    std::fs::write(
+        &file,
+        config_toml(
+            &format!("http://{cms}/"),
+            &app_build_dir(),
+            OPEN_LIMITS_TOML,
+        ),
+    )
+    .unwrap();
+    let client = crate::helpers::client();
+    for start in 0..10 {
+        let port = free_port();
+        let mut child = spawn_gateway(
+            &file,
+            &[("PORTAL__SERVER__LISTEN", format!("127.0.0.1:{port}"))],
+        );
+        let base = format!("http://127.0.0.1:{port}");
+        let mut first = None;
+        for _ in 0..200 {
+            if let Ok(response) = client.get(format!("{base}/portal/")).send().await {
+                first = Some(response);
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        let first = first.expect("the gateway answers within 2 s of its start");
+        assert_eq!(first.status(), 200, "start {start}");
+        let html = first.text().await.unwrap();
+        assert!(
+            html.contains(STATE_OPEN),
+            "start {start}: the first home page is the app shell: {html:.1500}"
+        );
+        let (status, body) = {
+            let r = client.get(format!("{base}/readyz")).send().await.unwrap();
+            (r.status(), r.text().await.unwrap())
+        };
+        assert_eq!(status, 200, "ready once a page was rendered: {body}");
+        terminate(&mut child).await;
+    }
+}

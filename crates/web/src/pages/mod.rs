@@ -3,10 +3,12 @@
 //! (`frontend/src/server.tsx`) run by the render pool (`render`). The browser hydrates the same
 //! markup from the store state the page carries, so a page is drawn once, in one place.
 //!
-//! A render asks for what the page needs by the API's own URLs, as the app in a browser would
-//! (`/portal/api/category/list`, then the list of the category found in it): the JavaScript
-//! answers `{needs}`, this module asks the content service for those answers (the same cache
-//! entries `/portal/api` answers from) and renders again with them, a few rounds at most. The page
+//! A render asks for what the page reads by the API's own URLs, as the app in a browser would
+//! (`/portal/api/category/list`, then the list of the category found in it): the bundle runs the
+//! page's loader (`frontend/src/app/page-loads.ts`) and answers `{needs}` for the answers it was
+//! not given, without rendering; this module asks the content service for those (the same cache
+//! entries `/portal/api` answers from) and calls again with them, a few rounds at most. Once the
+//! loader has all it names, React renders the page once (`portal_page_renders_total`). The page
 //! is then cached like any answer: one entry per address (its query cut to what the app reads),
 //! build and `/site`, tagged with the tags of every answer it shows (so purges and the CMS webhook
 //! reach it), as long as the article lists live, and not kept when an answer it shows may not be.
@@ -34,8 +36,8 @@ use portal_content::{
 };
 use portal_core::{endpoint::Endpoint, model::tags};
 
-/// Rounds of asking per render: the deepest page needs three (settings and tree, a list, the
-/// article the list names).
+/// Rounds of asking per page: the deepest page needs three (settings and tree, a list, the
+/// article the list names), each a call of the loader alone.
 const MAX_ROUNDS: usize = 6;
 /// Answers one round may ask for.
 const MAX_NEEDS: usize = 16;
@@ -245,6 +247,9 @@ const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 #[derive(Deserialize)]
 struct Rendered {
     needs: Option<Vec<String>>,
+    /// React renders this call made (none when the loader still needed answers).
+    #[serde(default)]
+    renders: u64,
     status: Option<u16>,
     #[serde(default)]
     head: String,
@@ -322,6 +327,10 @@ async fn render(state: &AppState, url: &str) -> Result<Entry, Fallback> {
         &[Endpoint::Site.path(), Endpoint::CategoryList.path()],
     )
     .await?;
+    let mut renders = 0;
+    let counted = |renders: u64| {
+        metrics::counter!("portal_page_renders_total").increment(renders);
+    };
     for _ in 0..MAX_ROUNDS {
         let input = format!(
             r#"{{"url":{},"answers":{{{}}}}}"#,
@@ -330,8 +339,10 @@ async fn render(state: &AppState, url: &str) -> Result<Entry, Fallback> {
         );
         let output = runtime.render.call("portalRender", input).await?;
         let rendered: Rendered = serde_json::from_str(&output)?;
+        renders += rendered.renders;
         if let Some(needs) = rendered.needs {
             if needs.len() > MAX_NEEDS {
+                counted(renders);
                 return Err(Fallback::TooMany(needs.len()));
             }
             if needs
@@ -339,12 +350,14 @@ async fn render(state: &AppState, url: &str) -> Result<Entry, Fallback> {
                 .any(|need| answers.asked.contains(need.as_str()))
             {
                 // Asked again after its answer was given: the page cannot settle.
+                counted(renders);
                 return Err(Fallback::Rounds(MAX_ROUNDS));
             }
             let needs: Vec<&str> = needs.iter().map(String::as_str).collect();
             add_answers(&mut answers, state, &content, &needs).await?;
             continue;
         }
+        counted(renders);
         let store = rendered.state.as_deref().map_or("{}", RawValue::get);
         let template = runtime.app_files.index_html().map_or("", |(t, _)| t);
         let document = fill_slots(
@@ -370,6 +383,7 @@ async fn render(state: &AppState, url: &str) -> Result<Entry, Fallback> {
             entry.not_cacheable()
         });
     }
+    counted(renders);
     Err(Fallback::Rounds(MAX_ROUNDS))
 }
 

@@ -3,6 +3,7 @@ import { findByUrl, useGetCategoriesQuery } from '../../features/categories';
 import { useGetSiteQuery, useMourning } from '../../features/site';
 import { CompanyTitle, SiteFooter, SiteHeader, useCompanyName } from '../layout/layout';
 import { childrenOf, shownRoute } from '../routes';
+import { HOME_LISTS } from './home/home-lists';
 import { DisclosureBlock } from './home/disclosure-block';
 import { LeadStory, pickLead } from './home/lead-story';
 import { MediaVideoRow } from './home/media-video';
@@ -13,18 +14,13 @@ import './home/home.css';
 import { pageHref } from '../../lib/page-href';
 
 /** The home page's sources: routes of the table, their categories found in the CMS's tree. */
-const NEWS = '/news_center/company_announcement/1';
-const NOTICES = '/news_center/notice';
-const PARTY = '/party-construction/party-building-activities';
-const INTEGRITY = '/party-construction/clean-honest';
-/** 公司要闻's first page: the lead, the photo news (those with a cover) and the headlines. */
-const NEWS_PAGE = 12;
+const { news: NEWS, notices: NOTICES, party: PARTY, integrity: INTEGRITY } = HOME_LISTS;
 const SLIDES = 5;
 
 /** 头条, 图片新闻, 要闻 and 通知公告: the top of the home page. */
 function NewsRow({ stopped }: { stopped: boolean }) {
-  const news = useCategoryArticles(NEWS, NEWS_PAGE);
-  const notices = useCategoryArticles(NOTICES, 8);
+  const news = useCategoryArticles(NEWS);
+  const notices = useCategoryArticles(NOTICES);
   const lead = pickLead(news.articles);
   const slides: Slide[] = news.articles
     .filter((a) => a.cover && a.id !== lead?.id)
@@ -47,7 +43,7 @@ function NewsRow({ stopped }: { stopped: boolean }) {
           <NewsColumn
             id="home-news-title"
             title={news.category?.name ?? '公司要闻'}
-            route={NEWS}
+            route={NEWS.route}
             articles={headlines}
             loading={news.loading}
             lines={7}
@@ -57,7 +53,7 @@ function NewsRow({ stopped }: { stopped: boolean }) {
           <NewsColumn
             id="home-notices-title"
             title={notices.category?.name ?? '通知公告'}
-            route={NOTICES}
+            route={NOTICES.route}
             articles={notices.articles}
             loading={notices.loading}
             lines={7}
@@ -71,8 +67,8 @@ function NewsRow({ stopped }: { stopped: boolean }) {
 
 /** 党建: the party's activities and 清正廉洁 side by side; none when the CMS has neither. */
 function PartyBlock() {
-  const party = useCategoryArticles(PARTY, 5);
-  const integrity = useCategoryArticles(INTEGRITY, 5);
+  const party = useCategoryArticles(PARTY);
+  const integrity = useCategoryArticles(INTEGRITY);
   if (!party.category && !integrity.category && !party.loading && !integrity.loading) return null;
   return (
     <section className="party-block" aria-labelledby="home-party-title">
@@ -85,8 +81,8 @@ function PartyBlock() {
         </div>
         <div className="party-block__columns">
           {[
-            { id: 'home-party-activities', route: PARTY, list: party, fallback: '党建活动' },
-            { id: 'home-party-integrity', route: INTEGRITY, list: integrity, fallback: '清正廉洁' },
+            { id: 'home-party-activities', route: PARTY.route, list: party, fallback: '党建活动' },
+            { id: 'home-party-integrity', route: INTEGRITY.route, list: integrity, fallback: '清正廉洁' },
           ]
             .filter(({ list }) => list.category || list.loading)
             .map(({ id, route, list, fallback }) => (

@@ -2,3 +2,4 @@ export type { ContentPageProps, CategoryRef, PageExtras } from './types';
 export { articlesApi, useGetArticleQuery, useGetArticlesQuery, usePrefetchArticle, type ArticleSummary } from './api';
 export { LIST_PAGE_SIZE, pageFromSearch } from './list-page-slice';
 export { ArticleMeta } from './components/article-view';
+export { articleLoads, listLoads, singleLoads } from './loads';

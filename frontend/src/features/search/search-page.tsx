@@ -7,11 +7,11 @@ import { Pagination, type PaginationLocale } from '../../components/pagination';
 import { useSearchArticlesQuery, type Marked, type SearchHit, type SectionCount } from './api';
 import { Highlight } from './highlight';
 import { dayOf, filterParams, parseSearch, searchHref, type SearchQuery } from './keyword';
+import { PAGE_SIZE, searchArgs } from './loads';
 import { SearchBox } from './search-box';
 import './search-page.css';
 import { pageHref } from '../../lib/page-href';
 
-export const PAGE_SIZE = 10;
 
 /** Sections the filter shows before 更多栏目. */
 const SECTIONS_SHOWN = 6;
@@ -167,10 +167,7 @@ export default function SearchPage({ paginationLocale, shortcuts = [] }: SearchP
   const query = parseSearch(useSearch());
   const { keyword, page } = query;
   const [, navigate] = useLocation();
-  const { data, isFetching, isError } = useSearchArticlesQuery(
-    { keyword: keyword ?? '', categoryId: query.section, from: query.from, to: query.to, page, size: PAGE_SIZE },
-    { skip: !keyword },
-  );
+  const { data, isFetching, isError } = useSearchArticlesQuery(searchArgs(query), { skip: !keyword });
   const filters = { section: query.section, from: query.from, to: query.to };
   const filtered = Boolean(query.section || query.from || query.to);
   return (

@@ -1,14 +1,14 @@
 import { findByUrl, useGetCategoriesQuery } from '../../../features/categories';
 import { pageHref } from '../../../lib/page-href';
-import { childrenOf, shownRoute } from '../../routes';
 import { NewsColumn } from './news-lines';
+import { DISCLOSURE, disclosureLists, type HomeList } from './home-lists';
 import { useCategoryArticles } from './use-category-articles';
 
-const DISCLOSURE = '/disclosure';
 
 /** One list of 信息公开 (重大事项, 财务信息, 招标采购): its newest lines. */
-function DisclosureColumn({ route, fallback }: { route: string; fallback: string }) {
-  const list = useCategoryArticles(route, 5);
+function DisclosureColumn({ source, fallback }: { source: HomeList; fallback: string }) {
+  const { route } = source;
+  const list = useCategoryArticles(source);
   if (!list.category && !list.loading) return null;
   return (
     <NewsColumn
@@ -30,7 +30,7 @@ function DisclosureColumn({ route, fallback }: { route: string; fallback: string
 export function DisclosureBlock() {
   const { data: tree = [], isLoading } = useGetCategoriesQuery();
   const group = findByUrl(tree, DISCLOSURE);
-  const lists = childrenOf(DISCLOSURE).filter((r) => r.page === 'news' && (isLoading || shownRoute(r, tree, findByUrl)));
+  const lists = disclosureLists(tree, isLoading);
   if (!isLoading && (!group || lists.length === 0)) return null;
   return (
     <section className="disclosure-block" aria-labelledby="home-disclosure-title">
@@ -42,8 +42,8 @@ export function DisclosureBlock() {
           </a>
         </div>
         <div className="disclosure-block__columns">
-          {lists.map((r) => (
-            <DisclosureColumn key={r.path} route={r.path!} fallback={r.name} />
+          {lists.map((list) => (
+            <DisclosureColumn key={list.route} source={list} fallback={list.name} />
           ))}
         </div>
       </div>

@@ -1,9 +1,9 @@
 import { pageHref } from '../../../lib/page-href';
+import { HOME_LISTS } from './home-lists';
 import { NewsColumn } from './news-lines';
 import { useCategoryArticles, type CategoryArticles } from './use-category-articles';
 
-const MEDIA = '/news_center/media_coverage/2';
-const VIDEO = '/about/promotional-video';
+const { media: MEDIA, video: VIDEO } = HOME_LISTS;
 
 /** 宣传视频 as a home tile: the video page's title and summary, its cover when the CMS has one. */
 function VideoCard({ video }: { video: CategoryArticles }) {
@@ -14,7 +14,7 @@ function VideoCard({ video }: { video: CategoryArticles }) {
         <h2 id="home-video-title">{video.category?.name ?? '宣传视频'}</h2>
       </div>
       {video.category && (
-        <a className="home-video__link" href={pageHref(VIDEO)}>
+        <a className="home-video__link" href={pageHref(VIDEO.route)}>
           <span className="home-video__frame">
             {page?.cover && <img src={page.cover} alt="" width={640} height={360} loading="lazy" />}
             <span className="home-video__play" aria-hidden="true" />
@@ -29,8 +29,8 @@ function VideoCard({ video }: { video: CategoryArticles }) {
 
 /** 媒体聚焦 (the 媒体报道 list) beside 宣传视频; each only when the CMS has it. */
 export function MediaVideoRow() {
-  const media = useCategoryArticles(MEDIA, 6);
-  const video = useCategoryArticles(VIDEO, 1);
+  const media = useCategoryArticles(MEDIA);
+  const video = useCategoryArticles(VIDEO);
   const shows = (list: CategoryArticles) => Boolean(list.category) || list.loading;
   if (!shows(media) && !shows(video)) return null;
   return (
@@ -39,7 +39,7 @@ export function MediaVideoRow() {
         <NewsColumn
           id="home-media-title"
           title="媒体聚焦"
-          route={MEDIA}
+          route={MEDIA.route}
           articles={media.articles}
           loading={media.loading}
           lines={6}

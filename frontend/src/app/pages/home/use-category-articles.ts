@@ -1,5 +1,6 @@
 import { useGetArticlesQuery, type ArticleSummary } from '../../../features/articles';
 import { findByUrl, useGetCategoriesQuery, type Category } from '../../../features/categories';
+import { homeListArgs, type HomeList } from './home-lists';
 
 export interface CategoryArticles {
   /** The CMS's category at the route; undefined when it has none (the module then hides). */
@@ -9,14 +10,11 @@ export interface CategoryArticles {
   loading: boolean;
 }
 
-/** The first page of the articles of the category at `route`, newest first (the CMS's order). */
-export function useCategoryArticles(route: string, size: number): CategoryArticles {
+/** The first page of the articles of `list`'s category, newest first (the CMS's order). */
+export function useCategoryArticles(list: HomeList): CategoryArticles {
   const { data: tree = [], isLoading: treeLoading } = useGetCategoriesQuery();
-  const category = findByUrl(tree, route);
-  const { data, isLoading } = useGetArticlesQuery(
-    { categoryId: category?.id ?? 0, page: 1, size },
-    { skip: !category },
-  );
+  const category = findByUrl(tree, list.route);
+  const { data, isLoading } = useGetArticlesQuery(homeListArgs(category?.id ?? 0, list), { skip: !category });
   return { category, articles: data?.content ?? [], loading: treeLoading || (!!category && isLoading) };
 }
 

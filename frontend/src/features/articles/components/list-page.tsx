@@ -7,6 +7,7 @@ import { Breadcrumb } from '../../../components/breadcrumb';
 import { Pagination } from '../../../components/pagination';
 import { ContentRegion, ListSkeleton, PageHeader } from '../../../components/skeleton';
 import { useGetArticlesQuery, type ArticleSummary } from '../api';
+import { listArgs } from '../loads';
 import { LIST_PAGE_SIZE, pageFor, pageFromSearch, setListPage, withListPage } from '../list-page-slice';
 import type { ContentPageProps } from '../types';
 import { ArticleList } from './article-list';
@@ -35,10 +36,7 @@ export function ListPage(props: ListPageProps) {
   const storedPage = useAppSelector((state) => pageFor(state, path));
   const page = urlPage ?? storedPage;
   const savedScroll = useAppSelector((state) => scrollFor(state, path));
-  const { data, isFetching, isError } = useGetArticlesQuery(
-    { categoryId: category?.id ?? 0, page, size: PAGE_SIZE },
-    { skip: !category },
-  );
+  const { data, isFetching, isError } = useGetArticlesQuery(listArgs(category?.id ?? 0, page), { skip: !category });
 
   // A page opened by its URL becomes the remembered one.
   useEffect(() => {

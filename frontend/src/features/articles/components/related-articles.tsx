@@ -2,7 +2,7 @@ import { useId } from 'react';
 
 import { useGetArticlesQuery, type Article } from '../api';
 import { dateOf } from '../format';
-import { LIST_PAGE_SIZE } from '../list-page-slice';
+import { relatedArgs } from '../loads';
 
 /** How many related articles an article lists. */
 export const RELATED_COUNT = 5;
@@ -20,7 +20,7 @@ const newestFirst = (a: { publishTime?: string }, b: { publishTime?: string }) =
  */
 export function RelatedArticles({ article, hrefOf }: { article: Article; hrefOf: (id: number) => string }) {
   const id = useId();
-  const { data } = useGetArticlesQuery({ categoryId: article.categoryId, page: 1, size: LIST_PAGE_SIZE });
+  const { data } = useGetArticlesQuery(relatedArgs(article.categoryId));
   const related = (data?.content ?? [])
     .filter((a) => a.id !== article.id)
     .sort(newestFirst)

@@ -1,6 +1,7 @@
 import { Breadcrumb } from '../../../components/breadcrumb';
 import { BodySkeleton, ContentRegion, PageHeader } from '../../../components/skeleton';
 import { useGetArticleQuery, useGetArticlesQuery } from '../api';
+import { pageArticleArgs } from '../loads';
 import { ArticleView } from '../components/article-view';
 import { ListPage } from '../components/list-page';
 import { PageExtras } from '../components/page-extras';
@@ -10,7 +11,7 @@ import type { ContentPageProps } from '../types';
 export default function SinglePage(props: ContentPageProps) {
   const { category, categoriesLoading, title, breadcrumb, extras } = props;
   const isList = category?.type === 'list';
-  const first = useGetArticlesQuery({ categoryId: category?.id ?? 0, page: 1, size: 1 }, { skip: !category || isList });
+  const first = useGetArticlesQuery(pageArticleArgs(category?.id ?? 0), { skip: !category || isList });
   const id = first.data?.content[0]?.id;
   const detail = useGetArticleQuery(id ?? 0, { skip: id === undefined });
   if (isList) return <ListPage {...props} />;
