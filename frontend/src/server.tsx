@@ -4,11 +4,12 @@
 //
 // The engine fetches nothing: the gateway passes the API's answers for the URLs the page reads.
 // A call first runs the page's loader (`app/page-loads.ts`: the queries the page's components
-// make, named by route), pass after pass as answers make more of them nameable, without
-// rendering; a URL it names that the gateway has not given is answered at once as `{needs}`, and
-// the gateway calls again with those answers too (a list page: the tree, then the list of the
-// category found in it). With every answer in, the page is rendered once, with its data in place,
-// and sent with the store's API state, which the browser hydrates from. Should a component ask
+// make, named by route), pass after pass as answers make more of them nameable, over those answers
+// alone: no store, no query started; a URL it names that the gateway has not given is answered at
+// once as `{needs}`, and the gateway calls again with those answers too (a list page: the tree,
+// then the list of the category found in it). With every answer in, they go into a store in one
+// action, the page is rendered once with its data in place, and sent with the store's API state,
+// which the browser hydrates from. Should a component ask
 // for something its loader did not name, the render is repeated as before loaders (counted in
 // `renders`; `page-loads.test.ts` keeps that from happening on any kind of page).
 // The engine is bare ECMAScript: the web's URL and URLSearchParams, which the app reads its
@@ -17,16 +18,18 @@ import 'core-js/actual/url';
 import 'core-js/actual/url-search-params';
 
 import type { Middleware } from '@reduxjs/toolkit';
+import { setAutoFreeze } from 'immer';
 import { renderToString } from 'react-dom/server.browser';
 
 import { api } from './app/api';
 import { App } from './app/app';
+import { queryKey, type PageQuery, type Reader } from './app/loader';
 import { pageLoads } from './app/page-loads';
 import { ResponseStatusContext } from './lib/response-status';
 import { preloadAllPages } from './app/router';
 import { splitHead } from './app/split-head';
 import { makeStore } from './app/store';
-import { holdAnswers, neededUrls, type HeldAnswer } from './lib/request';
+import { heldResult, holdAnswers, neededUrls, type HeldAnswer, type RequestResult } from './lib/request';
 
 /** What the gateway passes: the address to render and the answers it has so far, by API URL. */
 interface RenderInput {
@@ -58,41 +61,71 @@ function askingNothingSettled(settled: ReadonlySet<string>): Middleware {
   };
 }
 
+// Immer freezes every state it produces, deeply, to catch a mutation in development: here that
+// walked every answer a page holds, each time it entered the store (a fifth of a list page's
+// render call in QuickJS, 2026-12-02). A store lives for one call and nothing mutates it.
+setAutoFreeze(false);
+
 // Every page's code is in this bundle: loaded once, before the first render.
 const pagesReady = preloadAllPages();
+
+/** A query the loader named and the answer the gateway gave for it, read as the query reads it. */
+interface Loaded {
+  query: PageQuery;
+  result: RequestResult;
+}
+
+/**
+ * The page's loader, pass after pass, over the gateway's answers alone (no store, no query
+ * started): what it names, each read as its query would read it. `needs`: the URLs it named that
+ * the gateway has not given.
+ */
+function load(url: string): { loaded: Map<string, Loaded>; needs: string[] } {
+  const loaded = new Map<string, Loaded>();
+  const read: Reader = (endpoint, arg) => loaded.get(queryKey(endpoint.name, arg))?.result.data as never;
+  for (let pass = 0; ; pass += 1) {
+    if (pass === MAX_PASSES) throw new Error(`the loader of ${url} kept naming queries after ${MAX_PASSES} passes`);
+    const fresh = pageLoads(url, read).filter((query) => !loaded.has(query.key));
+    if (fresh.length === 0) return { loaded, needs: [] };
+    for (const query of fresh) {
+      const result = heldResult(query.request);
+      if (result) loaded.set(query.key, { query, result: result.error ? result : { data: query.transform(result.data) } });
+    }
+    const needs = neededUrls();
+    if (needs.length > 0) return { loaded, needs };
+  }
+}
 
 async function render(input: string): Promise<string> {
   await pagesReady;
   const { url, answers } = JSON.parse(input) as RenderInput;
   holdAnswers(answers ?? {});
-  const settled = new Set<string>();
-  const store = makeStore(undefined, askingNothingSettled(settled));
-  const queriesNow = () => Object.keys(store.getState()[api.reducerPath].queries);
   try {
-    // The loader: its queries, then those their answers name, until it names nothing new.
-    const started = new Set<string>();
-    for (let pass = 0; ; pass += 1) {
-      if (pass === MAX_PASSES) throw new Error(`the loader of ${url} kept naming queries after ${MAX_PASSES} passes`);
-      const fresh = pageLoads(url, store.getState()).filter((query) => !started.has(query.key));
-      if (fresh.length === 0) break;
-      const running = fresh.map((query) => {
-        started.add(query.key);
-        return query.start(store.dispatch);
-      });
-      const needs = neededUrls();
-      if (needs.length > 0) return JSON.stringify({ needs, renders: 0 });
-      await Promise.all(running);
-    }
+    const { loaded, needs } = load(url);
+    if (needs.length > 0) return JSON.stringify({ needs, renders: 0 });
+    const settled = new Set<string>();
+    const store = makeStore(undefined, askingNothingSettled(settled));
+    // The loader's answers into the store: what came back, in one action; what failed (a missing
+    // article), by starting its query, which reads the same answer and keeps its error.
+    const values = [...loaded.values()];
+    store.dispatch(
+      api.util.upsertQueryEntries(
+        values
+          .filter(({ result }) => !result.error)
+          .map(({ query, result }) => ({ endpointName: query.endpointName, arg: query.arg, value: result.data })) as never,
+      ),
+    );
+    await Promise.all(values.filter(({ result }) => result.error).map(({ query }) => query.start(store.dispatch)));
     for (let renders = 1; renders <= MAX_PASSES; renders += 1) {
-      queriesNow().forEach((key) => settled.add(key));
+      Object.keys(store.getState()[api.reducerPath].queries).forEach((key) => settled.add(key));
       const status = { status: 200 };
       const html = renderToString(
         <ResponseStatusContext value={status}>
           <App store={store} ssrPath={url} />
         </ResponseStatusContext>,
       );
-      const needs = neededUrls();
-      if (needs.length > 0) return JSON.stringify({ needs, renders });
+      const asked = neededUrls();
+      if (asked.length > 0) return JSON.stringify({ needs: asked, renders });
       // A query the loader did not name, answered from what the gateway gave: rendered again
       // once it is in, as the page showed it loading.
       const running = store.dispatch(api.util.getRunningQueriesThunk());

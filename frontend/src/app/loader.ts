@@ -7,6 +7,7 @@
 // A loader is a pure function of the address and what is already loaded: it lists the queries it
 // can name now (an article's related list only once the article is in), and is asked again after
 // those have settled, until it names nothing new.
+import type { RequestArgs } from '../lib/request';
 
 /** An RTK Query endpoint as a loader uses it: what starts a query and what reads its data. */
 export interface QueryEndpoint<Arg, Result> {
@@ -15,9 +16,24 @@ export interface QueryEndpoint<Arg, Result> {
   select(arg: Arg): (state: never) => { data?: Result };
 }
 
+/**
+ * An endpoint's request, written once: its definition's `query` and `transformResponse` are
+ * these, and the server's loader reads an answer with them without starting the query.
+ */
+export interface QuerySpec<Arg, Result> {
+  request(arg: Arg): string | RequestArgs;
+  /** The endpoint's `transformResponse`, if it has one. */
+  transform?(raw: never): Result;
+}
+
 /** One query a page makes: its endpoint and argument, named by `key`. */
 export interface PageQuery {
   key: string;
+  endpointName: string;
+  arg: unknown;
+  /** The call the query makes, and how its answer becomes the query's data. */
+  request: string | RequestArgs;
+  transform(raw: unknown): unknown;
   /**
    * Starts it (nothing new when its answer is in). `subscribe: false`, a prefetch: the answer is
    * kept as long as an unused one is, unless the page that reads it opens.
@@ -25,18 +41,25 @@ export interface PageQuery {
   start(dispatch: (action: never) => unknown, options?: { subscribe?: boolean }): PromiseLike<unknown>;
 }
 
-/** What a loader reads of the store: an endpoint's data for an argument, if it is in. */
+/** What a loader reads: an endpoint's data for an argument, if it is in. */
 export type Reader = <Arg, Result>(endpoint: QueryEndpoint<Arg, Result>, arg: Arg) => Result | undefined;
 
+/** A query's name: its endpoint and argument. */
+export const queryKey = (endpointName: string, arg: unknown): string => `${endpointName}(${JSON.stringify(arg ?? null)})`;
+
 /** The query of `endpoint` with `arg`, exactly as a component's hook with `arg` makes it. */
-export function queryOf<Arg, Result>(endpoint: QueryEndpoint<Arg, Result>, arg: Arg): PageQuery {
+export function queryOf<Arg, Result>(endpoint: QueryEndpoint<Arg, Result>, spec: QuerySpec<Arg, Result>, arg: Arg): PageQuery {
   return {
-    key: `${endpoint.name}(${JSON.stringify(arg ?? null)})`,
+    key: queryKey(endpoint.name, arg),
+    endpointName: endpoint.name,
+    arg,
+    request: spec.request(arg),
+    transform: (raw) => (spec.transform ? spec.transform(raw as never) : raw),
     start: (dispatch, options) => dispatch(endpoint.initiate(arg, options) as never) as PromiseLike<unknown>,
   };
 }
 
-/** A reader of `state` (the store's state now). */
+/** A reader of the store's `state`. */
 export function readerOf(state: unknown): Reader {
   return (endpoint, arg) => endpoint.select(arg)(state as never).data;
 }

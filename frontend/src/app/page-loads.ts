@@ -5,9 +5,9 @@
 // picks the page. `page-loads.test.ts` renders every kind of page and finds nothing asked for
 // that its loader did not name.
 import { articleLoads, listLoads, singleLoads } from '../features/articles';
-import { categoriesApi, findByUrl, type Category } from '../features/categories';
+import { categoriesApi, categoriesSpec, findByUrl, type Category } from '../features/categories';
 import { searchLoads } from '../features/search';
-import { siteApi } from '../features/site';
+import { siteApi, siteSpec } from '../features/site';
 import { articleIdOf } from '../lib/page-href';
 import { queryOf, readerOf, type PageQuery, type Reader } from './loader';
 import { homeLoads } from './pages/home/home-lists';
@@ -17,17 +17,16 @@ const ARTICLE = /^\/article\/([^/]+)$/;
 
 /** What every page reads: the site's settings and the category tree (the header, the menu). */
 const EVERY_PAGE: PageQuery[] = [
-  queryOf(siteApi.endpoints.getSite, undefined),
-  queryOf(categoriesApi.endpoints.getCategories, undefined),
+  queryOf(siteApi.endpoints.getSite, siteSpec, undefined),
+  queryOf(categoriesApi.endpoints.getCategories, categoriesSpec, undefined),
 ];
 
 /**
  * The queries of the page at `url` (`/portal/article/2101?listPage=2`; `/portal` may be left out)
- * that can be named with what `state` holds now: ask again once they are in for those that
+ * that can be named with what `read` finds now: ask again once they are in for those that
  * depend on them (a list's category is found in the tree, an article's related list by the article).
  */
-export function pageLoads(url: string, state: unknown): PageQuery[] {
-  const read = readerOf(state);
+export function pageLoads(url: string, read: Reader): PageQuery[] {
   const { pathname, search } = new URL(url, 'http://portal.invalid');
   const path = pathname.replace(/^\/portal(?=\/|$)/, '') || '/';
   const tree = read(categoriesApi.endpoints.getCategories, undefined);
@@ -44,7 +43,7 @@ const PREFETCH_PASSES = 4;
 export async function prefetchPage(route: string, store: { dispatch: (action: never) => unknown; getState(): unknown }): Promise<void> {
   const started = new Set<string>();
   for (let pass = 0; pass < PREFETCH_PASSES; pass += 1) {
-    const fresh = pageLoads(route, store.getState()).filter((query) => !started.has(query.key));
+    const fresh = pageLoads(route, readerOf(store.getState())).filter((query) => !started.has(query.key));
     if (fresh.length === 0) return;
     const running = fresh.map((query) => {
       started.add(query.key);

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 
 import { api } from '../../app/api';
+import type { QuerySpec } from '../../app/loader';
 import type { Article as ArticleShape, ArticlePage as PageShape, Link } from '../../lib/api-types';
 
 // The shapes are the gateway's (generated from its model): an article in a list is one without
@@ -19,17 +20,18 @@ export interface ListArgs {
   size?: number;
 }
 
+/** The requests of a list and of an article (`app/loader.ts`). */
+export const listSpec: QuerySpec<ListArgs, ArticlePage> = {
+  request: ({ categoryId, page = 1, size = 10 }) => ({ url: '/article/list', params: { categoryId, page, size } }),
+};
+export const articleSpec: QuerySpec<number, Article> = {
+  request: (id) => ({ url: '/article/detail', params: { id } }),
+};
+
 export const articlesApi = api.injectEndpoints({
   endpoints: (build) => ({
-    getArticles: build.query<ArticlePage, ListArgs>({
-      query: ({ categoryId, page = 1, size = 10 }) => ({
-        url: '/article/list',
-        params: { categoryId, page, size },
-      }),
-    }),
-    getArticle: build.query<Article, number>({
-      query: (id) => ({ url: '/article/detail', params: { id } }),
-    }),
+    getArticles: build.query<ArticlePage, ListArgs>({ query: listSpec.request }),
+    getArticle: build.query<Article, number>({ query: articleSpec.request }),
   }),
 });
 

@@ -1,5 +1,5 @@
 export type { ContentPageProps, CategoryRef, PageExtras } from './types';
-export { articlesApi, useGetArticleQuery, useGetArticlesQuery, usePrefetchArticle, type ArticleSummary } from './api';
+export { articleSpec, articlesApi, listSpec, useGetArticleQuery, useGetArticlesQuery, usePrefetchArticle, type ArticleSummary } from './api';
 export { LIST_PAGE_SIZE, pageFromSearch } from './list-page-slice';
 export { ArticleMeta } from './components/article-view';
 export { articleLoads, listLoads, singleLoads } from './loads';

@@ -2,7 +2,7 @@
 // page loader (`app/page-loads.ts`) names the same queries before a render, so the gateway renders
 // an article page once, with its data in place (`app/loader.ts`).
 import { queryOf, type PageQuery, type Reader } from '../../app/loader';
-import { articlesApi, type ListArgs } from './api';
+import { articleSpec, articlesApi, listSpec, type ListArgs } from './api';
 import { LIST_PAGE_SIZE, pageFromSearch } from './list-page-slice';
 import type { CategoryRef } from './types';
 
@@ -19,14 +19,14 @@ export const relatedArgs = (categoryId: number): ListArgs => listArgs(categoryId
 
 /** A list page (`?page=2` in `search`, the first page otherwise). */
 export function listLoads(category: CategoryRef | undefined, search: string): PageQuery[] {
-  return category ? [queryOf(getArticles, listArgs(category.id, pageFromSearch(search) ?? 1))] : [];
+  return category ? [queryOf(getArticles, listSpec, listArgs(category.id, pageFromSearch(search) ?? 1))] : [];
 }
 
 /** An article by id, and once it is in, its related list. */
 export function articleLoads(id: number | null, read: Reader): PageQuery[] {
   if (id === null) return [];
   const article = read(getArticle, id);
-  return [queryOf(getArticle, id), ...(article ? [queryOf(getArticles, relatedArgs(article.categoryId))] : [])];
+  return [queryOf(getArticle, articleSpec, id), ...(article ? [queryOf(getArticles, listSpec, relatedArgs(article.categoryId))] : [])];
 }
 
 /** A single-page category: its first article's entry, then that article (a list category is its list). */
@@ -35,5 +35,5 @@ export function singleLoads(category: CategoryRef | undefined, search: string, r
   if (category.type === 'list') return listLoads(category, search);
   const first = pageArticleArgs(category.id);
   const id = read(getArticles, first)?.content[0]?.id;
-  return [queryOf(getArticles, first), ...(id === undefined ? [] : [queryOf(getArticle, id)])];
+  return [queryOf(getArticles, listSpec, first), ...(id === undefined ? [] : [queryOf(getArticle, articleSpec, id)])];
 }

@@ -1,4 +1,5 @@
 import { api } from '../../app/api';
+import type { QuerySpec } from '../../app/loader';
 import type { SearchPage } from '../../lib/api-types';
 
 export type { Marked, SearchHit, SearchPage, SectionCount } from '../../lib/api-types';
@@ -13,21 +14,25 @@ export interface SearchArgs {
   to?: string | null;
 }
 
+/** A search's request (`app/loader.ts`): only the parameters set, in the gateway's order. */
+export const searchSpec: QuerySpec<SearchArgs, SearchPage> = {
+  request: ({ keyword, categoryId, from, to, page, size }) => ({
+    url: '/article/search',
+    params: {
+      keyword,
+      ...(categoryId ? { categoryId } : {}),
+      ...(from ? { from } : {}),
+      ...(to ? { to } : {}),
+      page,
+      size,
+    },
+  }),
+};
+
 export const searchApi = api.injectEndpoints({
   endpoints: (build) => ({
     searchArticles: build.query<SearchPage, SearchArgs>({
-      // Only the parameters set, in the gateway's order: the server render asks the same URL.
-      query: ({ keyword, categoryId, from, to, page, size }) => ({
-        url: '/article/search',
-        params: {
-          keyword,
-          ...(categoryId ? { categoryId } : {}),
-          ...(from ? { from } : {}),
-          ...(to ? { to } : {}),
-          page,
-          size,
-        },
-      }),
+      query: searchSpec.request,
       // The gateway keeps searches briefly (30 s); so does the app.
       keepUnusedDataFor: 30,
     }),

@@ -1,7 +1,7 @@
 // What the search page reads, written once: the page asks with these arguments, and the page
 // loader (`app/page-loads.ts`) names the same query before the gateway renders it.
 import { queryOf, type PageQuery } from '../../app/loader';
-import { searchApi, type SearchArgs } from './api';
+import { searchApi, searchSpec, type SearchArgs } from './api';
 import { parseSearch, type SearchQuery } from './keyword';
 
 /** Results a page holds. */
@@ -20,5 +20,5 @@ export const searchArgs = (query: SearchQuery): SearchArgs => ({
 /** The search at `search` (`?q=班列&page=2`): its results, none without a keyword. */
 export function searchLoads(search: string): PageQuery[] {
   const query = parseSearch(search);
-  return query.keyword ? [queryOf(searchApi.endpoints.searchArticles, searchArgs(query))] : [];
+  return query.keyword ? [queryOf(searchApi.endpoints.searchArticles, searchSpec, searchArgs(query))] : [];
 }

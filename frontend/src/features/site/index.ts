@@ -1,2 +1,2 @@
-export { siteApi, useGetSiteQuery, type Site } from './api';
+export { siteApi, siteSpec, useGetSiteQuery, type Site } from './api';
 export { chinaDate, isMourning, useMourning } from './mourning';

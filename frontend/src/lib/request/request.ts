@@ -121,6 +121,18 @@ function answerOf<T>(body: Record<string, unknown> | null, status: number, ok: b
   return fail({ code: failedCode, msg: messageOf(body, failedCode) }, args.silent);
 }
 
+/**
+ * In the gateway's render: what `request(args)` answers from the answers the gateway gave, at
+ * once, or undefined after noting that its URL is needed (`server-answers.ts`).
+ */
+export function heldResult<T = unknown>(args: string | RequestArgs): RequestResult<T> | undefined {
+  const call = typeof args === 'string' ? { url: args } : args;
+  const held = heldAnswer(buildUrl(call.url, call.params));
+  if (!held) return undefined;
+  const body = held.body && typeof held.body === 'object' ? (held.body as Record<string, unknown>) : null;
+  return answerOf<T>(body, held.status, held.status >= 200 && held.status < 300, { ...call, silent: true });
+}
+
 /** One call to the gateway, answered as `{data}` or `{error: {code, msg}}`; never throws. */
 export async function request<T = unknown>(args: RequestArgs, outer?: AbortSignal): Promise<RequestResult<T>> {
   const method = args.method ?? 'GET';
@@ -130,12 +142,7 @@ export async function request<T = unknown>(args: RequestArgs, outer?: AbortSigna
 
   // In the gateway's render: the answer it fetched, or a note that this URL is needed (and no
   // answer: the render is repeated once the gateway has it).
-  if (onServer) {
-    const held = heldAnswer(url);
-    if (!held) return new Promise<never>(() => undefined);
-    const body = held.body && typeof held.body === 'object' ? (held.body as Record<string, unknown>) : null;
-    return answerOf<T>(body, held.status, held.status >= 200 && held.status < 300, { ...args, silent: true });
-  }
+  if (onServer) return heldResult<T>(args) ?? new Promise<never>(() => undefined);
 
   if (method !== 'GET') {
     const key = `${method} ${url} ${mode === 'upload' ? '' : JSON.stringify(args.body ?? null)}`;

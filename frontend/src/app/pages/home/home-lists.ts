@@ -1,7 +1,7 @@
 // The home page's lists, written once: the modules show them (`useCategoryArticles`) and the
 // page's loader (`homeLoads`, read by `app/page-loads.ts`) names the same queries before a render.
 import { queryOf, type PageQuery } from '../../loader';
-import { articlesApi } from '../../../features/articles';
+import { articlesApi, listSpec } from '../../../features/articles';
 import { findByUrl, type Category } from '../../../features/categories';
 import { childrenOf, shownRoute } from '../../routes';
 
@@ -41,6 +41,6 @@ export function homeLoads(tree: readonly Category[]): PageQuery[] {
   const disclosure = findByUrl(tree, DISCLOSURE) ? disclosureLists(tree, false) : [];
   return [...Object.values(HOME_LISTS), ...disclosure].flatMap((list) => {
     const category = findByUrl(tree, list.route);
-    return category ? [queryOf(articlesApi.endpoints.getArticles, homeListArgs(category.id, list))] : [];
+    return category ? [queryOf(articlesApi.endpoints.getArticles, listSpec, homeListArgs(category.id, list))] : [];
   });
 }
