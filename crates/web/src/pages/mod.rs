@@ -74,24 +74,11 @@ pub async fn page(state: &AppState, request: &Parts) -> Option<Response> {
         }
     }
     let url = page_url(request.uri.path(), request.uri.query());
-    // The page holds `/site`'s answer: a reload that changes the site facts is a new page.
-    let site = runtime
-        .site
-        .etag
-        .to_str()
-        .unwrap_or_default()
-        .trim_matches('"')
-        .to_owned();
-    let key = format!("page/{build:016x}/{site}{url}");
+    let key = format!("{}{url}", key_prefix(&runtime, build));
     let content = state.content();
     let policy = content.policy(Kind::Page, Endpoint::ArticleList, &key);
     let wants = Wants::of(&request.headers);
-    let for_load = state.clone();
-    let load = move || {
-        let state = for_load.clone();
-        let url = url.clone();
-        async move { Ok::<_, ApiError>(std::sync::Arc::new(make(&state, &url).await)) }
-    };
+    let load = loader(state, url);
     let mut response = if runtime.config.cache.enabled {
         let lookup = state.cache.get_or_load(&key, &policy, load).await;
         portal_cache::stats::record(Kind::Page, lookup.outcome);
@@ -130,6 +117,54 @@ pub async fn page(state: &AppState, request: &Parts) -> Option<Response> {
         .headers_mut()
         .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     Some(response)
+}
+
+/// What a page's cache key starts with: the build's `index.html` and `/site`'s answer, which the
+/// page holds (a new build, or a reload that changes the site facts, is a new page).
+fn key_prefix(runtime: &crate::state::Runtime, build: u64) -> String {
+    let site = runtime
+        .site
+        .etag
+        .to_str()
+        .unwrap_or_default()
+        .trim_matches('"');
+    format!("page/{build:016x}/{site}")
+}
+
+/// How the page at `url` is made, for the cache to call.
+fn loader(
+    state: &AppState,
+    url: String,
+) -> impl Fn() -> futures_util::future::BoxFuture<'static, Result<std::sync::Arc<Entry>, ApiError>>
++ Send
++ Sync
++ 'static {
+    let state = state.clone();
+    move || {
+        let state = state.clone();
+        let url = url.clone();
+        Box::pin(async move { Ok::<_, ApiError>(std::sync::Arc::new(make(&state, &url).await)) })
+    }
+}
+
+/// Renders the page cached at `key` again now and keeps it (the webhook's refresh: a visitor then
+/// meets the page showing the change, not its render). False for a key of no page of this build
+/// and site (an older one's, left to expire) and for a render that fell back to the app shell.
+pub(crate) async fn render_again(state: &AppState, key: &str) -> bool {
+    let runtime = state.runtime();
+    let Some((_, build)) = runtime.app_files.index_html() else {
+        return false;
+    };
+    let Some(url) = key.strip_prefix(key_prefix(&runtime, build).as_str()) else {
+        return false;
+    };
+    let content = state.content();
+    let policy = content.policy(Kind::Page, Endpoint::ArticleList, key);
+    state
+        .cache
+        .refresh(key, &policy, loader(state, url.to_owned()))
+        .await
+        .is_ok_and(|entry| entry.cacheable)
 }
 
 /// An app address that no route has: the app draws its 页面不存在 page there, in the site's layout.

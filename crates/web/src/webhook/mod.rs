@@ -18,6 +18,7 @@ pub mod seen;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use axum::{body::Bytes, extract::State, http::HeaderMap};
+use futures_util::StreamExt;
 use hmac::{Hmac, KeyInit, Mac};
 use secrecy::ExposeSecret;
 use serde::Deserialize;
@@ -37,6 +38,11 @@ pub const SIGNATURE_HEADER: &str = "x-portal-signature";
 const MAX_BODY: usize = 16 * 1024;
 /// Refreshes run together, at most this many (each is one CMS call at most).
 const MAX_REFRESHES: usize = 16;
+/// Pages a notice renders again at most (the home page, the article's, its lists'; a change to
+/// the tree reaches every page, and the rest render on their next visit, as after any purge).
+const MAX_PAGE_RENDERS: usize = 32;
+/// The cache keys of rendered pages (`pages`).
+const PAGE_PREFIX: &str = "page/";
 /// How far ahead of this replica's clock a notice may be dated: the CMS's clock and ours differ
 /// by seconds, not minutes (a notice dated minutes ahead would outlive the replay window).
 const FUTURE_SKEW: Duration = Duration::from_secs(30);
@@ -371,8 +377,9 @@ async fn signed_notice(
 }
 
 /// Loads again the changed article (unless it is gone) and the first page of every list the
-/// purge reached, then tells the other replicas to drop their copies of those keys: they read the
-/// new ones from the shared tier. Returns the keys loaded.
+/// purge reached, then renders again the pages it reached, then tells the other replicas to drop
+/// their copies of those keys: they read the new ones from the shared tier. Returns the keys
+/// loaded.
 async fn refresh(state: &AppState, changes: &[Change], reached: &[String]) -> Vec<String> {
     let tree = CacheKey::new(Endpoint::CategoryList, &[]);
     let mut keys: Vec<String> = reached
@@ -401,11 +408,33 @@ async fn refresh(state: &AppState, changes: &[Change], reached: &[String]) -> Ve
             Err(_) => None,
         }
     });
-    let refreshed: Vec<String> = futures_util::future::join_all(loads)
+    let mut refreshed: Vec<String> = futures_util::future::join_all(loads)
         .await
         .into_iter()
         .flatten()
         .collect();
+    // Then the pages the purge reached, from the answers just loaded, as many at once as there
+    // are render threads: the next visitor of each meets the page showing the change.
+    let threads = state.runtime().render.settings().threads.max(1);
+    let pages: Vec<String> = reached
+        .iter()
+        .filter(|key| key.starts_with(PAGE_PREFIX))
+        .take(MAX_PAGE_RENDERS)
+        .cloned()
+        .collect();
+    let rendered: Vec<Option<String>> = futures_util::stream::iter(pages)
+        .map(|key| {
+            let state = state.clone();
+            async move {
+                crate::pages::render_again(&state, &key)
+                    .await
+                    .then_some(key)
+            }
+        })
+        .buffer_unordered(threads)
+        .collect()
+        .await;
+    refreshed.extend(rendered.into_iter().flatten());
     if let Some(tier) = state.cache.shared() {
         tier.publish(&Purge {
             evict: refreshed.clone(),
