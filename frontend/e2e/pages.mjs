@@ -149,6 +149,71 @@ export const pagesTests = [
     },
   },
   {
+    name: 'on a phone (4× CPU, Slow 4G), taps on 下一张, 关怀版, 正文字号 and 复制链接 made before the app’s scripts have run all take effect',
+    viewport: { width: 390, height: 844 },
+    context: { isMobile: true, hasTouch: true, reducedMotion: 'reduce', permissions: ['clipboard-read', 'clipboard-write'] },
+    async run({ page, base }) {
+      // Lighthouse's mobile profile: the CPU four times slower, Slow 4G (562.5 ms, 1.47 / 0.68 Mbit/s).
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+      await cdp.send('Network.enable');
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: 562.5,
+        downloadThroughput: (1.6 * 1024 * 1024 * 0.9) / 8,
+        uploadThroughput: (750 * 1024 * 0.9) / 8,
+      });
+      // The app's scripts are held back until the taps are made, so every tap lands before it runs.
+      let held = Promise.resolve();
+      await page.route(/\/portal\/assets\/(runtime|main)\.[0-9a-f]+\.js$/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      const holdScripts = () => {
+        let release;
+        held = new Promise((resolve) => {
+          release = resolve;
+        });
+        return release;
+      };
+      const appRuns = () => page.evaluate(() => document.documentElement.hasAttribute('data-app'));
+
+      // The home page: 下一张 on the photo news, then 关怀版.
+      let release = holdScripts();
+      await page.goto(`${base}/portal/`, { waitUntil: 'commit' });
+      const carousel = page.getByRole('region', { name: '图片新闻' });
+      await carousel.getByRole('button', { name: '下一张' }).waitFor();
+      const titles = await carousel.locator('[aria-roledescription="slide"] h3').allTextContents();
+      const shown = () => carousel.locator('[aria-roledescription="slide"]:not([hidden]) h3').textContent();
+      assert.equal(await shown(), titles[0]);
+      await carousel.getByRole('button', { name: '下一张' }).tap();
+      const care = page.getByRole('button', { name: /^关怀版/ });
+      await care.tap();
+      assert.equal(await appRuns(), false, 'the taps came before the app ran');
+      release();
+      await takenOver(page);
+      await page.waitForFunction(() => document.querySelector('.reading__toggle')?.getAttribute('aria-expanded') === 'true');
+      assert.equal(await shown(), titles[1], '下一张 took effect');
+      await page.getByRole('group', { name: '关怀版设置' }).waitFor();
+
+      // An article: 正文字号 大, then 复制链接.
+      release = holdScripts();
+      await page.goto(`${base}/portal/article/2101`, { waitUntil: 'commit' });
+      const large = page.getByRole('button', { name: '正文字号大' });
+      await large.waitFor();
+      await large.tap();
+      await page.getByRole('button', { name: '复制链接' }).tap();
+      assert.equal(await appRuns(), false, 'the taps came before the app ran');
+      release();
+      await takenOver(page);
+      await page.waitForFunction(() => document.querySelector('[aria-label="正文字号大"]')?.getAttribute('aria-pressed') === 'true');
+      await page.getByText('链接已复制').waitFor();
+      const copied = await page.evaluate(() => navigator.clipboard.readText());
+      const canonical = await page.locator('link[rel="canonical"]').getAttribute('href');
+      assert.equal(copied, canonical, 'the copied link is the page’s');
+    },
+  },
+  {
     name: 'with JavaScript off every route shows its content and links to the others',
     context: { javaScriptEnabled: false },
     async run({ page, base }) {

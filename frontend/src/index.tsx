@@ -1,6 +1,6 @@
 import './styles/global.css';
 
-import { startTransition, type ReactElement } from 'react';
+import { startTransition } from 'react';
 import { hydrateRoot, createRoot } from 'react-dom/client';
 
 import { api, HYDRATE } from './app/api';
@@ -10,6 +10,7 @@ import { hashRouteOf } from './app/location';
 import { prefetchPage } from './app/page-loads';
 import { preloadPageAt } from './app/router';
 import { makeStore, type AppStore } from './app/store';
+import { replayClicks, takeEarlyClicks } from './lib/early-clicks';
 import { BASE, pageHref } from './lib/page-href';
 import { validToken } from './lib/storage';
 
@@ -58,17 +59,22 @@ function start(): void {
     void prefetchPage(route, store);
   });
   const root = document.getElementById('root')!;
-  const app = <App store={store} />;
   if (state && root.firstElementChild) {
-    void preloadPageAt(window.location.pathname.slice(BASE.length) || '/').then(() => hydrate(root, app, store));
+    void preloadPageAt(window.location.pathname.slice(BASE.length) || '/').then(() => hydrate(root, store));
   } else {
-    // The app shell (the gateway could not render this page): the browser renders it.
-    createRoot(root).render(app);
+    // The app shell (the gateway could not render this page): the browser renders it. It drew
+    // no buttons before, so nothing was pressed.
+    takeEarlyClicks();
+    createRoot(root).render(<App store={store} />);
   }
 }
 
 /** Hydrates the server's markup with the app, which holds the same answers (the page's state). */
-function hydrate(root: HTMLElement, app: ReactElement, store: AppStore): void {
+function hydrate(root: HTMLElement, store: AppStore): void {
+  // Presses on the page's buttons before now are the app's to replay once it has hydrated; from
+  // now on React replays what it sees itself.
+  const pressed = takeEarlyClicks();
+  const app = <App store={store} onReady={() => replayClicks(pressed)} />;
   // A visitor with a token of their own: the page was rendered for everyone, so its answers are
   // asked again with the token once hydrated (the CMS may answer them otherwise, or refuse it).
   if (validToken()) setTimeout(() => refetchAll(store));

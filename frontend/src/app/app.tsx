@@ -13,20 +13,23 @@ interface AppProps {
   store: AppStore;
   /** On the server: the address rendered (`/portal/news_center/notice?page=2`). */
   ssrPath?: string;
+  /** In the browser: once the app's root has committed (presses made before it are replayed then). */
+  onReady?: () => void;
 }
 
 /**
  * Marks `<html data-app>` once the app's root has committed in the browser (hydrated, or rendered
  * over the shell): what scripts and tests wait for before they drive the page.
  */
-function AppReady() {
+function AppReady({ onReady }: { onReady?: () => void }) {
   useEffect(() => {
     document.documentElement.setAttribute('data-app', '');
-  }, []);
+    onReady?.();
+  }, [onReady]);
   return null;
 }
 
-export function App({ store, ssrPath }: AppProps) {
+export function App({ store, ssrPath, onReady }: AppProps) {
   return (
     <StrictMode>
       <Provider store={store}>
@@ -34,7 +37,7 @@ export function App({ store, ssrPath }: AppProps) {
           <AppRoutes />
         </Router>
         <Notifications />
-        <AppReady />
+        <AppReady onReady={onReady} />
       </Provider>
     </StrictMode>
   );
