@@ -154,6 +154,11 @@ impl Followed {
     }
 }
 
+/// The body of a GET of `url`, as text.
+async fn text_at(client: &reqwest::Client, url: &str) -> String {
+    client.get(url).send().await.unwrap().text().await.unwrap()
+}
+
 /// Waits up to 5 s for `url` to answer at all; its status then.
 async fn first_answer(client: &reqwest::Client, url: &str) -> Option<reqwest::StatusCode> {
     for _ in 0..100 {
@@ -616,14 +621,7 @@ async fn silent_and_idle_connections_are_closed_and_a_visitor_is_served_througho
     assert_eq!(open, 0, "connections left open");
     assert_eq!(client.get(&health).send().await.unwrap().status(), 200);
     assert!(child.try_wait().unwrap().is_none(), "the gateway lives");
-    let metrics = client
-        .get(format!("http://127.0.0.1:{port}/metrics"))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let metrics = text_at(&client, &format!("http://127.0.0.1:{port}/metrics")).await;
     for reason in ["silent", "idle", "per_client"] {
         assert!(
             metrics.contains(&format!(
@@ -756,14 +754,7 @@ async fn every_kind_of_page_is_rendered_once() {
             "{path} was rendered: {html:.1500}"
         );
     }
-    let metrics = client
-        .get(format!("{base}/metrics"))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let metrics = text_at(&client, &format!("{base}/metrics")).await;
     let count = |name: &str| {
         metrics
             .lines()
