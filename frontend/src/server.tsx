@@ -9,9 +9,9 @@
 // once as `{needs}`, and the gateway calls again with those answers too (a list page: the tree,
 // then the list of the category found in it). With every answer in, they go into a store in one
 // action, the page is rendered once with its data in place, and sent with the store's API state,
-// which the browser hydrates from. Should a component ask
-// for something its loader did not name, the render is repeated as before loaders (counted in
-// `renders`; `page-loads.test.ts` keeps that from happening on any kind of page).
+// which the browser hydrates from. Should a component ask for something its loader did not name,
+// the render is repeated as before loaders (counted in `renders`; `hydration.test.tsx` keeps that
+// from happening on any kind of page).
 // The engine is bare ECMAScript: the web's URL and URLSearchParams, which the app reads its
 // addresses with, come from core-js (the browser has its own).
 import 'core-js/actual/url';

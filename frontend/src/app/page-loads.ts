@@ -2,8 +2,9 @@
 // render asks for these before it renders (`src/server.tsx`), the browser before a visitor opens a
 // page (`link-navigation.ts`). Each feature writes its own pages' queries (`features/*/loads.ts`),
 // with the arguments its components use; this table only picks them by route, as `router.tsx`
-// picks the page. `page-loads.test.ts` renders every kind of page and finds nothing asked for
-// that its loader did not name.
+// picks the page. `hydration.test.tsx` renders a page of every kind and finds each rendered once
+// (nothing asked for that its loader did not name); the gateway's
+// `operations::every_kind_of_page_is_rendered_once` counts the same on the real build.
 import { articleLoads, listLoads, singleLoads } from '../features/articles';
 import { categoriesApi, categoriesSpec, findByUrl, type Category } from '../features/categories';
 import { searchLoads } from '../features/search';
