@@ -89,6 +89,23 @@ fn spawn_gateway(file: &std::path::Path, env: &[(&str, String)]) -> tokio::proce
         .unwrap()
 }
 
+/// The gateway binary on a config file holding `config`, on a free port of loopback (`env`
+/// added): the child, killed when dropped; its base URL; the folder holding the file, which
+/// lives as long as it is kept.
+fn spawn_gateway_on(
+    config: &str,
+    env: &[(&str, String)],
+) -> (tokio::process::Child, String, tempfile::TempDir) {
+    let port = free_port();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("gateway.toml");
+    std::fs::write(&file, config).unwrap();
+    let mut env = env.to_vec();
+    env.push(("PORTAL__SERVER__LISTEN", format!("127.0.0.1:{port}")));
+    let child = spawn_gateway(&file, &env);
+    (child, format!("http://127.0.0.1:{port}"), dir)
+}
+
 /// Sends SIGTERM and waits (at most 10 s) for the child to exit.
 async fn terminate(child: &mut tokio::process::Child) -> std::process::ExitStatus {
     let pid = child.id().unwrap().to_string();
@@ -214,18 +231,13 @@ async fn a_bad_config_stops_the_binary_naming_the_key() {
 #[tokio::test]
 async fn environment_overrides_the_file_and_the_secret_never_reaches_a_log() {
     let cms = spawn_reference_cms().await;
-    let port = free_port();
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("gateway.toml");
     // The file names a wrong upstream and secret; the environment fixes both.
-    std::fs::write(&file, GOOD).unwrap();
-    let mut child = spawn_gateway(
-        &file,
+    let (mut child, base, _dir) = spawn_gateway_on(
+        GOOD,
         &[
             ("PORTAL__UPSTREAM__BASE_URL", format!("http://{cms}/")),
             ("PORTAL__UPSTREAM__CLIENT_ID", CLIENT_ID.to_owned()),
             ("PORTAL__UPSTREAM__CLIENT_SECRET", CLIENT_SECRET.to_owned()),
-            ("PORTAL__SERVER__LISTEN", format!("127.0.0.1:{port}")),
             ("PORTAL__SERVER__LOG_FORMAT", "json".to_owned()),
             ("PORTAL__ADMIN__TOKEN", ADMIN_TOKEN.to_owned()),
             // Everything but the HTML parsers' per-character trace (a body of real length is tens of
@@ -238,7 +250,7 @@ async fn environment_overrides_the_file_and_the_secret_never_reaches_a_log() {
         ],
     );
     let client = crate::helpers::client();
-    let url = format!("http://127.0.0.1:{port}/portal/api/category/list");
+    let url = format!("{base}/portal/api/category/list");
     assert_eq!(
         first_answer(&client, &url).await,
         Some(reqwest::StatusCode::OK),
@@ -246,7 +258,6 @@ async fn environment_overrides_the_file_and_the_secret_never_reaches_a_log() {
     );
     // Every kind of answer, kept to look for secrets in: content, errors, metrics, health,
     // the site settings, the admin endpoint with a wrong and a right token, a visitor token.
-    let base = format!("http://127.0.0.1:{port}");
     let mut answers = String::new();
     let bearer = |token: &str| Some(format!("Bearer {token}"));
     for (method, path, token) in [
@@ -709,21 +720,10 @@ async fn a_cms_echoing_its_query_credential_puts_it_in_no_log_answer_or_metric()
 #[tokio::test]
 async fn every_kind_of_page_is_rendered_once() {
     let cms = spawn_reference_cms().await;
-    let port = free_port();
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("gateway.toml");
     let extra = format!("[render]\ntimeout = \"5s\"\n{OPEN_LIMITS_TOML}");
-    std::fs::write(
-        &file,
-        config_toml(&format!("http://{cms}/"), &app_build_dir(), &extra),
-    )
-    .unwrap();
-    let _child = spawn_gateway(
-        &file,
-        &[("PORTAL__SERVER__LISTEN", format!("127.0.0.1:{port}"))],
-    );
+    let config = config_toml(&format!("http://{cms}/"), &app_build_dir(), &extra);
+    let (_child, base, _dir) = spawn_gateway_on(&config, &[]);
     let client = crate::helpers::client();
-    let base = format!("http://127.0.0.1:{port}");
     assert!(
         first_answer(&client, &format!("{base}/healthz"))
             .await
@@ -774,25 +774,14 @@ async fn every_kind_of_page_is_rendered_once() {
 #[tokio::test]
 async fn the_first_page_after_a_start_is_rendered() {
     let cms = spawn_reference_cms().await;
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("gateway.toml");
-    std::fs::write(
-        &file,
-        config_toml(
-            &format!("http://{cms}/"),
-            &app_build_dir(),
-            OPEN_LIMITS_TOML,
-        ),
-    )
-    .unwrap();
+    let config = config_toml(
+        &format!("http://{cms}/"),
+        &app_build_dir(),
+        OPEN_LIMITS_TOML,
+    );
     let client = crate::helpers::client();
     for start in 0..10 {
-        let port = free_port();
-        let mut child = spawn_gateway(
-            &file,
-            &[("PORTAL__SERVER__LISTEN", format!("127.0.0.1:{port}"))],
-        );
-        let base = format!("http://127.0.0.1:{port}");
+        let (mut child, base, _dir) = spawn_gateway_on(&config, &[]);
         let mut first = None;
         for _ in 0..200 {
             if let Ok(response) = client.get(format!("{base}/portal/")).send().await {

@@ -936,6 +936,26 @@ fn assert_shell(path: &str, status: u16, html: &str) {
     );
 }
 
+/// `/readyz` says not ready while the render engines are being built from the app's server
+/// bundle (here one whose top level takes 2 s), and ready once one is; the page asked for in
+/// between is rendered, not the app shell.
+#[tokio::test]
+async fn readiness_waits_for_a_render_engine() {
+    let slow = "const until = Date.now() + 2000; while (Date.now() < until) {}\n\
+                globalThis.portalRender = () => JSON.stringify({status: 200, head: '<title>慢</title>', html: '<p>已渲染</p>', state: {}, renders: 1});";
+    let app = spawn_with_bundle("slow-start", slow).await;
+    let (status, body) = app.get_json("/readyz").await;
+    assert_eq!(status, 503, "not ready while the engine is built: {body}");
+    let (status, _, _, html) = fetch(&app, "/portal/").await;
+    assert_eq!(status, 200);
+    assert!(
+        html.contains("<p>已渲染</p>"),
+        "rendered, not the shell: {html:.800}"
+    );
+    let (status, body) = app.get_json("/readyz").await;
+    assert_eq!(status, 200, "ready once an engine is built: {body}");
+}
+
 /// A page whose component throws on the server answers 200 with the app shell (the browser
 /// renders it itself), never kept, counted; the other pages render as before.
 #[tokio::test]

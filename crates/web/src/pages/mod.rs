@@ -362,10 +362,6 @@ async fn render(state: &AppState, url: &str) -> Result<Entry, Fallback> {
         &[Endpoint::Site.path(), Endpoint::CategoryList.path()],
     )
     .await?;
-    let mut renders = 0;
-    let counted = |renders: u64| {
-        metrics::counter!("portal_page_renders_total").increment(renders);
-    };
     for _ in 0..MAX_ROUNDS {
         let input = format!(
             r#"{{"url":{},"answers":{{{}}}}}"#,
@@ -374,10 +370,9 @@ async fn render(state: &AppState, url: &str) -> Result<Entry, Fallback> {
         );
         let output = runtime.render.call("portalRender", input).await?;
         let rendered: Rendered = serde_json::from_str(&output)?;
-        renders += rendered.renders;
+        metrics::counter!("portal_page_renders_total").increment(rendered.renders);
         if let Some(needs) = rendered.needs {
             if needs.len() > MAX_NEEDS {
-                counted(renders);
                 return Err(Fallback::TooMany(needs.len()));
             }
             if needs
@@ -385,14 +380,12 @@ async fn render(state: &AppState, url: &str) -> Result<Entry, Fallback> {
                 .any(|need| answers.asked.contains(need.as_str()))
             {
                 // Asked again after its answer was given: the page cannot settle.
-                counted(renders);
                 return Err(Fallback::Rounds(MAX_ROUNDS));
             }
             let needs: Vec<&str> = needs.iter().map(String::as_str).collect();
             add_answers(&mut answers, state, &content, &needs).await?;
             continue;
         }
-        counted(renders);
         let store = rendered.state.as_deref().map_or("{}", RawValue::get);
         let template = runtime.app_files.index_html().map_or("", |(t, _)| t);
         let document = fill_slots(
@@ -418,7 +411,6 @@ async fn render(state: &AppState, url: &str) -> Result<Entry, Fallback> {
             entry.not_cacheable()
         });
     }
-    counted(renders);
     Err(Fallback::Rounds(MAX_ROUNDS))
 }
 
