@@ -19,9 +19,13 @@ export function SearchBox({ initial = '', onSearch, label = '站内搜索' }: Se
   const [value, setValue] = useState(initial);
   const [hint, setHint] = useState('');
   const id = useId();
-  const submit = (event: FormEvent) => {
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const keyword = normalizeKeyword(value);
+    // The field as the visitor sees it: typed before the app hydrated the page, it is not yet in
+    // `value` when the press comes during hydration (React replays the press at once, the typing
+    // later), and the search was the server's keyword.
+    const field = event.currentTarget.elements.namedItem('q');
+    const keyword = normalizeKeyword(field instanceof HTMLInputElement ? field.value : value);
     if (!keyword) {
       setHint(`请输入 1 到 ${MAX_KEYWORD} 个字的关键词。`);
       return;
