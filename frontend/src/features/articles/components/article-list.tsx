@@ -9,12 +9,23 @@ interface ArticleListProps {
 
 export function ArticleList({ articles, hrefOf, onOpen }: ArticleListProps) {
   if (articles.length === 0) return <p className="empty">该栏目暂无内容。</p>;
+  // The first picture is on the first screen (on a phone, the full width: the page's largest
+  // element), so it is fetched at once and first; the rest wait until they near the screen.
+  const first = articles.findIndex((article) => article.cover);
   return (
     <ul className="article-list">
-      {articles.map((article) => (
+      {articles.map((article, i) => (
         <li key={article.id} className={`article-item${article.cover ? ' has-cover' : ''}`}>
           {article.cover && (
-            <img className="article-item__cover" src={article.cover} alt="" width={192} height={108} loading="lazy" />
+            <img
+              className="article-item__cover"
+              src={article.cover}
+              alt=""
+              width={192}
+              height={108}
+              loading={i === first ? 'eager' : 'lazy'}
+              fetchPriority={i === first ? 'high' : 'auto'}
+            />
           )}
           <div className="article-item__text">
             <h2 className="article-item__title">
