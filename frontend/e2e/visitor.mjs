@@ -192,15 +192,21 @@ export const visitorTests = [
         await page.reload();
         await page.getByRole('button', { name: /播放/ }).waitFor();
         assert.equal(await grey(), 'grayscale(1)');
-        // The next visit is grey from its first paint (index.html, from the last /site answer).
+        // The next visit is grey from its first paint, before the app has run: the server's markup
+        // says so (its head's portal-mourning), whatever this browser last stored.
+        await page.evaluate(() => localStorage.removeItem('siteMourning'));
         await page.addInitScript(() => {
           document.addEventListener('readystatechange', () => {
-            if (document.readyState === 'interactive') window.__greyAtParse = document.documentElement.hasAttribute('data-mourning');
+            if (document.readyState === 'interactive') {
+              window.__greyAtParse = document.head.querySelector('meta[name="portal-mourning"]') !== null;
+              window.__appAtParse = document.documentElement.hasAttribute('data-app');
+            }
           });
         });
         await page.reload();
         await page.getByRole('button', { name: /播放/ }).waitFor();
-        assert.equal(await page.evaluate(() => window.__greyAtParse), true);
+        assert.deepEqual(await page.evaluate(() => [window.__greyAtParse, window.__appAtParse]), [true, false]);
+        assert.equal(await grey(), 'grayscale(1)');
         const slide = page.locator('[aria-roledescription="slide"]:not([hidden]) h3');
         const shown = await slide.textContent();
         await page.waitForTimeout(6500);

@@ -44,8 +44,10 @@ export function SiteHeader() {
   const companyName = useCompanyName();
   const { data: tree, isError } = useGetCategoriesQuery();
   const { data: site } = useGetSiteQuery();
-  // Every page has this header, so the site's grey (哀悼模式) follows `/site` from here.
-  useMourning();
+  // Every page has this header, so the site's grey (哀悼模式) follows `/site` from here: in the
+  // server's markup too (the head's `portal-mourning`, which greys the page from its first paint
+  // before the app has run, on a visitor's first visit as well).
+  const mourning = useMourning();
   // While the tree loads (its request starts with the page, so briefly) the menu is empty rather
   // than the route table's: the two differ, and swapping one for the other moved the whole page
   // (a cold load's layout shift was 0.24 on a 1366 px screen, the fallback menu wrapping to a second row).
@@ -53,6 +55,7 @@ export function SiteHeader() {
   const items = tree && tree.length > 0 && !isError ? categoriesToMenu(tree) : settled ? menuFromRoutes(ROUTES) : [];
   return (
     <>
+      {mourning && <meta name="portal-mourning" content="on" />}
       <SkipLink />
       <Header companyName={companyName} items={items} currentPath={path} search={site?.search !== false} />
     </>
