@@ -149,6 +149,34 @@ export const pagesTests = [
     },
   },
   {
+    name: 'a link clicked after the app’s scripts ran but before the page is hydrated opens its page (the browser follows it), with no hydration error',
+    async run({ page, base, consoleErrors }) {
+      // The list's own chunk is held: the app has started, but cannot hydrate the page yet.
+      let release;
+      const held = new Promise((resolve) => {
+        release = resolve;
+      });
+      await page.route(/\/portal\/assets\/page-news\.[0-9a-f]+\.chunk\.js$/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      const second = await api(base, '/article/list?categoryId=22&page=2&size=10');
+      // The app asks for the chunk when it starts, just before it would hydrate.
+      const started = page.waitForRequest(/\/page-news\.[0-9a-f]+\.chunk\.js$/);
+      await page.goto(`${base}/portal/news_center/media_coverage/2`);
+      await started;
+      assert.equal(await page.evaluate(() => document.documentElement.hasAttribute('data-app')), false, 'not hydrated yet');
+      await page.getByRole('link', { name: '第 2 页' }).click();
+      await page.waitForURL(/media_coverage\/2\?page=2$/);
+      // The second page's markup, from the gateway, while the chunk is still held.
+      await page.getByRole('link', { name: second.content[0].title }).waitFor({ timeout: 10_000 });
+      release();
+      await takenOver(page);
+      assert.equal(await page.getByRole('link', { name: '第 2 页' }).getAttribute('aria-current'), 'page');
+      assert.deepEqual(consoleErrors.filter((e) => /hydrat/i.test(e)), []);
+    },
+  },
+  {
     name: 'on a phone (4× CPU, Slow 4G), taps on 下一张, 关怀版, 正文字号 and 复制链接 made before the app’s scripts have run all take effect',
     viewport: { width: 390, height: 844 },
     context: { isMobile: true, hasTouch: true, reducedMotion: 'reduce', permissions: ['clipboard-read', 'clipboard-write'] },

@@ -17,7 +17,7 @@ use http::{HeaderMap, HeaderName, HeaderValue, header};
 /// file would delay by a round trip. A test keeps this hash equal to the script in
 /// `frontend/public/index.html`.
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; \
-    script-src 'self' 'sha256-o3NVQ7WhkJBS2kCw8adLSIiX0a1r4ExUXu0YLwyJIZY='; \
+    script-src 'self' 'sha256-QIXPwCxC7NFLd9WYwOtStN0mpR9x+zJR5znZRriM9po='; \
     style-src 'self'; img-src 'self'; media-src 'self'; font-src 'self'; connect-src 'self'; \
     object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 
