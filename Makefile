@@ -13,7 +13,7 @@ help:
 	@echo "make run    build the app and the two servers (a quick build) and serve the portal at http://127.0.0.1:8080/portal/"
 	@echo "make test   install what is missing and run every test (Rust, frontend unit, end-to-end)"
 	@echo "make lint   the crates' layers and no import circle, the tests adding no feature to the binaries' crates, rustfmt check, clippy -D warnings, TypeScript type check, ESLint (structure, hooks, a11y)"
-	@echo "make audit  Lighthouse (desktop and mobile, worst of 3 runs) on home, a news list, an article and the article by its old hash route; reports in frontend/reports/lighthouse"
+	@echo "make audit  Lighthouse (desktop and mobile, worst of 3 runs) on home, a news list, an article and the article by its old hash route, then a phone's time to answer a tap at first paint and to open an article in place; reports in frontend/reports/lighthouse"
 	@echo "make image  build the container images with podman or buildah (deploy/README.md)"
 	@echo "make soak   5 minutes of mixed load while the CMS flaps down/up/slow, then 50 cold keys across three replicas on one Redis (see docs/operations.md)"
 	@echo "make bench  load benchmarks (see docs/performance.md)"
