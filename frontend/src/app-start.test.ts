@@ -135,4 +135,19 @@ describe('the app’s start', () => {
     parsed();
     expect(added()).toHaveLength(2);
   });
+
+  it('fetches the shown page’s chunk with the app’s scripts, after them in order', () => {
+    document.head.insertAdjacentHTML('beforeend', '<meta name="portal-page-chunk" content="page-news">');
+    document.querySelector('#portal-app')!.innerHTML +=
+      '<link data-chunk="page-home" href="/portal/assets/page-home.js"><link data-chunk="page-news" href="/portal/assets/page-news.js">';
+    document.body.innerHTML = page();
+    new Function(inline)();
+    parsed();
+    jest.advanceTimersByTime(20);
+    expect(added()).toEqual([
+      'http://localhost/portal/assets/runtime.js',
+      'http://localhost/portal/assets/main.js',
+      'http://localhost/portal/assets/page-news.js',
+    ]);
+  });
 });

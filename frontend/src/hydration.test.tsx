@@ -354,6 +354,8 @@ describe('a page rendered by the gateway', () => {
     expect(page.status).toBe(200);
     expect(page.head).toContain(`<title>${SITE.companyName}</title>`);
     expect(page.head).toContain('<link rel="canonical" href="https://www.example.com/portal/"/>');
+    // The page's chunk, which index.html's script fetches with the app's (app-start.test.ts).
+    expect(page.head).toContain('<meta name="portal-page-chunk" content="page-home"/>');
     for (const title of ['云川—汉堡中欧班列累计开行突破3000列', '集团与阿拉木图陆港签署战略合作协议', '关于2027年元旦期间班列运行安排的通知', '陆港十年']) {
       expect(page.html).toContain(title);
     }
@@ -371,6 +373,7 @@ describe('a page rendered by the gateway', () => {
     const page = pages[LIST];
     expect(page.status).toBe(200);
     expect(page.head).toContain(`<title>通知公告 - 新闻中心 - ${SITE.companyName}</title>`);
+    expect(page.head).toContain('<meta name="portal-page-chunk" content="page-news"/>');
     for (const title of ['关于2027年元旦期间班列运行安排的通知', '场站智能闸口改造工程招标公告', '2026年下半年社会招聘公告']) {
       expect(page.html).toContain(title);
     }
@@ -389,6 +392,7 @@ describe('a page rendered by the gateway', () => {
     expect(page.status).toBe(200);
     expect(page.head).toContain(`<title>关于2027年元旦期间班列运行安排的通知 - 通知公告 - ${SITE.companyName}</title>`);
     expect(page.head).toContain('<link rel="canonical" href="https://www.example.com/portal/article/2301"/>');
+    expect(page.head).toContain('<meta name="portal-page-chunk" content="page-article"/>');
     expect(page.html).toContain('2027年元旦期间，云川—汉堡、云川—布达佩斯国际班列按原计划正常开行');
     expect(page.html).toContain('元旦期间班列时刻表.pdf');
 

@@ -17,7 +17,7 @@ use http::{HeaderMap, HeaderName, HeaderValue, header};
 /// file would delay by a round trip. A test keeps this hash equal to the script in
 /// `frontend/public/index.html`.
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; \
-    script-src 'self' 'sha256-QIXPwCxC7NFLd9WYwOtStN0mpR9x+zJR5znZRriM9po='; \
+    script-src 'self' 'sha256-8uMYFSeR+5Utd04hb7kE7PjTL0VwmirCU883wfoZrL0='; \
     style-src 'self'; img-src 'self'; media-src 'self'; font-src 'self'; connect-src 'self'; \
     object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 

@@ -39,30 +39,33 @@ const skeleton = (kind: SkeletonKind) =>
     );
   };
 
-// One chunk per page.
+// One chunk per page, named twice: its import's webpackChunkName (which webpack reads) and the
+// name the page's head gives it (`PageChunk`; a page-chunks test compares the two).
 const PAGES: Record<PageKey, LazyPage<ContentPageProps>> = {
-  home: lazyPage(() => import(/* webpackChunkName: "page-home" */ './pages/home-page')),
-  group: lazyPage(() => import(/* webpackChunkName: "page-group" */ './pages/group-page')),
-  single: lazyPage(() => import(/* webpackChunkName: "page-single" */ '../features/articles/pages/single-page'), skeleton('single')),
-  news: lazyPage(() => import(/* webpackChunkName: "page-news" */ '../features/articles/pages/news-list-page'), skeleton('list')),
+  home: lazyPage('page-home', () => import(/* webpackChunkName: "page-home" */ './pages/home-page')),
+  group: lazyPage('page-group', () => import(/* webpackChunkName: "page-group" */ './pages/group-page')),
+  single: lazyPage('page-single', () => import(/* webpackChunkName: "page-single" */ '../features/articles/pages/single-page'), skeleton('single')),
+  news: lazyPage('page-news', () => import(/* webpackChunkName: "page-news" */ '../features/articles/pages/news-list-page'), skeleton('list')),
   partyConstruction: lazyPage(
+    'page-party-construction',
     () => import(/* webpackChunkName: "page-party-construction" */ '../features/articles/pages/party-construction-page'),
     skeleton('list'),
   ),
-  party: lazyPage(() => import(/* webpackChunkName: "page-party" */ '../features/articles/pages/party-page'), skeleton('list')),
+  party: lazyPage('page-party', () => import(/* webpackChunkName: "page-party" */ '../features/articles/pages/party-page'), skeleton('list')),
   partyDetail: lazyPage(
+    'page-party-detail',
     () => import(/* webpackChunkName: "page-party-detail" */ '../features/articles/pages/party-detail-page'),
     skeleton('article'),
   ),
-  login: lazyPage(() => import(/* webpackChunkName: "page-login" */ '../features/site/login-page')),
-  sitemap: lazyPage(() => import(/* webpackChunkName: "page-sitemap" */ './pages/sitemap-page')),
-  contact: lazyPage(() => import(/* webpackChunkName: "page-contact" */ './pages/contact-page')),
-  accessibility: lazyPage(() => import(/* webpackChunkName: "page-accessibility" */ './pages/accessibility-page')),
-  whistleblowing: lazyPage(() => import(/* webpackChunkName: "page-whistleblowing" */ './pages/whistleblowing-page')),
+  login: lazyPage('page-login', () => import(/* webpackChunkName: "page-login" */ '../features/site/login-page')),
+  sitemap: lazyPage('page-sitemap', () => import(/* webpackChunkName: "page-sitemap" */ './pages/sitemap-page')),
+  contact: lazyPage('page-contact', () => import(/* webpackChunkName: "page-contact" */ './pages/contact-page')),
+  accessibility: lazyPage('page-accessibility', () => import(/* webpackChunkName: "page-accessibility" */ './pages/accessibility-page')),
+  whistleblowing: lazyPage('page-whistleblowing', () => import(/* webpackChunkName: "page-whistleblowing" */ './pages/whistleblowing-page')),
 };
-const ArticlePage = lazyPage(() => import(/* webpackChunkName: "page-article" */ '../features/articles/pages/article-page'), skeleton('article'));
-const SearchPage = lazyPage<SearchPageProps>(() => import(/* webpackChunkName: "page-search" */ '../features/search/search-page'));
-const NotFoundPage = lazyPage(() => import(/* webpackChunkName: "page-not-found" */ '../components/not-found-page'));
+const ArticlePage = lazyPage('page-article', () => import(/* webpackChunkName: "page-article" */ '../features/articles/pages/article-page'), skeleton('article'));
+const SearchPage = lazyPage<SearchPageProps>('page-search', () => import(/* webpackChunkName: "page-search" */ '../features/search/search-page'));
+const NotFoundPage = lazyPage('page-not-found', () => import(/* webpackChunkName: "page-not-found" */ '../components/not-found-page'));
 
 /**
  * Every page's chunk, fetched now: the server render has them all in its one bundle and renders
@@ -77,12 +80,25 @@ export const preloadAllPages = (): Promise<unknown> =>
  * still in its chunk when the layout updates (the first effects do) would be drawn again from its
  * placeholder, the server's markup thrown away.
  */
-export function preloadPageAt(path: string): Promise<void> {
-  if (/^\/article\/[^/]+$/.test(path)) return ArticlePage.preload();
-  if (path === '/search') return SearchPage.preload();
+export const preloadPageAt = (path: string): Promise<void> => pageAt(path).preload();
+
+/** The page at `path` (an app path). */
+function pageAt(path: string): LazyPage<never> {
+  if (/^\/article\/[^/]+$/.test(path)) return ArticlePage as LazyPage<never>;
+  if (path === '/search') return SearchPage as LazyPage<never>;
   const route = routeTrail(path).at(-1);
-  if (!route) return NotFoundPage.preload();
-  return PAGES[route.page ?? 'group'].preload();
+  if (!route) return NotFoundPage as LazyPage<never>;
+  return PAGES[route.page ?? 'group'] as LazyPage<never>;
+}
+
+/**
+ * The name of the chunk of the page shown, in the page's head (`<meta name="portal-page-chunk">`):
+ * index.html's head script fetches that chunk with the app's scripts rather than after them, one
+ * round trip less before a phone's page is hydrated (562 ms on Lighthouse's Slow 4G).
+ */
+function PageChunk() {
+  const [path] = useLocation();
+  return <meta name="portal-page-chunk" content={pageAt(path).chunk} />;
 }
 
 /** The page kinds shown with their section's 栏目导航 (issue 24); the article page too. */
@@ -316,6 +332,7 @@ export function AppRoutes() {
     <>
       <RouteAnnouncer />
       <Canonical />
+      <PageChunk />
       <Switch>
         {routes.map((route) => (
           <Route key={route.path} path={route.path!}>

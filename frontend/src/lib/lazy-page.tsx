@@ -7,6 +7,8 @@ import { Loading } from '../components/loading';
 export type LazyPage<P extends object> = ComponentType<P> & {
   /** Fetches the chunk; once it is in, the page renders at once (no fallback, not even for a frame). */
   preload: () => Promise<void>;
+  /** The chunk's name, as its import's `webpackChunkName` gives it (index.html's template names its file). */
+  chunk: string;
 };
 
 /**
@@ -19,6 +21,7 @@ export type LazyPage<P extends object> = ComponentType<P> & {
  * so neither renders a placeholder in place of the page.
  */
 export function lazyPage<P extends object>(
+  chunk: string,
   load: () => Promise<{ default: ComponentType<P> }>,
   fallback?: (props: P) => ReactNode,
 ): LazyPage<P> {
@@ -46,5 +49,6 @@ export function lazyPage<P extends object>(
       // A chunk that fails now is asked for again when the page renders (and shows its error then).
       () => undefined,
     );
+  Page.chunk = chunk;
   return Page;
 }
