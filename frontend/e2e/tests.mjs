@@ -130,7 +130,8 @@ export const tests = [
       await page.reload();
       await first.waitFor();
       assert.equal(await page.getByRole('link', { name: '第 2 页' }).getAttribute('aria-current'), 'page');
-      // Page 1 drops the query again.
+      // Page 1 drops the query again (the app driving the page: it hydrates after the first paint).
+      await takenOver(page);
       await page.getByRole('link', { name: '第 1 页' }).click();
       await page.waitForURL(/\/portal\/news_center\/media_coverage\/2$/);
     },
