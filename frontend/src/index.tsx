@@ -4,8 +4,8 @@ import { pageHref } from './lib/page-href';
 // The app's script, evaluated in three tasks rather than one: React DOM (~40 ms of a desktop
 // core, 4× that on Lighthouse's phone), then the app's modules and its store, then the start. A
 // task that long holds back the visitor's taps and scrolls, and a phone's Total Blocking Time
-// counts each task's time over 50 ms: one task of 390 ms there (Lighthouse 12, mobile preset, home
-// page) was 340 ms of it, three of ~130 ms are ~240. `webpackMode: "eager"` keeps both modules in
+// counts each task's time over 50 ms: one task of 390 ms there (Chromium at 4× CPU, home page) was
+// 340 ms of it; the three tasks now take 50–84 ms each (docs/performance.md, "Phones"). `webpackMode: "eager"` keeps both modules in
 // this bundle (no request more), evaluated only when asked for.
 
 /** The rest of this task is the browser's: input, paint, the next task. */

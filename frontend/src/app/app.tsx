@@ -1,5 +1,5 @@
 // The app as both sides render it: the gateway's server render (src/server.tsx, at the page's
-// address) and the browser, which hydrates that markup (src/index.tsx). One tree, so one markup.
+// address) and the browser, which hydrates that markup (src/start-app.tsx). One tree, so one markup.
 import { StrictMode, useEffect } from 'react';
 import { Provider } from 'react-redux';
 import { Router } from 'wouter';

@@ -17,7 +17,7 @@ export type LazyPage<P extends object> = ComponentType<P> & {
  * chunk loads: `fallback` for the page's props (a content page's own placeholder, so the page
  * takes its place without a jump), else the spinner. A page `preload`ed before it renders skips
  * React.lazy, which suspends once even for a chunk already in: the server render has every page
- * preloaded (`src/server.tsx`), and the browser preloads the page it hydrates (`src/index.tsx`),
+ * preloaded (`src/server.tsx`), and the browser preloads the page it hydrates (`src/start-app.tsx`),
  * so neither renders a placeholder in place of the page.
  */
 export function lazyPage<P extends object>(
