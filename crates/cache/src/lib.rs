@@ -76,6 +76,12 @@ pub struct Policy {
     /// their own headers are not among what the shared tier stores). Purges still reach them
     /// on every replica through the purge channel.
     pub memory_only: bool,
+    /// Past `stale_while_revalidate`, how long a visitor waits for the new answer while an older
+    /// copy is kept (within `stale_if_error`) before that copy is served; the load goes on in its
+    /// own task and keeps its answer for the next visitor. `None`: the visitor waits for the load
+    /// (an API answer, whose client would rather have it new). A page sets it
+    /// (`render.older_copy_after`): a render over its budget is no reason to keep a visitor.
+    pub older_copy_after: Option<Duration>,
 }
 
 impl Policy {
@@ -107,7 +113,14 @@ impl Policy {
             wait: upstream_timeout + Duration::from_millis(500),
             class,
             memory_only: false,
+            older_copy_after: None,
         }
+    }
+
+    /// This policy, serving a kept older copy once a new answer takes longer than `after`.
+    pub fn with_older_copy_after(mut self, after: Duration) -> Self {
+        self.older_copy_after = Some(after);
+        self
     }
 
     /// This policy, for entries this replica keeps to itself (`memory_only`).
@@ -364,7 +377,19 @@ impl<E: LoadError> ResponseCache<E> {
             }));
             return stale(entry);
         }
-        match Box::pin(self.load_once(key.to_owned(), policy, load, Why::Revalidate)).await {
+        let loading = Box::pin(self.load_once(key.to_owned(), policy, load, Why::Revalidate));
+        let loaded = match policy.older_copy_after {
+            Some(after) if age < ttl + policy.stale_if_error => {
+                match tokio::time::timeout(after, loading).await {
+                    Ok(loaded) => loaded,
+                    // The load runs in its own task (`start_load`): dropping this wait leaves it
+                    // to finish and keep the new answer.
+                    Err(_) => return stale(entry),
+                }
+            }
+            _ => loading.await,
+        };
+        match loaded {
             Err(err) if err.is_upstream_failure() && age < ttl + policy.stale_if_error => {
                 tracing::warn!(error = %err, age_s = age.as_secs(), "serving a stale answer while the CMS fails");
                 stale(entry)

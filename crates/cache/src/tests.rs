@@ -178,6 +178,7 @@ fn policy(wait: Duration) -> Policy {
             cache_name: "category/list",
         },
         memory_only: false,
+        older_copy_after: None,
     }
 }
 
@@ -431,4 +432,49 @@ fn a_load_that_saw_more_purges_than_are_kept_keeps_nothing() {
     assert_eq!(log.reached_since(0, "k", &e), Some(true));
     assert_eq!(log.reached_since(2, "k", &e), None, "unrelated purges");
     assert_eq!(log.reached_since(log.count, "k", &e), None);
+}
+
+/// A page past its TTL and its stale-while-revalidate window, with an older copy still kept: a
+/// new render that takes longer than `older_copy_after` leaves the visitor with the older copy at
+/// that point (not at the load's end, nor its wait), and the render, going on, keeps the new page
+/// for the next visitor.
+#[tokio::test]
+async fn past_its_budget_a_load_leaves_the_visitor_the_older_copy_and_keeps_its_own() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let cache = Cache::new(1 << 20, None);
+    let calls = Arc::new(AtomicUsize::new(0));
+    let mut waiting = policy(Duration::from_secs(30));
+    waiting.stale_if_error = Duration::from_secs(600);
+    let budgeted = waiting.clone().with_older_copy_after(Duration::from_millis(20));
+    let first = cache
+        .get_or_load("k", &budgeted, tagged_load(calls.clone(), None, "old"))
+        .await;
+    assert_eq!(first.outcome, Outcome::Miss);
+    cache.clock().advance(Duration::from_secs(61));
+
+    let (hold, open) = Hold::new();
+    let started = Arc::clone(&hold.started);
+    // A bound far past the budget, short of the wait: fails rather than waits for the load.
+    let lookup = tokio::time::timeout(
+        Duration::from_secs(10),
+        cache.get_or_load("k", &budgeted, tagged_load(calls.clone(), Some(hold), "new")),
+    )
+    .await
+    .expect("the visitor was not kept waiting for the load");
+    assert_eq!(lookup.outcome, Outcome::Stale);
+    assert_eq!(&lookup.result.unwrap().body.bytes[..], b"old");
+    started.notified().await;
+
+    // The load goes on: a visitor without a budget joins it, and it keeps its page.
+    let (joined, ()) = tokio::join!(
+        cache.get_or_load("k", &waiting, tagged_load(calls.clone(), None, "other")),
+        async { open.send(true).expect("the load waits on the gate") },
+    );
+    assert_eq!(&joined.result.unwrap().body.bytes[..], b"new");
+    let next = cache
+        .get_or_load("k", &budgeted, tagged_load(calls.clone(), None, "other"))
+        .await;
+    assert_eq!(next.outcome, Outcome::Hit);
+    assert_eq!(&next.result.unwrap().body.bytes[..], b"new");
+    assert_eq!(calls.load(Ordering::SeqCst), 2, "the first load and the held one");
 }

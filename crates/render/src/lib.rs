@@ -51,6 +51,23 @@ pub struct RenderSettings {
     pub memory_limit: usize,
     /// Calls waiting for a thread; past it a call answers `Busy` at once.
     pub queue: usize,
+    /// How long a visitor waits for a page's new render (its CMS answers included) when the page
+    /// is past its TTL and stale window but an older copy is kept: then that copy is served, and
+    /// the render goes on and keeps its page for the next visitor. Read by the pages
+    /// (`portal_cache::Policy::older_copy_after`), not by the pool.
+    #[serde(with = "humantime_serde")]
+    pub older_copy_after: Duration,
+}
+
+impl RenderSettings {
+    /// Whether a pool of `other`'s settings is a pool of these: all but what only the pages read.
+    pub fn same_pool(&self, other: &Self) -> bool {
+        let mine = Self {
+            older_copy_after: other.older_copy_after,
+            ..self.clone()
+        };
+        mine == *other
+    }
 }
 
 impl Default for RenderSettings {
@@ -60,6 +77,7 @@ impl Default for RenderSettings {
             timeout: Duration::from_secs(1),
             memory_limit: 64 * 1024 * 1024,
             queue: 64,
+            older_copy_after: Duration::from_millis(250),
         }
     }
 }

@@ -17,6 +17,7 @@ fn settings(threads: usize, timeout_ms: u64) -> RenderSettings {
         timeout: Duration::from_millis(timeout_ms),
         memory_limit: 32 * MIB,
         queue: 8,
+        ..RenderSettings::default()
     }
 }
 

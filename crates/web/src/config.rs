@@ -323,7 +323,7 @@ impl Config {
     }
 
     /// `[render]`: a pool of 1 to 16 threads, a budget a page can wait for, memory enough for a
-    /// bundle, a queue.
+    /// bundle, a queue, and at most 10 s before a kept older copy of a page is served.
     fn validate_render(&self) -> Result<(), ConfigError> {
         let invalid = |key, reason: &str| ConfigError::Invalid {
             key,
@@ -350,6 +350,12 @@ impl Config {
         }
         if !(1..=10_000).contains(&render.queue) {
             return Err(invalid("render.queue", "must be from 1 to 10000"));
+        }
+        if render.older_copy_after > Duration::from_secs(10) {
+            return Err(invalid(
+                "render.older_copy_after",
+                "must be from 0s to 10s (how long a visitor waits for a new page while an older copy is kept)",
+            ));
         }
         Ok(())
     }

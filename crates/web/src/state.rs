@@ -141,7 +141,7 @@ fn render_pool(
         None => tracing::debug!("the app build has no server bundle (server/render.js)"),
     }
     match previous {
-        Some(pool) if pool.settings() == settings => {
+        Some(pool) if pool.settings().same_pool(settings) => {
             pool.reload(bundle);
             pool.clone()
         }

@@ -430,6 +430,7 @@ fn render_takes_its_defaults_and_its_bounds_name_their_key() {
     assert_eq!(config.render.timeout, Duration::from_secs(1));
     assert_eq!(config.render.memory_limit, 64 * 1024 * 1024);
     assert_eq!(config.render.queue, 64);
+    assert_eq!(config.render.older_copy_after, Duration::from_millis(250));
 
     let config = Config::from_toml_str(&format!(
         "{MINIMAL}[render]\nthreads = 4\ntimeout = \"1s\"\nmemory_limit = 134217728\nqueue = 8\n"
@@ -452,6 +453,7 @@ fn render_takes_its_defaults_and_its_bounds_name_their_key() {
         ("timeout = \"soon\"", "render.timeout"),
         ("memory_limit = 1048576", "render.memory_limit"),
         ("queue = 0", "render.queue"),
+        ("older_copy_after = \"11s\"", "render.older_copy_after"),
         ("thread = 2", "thread"),
     ] {
         let err = Config::from_toml_str(&format!("{MINIMAL}[render]\n{line}\n"))

@@ -76,7 +76,10 @@ pub async fn page(state: &AppState, request: &Parts) -> Option<Response> {
     let url = page_url(request.uri.path(), request.uri.query());
     let key = format!("{}{url}", key_prefix(&runtime, build));
     let content = state.content();
-    let policy = content.policy(Kind::Page, Endpoint::ArticleList, &key);
+    // A render over its budget is no reason to keep a visitor from a page already made.
+    let policy = content
+        .policy(Kind::Page, Endpoint::ArticleList, &key)
+        .with_older_copy_after(runtime.config.render.older_copy_after);
     let wants = Wants::of(&request.headers);
     let load = loader(state, url);
     let mut response = if runtime.config.cache.enabled {
