@@ -178,18 +178,18 @@ export const careTests = [
       for (const viewport of VIEWPORTS) {
         await page.setViewportSize(viewport);
         await visit(page, base, routeOf('single'));
-        const entry = page.getByRole('button', { name: '关怀版' });
+        const entry = page.locator('summary.reading__toggle');
         assert.equal(await entry.count(), 1, 'one entry');
         // Visible without opening the phone menu, inside the first screen.
         const box = await entry.boundingBox();
         assert.ok(box && (await entry.isVisible()) && box.y >= 0 && box.y + box.height <= viewport.height, `entry in sight at ${viewport.width}`);
         assert.ok(box.height >= 36, `entry ${box.height}px tall`);
-        // Keyboard: Tab passes the skip link to the entry; Enter opens; every aid is a pressed/unpressed button in a named group.
+        // Keyboard: Tab passes the skip link to the entry (a <summary>); Enter opens; every aid is a pressed/unpressed button in a named group.
         await page.keyboard.press('Tab');
         await page.keyboard.press('Tab');
         assert.ok(await entry.evaluate((el) => el === document.activeElement), 'Tab reaches the entry second');
         await page.keyboard.press('Enter');
-        assert.equal(await entry.getAttribute('aria-expanded'), 'true');
+        assert.equal(await entry.evaluate((el) => el.parentElement.open), true, 'Enter opens the entry');
         const panel = page.getByRole('group', { name: '关怀版设置' });
         await panel.waitFor();
         for (const group of ['文字大小', '页面缩放', '辅助功能']) {
@@ -207,7 +207,7 @@ export const careTests = [
         await page.keyboard.press('Space');
         assert.equal(await page.evaluate(() => getComputedStyle(document.documentElement).fontSize), '24px');
         await page.keyboard.press('Escape');
-        assert.equal(await entry.getAttribute('aria-expanded'), 'false');
+        assert.equal(await entry.evaluate((el) => el.parentElement.open), false, 'Escape closes the entry');
         assert.ok(await entry.evaluate((el) => el === document.activeElement), 'focus back on the entry');
         assert.equal(await panel.count(), 0, 'panel closed');
         // 重置 by keyboard too.
@@ -218,7 +218,7 @@ export const careTests = [
         await page.keyboard.press('Escape');
       }
       // The statement, from the panel.
-      await page.getByRole('button', { name: '关怀版' }).click();
+      await page.locator('summary.reading__toggle').click();
       // The panel's link (the footer has one too).
       await page.getByRole('group', { name: '关怀版设置' }).getByRole('link', { name: '无障碍声明' }).click();
       assert.equal(await heading(page, '无障碍声明'), '无障碍声明');
@@ -313,7 +313,7 @@ export const careTests = [
       await store(page, base, STANDARD);
       await visit(page, base, routeOf('single'));
       assert.deepEqual(chunks, [], 'nothing of 十字线 or 语音朗读 loads before it is asked for');
-      await page.getByRole('button', { name: '关怀版' }).click();
+      await page.locator('summary.reading__toggle').click();
       await page.getByRole('button', { name: '大鼠标' }).click();
       const cursors = await page.evaluate(() => ({
         body: getComputedStyle(document.querySelector('main p')).cursor,
@@ -360,7 +360,7 @@ export const careTests = [
       await page.mouse.move(120, 200);
       await page.waitForFunction(() => document.querySelector('svg[data-reading-guide] .reading-guide__line--v')?.getAttribute('x1') === '120');
       assert.equal(await page.evaluate(() => document.documentElement.getAttribute('data-cursor')), 'large');
-      await page.getByRole('button', { name: /关怀版/ }).click();
+      await page.locator('summary.reading__toggle').click();
       await page.getByRole('button', { name: '重置' }).click();
       await guide.waitFor({ state: 'detached' });
       assert.equal(await page.evaluate(() => getComputedStyle(document.body).cursor), 'auto');
@@ -376,7 +376,7 @@ export const careTests = [
       // An engine with English voices only: no 语音朗读.
       await page.addInitScript(fakeSpeech, ['en-US', 'en-GB']);
       await visit(page, base, routeOf('single'));
-      await page.getByRole('button', { name: '关怀版' }).click();
+      await page.locator('summary.reading__toggle').click();
       await page.getByRole('button', { name: '十字线' }).waitFor();
       assert.equal(await page.getByRole('button', { name: '语音朗读' }).count(), 0);
       // With a Chinese voice (a fresh page, so the engine is the new one).
@@ -384,7 +384,7 @@ export const careTests = [
       reader.on('request', (r) => /\/reading-speech\.[0-9a-f]+\.chunk\.js$/.test(r.url()) && chunks.push(r.url()));
       await reader.addInitScript(fakeSpeech, ['en-US', 'zh-CN']);
       await visit(reader, base, routeOf('single'));
-      await reader.getByRole('button', { name: '关怀版' }).click();
+      await reader.locator('summary.reading__toggle').click();
       const speak = reader.getByRole('button', { name: '语音朗读' });
       assert.equal(await speak.getAttribute('aria-pressed'), 'false');
       assert.equal(chunks.length, 0, 'the reading chunk waits for the first press');

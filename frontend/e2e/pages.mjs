@@ -177,7 +177,7 @@ export const pagesTests = [
     },
   },
   {
-    name: 'on a phone (4× CPU, Slow 4G), taps on 下一张, 关怀版, 正文字号 and 复制链接 made before the app’s scripts have run all take effect',
+    name: 'on a phone (4× CPU, Slow 4G), taps on 下一张, 关怀版 (and its 特大), 正文字号 and 复制链接 made before the app’s scripts have run all take effect',
     viewport: { width: 390, height: 844 },
     context: { isMobile: true, hasTouch: true, reducedMotion: 'reduce', permissions: ['clipboard-read', 'clipboard-write'] },
     async run({ page, base }) {
@@ -206,7 +206,8 @@ export const pagesTests = [
       };
       const appRuns = () => page.evaluate(() => document.documentElement.hasAttribute('data-app'));
 
-      // The home page: 下一张 on the photo news, then 关怀版.
+      // The home page: 下一张 on the photo news, then 关怀版 (the browser opens it: it is a
+      // <details>) and its 特大 (replayed by the app).
       let release = holdScripts();
       await page.goto(`${base}/portal/`, { waitUntil: 'commit' });
       const carousel = page.getByRole('region', { name: '图片新闻' });
@@ -215,14 +216,17 @@ export const pagesTests = [
       const shown = () => carousel.locator('[aria-roledescription="slide"]:not([hidden]) h3').textContent();
       assert.equal(await shown(), titles[0]);
       await carousel.getByRole('button', { name: '下一张' }).tap();
-      const care = page.getByRole('button', { name: /^关怀版/ });
-      await care.tap();
+      await page.locator('summary.reading__toggle').tap();
+      const panel = page.getByRole('group', { name: '关怀版设置' });
+      await panel.waitFor();
+      await panel.getByRole('button', { name: '特大' }).tap();
       assert.equal(await appRuns(), false, 'the taps came before the app ran');
       release();
       await takenOver(page);
-      await page.waitForFunction(() => document.querySelector('.reading__toggle')?.getAttribute('aria-expanded') === 'true');
+      await page.waitForFunction(() => document.documentElement.getAttribute('data-text-size') === 'xlarge');
+      assert.equal(await panel.getByRole('button', { name: '特大' }).getAttribute('aria-pressed'), 'true');
       assert.equal(await shown(), titles[1], '下一张 took effect');
-      await page.getByRole('group', { name: '关怀版设置' }).waitFor();
+      assert.equal(await page.locator('details.reading').evaluate((d) => d.open), true, 'the panel stays open');
 
       // An article: 正文字号 大, then 复制链接.
       release = holdScripts();

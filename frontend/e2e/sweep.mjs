@@ -148,7 +148,9 @@ export function layoutFindings() {
     if (!el || el === document.documentElement) return false;
     if (!unseen.has(el)) {
       const cs = style(el);
-      unseen.set(el, cs.display === 'none' || cs.opacity === '0' || cs.clipPath !== 'none' || hidden(el.parentElement));
+      // The content of a closed <details> (关怀版's panel) has boxes (content-visibility:
+      // hidden lays it out for getClientRects) but is not drawn: checkVisibility says so.
+      unseen.set(el, cs.display === 'none' || cs.opacity === '0' || cs.clipPath !== 'none' || !el.checkVisibility() || hidden(el.parentElement));
     }
     return unseen.get(el);
   };

@@ -2,9 +2,11 @@
 // Lighthouse's mobile profile (a CPU four times slower, Slow 4G: 562.5 ms round trips, 1.47 Mbit/s
 // down), a fresh browser context for each load, so nothing is cached:
 // - a tap on 关怀版 the moment the page first paints something (its first contentful paint), and the
-//   time until the page answers it (the button says it is open: `aria-expanded="true"`). Made before
-//   the app has run, it is noted by index.html's head script and pressed again once the app has
-//   hydrated the page; the figure is what the visitor waits between seeing the button and its panel.
+//   time until the page answers it (its panel is shown). 关怀版 is a <details>, which the browser
+//   opens before the app has run; the figure is what the visitor waits between seeing it and its
+//   panel. Then the same for an article's 正文字号大, a button the app answers: noted by
+//   index.html's head script and pressed again once the app has hydrated the page (printed, not
+//   held to the limit).
 // - in-app navigation: on a hydrated list, a tap on its first article, and the time until the
 //   article's title is shown (the link's page is fetched from the finger's touch down).
 // Prints the median and the range of PHONE_TAP_RUNS loads (default 5) of the home page, a news list
@@ -45,31 +47,42 @@ async function phonePage() {
   return { context, page };
 }
 
-/** Milliseconds from the first contentful paint to the page answering a tap on 关怀版 made then. */
-async function tapAtFirstPaint(url) {
+/**
+ * The controls tapped at the first paint: how each is found, and what shows it answered. 关怀版 is a
+ * <details> the browser opens (its panel is shown); 正文字号大 is a button the app answers once it
+ * has hydrated the page (the head script notes the press and the app replays it).
+ */
+const CONTROLS = {
+  care: { label: '关怀版', find: 'summary.reading__toggle', answered: '[role="group"][aria-label="关怀版设置"]', visible: true },
+  size: { label: '正文字号大', find: 'button[aria-label="正文字号大"]', answered: 'button[aria-label="正文字号大"][aria-pressed="true"]', visible: false },
+};
+
+/** Milliseconds from the first contentful paint to the page answering a tap on `control` made then. */
+async function tapAtFirstPaint(url, control) {
   const { context, page } = await phonePage();
   try {
-    await page.addInitScript(() => {
+    await page.addInitScript(({ find, answered: done, visible }) => {
       new PerformanceObserver((list, observer) => {
         const paint = list.getEntriesByName('first-contentful-paint')[0];
         if (!paint) return;
         observer.disconnect();
-        const button = [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === '关怀版' && b.offsetParent !== null);
-        const state = { painted: paint.startTime, tapped: performance.now(), answered: null, found: Boolean(button) };
+        const target = [...document.querySelectorAll(find)].find((el) => el.checkVisibility());
+        const state = { painted: paint.startTime, tapped: performance.now(), answered: null, found: Boolean(target) };
         window.__tap = state;
-        if (!button) return;
+        if (!target) return;
         const answered = () => {
-          if (button.getAttribute('aria-expanded') === 'true' && state.answered === null) state.answered = performance.now();
+          const el = document.querySelector(done);
+          if (state.answered === null && el && (!visible || el.checkVisibility())) state.answered = performance.now();
         };
-        new MutationObserver(answered).observe(document.documentElement, { subtree: true, attributes: true, attributeFilter: ['aria-expanded'] });
-        button.click();
+        new MutationObserver(answered).observe(document.documentElement, { subtree: true, attributes: true, childList: true });
+        target.click();
         answered();
       }).observe({ type: 'paint', buffered: true });
-    });
+    }, control);
     await page.goto(base + url, { waitUntil: 'commit' });
     await page.waitForFunction(() => window.__tap && (window.__tap.answered !== null || !window.__tap.found), null, { timeout: 60_000 });
     const tap = await page.evaluate(() => window.__tap);
-    if (!tap.found) throw new Error(`${url}: no 关怀版 button in sight at the first paint`);
+    if (!tap.found) throw new Error(`${url}: no ${control.label} in sight at the first paint`);
     return tap.answered - tap.painted;
   } finally {
     await context.close();
@@ -111,10 +124,14 @@ let over = false;
 console.log(`phone (4× CPU, Slow 4G), a tap on 关怀版 at the first contentful paint, answered after:`);
 for (const [name, url] of pages) {
   const times = [];
-  for (let i = 0; i < runs; i++) times.push(await tapAtFirstPaint(url));
+  for (let i = 0; i < runs; i++) times.push(await tapAtFirstPaint(url, CONTROLS.care));
   if (median(times) > limit) over = true;
   console.log(`  ${name.padEnd(10)} ${line(times)}`);
 }
+// A button the app answers (replayed once hydrated): printed, not held to the limit.
+const sizes = [];
+for (let i = 0; i < runs; i++) sizes.push(await tapAtFirstPaint('/portal/article/2101', CONTROLS.size));
+console.log(`phone, a tap on an article's 正文字号大 at the first contentful paint (the app answers it): ${line(sizes)}`);
 const navigations = [];
 for (let i = 0; i < runs; i++) navigations.push(await openArticleInPlace('/portal/news_center/company_announcement/1'));
 if (median(navigations) > limit) over = true;

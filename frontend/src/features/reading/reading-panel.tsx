@@ -19,17 +19,17 @@ const SWITCHES: { key: 'contrast' | 'spacing' | 'cursor' | 'guide'; label: strin
 export const STATEMENT_HREF = pageHref('/accessibility');
 
 export interface ReadingPanelProps {
-  id: string;
+  /** Whether the entry is open (the browser's voices are asked for only then). */
   open: boolean;
 }
 
 /**
- * The 关怀版's panel (its own chunk: no first paint shows it): text size, page zoom, high contrast,
- * wider line spacing, a large cursor, 十字线, 语音朗读 when the browser has a Chinese voice, the
- * 无障碍声明 and 重置, each aid a button with aria-pressed in labelled groups. Once loaded it stays
- * mounted, hidden while closed, so 语音朗读 goes on reading behind a closed panel.
+ * The 关怀版's panel, the content of the entry's `<details>` (shown and hidden by the browser): text
+ * size, page zoom, high contrast, wider line spacing, a large cursor, 十字线, 语音朗读 when the
+ * browser has a Chinese voice, the 无障碍声明 and 重置, each aid a button with aria-pressed in
+ * labelled groups. Always mounted, so 语音朗读 goes on reading behind a closed panel.
  */
-export default function ReadingPanel({ id, open }: ReadingPanelProps) {
+export default function ReadingPanel({ open }: ReadingPanelProps) {
   const prefs = useReadingPrefs();
   const speech = useReadAloud();
   const canSpeak = useHasChineseVoice(open || speech.speaking);
@@ -37,7 +37,7 @@ export default function ReadingPanel({ id, open }: ReadingPanelProps) {
   const change = (patch: Partial<ReadingPrefs>) => setPrefs({ ...prefs, ...patch });
   const changed = isChanged(prefs);
   return (
-    <div id={id} className="reading__panel" hidden={!open} role="group" aria-label="关怀版设置">
+    <div className="reading__panel" role="group" aria-label="关怀版设置">
       <fieldset className="reading__group">
         <legend>文字大小</legend>
         {(Object.keys(SIZE_LABELS) as TextSize[]).map((size) => (

@@ -1,53 +1,44 @@
 import './reading.css';
 
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 
-import { afterPaint } from '../../lib/after-paint';
 import { useDismiss } from '../../lib/dismiss';
 import { onRouteChange } from '../../lib/route-change';
 import { isChanged, useReadingPrefs } from './prefs';
-
-// No first paint shows the panel: it comes once the page has painted, or on a hover, focus or press.
-const panel = afterPaint(() => import(/* webpackChunkName: "reading-panel" */ './reading-panel').then((m) => m.default));
+import ReadingPanel from './reading-panel';
 
 /**
  * 关怀版: the entry in the header (desktop and phone) opening the reading aids of the 适老化 rules
- * (reading-panel.tsx, a chunk of its own). Escape or a click elsewhere closes the panel, Escape
- * putting focus back on the entry; choices are kept (prefs.ts) and applied before the first paint.
+ * (reading-panel.tsx). A `<details>`, so the browser opens it from the first paint: on a phone the
+ * app hydrates seconds after the page is shown (4× CPU, Slow 4G: 1.6–2.2 s after the first paint,
+ * `docs/performance.md`, "Phones"), and a button waited that long to answer. The panel is in the
+ * server's markup for the same reason; its buttons pressed before the app runs are replayed once it
+ * has (lib/early-clicks.ts). Escape or a click elsewhere closes the panel, Escape putting focus back
+ * on the entry; choices are kept (prefs.ts) and applied before the first paint.
  */
 export function ReadingToolbar() {
   const prefs = useReadingPrefs();
   const [open, setOpen] = useState(false);
-  const [Panel, load] = panel.useModule();
-  const id = `${useId()}-panel`;
-  const root = useRef<HTMLDivElement>(null);
-  const toggle = useRef<HTMLButtonElement>(null);
+  const root = useRef<HTMLDetailsElement>(null);
+  const entry = useRef<HTMLElement>(null);
 
   const close = useCallback(() => setOpen(false), []);
-  useDismiss(open, close, toggle, root);
+  useDismiss(open, close, entry, root);
   // Following a link (the statement) or the browser's back button leaves the panel behind.
   useEffect(() => (open ? onRouteChange(close) : undefined), [open, close]);
+  // Opened by the browser before the app ran (its toggle event went to no one): the app's state
+  // follows the page, so Escape, a click elsewhere or a route change close it.
+  useEffect(() => {
+    if (root.current?.open) setOpen(true);
+  }, []);
 
   return (
-    <div className="reading" ref={root}>
-      <button
-        ref={toggle}
-        type="button"
-        className="reading__toggle"
-        aria-expanded={open}
-        aria-controls={id}
-        onPointerEnter={load}
-        onFocus={load}
-        onClick={() => {
-          load();
-          setOpen((o) => !o);
-        }}
-      >
+    <details className="reading" ref={root} open={open} onToggle={(event) => setOpen(event.currentTarget.open)}>
+      <summary ref={entry} className="reading__toggle">
         关怀版
         {isChanged(prefs) && <span className="visually-hidden">（已开启辅助功能）</span>}
-      </button>
-      {/* Until its chunk is here, an empty stand-in keeps aria-controls pointing at something. */}
-      {Panel ? <Panel id={id} open={open} /> : <div id={id} hidden role="group" aria-label="关怀版设置" />}
-    </div>
+      </summary>
+      <ReadingPanel open={open} />
+    </details>
   );
 }
