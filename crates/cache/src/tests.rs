@@ -445,7 +445,9 @@ async fn past_its_budget_a_load_leaves_the_visitor_the_older_copy_and_keeps_its_
     let calls = Arc::new(AtomicUsize::new(0));
     let mut waiting = policy(Duration::from_secs(30));
     waiting.stale_if_error = Duration::from_secs(600);
-    let budgeted = waiting.clone().with_older_copy_after(Duration::from_millis(20));
+    let budgeted = waiting
+        .clone()
+        .with_older_copy_after(Duration::from_millis(20));
     let first = cache
         .get_or_load("k", &budgeted, tagged_load(calls.clone(), None, "old"))
         .await;
@@ -457,7 +459,11 @@ async fn past_its_budget_a_load_leaves_the_visitor_the_older_copy_and_keeps_its_
     // A bound far past the budget, short of the wait: fails rather than waits for the load.
     let lookup = tokio::time::timeout(
         Duration::from_secs(10),
-        cache.get_or_load("k", &budgeted, tagged_load(calls.clone(), Some(hold), "new")),
+        cache.get_or_load(
+            "k",
+            &budgeted,
+            tagged_load(calls.clone(), Some(hold), "new"),
+        ),
     )
     .await
     .expect("the visitor was not kept waiting for the load");
@@ -476,5 +482,9 @@ async fn past_its_budget_a_load_leaves_the_visitor_the_older_copy_and_keeps_its_
         .await;
     assert_eq!(next.outcome, Outcome::Hit);
     assert_eq!(&next.result.unwrap().body.bytes[..], b"new");
-    assert_eq!(calls.load(Ordering::SeqCst), 2, "the first load and the held one");
+    assert_eq!(
+        calls.load(Ordering::SeqCst),
+        2,
+        "the first load and the held one"
+    );
 }
