@@ -337,6 +337,7 @@ async fn a_lock_taken_just_after_another_replica_stored_the_key_finds_its_answer
             cache_name: "category/list",
         },
         memory_only: false,
+        older_copy_after: None,
     };
     let key = "category/list";
     // B looks first, and finds nothing.
@@ -405,6 +406,7 @@ async fn a_replica_that_waits_out_a_dead_replicas_lock_calls_the_cms_and_says_so
             cache_name: "category/list",
         },
         memory_only: false,
+        older_copy_after: None,
     };
     let gave_up = || portal_core::metrics::handle().render();
     let count = |text: String| {
