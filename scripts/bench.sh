@@ -20,7 +20,9 @@
 #     page, so none waits on another's render), BENCH_RENDER_CONNECTIONS connections: pages a second,
 #     p50, p99, CPU per page, React renders and render-pool calls (the loader's rounds with the
 #     render) per page, and the pages answered with the app shell instead
-#     (a render that waited or ran too long), which must be none.
+#     (a render that waited or ran too long), which must be none; then once more with 64
+#     connections (a crawler walking every page cold, a deploy's misses): slower pages, no shell,
+#     no error.
 # Servers are pinned to core 0 (the render pool's threads with them), wrk to core 1. The runs are
 # repeated in interleaved rounds (a shared machine drifts; a server measured always first or always
 # last would carry the drift) and the median round is reported, with every round's figure beside
@@ -31,8 +33,8 @@ cd "$(dirname "$0")/.."
 DURATION=${BENCH_DURATION:-5s}
 ROUNDS=${BENCH_ROUNDS:-3}
 CONNECTIONS=${BENCH_CONNECTIONS:-64}
-# Scene 6: a render takes tens of milliseconds of CPU, so a few connections keep the pool busy; many
-# more would only queue (a render that waits longer than render.timeout falls back to the shell).
+# Scene 6: a render takes tens of milliseconds of CPU, so a few connections keep the pool busy; more
+# only queue (render.queue_wait bounds that wait), which the 64-connection run after the rounds shows.
 RENDER_CONNECTIONS=${BENCH_RENDER_CONNECTIONS:-4}
 RENDER_DURATION=${BENCH_RENDER_DURATION:-10s}
 # The memory limit of deploy/kubernetes (MiB), as the manifest says it (`limits: { memory: 256Mi }`).
@@ -339,6 +341,10 @@ fallbacks=$(( $(metric portal_page_fallbacks_total) - fallbacks_before ))
 calls=$(( $(metric portal_render_duration_seconds_count) - calls_before ))
 renders=$(( $(metric portal_page_renders_total) - renders_before ))
 pages_answered=${REQUESTS[gateway-render]}
+# Scene 6 with 64 connections, once after the rounds (its shells counted apart).
+crowd_before=$(metric portal_page_fallbacks_total)
+crowd_out=$(taskset -c 1 wrk -t1 -c64 -d"$RENDER_DURATION" --latency -s "$work/render.lua" "http://$GATEWAY_RENDER")
+crowd_shells=$(( $(metric portal_page_fallbacks_total) - crowd_before ))
 
 echo
 echo "wrk: 1 thread, $CONNECTIONS connections, $DURATION a run ($RENDER_CONNECTIONS connections, $RENDER_DURATION for scene 6)," \
@@ -357,6 +363,10 @@ echo
 awk -v r="${MED[gateway-render]}" -v p50="$(median "${P50[gateway-render]}")" -v p99="$(median "${P99[gateway-render]}")" \
   -v cpu="${MCPU[gateway-render]}" -v n="$pages_answered" -v rn="$renders" -v cn="$calls" -v f="$fallbacks" \
   'BEGIN { printf "scene 6, pages rendered on a miss: %.1f pages/s, p50 %.0f ms, p99 %.0f ms, %.1f ms of CPU a page, %.2f renders and %.2f render calls a page; %d pages answered, %d with the app shell\n", r, p50, p99, cpu / 1000, (n > 0 ? rn / n : 0), (n > 0 ? cn / n : 0), n, f }'
+awk -v r="$(awk '/^Requests\/sec/ {print $2}' <<<"$crowd_out")" -v n="$(awk '/requests in/ {print $1}' <<<"$crowd_out")" \
+  -v p50="$(to_ms "$(awk '$1=="50%" {print $2}' <<<"$crowd_out")")" -v p99="$(to_ms "$(awk '$1=="99%" {print $2}' <<<"$crowd_out")")" \
+  -v f="$crowd_shells" -v e="$(awk '/Non-2xx|Socket errors/' <<<"$crowd_out" | tr -s ' ' | tr '\n' ' ')" \
+  'BEGIN { printf "scene 6 with 64 connections: %.1f pages/s, p50 %.0f ms, p99 %.0f ms; %d pages answered, %d with the app shell; errors: %s\n", r, p50, p99, n, f, (e == "" ? "none" : e) }'
 [ "$fallbacks" -eq 0 ] || echo "warning: scene 6 answered $fallbacks pages with the app shell (a render waited or ran past render.timeout): its figures are not all renders"
 printf 'peak RSS MiB (VmHWM): gateway %s, gateway with logs and the app (scenes 1-5) %s, gateway rendering (scene 6) %s, nginx worker %s, ceiling %s\n' \
   "$(rss $gateway_pid)" "$(rss $gateway_log_pid)" "$(rss $gateway_render_pid)" "$(rss "$nginx_worker")" "$(rss $ceiling_pid)"

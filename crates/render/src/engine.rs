@@ -28,6 +28,8 @@ const PRELUDE: &str = include_str!("prelude.js");
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Limits {
     pub timeout: Duration,
+    /// How long a call may wait for the thread (the worker's, not the engine's).
+    pub queue_wait: Duration,
     pub memory: usize,
     /// Time allowed for evaluating the prelude and the bundle when an engine is built.
     pub evaluate: Duration,
@@ -40,6 +42,7 @@ impl Limits {
     pub(super) fn of(settings: &super::RenderSettings) -> Self {
         Self {
             timeout: settings.timeout,
+            queue_wait: settings.queue_wait,
             memory: settings.memory_limit,
             evaluate: (settings.timeout * 10)
                 .clamp(Duration::from_secs(1), Duration::from_secs(10)),

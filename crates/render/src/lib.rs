@@ -51,6 +51,11 @@ pub struct RenderSettings {
     pub memory_limit: usize,
     /// Calls waiting for a thread; past it a call answers `Busy` at once.
     pub queue: usize,
+    /// Longest a call may wait in the queue for a thread; one that waited longer answers `Busy`
+    /// without being started. Apart from `timeout`: under a cold crawl the queue is the price of
+    /// a rendered page, and a page that comes a second later beats the app shell now.
+    #[serde(with = "humantime_serde")]
+    pub queue_wait: Duration,
     /// How long a visitor waits for a page's new render (its CMS answers included) when the page
     /// is past its TTL and stale window but an older copy is kept: then that copy is served, and
     /// the render goes on and keeps its page for the next visitor. Read by the pages
@@ -76,7 +81,8 @@ impl Default for RenderSettings {
             threads: 2,
             timeout: Duration::from_secs(1),
             memory_limit: 64 * 1024 * 1024,
-            queue: 64,
+            queue: 128,
+            queue_wait: Duration::from_secs(5),
             older_copy_after: Duration::from_millis(250),
         }
     }
@@ -89,7 +95,7 @@ pub enum RenderError {
     #[error("no server bundle is loaded")]
     NoBundle,
     /// Every thread is rendering and the queue is full, or the call waited in the queue for
-    /// longer than its whole budget.
+    /// longer than `queue_wait`.
     #[error("the render pool is busy")]
     Busy,
     /// The call ran past `render.timeout`; its engine is rebuilt.

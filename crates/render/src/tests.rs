@@ -338,6 +338,53 @@ async fn a_full_queue_answers_busy_at_once() {
     assert!(busy >= 2, "{busy} answered Busy at once");
 }
 
+/// A call queued behind others past `timeout` but within `queue_wait` is rendered (a cold crawl
+/// gets slower pages, not the app shell); one queued past `queue_wait` is `Busy`, never started.
+#[tokio::test]
+async fn a_queued_call_waits_up_to_queue_wait_not_the_render_budget() {
+    let patient = RenderSettings {
+        queue_wait: Duration::from_millis(2000),
+        ..settings(1, 300)
+    };
+    let pool = RenderPool::new(&patient, Some(Arc::from(BUNDLE)));
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    // Five calls of 150 ms each on one thread: the last waits ~600 ms, twice `timeout`.
+    let calls: Vec<_> = (0..5)
+        .map(|_| {
+            let pool = pool.clone();
+            tokio::spawn(async move { pool.call("busy", "150".to_owned()).await })
+        })
+        .collect();
+    for (i, call) in calls.into_iter().enumerate() {
+        assert!(call.await.unwrap().is_ok(), "call {i} was rendered");
+    }
+
+    let hasty = RenderSettings {
+        queue_wait: Duration::from_millis(100),
+        ..settings(1, 300)
+    };
+    let pool = RenderPool::new(&hasty, Some(Arc::from(BUNDLE)));
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let calls: Vec<_> = (0..3)
+        .map(|_| {
+            let pool = pool.clone();
+            tokio::spawn(async move { pool.call("busy", "150".to_owned()).await })
+        })
+        .collect();
+    let mut answers = Vec::new();
+    for call in calls {
+        answers.push(call.await.unwrap());
+    }
+    let busy = answers
+        .iter()
+        .filter(|a| **a == Err(RenderError::Busy))
+        .count();
+    assert_eq!(
+        busy, 2,
+        "the two calls queued past queue_wait are busy: {answers:?}"
+    );
+}
+
 #[tokio::test]
 async fn two_calls_on_two_threads_run_at_the_same_time() {
     let pool = RenderPool::new(&settings(2, 3000), Some(Arc::from(BUNDLE)));

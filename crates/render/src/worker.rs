@@ -29,7 +29,7 @@ const THREAD_STACK: usize = 8 * 1024 * 1024;
 pub(super) struct Job {
     pub function: &'static str,
     pub input: String,
-    /// When the call was queued: one that waited longer than its budget is not started.
+    /// When the call was queued: one that waited longer than `queue_wait` is not started.
     pub queued: Instant,
     pub reply: oneshot::Sender<Result<String, RenderError>>,
 }
@@ -166,10 +166,9 @@ impl Worker {
         if job.reply.is_closed() {
             return; // the caller stopped waiting: nobody to render for
         }
-        if job.queued.max(self.ready_at).elapsed() > self.limits.timeout {
-            // Its whole budget spent waiting for other calls: the caller is better served by
-            // its fallback now than by a render that would end at twice the budget. (Waiting
-            // for this thread's engine to be built does not count.)
+        if job.queued.max(self.ready_at).elapsed() > self.limits.queue_wait {
+            // Past its wait for a thread (`render.queue_wait`): the caller is better served by
+            // its fallback now. (Waiting for this thread's engine to be built does not count.)
             let _ = job.reply.send(Err(RenderError::Busy));
             return;
         }

@@ -323,7 +323,7 @@ impl Config {
     }
 
     /// `[render]`: a pool of 1 to 16 threads, a budget a page can wait for, memory enough for a
-    /// bundle, a queue, and at most 10 s before a kept older copy of a page is served.
+    /// bundle, a queue and a bounded wait in it, and at most 10 s before a kept older copy of a page is served.
     fn validate_render(&self) -> Result<(), ConfigError> {
         let invalid = |key, reason: &str| ConfigError::Invalid {
             key,
@@ -350,6 +350,14 @@ impl Config {
         }
         if !(1..=10_000).contains(&render.queue) {
             return Err(invalid("render.queue", "must be from 1 to 10000"));
+        }
+        if render.queue_wait < Duration::from_millis(10)
+            || render.queue_wait > Duration::from_secs(30)
+        {
+            return Err(invalid(
+                "render.queue_wait",
+                "must be from 10ms to 30s (how long a render waits for a thread before its page falls back to the app shell)",
+            ));
         }
         if render.older_copy_after > Duration::from_secs(10) {
             return Err(invalid(

@@ -429,7 +429,8 @@ fn render_takes_its_defaults_and_its_bounds_name_their_key() {
     assert_eq!(config.render.threads, 2);
     assert_eq!(config.render.timeout, Duration::from_secs(1));
     assert_eq!(config.render.memory_limit, 64 * 1024 * 1024);
-    assert_eq!(config.render.queue, 64);
+    assert_eq!(config.render.queue, 128);
+    assert_eq!(config.render.queue_wait, Duration::from_secs(5));
     assert_eq!(config.render.older_copy_after, Duration::from_millis(250));
 
     let config = Config::from_toml_str(&format!(
@@ -453,6 +454,8 @@ fn render_takes_its_defaults_and_its_bounds_name_their_key() {
         ("timeout = \"soon\"", "render.timeout"),
         ("memory_limit = 1048576", "render.memory_limit"),
         ("queue = 0", "render.queue"),
+        ("queue_wait = \"5ms\"", "render.queue_wait"),
+        ("queue_wait = \"31s\"", "render.queue_wait"),
         ("older_copy_after = \"11s\"", "render.older_copy_after"),
         ("thread = 2", "thread"),
     ] {
