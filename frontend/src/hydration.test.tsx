@@ -188,6 +188,8 @@ interface RenderedPage {
   head: string;
   html: string;
   state: Record<string, unknown>;
+  /** Every API URL the page read: its next render is given them at once. */
+  reads: string[];
 }
 
 /** Every API URL a render asked for, over all pages (each must be one the API knows). */
@@ -236,6 +238,8 @@ const OTHER_KINDS = [
   '/portal/__not_found__',
 ];
 const pages: Record<string, RenderedPage> = {};
+/** Each page rendered again in one call, from the answers at its `reads`. */
+const again: Record<string, RenderedPage & { needs?: string[]; renders: number }> = {};
 
 /**
  * The engine's `MessageChannel` (crates/render/src/prelude.js), which React's server build takes
@@ -256,6 +260,11 @@ beforeAll(async () => {
     require('./server');
     const { portalRender } = globalThis as { portalRender?: (input: string) => Promise<string> };
     for (const url of [HOME, LIST, ARTICLE, MISSING, SEARCH, SEARCH_ALL, ...OTHER_KINDS]) pages[url] = await gatewayRender(portalRender!, url);
+    // Each page once more, given at once what it read (the gateway's `pages/reads.rs`).
+    for (const url of Object.keys(pages)) {
+      const answers = Object.fromEntries(pages[url].reads.map((read) => [read, apiAnswer(read)]));
+      again[url] = JSON.parse(await portalRender!(JSON.stringify({ url, answers })));
+    }
   });
   jest.dontMock('./lib/environment');
 });
@@ -338,6 +347,17 @@ describe('a page rendered by the gateway', () => {
         '/portal/api/article/detail?id=2301',
       ]),
     );
+  });
+
+  it('names what it read: given those answers at once, it is rendered in one call, the same page', () => {
+    expect(pages[ARTICLE].reads).toEqual(
+      expect.arrayContaining(['/portal/api/site', '/portal/api/category/list', '/portal/api/article/detail?id=2301']),
+    );
+    for (const url of Object.keys(pages)) {
+      expect([url, again[url].needs, again[url].renders]).toEqual([url, undefined, 1]);
+      expect([url, again[url].html]).toEqual([url, pages[url].html]);
+      expect([url, [...again[url].reads].sort()]).toEqual([url, [...pages[url].reads].sort()]);
+    }
   });
 
   it('is rendered once, whatever its kind: its loader names all the page reads (app/page-loads.ts)', () => {

@@ -9,7 +9,8 @@
 // once as `{needs}`, and the gateway calls again with those answers too (a list page: the tree,
 // then the list of the category found in it). With every answer in, they go into a store in one
 // action, the page is rendered once with its data in place, and sent with the store's API state,
-// which the browser hydrates from. Should a component ask for something its loader did not name,
+// which the browser hydrates from, and the URLs it read (the gateway hands a page's next render
+// all of them at once, with no round of asking). Should a component ask for something its loader did not name,
 // the render is repeated as before loaders (counted in `renders`; `hydration.test.tsx` keeps that
 // from happening on any kind of page).
 // The engine is bare ECMAScript: the web's URL and URLSearchParams, which the app reads its
@@ -29,7 +30,7 @@ import { ResponseStatusContext } from './lib/response-status';
 import { preloadAllPages } from './app/router';
 import { splitHead } from './app/split-head';
 import { makeStore } from './app/store';
-import { heldResult, holdAnswers, neededUrls, type HeldAnswer, type RequestResult } from './lib/request';
+import { heldResult, holdAnswers, neededUrls, readUrls, type HeldAnswer, type RequestResult } from './lib/request';
 
 /** What the gateway passes: the address to render and the answers it has so far, by API URL. */
 interface RenderInput {
@@ -140,6 +141,7 @@ async function render(input: string): Promise<string> {
         html: body,
         state: { [api.reducerPath]: store.getState()[api.reducerPath] },
         renders,
+        reads: readUrls(),
       });
     }
     throw new Error(`the page at ${url} kept asking for more after ${MAX_PASSES} renders`);

@@ -183,6 +183,8 @@ pub struct Shared {
     pub webhook_seen: crate::webhook::seen::SeenNotices,
     /// The gateway's own search index (`search/`), built and kept by its task; outlives reloads.
     pub search: Arc<portal_search::SearchIndex>,
+    /// What each page read when last rendered, given to its next render at once.
+    pub page_reads: crate::pages::reads::PageReads,
     config_path: Option<PathBuf>,
 }
 
@@ -226,6 +228,7 @@ impl AppState {
             traces,
             webhook_seen: crate::webhook::seen::SeenNotices::default(),
             search: Arc::default(),
+            page_reads: Default::default(),
             config_path,
         })))
     }

@@ -768,6 +768,67 @@ async fn every_kind_of_page_is_rendered_once() {
     );
 }
 
+/// A page rendered before is given what it read then at once: one call of the render pool, where
+/// its first render took a round of asking per level (the tree, a list, an article's related
+/// list). The cache is off, so every request renders; counted from the process's own `/metrics`.
+#[tokio::test]
+async fn a_page_rendered_again_is_one_call_of_the_render_pool() {
+    let cms = spawn_reference_cms().await;
+    let extra = format!("[render]\ntimeout = \"5s\"\n[cache]\nenabled = false\n{OPEN_LIMITS_TOML}");
+    let config = config_toml(&format!("http://{cms}/"), &app_build_dir(), &extra);
+    let (_child, base, _dir) = spawn_gateway_on(&config, &[]);
+    let client = crate::helpers::client();
+    assert!(
+        first_answer(&client, &format!("{base}/healthz"))
+            .await
+            .is_some()
+    );
+    let pages = [
+        "/portal/",
+        "/portal/news_center/notice?page=2",
+        "/portal/article/2101",
+        "/portal/party/detail?id=2101",
+        "/portal/search?q=%E7%8F%AD%E5%88%97",
+    ];
+    let calls = || async {
+        let metrics = text_at(&client, &format!("{base}/metrics")).await;
+        metrics
+            .lines()
+            .find_map(|l| {
+                l.strip_prefix("portal_render_duration_seconds_count ")?
+                    .trim()
+                    .parse::<f64>()
+                    .ok()
+            })
+            .map_or(0, |v| v as usize)
+    };
+    let mut firsts = Vec::new();
+    for round in 0..2 {
+        let before = calls().await;
+        for path in pages {
+            let html = text_at(&client, &format!("{base}{path}")).await;
+            // The markup, without the state block (its answers carry the time they were taken).
+            let (page, _) = html
+                .split_once(STATE_OPEN)
+                .unwrap_or_else(|| panic!("{path} was rendered: {html:.1500}"));
+            if round == 0 {
+                firsts.push(page.to_owned());
+            } else {
+                assert_eq!(page, firsts.remove(0), "{path}: the same page both times");
+            }
+        }
+        let made = calls().await - before;
+        if round == 0 {
+            assert!(
+                made > pages.len(),
+                "the first renders ask in rounds: {made} calls"
+            );
+        } else {
+            assert_eq!(made, pages.len(), "one call a page rendered again");
+        }
+    }
+}
+
 /// The first page after a start is rendered, never the app shell: a call that waited for its
 /// thread's engine to be built is timed from then, and `/readyz` says ready only once an engine
 /// is there. Ten starts, each asked for the home page the moment it answers at all.

@@ -8,7 +8,8 @@
 //! page's loader (`frontend/src/app/page-loads.ts`) and answers `{needs}` for the answers it was
 //! not given, without rendering; this module asks the content service for those (the same cache
 //! entries `/portal/api` answers from) and calls again with them, a few rounds at most. Once the
-//! loader has all it names, React renders the page once (`portal_page_renders_total`). The page
+//! loader has all it names, React renders the page once (`portal_page_renders_total`). A page
+//! rendered before is given what it read then at once (`reads.rs`): one call, no round. The page
 //! is then cached like any answer: one entry per address (its query cut to what the app reads),
 //! build and `/site`, tagged with the tags of every answer it shows (so purges and the CMS webhook
 //! reach it), as long as the article lists live, and not kept when an answer it shows may not be.
@@ -18,7 +19,12 @@
 //! the browser renders itself. Counted (`portal_page_fallbacks_total`) and logged, never a 5xx,
 //! never kept.
 
-use std::{collections::BTreeSet, fmt::Write as _};
+pub(crate) mod reads;
+
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    fmt::Write as _,
+};
 
 use axum::{
     http::{HeaderValue, StatusCode, header, request::Parts},
@@ -294,6 +300,8 @@ struct Rendered {
     #[serde(default)]
     html: String,
     state: Option<Box<RawValue>>,
+    /// Every API URL the page read (`reads.rs`); absent from a bundle older than it.
+    reads: Option<Vec<String>>,
 }
 
 /// Why a page was answered with the app shell (the `reason` label of
@@ -321,16 +329,53 @@ impl Fallback {
 }
 
 /// The answers a render has been given so far, written as the JSON object `portalRender` reads
-/// (`{"<url>":{"status":200,"body":<the API's own bytes>}}` without the braces), with the tags
-/// of every answer and whether all of them may be kept.
+/// (`{"<url>":{"status":200,"body":<the API's own bytes>}}` without the braces), and what each
+/// means for the page.
+#[derive(Default)]
 struct Answers {
     json: String,
-    asked: BTreeSet<String>,
+    given: BTreeMap<String, Given>,
+}
+
+/// What one answer given to a render means for the page that reads it.
+struct Given {
+    tags: Vec<String>,
+    cacheable: bool,
+    /// 5xx: the answer failed for want of the CMS.
+    status: StatusCode,
+}
+
+/// What the answers a page read make of it: its tags, whether it may be kept, and the status of
+/// the first answer that failed for want of the CMS (the page's own, unless it says another).
+struct Shown {
     tags: BTreeSet<String>,
     cacheable: bool,
-    /// The status of the first answer that failed for want of the CMS (5xx): the page's own,
-    /// unless it says another (404).
     failed: Option<StatusCode>,
+}
+
+impl Answers {
+    /// What the answers at `reads` make of the page: all given, when the bundle does not say
+    /// what it read. An answer given but not read (a remembered read the page no longer makes)
+    /// counts for nothing.
+    fn of(&self, reads: Option<&[String]>) -> Shown {
+        let mut shown = Shown {
+            tags: BTreeSet::from([tags::CATEGORIES.to_owned()]),
+            cacheable: true,
+            failed: None,
+        };
+        let read: Box<dyn Iterator<Item = &Given>> = match reads {
+            Some(reads) => Box::new(reads.iter().filter_map(|url| self.given.get(url))),
+            None => Box::new(self.given.values()),
+        };
+        for given in read {
+            shown.tags.extend(given.tags.iter().cloned());
+            shown.cacheable &= given.cacheable;
+            if given.status.is_server_error() {
+                shown.failed.get_or_insert(given.status);
+            }
+        }
+        shown
+    }
 }
 
 /// The page as a cache entry: rendered, or the app shell when the render failed.
@@ -349,22 +394,19 @@ async fn make(state: &AppState, url: &str) -> Entry {
 async fn render(state: &AppState, url: &str) -> Result<Entry, Fallback> {
     let runtime = state.runtime();
     let content = state.content();
-    let mut answers = Answers {
-        json: String::new(),
-        asked: BTreeSet::new(),
-        tags: BTreeSet::from([tags::CATEGORIES.to_owned()]),
-        cacheable: true,
-        failed: None,
-    };
-    // Every page starts from the site settings and the category tree (the header, the menu): given
-    // at once, they spare every render its first round.
-    add_answers(
-        &mut answers,
-        state,
-        &content,
-        &[Endpoint::Site.path(), Endpoint::CategoryList.path()],
-    )
-    .await?;
+    let build = runtime.app_files.index_html().map_or(0, |(_, build)| build);
+    let mut answers = Answers::default();
+    // Every page starts from the site settings and the category tree (the header, the menu), and
+    // what it read when last rendered (`reads.rs`): given at once, they spare the render its
+    // rounds of asking.
+    let known = state.page_reads.of(build, url);
+    let mut first = vec![Endpoint::Site.path(), Endpoint::CategoryList.path()];
+    for read in known.iter().flat_map(|reads| reads.iter()) {
+        if !first.contains(&read.as_str()) {
+            first.push(read);
+        }
+    }
+    add_answers(&mut answers, state, &content, &first).await?;
     for _ in 0..MAX_ROUNDS {
         let input = format!(
             r#"{{"url":{},"answers":{{{}}}}}"#,
@@ -380,7 +422,7 @@ async fn render(state: &AppState, url: &str) -> Result<Entry, Fallback> {
             }
             if needs
                 .iter()
-                .any(|need| answers.asked.contains(need.as_str()))
+                .any(|need| answers.given.contains_key(need.as_str()))
             {
                 // Asked again after its answer was given: the page cannot settle.
                 return Err(Fallback::Rounds(MAX_ROUNDS));
@@ -399,16 +441,20 @@ async fn render(state: &AppState, url: &str) -> Result<Entry, Fallback> {
                 (STATE_SLOT, &state_block(store)),
             ],
         );
+        let shown = answers.of(rendered.reads.as_deref());
+        if let Some(reads) = &rendered.reads {
+            state.page_reads.remember(build, url, reads);
+        }
         // A page drawn around an answer the CMS failed to give ("加载失败") says so, so that no
         // crawler keeps it as the page; the app in it asks again in the browser.
         // (The app says 200 for any page it found; a status it says otherwise, 404, stands.)
         let status = match rendered.status.and_then(|s| StatusCode::from_u16(s).ok()) {
             Some(said) if said != StatusCode::OK => said,
-            _ => answers.failed.unwrap_or(StatusCode::OK),
+            _ => shown.failed.unwrap_or(StatusCode::OK),
         };
         let entry = Entry::of(MediaType::Html, status, document.into())
-            .tagged(answers.tags.into_iter().collect());
-        return Ok(if answers.cacheable {
+            .tagged(shown.tags.into_iter().collect());
+        return Ok(if shown.cacheable {
             entry
         } else {
             entry.not_cacheable()
@@ -430,7 +476,6 @@ async fn add_answers(
         futures_util::future::join_all(urls.iter().map(|url| api_answer(state, content, url)))
             .await;
     for (url, answer) in urls.iter().zip(loaded) {
-        answers.asked.insert((*url).to_owned());
         if !answers.json.is_empty() {
             answers.json.push(',');
         }
@@ -444,11 +489,14 @@ async fn add_answers(
             .json
             .push_str(&String::from_utf8_lossy(&answer.body));
         answers.json.push('}');
-        answers.tags.extend(answer.tags);
-        answers.cacheable &= answer.cacheable;
-        if answer.status.is_server_error() {
-            answers.failed.get_or_insert(answer.status);
-        }
+        answers.given.insert(
+            (*url).to_owned(),
+            Given {
+                tags: answer.tags,
+                cacheable: answer.cacheable,
+                status: answer.status,
+            },
+        );
     }
     Ok(())
 }

@@ -1,3 +1,3 @@
 export * from './messages';
 export * from './request';
-export { holdAnswers, neededUrls, type HeldAnswer } from './server-answers';
+export { holdAnswers, neededUrls, readUrls, type HeldAnswer } from './server-answers';

@@ -1,4 +1,4 @@
-import { heldAnswer, holdAnswers, neededUrls, type HeldAnswer } from './server-answers';
+import { heldAnswer, holdAnswers, neededUrls, readUrls, type HeldAnswer } from './server-answers';
 
 const SITE: HeldAnswer = { status: 200, body: { code: 200, result: { companyName: '云川陆港国际物流集团有限公司' } } };
 const TREE: HeldAnswer = { status: 200, body: { code: 200, result: { content: [] } } };
@@ -21,6 +21,16 @@ describe('the answers a server render is given', () => {
     // Another query is another URL.
     expect(heldAnswer('/portal/api/site?x=1')).toBeUndefined();
     expect(neededUrls()).toEqual(['/portal/api/category/list', '/portal/api/article/list?categoryId=23&page=1&size=10', '/portal/api/site?x=1']);
+  });
+
+  it('lists every URL read, held or not, once each, and starts afresh with each render', () => {
+    holdAnswers({ '/portal/api/site': SITE, '/portal/api/category/list': TREE });
+    heldAnswer('/portal/api/site');
+    heldAnswer('/portal/api/article/detail?id=2101');
+    heldAnswer('/portal/api/site');
+    expect(readUrls()).toEqual(['/portal/api/site', '/portal/api/article/detail?id=2101']);
+    holdAnswers({});
+    expect(readUrls()).toEqual([]);
   });
 
   it('starts each render afresh: the answers replaced, nothing needed yet', () => {

@@ -12,16 +12,19 @@ export interface HeldAnswer {
 
 let held = new Map<string, HeldAnswer>();
 const needed = new Set<string>();
+const read = new Set<string>();
 
 /** Starts a render with these answers, keyed by URL (path and query, as `request` builds it). */
 export function holdAnswers(answers: Record<string, HeldAnswer>): void {
   held = new Map(Object.entries(answers));
   needed.clear();
+  read.clear();
 }
 
 /** The answer held for `url`, or undefined after noting that the render needs it. */
 export function heldAnswer(url: string): HeldAnswer | undefined {
   const answer = held.get(url);
+  read.add(url);
   if (!answer) needed.add(url);
   return answer;
 }
@@ -29,4 +32,12 @@ export function heldAnswer(url: string): HeldAnswer | undefined {
 /** The URLs asked for since `holdAnswers` that had no answer. */
 export function neededUrls(): string[] {
   return [...needed];
+}
+
+/**
+ * Every URL asked for since `holdAnswers`, held or not: what the page read. The gateway gives a
+ * page's next render these at once (no round of asking) and keys the page's tags to them alone.
+ */
+export function readUrls(): string[] {
+  return [...read];
 }
