@@ -6,9 +6,9 @@
 #     with the encodings a browser asks for;
 #  2. the app's bundle (main.*.js) with Accept-Encoding: br, gzip, against nginx gzip_static on the
 #     same frontend/dist, logs on;
-#  3. a first visit to the home page: the eight requests Chromium makes (the rendered page, the cover
-#     it preloads, the runtime, main.js, the stylesheet, the home chunk, the icon and the reading
-#     panel's chunk; the page carries its data, so no API call), cycled by a wrk Lua script, logs on;
+#  3. a first visit to the home page: the seven requests Chromium makes (the rendered page, the
+#     cover it preloads, the runtime, main.js, the stylesheet, the home chunk and the icon; the page
+#     carries its data, so no API call), cycled by a wrk Lua script, logs on;
 #     nginx answers the same rendered page as a file;
 #  4. a rendered page (/portal/article/2101, a cache hit) against the API answer it shows, logs on,
 #     browser encodings (the gateway alone);
@@ -195,8 +195,9 @@ chmod 644 "$work"/rendered/*
 
 # Scene 2's file, and scene 3's visit as Chromium 156 makes it (recorded 2026-11-26, 1366×768 and
 # 412×823 alike): the rendered page, the cover it preloads, the runtime, main.js and the stylesheet,
-# the home chunk (fetched before hydrating), the icon, and the reading panel's chunk after the
-# first paint. The page carries the answers it was rendered from, so the app asks for none.
+# the home chunk (fetched with the app's scripts) and the icon (关怀版's panel is in the page's own
+# markup since 2026-12-02, no chunk of its own). The page carries the answers it was rendered from,
+# so the app asks for none.
 asset() { # glob: the build's file of that name under /portal/assets/, not its map or encodings
   local file
   for file in "$DIST"/assets/$1; do
@@ -211,7 +212,7 @@ cover=$(grep -o '<link rel="preload" as="image" href="[^"]*"' "$work/rendered/ho
 [ -n "$cover" ] || { echo "the rendered home page preloads no cover: update scene 3"; exit 1; }
 visit=(/portal/ "$cover")
 for pattern in 'runtime.*.js' 'main.*.js' 'styles.*.css' 'page-home.*.chunk.js'; do visit+=("$(asset "$pattern")"); done
-visit+=(/portal/favicon.svg "$(asset 'reading-panel.*.chunk.js')")
+visit+=(/portal/favicon.svg)
 visit_script() { # file path...: a wrk script that walks the paths in order
   local file=$1; shift
   {
