@@ -4,7 +4,7 @@ use std::{
     hash::{DefaultHasher, Hash, Hasher},
     io::Write,
     sync::{
-        Arc,
+        Arc, OnceLock,
         atomic::{AtomicBool, Ordering},
     },
     time::{Duration, Instant, SystemTime},
@@ -127,7 +127,11 @@ pub struct Entry {
     pub status: StatusCode,
     pub media_type: MediaType,
     pub body: Encoded,
-    pub gzip: Option<Encoded>,
+    /// gzip, for a body that has brotli (one worth compressing): made on first demand
+    /// (`gzip()`), since nearly every visitor's browser takes brotli and a page made both at its
+    /// render, ~5 % of a page render's CPU (a `perf` profile of `make bench` scene 6,
+    /// 2026-12-06). Shared by the entry's clones, so it is made once.
+    gzip: Arc<OnceLock<Encoded>>,
     pub br: Option<Encoded>,
     pub etag: HeaderValue,
     /// The headers of a 304 for this entry.
@@ -158,23 +162,20 @@ pub struct Entry {
 }
 
 impl Entry {
-    /// Encodes `body` (a JSON envelope) once: gzip, brotli and its ETag.
+    /// Encodes `body` (a JSON envelope) once: brotli and its ETag (gzip on first demand).
     pub fn new(status: StatusCode, body: Bytes) -> Self {
         Self::of(MediaType::Json, status, body)
     }
 
-    /// Encodes `body` of `media_type` once: gzip, brotli and its ETag.
+    /// Encodes `body` of `media_type` once: brotli and its ETag (gzip on first demand), for a
+    /// body worth compressing.
     pub fn of(media_type: MediaType, status: StatusCode, body: Bytes) -> Self {
-        let compress = body.len() >= COMPRESS_FROM;
-        let (gzip, br) = if compress {
-            (Some(gzip(&body)), Some(brotli(&body)))
-        } else {
-            (None, None)
-        };
-        Self::from_parts(media_type, status, body, gzip, br, SystemTime::now())
+        let br = (body.len() >= COMPRESS_FROM).then(|| brotli(&body));
+        Self::from_parts(media_type, status, body, None, br, SystemTime::now())
     }
 
-    /// An entry from encodings made elsewhere (the shared tier): nothing is compressed again.
+    /// An entry from encodings made elsewhere (the shared tier): nothing is compressed again
+    /// (gzip, when not given, is made on first demand for a body that has brotli).
     /// The ETag is the body's hash, so every replica gives the same one.
     pub fn from_parts(
         media_type: MediaType,
@@ -198,11 +199,15 @@ impl Entry {
             ),
             bytes,
         };
+        let made = OnceLock::new();
+        if let Some(gz) = gzip {
+            let _ = made.set(encoded(gz, Some("gzip")));
+        }
         Self {
             status,
             media_type,
             body: encoded(body, None),
-            gzip: gzip.map(|gz| encoded(gz, Some("gzip"))),
+            gzip: Arc::new(made),
             br: br.map(|br| encoded(br, Some("br"))),
             not_modified: headers_for(&etag, None, None),
             etag,
@@ -233,7 +238,10 @@ impl Entry {
         cache_control: HeaderValue,
     ) -> Self {
         let mut entry = if compress {
-            Self::of(MediaType::File, StatusCode::OK, body)
+            let entry = Self::of(MediaType::File, StatusCode::OK, body);
+            // Made now: its headers take the file's own below, as the other encodings' do.
+            entry.gzip();
+            entry
         } else {
             Self::from_parts(
                 MediaType::File,
@@ -248,13 +256,10 @@ impl Entry {
             entry.etag = etag.clone();
         }
         let etag = entry.etag.clone();
-        for encoded in [
-            Some(&mut entry.body),
-            entry.gzip.as_mut(),
-            entry.br.as_mut(),
-        ]
-        .into_iter()
-        .flatten()
+        let gzip = Arc::get_mut(&mut entry.gzip).and_then(OnceLock::get_mut);
+        for encoded in [Some(&mut entry.body), gzip, entry.br.as_mut()]
+            .into_iter()
+            .flatten()
         {
             for (name, value) in passed {
                 // Each encoding's length is its own.
@@ -325,11 +330,33 @@ impl Entry {
         self.status.is_success()
     }
 
-    /// The encodings held, with their sizes: identity always, gzip and brotli for bodies worth
-    /// compressing.
+    /// The gzip encoding, made now if it was not yet: for a body worth compressing (one that
+    /// has brotli), `None` otherwise.
+    pub fn gzip(&self) -> Option<&Encoded> {
+        self.br.as_ref()?;
+        Some(self.gzip.get_or_init(|| {
+            let bytes = gzip(&self.body.bytes);
+            Encoded {
+                headers: headers_for(
+                    &variant_etag(&self.etag, "gzip"),
+                    Some("gzip"),
+                    Some((self.media_type, bytes.len())),
+                ),
+                bytes,
+            }
+        }))
+    }
+
+    /// The gzip encoding if it has been made (the shared tier stores what there is).
+    pub fn gzip_made(&self) -> Option<&Encoded> {
+        self.gzip.get()
+    }
+
+    /// The encodings held, with their sizes: identity always, gzip (once made) and brotli for
+    /// bodies worth compressing.
     pub fn encodings(&self) -> Vec<(&'static str, usize)> {
         let mut out = vec![("identity", self.body.bytes.len())];
-        if let Some(gzip) = &self.gzip {
+        if let Some(gzip) = self.gzip_made() {
             out.push(("gzip", gzip.bytes.len()));
         }
         if let Some(br) = &self.br {
@@ -338,9 +365,12 @@ impl Entry {
         out
     }
 
+    /// Bytes held, for the cache's bound: gzip counted as brotli's size until it is made (it
+    /// is a little larger; an entry is weighed once, when stored).
     pub fn weight(&self) -> usize {
-        let len = |e: &Option<Encoded>| e.as_ref().map_or(0, |e| e.bytes.len());
-        self.body.bytes.len() + len(&self.gzip) + len(&self.br) + 128
+        let br = self.br.as_ref().map_or(0, |e| e.bytes.len());
+        let gzip = self.gzip_made().map_or(br, |e| e.bytes.len());
+        self.body.bytes.len() + gzip + br + 128
     }
 }
 
@@ -538,9 +568,9 @@ pub fn respond(entry: &Entry, outcome: Outcome, wants: &Wants, timing: Timing) -
         Some(kept) => kept.clone(),
         None => max_age(timing.fresh_for),
     };
-    let encoded = match (negotiate(wants), &entry.br, &entry.gzip) {
-        (Encoding::Brotli, Some(br), _) => br,
-        (Encoding::Brotli | Encoding::Gzip, _, Some(gz)) => gz,
+    let encoded = match (negotiate(wants), &entry.br) {
+        (Encoding::Brotli, Some(br)) => br,
+        (Encoding::Gzip, Some(_)) => entry.gzip().unwrap_or(&entry.body),
         _ => &entry.body,
     };
     let not_modified = matches_etag(wants, &entry.etag);

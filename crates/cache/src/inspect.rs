@@ -331,7 +331,18 @@ mod tests {
                 ))
             })
             .await;
-        assert!(lookup.result.is_ok());
+        let loaded = lookup.result.unwrap();
+        let view = cache
+            .inspect(key, &config, Duration::from_secs(1))
+            .await
+            .expect("the entry is held");
+        let encodings: Vec<_> = view.encodings.iter().map(|e| e.encoding).collect();
+        assert_eq!(
+            encodings,
+            ["identity", "br"],
+            "gzip is made on first demand"
+        );
+        loaded.gzip();
         let view = cache
             .inspect(key, &config, Duration::from_secs(1))
             .await

@@ -304,7 +304,7 @@ impl SharedTier {
             .arg(entry.tags.join("\n"))
             .arg("o")
             .arg(self.replica.as_ref());
-        if let Some(gzip) = &entry.gzip {
+        if let Some(gzip) = entry.gzip_made() {
             hset.arg("g").arg(gzip.bytes.as_ref());
         }
         if let Some(br) = &entry.br {
@@ -849,10 +849,7 @@ mod tests {
             .as_millis();
         fields.insert("t".to_owned(), ms.to_string().into_bytes());
         fields.insert("b".to_owned(), original.body.bytes.to_vec());
-        fields.insert(
-            "g".to_owned(),
-            original.gzip.as_ref().unwrap().bytes.to_vec(),
-        );
+        fields.insert("g".to_owned(), original.gzip().unwrap().bytes.to_vec());
         fields.insert("r".to_owned(), original.br.as_ref().unwrap().bytes.to_vec());
         fields.insert("tags".to_owned(), b"article:1\ncategory:2".to_vec());
         let back = decode("category/list", fields.clone(), SystemTime::now()).unwrap();

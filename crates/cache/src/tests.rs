@@ -107,9 +107,41 @@ async fn encodings_follow_accept_encoding_with_their_own_length() {
 #[test]
 fn small_bodies_are_not_compressed_and_etags_follow_content() {
     let small = Entry::new(StatusCode::OK, Bytes::from_static(b"{\"code\":200}"));
-    assert!(small.gzip.is_none() && small.br.is_none());
+    assert!(small.gzip().is_none() && small.br.is_none());
     assert_eq!(entry().etag, entry().etag);
     assert_ne!(entry().etag, small.etag);
+}
+
+/// gzip is made on first demand, once, for the entry and every clone of it (moka's stored copy),
+/// with the headers of a made encoding; a browser taking brotli never makes it.
+#[test]
+fn gzip_is_made_on_first_demand_once_for_every_copy() {
+    let e = entry();
+    let copy = e.clone();
+    let ask = |entry: &Entry, accept: &str| {
+        let mut h = HeaderMap::new();
+        h.insert(
+            header::ACCEPT_ENCODING,
+            HeaderValue::from_str(accept).unwrap(),
+        );
+        respond(entry, Outcome::Hit, &Wants::of(&h), Timing::default())
+    };
+    assert_eq!(
+        ask(&e, "gzip, deflate, br").headers()[header::CONTENT_ENCODING],
+        "br"
+    );
+    assert!(e.gzip_made().is_none(), "a browser's brotli makes no gzip");
+    let answer = ask(&copy, "gzip");
+    assert_eq!(answer.headers()[header::CONTENT_ENCODING], "gzip");
+    let made = e
+        .gzip_made()
+        .expect("made for the copy, held by the original too");
+    assert_eq!(
+        answer.headers()[header::CONTENT_LENGTH],
+        made.bytes.len().to_string().as_str()
+    );
+    assert!(std::ptr::eq(made, copy.gzip().unwrap()), "made once");
+    assert!(e.encodings().iter().any(|(name, _)| *name == "gzip"));
 }
 
 #[test]

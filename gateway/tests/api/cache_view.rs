@@ -113,7 +113,16 @@ async fn the_cache_view_says_what_each_endpoint_holds_with_its_effective_ttl() {
     assert!(result["totals"]["entries"].as_u64().unwrap() >= 2);
     assert_eq!(result["shared"]["configured"], false);
 
-    // One entry: the override's TTL, not the endpoint's.
+    // One entry: the override's TTL, not the endpoint's. Its gzip is made on first demand: a
+    // client that takes gzip alone has asked for it.
+    let gzip_only = app
+        .client
+        .get(app.url("/portal/api/article/detail?id=2101"))
+        .header("accept-encoding", "gzip")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(gzip_only.headers()["content-encoding"], "gzip");
     let (status, body) = view(&app, "?key=article/detail?id%3D2101", Some(&auth)).await;
     assert_eq!(status, 200, "{body}");
     let entry = &body["result"];
