@@ -34,7 +34,17 @@ export function ReadingToolbar() {
 
   return (
     <details className="reading" ref={root} open={open} onToggle={(event) => setOpen(event.currentTarget.open)}>
-      <summary ref={entry} className="reading__toggle">
+      <summary
+        ref={entry}
+        className="reading__toggle"
+        // Once the app runs it opens and closes the panel itself, at the press: left to the browser,
+        // its state came with the `toggle` event, a task later, and an Escape pressed in between
+        // (its listener not yet there) left the panel open (a clean clone's CI, 2026-12-06).
+        onClick={(event) => {
+          event.preventDefault();
+          setOpen((now) => !now);
+        }}
+      >
         关怀版
         {isChanged(prefs) && <span className="visually-hidden">（已开启辅助功能）</span>}
       </summary>

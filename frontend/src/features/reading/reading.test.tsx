@@ -143,6 +143,18 @@ describe('reading preferences', () => {
 });
 
 describe('the 关怀版 toolbar', () => {
+  it('opens at the press and an Escape pressed at once closes it (no wait for the toggle event)', async () => {
+    render(<ReadingToolbar />);
+    const toggle = entry();
+    act(() => toggle.click());
+    expect(isOpen()).toBe(true);
+    act(() => {
+      document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    });
+    expect(isOpen()).toBe(false);
+    expect(toggle).toHaveFocus();
+  });
+
   it('is one entry labelled 关怀版 whose panel groups every aid as pressed/unpressed buttons', async () => {
     render(<ReadingToolbar />);
     const toggle = entry();
