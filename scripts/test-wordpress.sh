@@ -25,6 +25,8 @@ GW2_ADDR=127.0.0.1:18341
 GW2=http://$GW2_ADDR
 POLL_EVERY=2
 CONFIG=config/examples/wordpress.toml
+# The example leaves the company's name to the integrator: this test site holds the demo company's posts.
+export PORTAL__SITE__COMPANY_NAME=云川陆港国际物流集团有限公司
 
 started=$(date +%s%N)
 ms_since() { echo $((($(date +%s%N) - $1) / 1000000)); }

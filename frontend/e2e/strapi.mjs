@@ -25,7 +25,9 @@ const config = readFileSync(join(root, 'config', 'examples', 'strapi.toml'), 'ut
   .replace(/^listen = .*$/m, `listen = "${LISTEN}"`)
   .replace(/^static_dir = .*$/m, `static_dir = "${join(root, 'frontend', 'dist')}"`)
   .replace(/^base_url = .*$/m, `base_url = "${STRAPI}/"`)
-  .replace(/^client_secret_file = .*$/m, `client_secret_file = "${TOKEN_FILE}"`);
+  .replace(/^client_secret_file = .*$/m, `client_secret_file = "${TOKEN_FILE}"`)
+  // The example leaves the company's name to the integrator: this Strapi holds the demo content.
+  .replace(/^# company_name = .*$/m, 'company_name = "云川陆港国际物流集团有限公司"');
 const CONFIG = join(REPORTS, 'e2e-strapi-gateway.toml');
 writeFileSync(CONFIG, config);
 

@@ -36,8 +36,10 @@ pub struct CacheConfig {
     /// every other type, are streamed. 0 keeps no file.
     pub file_max_bytes: u64,
     /// Keep images and captions whose CMS answer says `private`, `no-cache` or `no-store` (as a
-    /// CMS marks every asset fetched with a credential): the gateway fetches them with its own,
-    /// so one copy serves every visitor, and browsers get `public, max-age=86400`.
+    /// CMS marks every asset fetched with a credential; Directus does): the gateway fetches them
+    /// with its own, so one copy serves every visitor, and browsers get `public, max-age=86400`.
+    /// On by default: a file the gateway serves to everyone is private to no one. Off, each view
+    /// of such a file is a CMS call.
     pub file_keep_private: bool,
     /// The tier shared by every replica (Redis or Valkey); off unless `url` is set.
     pub shared: SharedCacheConfig,
@@ -78,7 +80,7 @@ impl Default for CacheConfig {
             stale_while_revalidate: Duration::from_secs(30),
             stale_if_error: Duration::from_secs(600),
             file_max_bytes: 1024 * 1024,
-            file_keep_private: false,
+            file_keep_private: true,
             shared: SharedCacheConfig::default(),
         }
     }

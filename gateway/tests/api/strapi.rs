@@ -35,6 +35,9 @@ fn strapi_config() -> portal_web::Config {
             Some("listen") => "listen = \"127.0.0.1:0\"".to_owned(),
             // The app's build: the pages are rendered from Strapi's answers.
             Some("static_dir") => format!("static_dir = \"{}\"", app_build_dir().display()),
+            // The example leaves the company's name to the integrator: this Strapi holds the demo
+            // content, whose company it is.
+            Some("# company_name") => format!("company_name = \"{COMPANY}\""),
             _ => line.to_owned(),
         };
         toml.push_str(&line);

@@ -467,10 +467,27 @@ fn render_takes_its_defaults_and_its_bounds_name_their_key() {
 }
 
 /// Every example an integrator starts from loads and compiles its dialect, given the secret it
-/// takes from its environment or a file at run time.
+/// takes from its environment or a file at run time, and, for a third-party CMS's, the company's
+/// name, which only the integrator knows: those examples carry nothing of the demo company.
 #[test]
 fn every_example_config_loads() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../config/examples");
+    // The examples for reference-cms's dialects serve its demo content, whose company it is.
+    let demo = ["native.toml", "rest.toml", "mybatis.toml"];
+    // The secret as the environment or a file gives it at run time, and the company's name when
+    // `company` says so.
+    let prepared = |text: &str, company: bool| -> String {
+        text.lines()
+            .filter(|l| !l.trim_start().starts_with("client_secret"))
+            .map(|l| match l.trim() {
+                "[upstream]" => {
+                    "[upstream]\nclient_secret = \"example-test-secret-0123\"\n".to_owned()
+                }
+                "[site]" if company => "[site]\ncompany_name = \"示例物流有限公司\"\n".to_owned(),
+                _ => format!("{l}\n"),
+            })
+            .collect()
+    };
     let mut seen = 0;
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
@@ -478,17 +495,19 @@ fn every_example_config_loads() {
             continue;
         }
         let text = std::fs::read_to_string(&path).unwrap();
-        let text: String = text
-            .lines()
-            .filter(|l| !l.trim_start().starts_with("client_secret"))
-            .map(|l| {
-                if l.trim() == "[upstream]" {
-                    "[upstream]\nclient_secret = \"example-test-secret-0123\"\n".to_owned()
-                } else {
-                    format!("{l}\n")
-                }
-            })
-            .collect();
+        let name = path.file_name().unwrap().to_str().unwrap();
+        let third_party = !demo.contains(&name);
+        if third_party {
+            assert!(
+                !text.contains("云川") && !text.contains("127.0.0.1:8080"),
+                "{name} carries a value of the demo company's"
+            );
+            let unnamed = Config::from_toml_str(&prepared(&text, false))
+                .unwrap_err()
+                .to_string();
+            assert!(unnamed.contains("company_name"), "{name}: {unnamed}");
+        }
+        let text = prepared(&text, third_party);
         if let Err(err) = Config::from_toml_str(&text) {
             panic!("{}: {err}", path.display());
         }
