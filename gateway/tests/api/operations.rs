@@ -714,21 +714,30 @@ async fn a_cms_echoing_its_query_credential_puts_it_in_no_log_answer_or_metric()
     assert!(answers.contains("portal_upstream_up 0"), "{answers}");
 }
 
-/// A page is rendered once: the loader of each kind of page names all it reads before React
-/// renders (`frontend/src/app/page-loads.ts`), so `portal_page_renders_total` grows by one a page.
-/// Counted in a gateway process of its own, whose `/metrics` no other test's pages reach.
-#[tokio::test]
-async fn every_kind_of_page_is_rendered_once() {
+/// A gateway process of its own (its `/metrics` reached by no other test's pages) in front of
+/// reference-cms, rendering the real app build with 5 s a render, open limits and `extra`; it
+/// answers before this returns.
+async fn spawn_page_gateway(extra: &str) -> (tokio::process::Child, String, tempfile::TempDir) {
     let cms = spawn_reference_cms().await;
-    let extra = format!("[render]\ntimeout = \"5s\"\n{OPEN_LIMITS_TOML}");
+    let extra = format!("[render]\ntimeout = \"5s\"\n{extra}{OPEN_LIMITS_TOML}");
     let config = config_toml(&format!("http://{cms}/"), &app_build_dir(), &extra);
-    let (_child, base, _dir) = spawn_gateway_on(&config, &[]);
+    let (child, base, dir) = spawn_gateway_on(&config, &[]);
     let client = crate::helpers::client();
     assert!(
         first_answer(&client, &format!("{base}/healthz"))
             .await
             .is_some()
     );
+    (child, base, dir)
+}
+
+/// A page is rendered once: the loader of each kind of page names all it reads before React
+/// renders (`frontend/src/app/page-loads.ts`), so `portal_page_renders_total` grows by one a page.
+/// Counted in a gateway process of its own, whose `/metrics` no other test's pages reach.
+#[tokio::test]
+async fn every_kind_of_page_is_rendered_once() {
+    let (_child, base, _dir) = spawn_page_gateway("").await;
+    let client = crate::helpers::client();
     let pages = [
         ("/portal/", 200),
         ("/portal/news_center", 200),
@@ -773,16 +782,8 @@ async fn every_kind_of_page_is_rendered_once() {
 /// list). The cache is off, so every request renders; counted from the process's own `/metrics`.
 #[tokio::test]
 async fn a_page_rendered_again_is_one_call_of_the_render_pool() {
-    let cms = spawn_reference_cms().await;
-    let extra = format!("[render]\ntimeout = \"5s\"\n[cache]\nenabled = false\n{OPEN_LIMITS_TOML}");
-    let config = config_toml(&format!("http://{cms}/"), &app_build_dir(), &extra);
-    let (_child, base, _dir) = spawn_gateway_on(&config, &[]);
+    let (_child, base, _dir) = spawn_page_gateway("[cache]\nenabled = false\n").await;
     let client = crate::helpers::client();
-    assert!(
-        first_answer(&client, &format!("{base}/healthz"))
-            .await
-            .is_some()
-    );
     let pages = [
         "/portal/",
         "/portal/news_center/notice?page=2",
