@@ -342,39 +342,34 @@ async fn a_full_queue_answers_busy_at_once() {
 /// gets slower pages, not the app shell); one queued past `queue_wait` is `Busy`, never started.
 #[tokio::test]
 async fn a_queued_call_waits_up_to_queue_wait_not_the_render_budget() {
-    let patient = RenderSettings {
-        queue_wait: Duration::from_millis(2000),
-        ..settings(1, 300)
-    };
-    let pool = RenderPool::new(&patient, Some(Arc::from(BUNDLE)));
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    // Five calls of 150 ms each on one thread: the last waits ~600 ms, twice `timeout`.
-    let calls: Vec<_> = (0..5)
-        .map(|_| {
-            let pool = pool.clone();
-            tokio::spawn(async move { pool.call("busy", "150".to_owned()).await })
-        })
-        .collect();
-    for (i, call) in calls.into_iter().enumerate() {
-        assert!(call.await.unwrap().is_ok(), "call {i} was rendered");
+    // `calls` calls of 150 ms at once on one thread of a 300 ms budget, queued up to `wait_ms`.
+    async fn queued(wait_ms: u64, calls: usize) -> Vec<Result<String, RenderError>> {
+        let one_thread = RenderSettings {
+            queue_wait: Duration::from_millis(wait_ms),
+            ..settings(1, 300)
+        };
+        let pool = RenderPool::new(&one_thread, Some(Arc::from(BUNDLE)));
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let calls: Vec<_> = (0..calls)
+            .map(|_| {
+                let pool = pool.clone();
+                tokio::spawn(async move { pool.call("busy", "150".to_owned()).await })
+            })
+            .collect();
+        let mut answers = Vec::new();
+        for call in calls {
+            answers.push(call.await.unwrap());
+        }
+        answers
     }
+    // The last of five waits ~600 ms, twice `timeout`.
+    let answers = queued(2000, 5).await;
+    assert!(
+        answers.iter().all(Result::is_ok),
+        "all rendered: {answers:?}"
+    );
 
-    let hasty = RenderSettings {
-        queue_wait: Duration::from_millis(100),
-        ..settings(1, 300)
-    };
-    let pool = RenderPool::new(&hasty, Some(Arc::from(BUNDLE)));
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    let calls: Vec<_> = (0..3)
-        .map(|_| {
-            let pool = pool.clone();
-            tokio::spawn(async move { pool.call("busy", "150".to_owned()).await })
-        })
-        .collect();
-    let mut answers = Vec::new();
-    for call in calls {
-        answers.push(call.await.unwrap());
-    }
+    let answers = queued(100, 3).await;
     let busy = answers
         .iter()
         .filter(|a| **a == Err(RenderError::Busy))
