@@ -11,6 +11,8 @@
 
 use std::sync::Arc;
 
+use portal_core::endpoint::Endpoint;
+
 /// Bytes of addresses and URLs remembered: a page's entry is a few hundred bytes, so some ten
 /// thousand pages (a large site's every page) fit.
 const MAX_BYTES: u64 = 4 * 1024 * 1024;
@@ -44,13 +46,14 @@ impl PageReads {
         self.0.get(&Self::key(build, url))
     }
 
-    /// Remembers what the page read; a list that is not a page's (too many, or not the API's
-    /// URLs) is not kept.
+    /// Remembers what the page read; a list that is not a page's (too many, or URLs of no
+    /// endpoint of the API's table) is not kept.
     pub fn remember(&self, build: u64, url: &str, reads: &[String]) {
         let sound = reads.len() <= MAX_READS
-            && reads
-                .iter()
-                .all(|r| r.len() <= MAX_URL && r.starts_with("/portal/api/"));
+            && reads.iter().all(|r| {
+                let path = r.split_once('?').map_or(r.as_str(), |(path, _)| path);
+                r.len() <= MAX_URL && Endpoint::of_path(path).is_some()
+            });
         if !sound {
             return;
         }
@@ -89,6 +92,12 @@ mod tests {
         assert!(reads.of(1, "/portal/article/2102").is_none());
 
         reads.remember(1, "/portal/", &["/elsewhere".to_owned()]);
+        reads.remember(
+            1,
+            "/portal/contact",
+            &["/portal/api/no/such/endpoint".to_owned()],
+        );
+        assert!(reads.of(1, "/portal/contact").is_none());
         let many: Vec<String> = (0..=MAX_READS)
             .map(|i| format!("/portal/api/article/detail?id={i}"))
             .collect();
