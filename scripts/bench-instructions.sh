@@ -2,7 +2,8 @@
 # Instructions per cached hit, gateway and ceiling, counted by valgrind's callgrind: a figure that
 # does not move with the machine's neighbours, for judging small changes to the hit path (the
 # req/s of `make bench` swings by several percent between runs). Not a test. See docs/performance.md.
-# Leaves the profiles in target/callgrind/ for callgrind_annotate.
+# Leaves the profiles in target/callgrind/ for callgrind_annotate. GATEWAY_BIN=<path> counts another
+# build of the gateway instead (one with line tables, to see what is inlined where), unbuilt here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${BENCH_DURATION:-4s}
@@ -27,7 +28,7 @@ mkdir -p "$out"
 work=$(mktemp -d)
 
 scripts/ensure-system-deps.sh valgrind:valgrind wrk:wrk
-cargo build --release --workspace --locked -q
+[ -n "${GATEWAY_BIN:-}" ] || cargo build --release --workspace --locked -q
 
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
@@ -56,7 +57,7 @@ env "${traces[@]}" PORTAL__SERVER__LISTEN=$GATEWAY PORTAL__UPSTREAM__BASE_URL="h
 PORTAL__SERVER__LOG_LEVEL=warn,portal_render=debug,portal_gateway::render=debug PORTAL__RENDER__TIMEOUT=10s \
 PORTAL__LIMITS__PER_CLIENT_PER_SECOND=100000000 PORTAL__LIMITS__PER_CLIENT_BURST=100000000 \
   valgrind -q --tool=callgrind --callgrind-out-file="$out/gateway.%p" \
-  target/release/portal-gateway --config config/gateway.toml >"$work/gateway.log" 2>&1 &
+  ${GATEWAY_BIN:-target/release/portal-gateway} --config config/gateway.toml >"$work/gateway.log" 2>&1 &
 pids+=($!)
 gateway_pid=$!
 for _ in $(seq 1 600); do

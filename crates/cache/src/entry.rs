@@ -193,9 +193,10 @@ impl Entry {
         // representation's bytes); a conditional request for any of them is the same content.
         let encoded = |bytes: Bytes, encoding: Option<&'static str>| Encoded {
             headers: headers_for(
+                media_type,
                 &encoding.map_or_else(|| etag.clone(), |e| variant_etag(&etag, e)),
                 encoding,
-                Some((media_type, bytes.len())),
+                Some(bytes.len()),
             ),
             bytes,
         };
@@ -209,7 +210,7 @@ impl Entry {
             body: encoded(body, None),
             gzip: Arc::new(made),
             br: br.map(|br| encoded(br, Some("br"))),
-            not_modified: headers_for(&etag, None, None),
+            not_modified: headers_for(media_type, &etag, None, None),
             etag,
             // The same moment on the monotonic clock (the cache stamps what it keeps again, on
             // its own clock).
@@ -338,9 +339,10 @@ impl Entry {
             let bytes = gzip(&self.body.bytes);
             Encoded {
                 headers: headers_for(
+                    self.media_type,
                     &variant_etag(&self.etag, "gzip"),
                     Some("gzip"),
-                    Some((self.media_type, bytes.len())),
+                    Some(bytes.len()),
                 ),
                 bytes,
             }
@@ -417,15 +419,17 @@ pub struct Encoded {
     headers: HeaderMap,
 }
 
-/// The fixed headers of an answer in `encoding` with a body of `length` bytes (None: a 304).
+/// The fixed headers of an answer of `media_type` in `encoding` with a body of `length` bytes
+/// (None: a 304, which carries the same policy but no type).
 fn headers_for(
+    media_type: MediaType,
     etag: &HeaderValue,
     encoding: Option<&'static str>,
-    body: Option<(MediaType, usize)>,
+    length: Option<usize>,
 ) -> HeaderMap {
     let mut headers = HeaderMap::with_capacity(16);
-    portal_core::security::add_fixed(&mut headers);
-    if let Some((media_type, length)) = body {
+    portal_core::security::add_fixed(&mut headers, media_type.as_str());
+    if let Some(length) = length {
         headers.insert(
             header::CONTENT_TYPE,
             HeaderValue::from_static(media_type.as_str()),

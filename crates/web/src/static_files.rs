@@ -257,7 +257,8 @@ impl Asset {
         ))
         .expect("hex is a valid header value");
         let mut common = HeaderMap::with_capacity(16);
-        portal_core::security::add_fixed(&mut common);
+        let content_type = content_type(name);
+        portal_core::security::add_fixed(&mut common, content_type.to_str().unwrap_or(""));
         common.insert(header::ETAG, etag);
         common.insert(
             header::CACHE_CONTROL,
@@ -274,7 +275,7 @@ impl Asset {
             common.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
         }
         let not_modified = common.clone();
-        common.insert(header::CONTENT_TYPE, content_type(name));
+        common.insert(header::CONTENT_TYPE, content_type);
         let variant = |bytes: Vec<u8>, encoding: Option<&'static str>| {
             let mut headers = common.clone();
             headers.insert(header::CONTENT_LENGTH, HeaderValue::from(bytes.len()));

@@ -3,11 +3,13 @@
 
 use crate::helpers::*;
 
-const FIXED: [&str; 5] = [
-    "content-security-policy",
+/// What every answer carries.
+const FIXED: [&str; 2] = ["content-security-policy", "x-content-type-options"];
+/// What a document (an HTML page) carries besides: policies that act only on a document, left
+/// off every other answer.
+const DOCUMENT_ONLY: [&str; 3] = [
     "referrer-policy",
     "permissions-policy",
-    "x-content-type-options",
     "cross-origin-opener-policy",
 ];
 
@@ -34,9 +36,25 @@ async fn every_kind_of_response_carries_the_policy() {
         for name in FIXED {
             assert!(response.headers().contains_key(name), "{path}: no {name}");
         }
+        let document = response.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/html");
+        for name in DOCUMENT_ONLY {
+            assert_eq!(
+                response.headers().contains_key(name),
+                document,
+                "{path}: {name} (a document: {document})"
+            );
+        }
         let csp = response.headers()["content-security-policy"]
             .to_str()
             .unwrap();
+        // Not a document: it loads, runs and frames nothing (a CMS file is sandboxed besides).
+        assert!(
+            document || csp.starts_with("default-src 'none'"),
+            "{path}: {csp}"
+        );
         assert!(
             !csp.contains("unsafe-inline") && !csp.contains("unsafe-eval"),
             "{path}: {csp}"
@@ -56,11 +74,26 @@ async fn every_kind_of_response_carries_the_policy() {
         .await
         .unwrap();
     assert_eq!(revalidated.status(), 304);
-    assert!(
-        revalidated
-            .headers()
-            .contains_key("content-security-policy")
+    assert_eq!(
+        revalidated.headers()["content-security-policy"],
+        cached.headers()["content-security-policy"]
     );
+    // A page's 304 keeps the document's policy.
+    let page = app.get("/portal/").await;
+    let page_again = app
+        .client
+        .get(app.url("/portal/"))
+        .header("if-none-match", page.headers()["etag"].clone())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page_again.status(), 304);
+    for name in DOCUMENT_ONLY {
+        assert!(
+            page_again.headers().contains_key(name),
+            "304 of a page: no {name}"
+        );
+    }
     // The app's own policy is the strict one; a CMS file keeps its sandbox.
     let page = app.get("/portal/").await;
     let csp = page.headers()["content-security-policy"].to_str().unwrap();

@@ -51,10 +51,8 @@ async fn main() {
                 if let Some(e) = encoding {
                     h.insert(header::CONTENT_ENCODING, HeaderValue::from_static(e));
                 }
-                // The browser's policy the gateway sends with every answer: the same bytes out.
-                for (name, value) in portal_core::security::HEADERS {
-                    h.insert(name, value);
-                }
+                // The browser's policy the gateway sends with a JSON answer: the same bytes out.
+                portal_core::security::add_fixed(h, "application/json");
                 response
             }
         }),
