@@ -102,6 +102,7 @@ const tests = [
       const list = await api(`/article/list?categoryId=${notices.id}&size=50`);
       const hostile = list.content.find((a) => a.title.includes('安全检测'));
       assert.ok(hostile, 'the hostile notice is in Strapi');
+      assert.equal(typeof hostile.id, 'string', `Strapi's documents are addressed by their documentId: ${hostile.id}`);
       await open(page, `/article/${hostile.id}`);
       await page.locator('.article__body').waitFor();
       await page.waitForTimeout(500);
@@ -122,6 +123,12 @@ const tests = [
       await leadLink.waitFor();
       assert.equal(await leadLink.textContent(), lead.title);
       assert.equal(await leadLink.getAttribute('href'), `/portal/article/${lead.id}`);
+      // In the app, after hydration: the router reads the documentId from the address.
+      await page.locator('html[data-app]').waitFor({ state: 'attached' });
+      await leadLink.click();
+      await page.waitForURL(`**/portal/article/${lead.id}`);
+      await page.locator('.article__header h1', { hasText: lead.title }).waitFor();
+      await page.locator('.article__body').waitFor();
 
       // The promotional video's page: its <track> is the gateway's copy of Strapi's .vtt upload,
       // and the browser loads and parses it (served as text/vtt, allowed by the page's policy).

@@ -7,7 +7,7 @@ import { sharePath } from './app/share-url';
 import { listPageFromSearch, pageFromSearch } from './features/articles/list-page-slice';
 import { parseSearch } from './features/search/keyword';
 import cases from './lib/address-cases.json';
-import { articleIdOf } from './lib/page-href';
+import { idOf } from './lib/id';
 
 describe('an address value', () => {
   it.each(cases.cases.map((c) => [c.name, JSON.stringify(c.raw), c.raw, c.read] as const))(
@@ -31,18 +31,19 @@ describe('an address', () => {
     (path, query, expected) => {
       const value = (name: string): string | null => expected.find(([n]) => n === name)?.[1] ?? null;
       const number = (name: string): number | null => (value(name) === null ? null : Number(value(name)));
+      const id = (name: string) => idOf(value(name));
       if (path === '/search') {
         expect(parseSearch(query)).toEqual({
           keyword: value('q'),
           page: number('page') ?? 1,
-          section: number('section'),
+          section: id('section'),
           from: value('from'),
           to: value('to'),
         });
       } else if (path.startsWith('/article/')) {
         expect(listPageFromSearch(query)).toBe(number('listPage'));
       } else if (path === '/party/detail') {
-        expect(articleIdOf(new URLSearchParams(query).get('id'))).toBe(number('id'));
+        expect(idOf(new URLSearchParams(query).get('id'))).toBe(id('id'));
       } else {
         expect(pageFromSearch(query)).toBe(number('page'));
       }

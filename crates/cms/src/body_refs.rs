@@ -12,6 +12,7 @@ use std::{
 };
 
 use lol_html::{Settings, element, html_content::Element, rewrite_str};
+use portal_core::model::Id;
 
 use super::{
     link_patterns::ArticleRef,
@@ -43,7 +44,7 @@ impl Wanted {
 /// What the lookups answered: an article id per slug, an address per image.
 #[derive(Debug, Default, Clone)]
 pub struct Resolved {
-    pub slugs: HashMap<String, u64>,
+    pub slugs: HashMap<String, Id>,
     pub images: HashMap<u64, String>,
 }
 
@@ -107,9 +108,11 @@ pub fn rewrite(html: &str, links: &FileLinks, resolved: &Resolved) -> String {
         .with_strict(false)
         .append_element_content_handler(element!("a[linktype]", |el| {
             if el.get_attribute("linktype").as_deref() == Some("page")
-                && let Some(id) = id_of(el)
+                && let Some(id) = el
+                    .get_attribute("id")
+                    .and_then(|id| Id::parse(id.trim()).ok())
             {
-                el.set_attribute("href", &article_path(id))?;
+                el.set_attribute("href", &article_path(&id))?;
             }
             el.remove_attribute("linktype");
             el.remove_attribute("id");
@@ -120,7 +123,7 @@ pub fn rewrite(html: &str, links: &FileLinks, resolved: &Resolved) -> String {
                 el.get_attribute("href").and_then(|h| links.article_ref(&h))
                 && let Some(id) = resolved.slugs.get(&slug)
             {
-                el.set_attribute("href", &article_path(*id))?;
+                el.set_attribute("href", &article_path(id))?;
             }
             Ok(())
         }))
@@ -177,7 +180,7 @@ mod tests {
     #[test]
     fn ids_and_slugs_become_portal_addresses() {
         let resolved = Resolved {
-            slugs: HashMap::from([("news-003".to_owned(), 41)]),
+            slugs: HashMap::from([("news-003".to_owned(), 41.into())]),
             images: HashMap::from([(5, "/media/original_images/zhan.jpg".to_owned())]),
         };
         let out = rewrite(BODY, &links(), &resolved);

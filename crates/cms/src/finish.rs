@@ -62,7 +62,7 @@ pub async fn finish_article_in_budget(
 ) -> Result<Article, UpstreamError> {
     static TURNS: LazyLock<Arc<Semaphore>> =
         LazyLock::new(|| Arc::new(Semaphore::new(SANITISING_AT_ONCE)));
-    let id = article.id;
+    let id = article.id.clone();
     let over_budget = || {
         UpstreamError::BadResponse(format!(
             "article {id}'s HTML could not be made safe within {} s (nested too deep?)",

@@ -42,7 +42,7 @@ pub use health::{UpstreamHealth, UpstreamState};
 pub use links::{FILES_ROUTE, FileLinks};
 use portal_core::{
     endpoint::Endpoint,
-    model::{Article, ArticlePage, CategoryTree},
+    model::{Article, ArticlePage, CategoryTree, Id},
     traces::ChildSpan,
 };
 pub use settings::{AuthStyle, UpstreamConfig};
@@ -531,14 +531,15 @@ impl Upstream {
         let mut bytes = 0;
         let mut levels = Vec::new();
         let mut seen = std::collections::HashSet::new();
-        let mut parents = vec![self.dialect.category_root()];
+        let mut parents = vec![self.dialect.category_root().clone()];
         for _ in 0..self.dialect.category_depth() {
             // A few at a time, at most a quarter of the places among the calls in flight
             // (`limits.upstream_concurrency`): a wide level must not be refused by its own cap.
             let at_once = (self.concurrency / 4).clamp(1, CHILDREN_AT_ONCE);
             let calls: Vec<_> = parents
                 .iter()
-                .map(|&parent| {
+                .map(|parent| {
+                    let parent = parent.clone();
                     self.get_answer(CmsCall::Children { parent }, credential, request_id)
                 })
                 .collect();
@@ -551,9 +552,9 @@ impl Upstream {
                     items
                         .iter()
                         .filter_map(|item| self.dialect.category_id_of(item))
-                        .filter(|id| seen.insert(*id)),
+                        .filter(|id| seen.insert(id.clone())),
                 );
-                levels.push((*parent, items));
+                levels.push((parent.clone(), items));
             }
             if next.is_empty() || seen.len() > MAX_CATEGORIES {
                 break;
@@ -596,7 +597,7 @@ impl Upstream {
     ) -> Result<Fetched<ArticlePage>, UpstreamError> {
         let (page, size) = call.page().expect("a page call");
         let category = match &call {
-            CmsCall::Articles { category, .. } => *category,
+            CmsCall::Articles { category, .. } => category.clone(),
             _ => None,
         };
         let first_page = call.first_page();
@@ -652,7 +653,7 @@ impl Upstream {
     /// One article with its body sanitised; `None` when the CMS answered nothing for it.
     pub async fn article(
         &self,
-        id: u64,
+        id: Id,
         credential: Credential<'_>,
         request_id: Option<&HeaderValue>,
     ) -> Result<Fetched<Option<Article>>, UpstreamError> {
@@ -777,7 +778,7 @@ impl Upstream {
     pub async fn changes(
         &self,
         since: chrono::DateTime<chrono::Utc>,
-    ) -> Result<Vec<(u64, Option<u64>, u64)>, UpstreamError> {
+    ) -> Result<Vec<(Id, Option<Id>, u64)>, UpstreamError> {
         let call = CmsCall::Changes {
             since: Arc::from(self.dialect.changes_since(since)),
         };
@@ -795,7 +796,7 @@ impl Upstream {
     pub async fn probe(&self) -> Result<(), UpstreamError> {
         let call = match self.dialect.category_shape() {
             CategoryShape::Children => CmsCall::Children {
-                parent: self.dialect.category_root(),
+                parent: self.dialect.category_root().clone(),
             },
             _ => CmsCall::Categories,
         };

@@ -2,10 +2,12 @@
 //! `https://cms.example.com/news/{id}.html` names an article by id, `/news/*/{slug}/` by the
 //! slug the CMS gives its page (which the gateway looks up, `endpoints.article_by_slug`).
 
+use portal_core::model::Id;
+
 /// What a link to one of the CMS's article pages names.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ArticleRef {
-    Id(u64),
+    Id(Id),
     Slug(String),
 }
 
@@ -100,7 +102,7 @@ impl LinkPattern {
 
     fn match_from(pieces: &[Piece], link: &str) -> Option<ArticleRef> {
         let Some((piece, rest)) = pieces.split_first() else {
-            return link.is_empty().then_some(ArticleRef::Id(0));
+            return link.is_empty().then(|| ArticleRef::Id(Id::top()));
         };
         match piece {
             Piece::Text(text) => Self::match_from(rest, link.strip_prefix(text.as_str())?),
@@ -108,19 +110,22 @@ impl LinkPattern {
                 // A named or `*` piece takes one segment's worth of text: try each end in turn
                 // (short ones first), so fixed text after it decides where it stops.
                 let segment = link.find(['/', '?', '#']).unwrap_or(link.len());
-                (1..=segment).find_map(|end| {
-                    let (value, after) = link.split_at(end);
-                    let found = Self::match_from(rest, after)?;
-                    match piece {
-                        Piece::AnySegment => Some(found),
-                        Piece::Id => (value.len() <= 19
-                            && value.bytes().all(|b| b.is_ascii_digit()))
-                        .then(|| value.parse().ok().map(ArticleRef::Id))
-                        .flatten(),
-                        Piece::Slug => is_slug(value).then(|| ArticleRef::Slug(value.to_owned())),
-                        Piece::Text(_) => unreachable!(),
-                    }
-                })
+                // Only at a character's edge: a link with Chinese in the segment panicked here.
+                (1..=segment)
+                    .filter(|end| link.is_char_boundary(*end))
+                    .find_map(|end| {
+                        let (value, after) = link.split_at(end);
+                        let found = Self::match_from(rest, after)?;
+                        match piece {
+                            Piece::AnySegment => Some(found),
+                            // Shortest first: `{id}.html` reads `7` of `7.html`, not `7.html`.
+                            Piece::Id => Id::parse(value).ok().map(ArticleRef::Id),
+                            Piece::Slug => {
+                                is_slug(value).then(|| ArticleRef::Slug(value.to_owned()))
+                            }
+                            Piece::Text(_) => unreachable!(),
+                        }
+                    })
             }
         }
     }
@@ -139,14 +144,28 @@ mod tests {
         let by_id = pattern("https://cms.example.com/news/{id}.html");
         assert_eq!(
             by_id.matches("https://cms.example.com/news/42.html"),
-            Some(ArticleRef::Id(42))
+            Some(ArticleRef::Id(42.into()))
         );
-        assert_eq!(by_id.matches("https://cms.example.com/news/4x2.html"), None);
+        // The CMS's own ids, whatever their shape; never a path or a text with spaces.
+        assert_eq!(
+            by_id.matches("https://cms.example.com/news/4x2.html"),
+            Some(ArticleRef::Id(
+                portal_core::model::Id::parse("4x2").unwrap()
+            ))
+        );
+        assert_eq!(by_id.matches("https://cms.example.com/news/4/2.html"), None);
+        assert_eq!(
+            by_id.matches("https://cms.example.com/news/云川.html"),
+            None
+        );
         assert_eq!(by_id.matches("https://cms.example.com/news/.html"), None);
-        assert_eq!(pattern("/p/{id}").matches("/p/7/"), Some(ArticleRef::Id(7)));
+        assert_eq!(
+            pattern("/p/{id}").matches("/p/7/"),
+            Some(ArticleRef::Id(7.into()))
+        );
         assert_eq!(
             pattern("/?p={id}").matches("/?p=19"),
-            Some(ArticleRef::Id(19))
+            Some(ArticleRef::Id(19.into()))
         );
 
         let by_slug = pattern("/news_center/*/{slug}/");

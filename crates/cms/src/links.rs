@@ -37,7 +37,7 @@ pub fn kept_file_query(allowed: &[String], raw: Option<&str>) -> Vec<(String, St
 }
 
 /// The portal's own page of article `id`.
-pub fn article_path(id: u64) -> String {
+pub fn article_path(id: &portal_core::model::Id) -> String {
     format!("/portal/article/{id}")
 }
 
@@ -112,7 +112,7 @@ impl FileLinks {
     /// (`/portal/article/{id}`, which the gateway renders and the app opens in place).
     pub fn article_page(&self, raw: &str) -> Option<String> {
         match self.article_ref(raw)? {
-            ArticleRef::Id(id) => Some(article_path(id)),
+            ArticleRef::Id(id) => Some(article_path(&id)),
             ArticleRef::Slug(_) => None,
         }
     }

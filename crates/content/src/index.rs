@@ -4,13 +4,13 @@
 
 use std::{future::Future, pin::Pin};
 
-use portal_core::model::{Article, Marked};
+use portal_core::model::{Article, Id, Marked};
 
 /// A visitor's search, checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Ask {
     pub keyword: String,
-    pub section: Option<u64>,
+    pub section: Option<Id>,
     /// `yyyymmdd`, both ends included.
     pub from: Option<u32>,
     pub to: Option<u32>,
@@ -30,7 +30,7 @@ pub struct Found {
     pub hits: Vec<Hit>,
     pub total: u64,
     /// Hits per category, whatever section was asked for (the filter's choices).
-    pub per_category: Vec<(u64, u64)>,
+    pub per_category: Vec<(Id, u64)>,
 }
 
 /// Why the index gave no answer.

@@ -32,7 +32,7 @@ use portal_cms::{Credential, Fetched, Upstream};
 use portal_core::{
     endpoint::Endpoint,
     model::{
-        Article, ArticlePage, CategoryTree, Content, Highlight, SearchHit, SearchPage,
+        Article, ArticlePage, CategoryTree, Content, Highlight, Id, SearchHit, SearchPage,
         SearchSource, SectionCount,
     },
 };
@@ -353,7 +353,7 @@ impl<'a> ContentService<'a> {
     /// Whether the category tree is whole and has no category `id`: the tree as this replica
     /// holds it, or (`load`) as the cache gives it, loading it if need be. A tree that cannot be
     /// had, or came from an empty answer, decides nothing.
-    async fn lacks_category(&self, id: u64, load: bool) -> bool {
+    async fn lacks_category(&self, id: &Id, load: bool) -> bool {
         let tree = if load {
             match self.tree().await {
                 Ok(tree) if tree.cacheable => tree.value,
@@ -384,7 +384,7 @@ impl<'a> ContentService<'a> {
     /// at most the dialect's `max_size`.
     pub async fn articles(
         &self,
-        category: Option<u64>,
+        category: Option<Id>,
         page: u32,
         size: u32,
     ) -> Result<Got<ArticlePage>, ApiError> {
@@ -403,7 +403,7 @@ impl<'a> ContentService<'a> {
     /// the CMS gives (`max_size`): as many calls as that takes, each cached as the API's own.
     pub async fn first_articles(
         &self,
-        category: Option<u64>,
+        category: Option<Id>,
         count: usize,
     ) -> Result<Got<Vec<Article>>, ApiError> {
         let size = self.max_page_size();
@@ -411,7 +411,7 @@ impl<'a> ContentService<'a> {
         let mut cacheable = true;
         let mut page = 1;
         loop {
-            let got = self.articles(category, page, size).await?;
+            let got = self.articles(category.clone(), page, size).await?;
             cacheable &= got.cacheable;
             found.extend(got.value.content.iter().take(count - found.len()).cloned());
             if found.len() >= count || !got.value.has_more() || page >= MAX_PAGES_WALKED {
@@ -424,7 +424,7 @@ impl<'a> ContentService<'a> {
         }
     }
 
-    pub async fn article(&self, id: u64) -> Result<Got<Article>, ApiError> {
+    pub async fn article(&self, id: Id) -> Result<Got<Article>, ApiError> {
         match self.value(Query::Article { id }).await? {
             (Content::Article(value), cacheable) => Ok(Got { value, cacheable }),
             _ => Err(ApiError::Internal("an article held another value")),
@@ -464,7 +464,7 @@ impl ContentService<'_> {
         };
         let ask = Ask {
             keyword: keyword.to_string(),
-            section: *section,
+            section: section.clone(),
             from: *from,
             to: *to,
             page: *page,
@@ -474,7 +474,7 @@ impl ContentService<'_> {
         let found = self.index.search(ask).await?;
         // Boxed: the tree's own load runs through `Query::load`, which called this.
         let tree = Box::pin(self.tree()).await.ok();
-        let name_of = |id: u64| {
+        let name_of = |id: &Id| {
             tree.as_ref()
                 .and_then(|t| t.value.trail_to_id(id))
                 .and_then(|trail| trail.last().map(|c| c.name.clone()))
@@ -482,7 +482,13 @@ impl ContentService<'_> {
         let sections = found
             .per_category
             .iter()
-            .filter_map(|&(id, count)| name_of(id).map(|name| SectionCount { id, name, count }))
+            .filter_map(|(id, count)| {
+                name_of(id).map(|name| SectionCount {
+                    id: id.clone(),
+                    name,
+                    count: *count,
+                })
+            })
             .collect();
         let size_u64 = u64::from((*size).max(1));
         Ok(SearchPage {
@@ -517,7 +523,7 @@ impl Query {
         match self {
             Self::Articles {
                 category: Some(id), ..
-            } => Box::pin(service.lacks_category(*id, load)).await,
+            } => Box::pin(service.lacks_category(id, load)).await,
             _ => false,
         }
     }
@@ -539,6 +545,11 @@ impl Query {
         caller: &Caller,
     ) -> Result<Loaded, ApiError> {
         let cms = &service.source.upstream;
+        // An id the CMS cannot hold (a word, for a CMS whose ids are numbers) names nothing
+        // there: not found, without asking it (many answer such a call with a 400 or a 500).
+        if !self.ids().all(|id| cms.dialect().holds(id)) {
+            return Ok(Loaded::Missing { empty: false });
+        }
         let (who, id) = (caller.credential(), caller.request_id.as_ref());
         let Fetched { value, empty } = match self {
             Self::Categories => {
@@ -547,7 +558,7 @@ impl Query {
             }
             Self::Parent { id: child } => {
                 let tree = cms.category_tree(who, id).await?;
-                match tree.value.parent_of(*child) {
+                match tree.value.parent_of(child) {
                     Some(parent) => fetched(Content::Parent(parent.map(Arc::new)), tree.empty),
                     None => return Ok(Loaded::Missing { empty: tree.empty }),
                 }
@@ -602,7 +613,7 @@ impl Query {
                 fetched(Content::Articles(Arc::new(page.value)), page.empty)
             }
             Self::Article { id: article } => {
-                let found = cms.article(*article, who, id).await?;
+                let found = cms.article(article.clone(), who, id).await?;
                 match found.value {
                     Some(value) => fetched(Content::Article(Arc::new(value)), found.empty),
                     None => return Ok(Loaded::Missing { empty: found.empty }),

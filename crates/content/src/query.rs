@@ -11,7 +11,7 @@ use crate::{
 use portal_cms::dialect::CmsCall;
 use portal_core::{
     endpoint::{CacheKey, Endpoint, SearchKey},
-    model::{Content, tags},
+    model::{Content, Id, tags},
 };
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,16 +20,16 @@ pub enum Query {
     /// The parent of a category, answered from the tree rather than the CMS's own endpoint,
     /// which the replaced portal found broken and many CMSs lack.
     Parent {
-        id: u64,
+        id: Id,
     },
     /// A page (1-based) of a category's articles, or of every category's.
     Articles {
-        category: Option<u64>,
+        category: Option<Id>,
         page: u32,
         size: u32,
     },
     Article {
-        id: u64,
+        id: Id,
     },
     /// A page of a search: the gateway's index or the CMS's own search
     /// (`dialect.endpoints.article_search`), as `[search] mode` says. The filters are the
@@ -37,7 +37,7 @@ pub enum Query {
     Search {
         keyword: Arc<str>,
         /// A section: the category and every one under it.
-        section: Option<u64>,
+        section: Option<Id>,
         /// Days, `yyyymmdd`, both included.
         from: Option<u32>,
         to: Option<u32>,
@@ -63,14 +63,18 @@ impl Query {
         let endpoint = self.endpoint();
         match self {
             Self::Categories => CacheKey::new(endpoint, &[]),
-            Self::Parent { id } | Self::Article { id } => CacheKey::new(endpoint, &[Some(*id)]),
+            Self::Parent { id } | Self::Article { id } => CacheKey::new(endpoint, &[Some(id)]),
             Self::Articles {
                 category,
                 page,
                 size,
             } => CacheKey::new(
                 endpoint,
-                &[*category, Some(u64::from(*page)), Some(u64::from(*size))],
+                &[
+                    category.as_ref().map(|c| c as &dyn std::fmt::Display),
+                    Some(page),
+                    Some(size),
+                ],
             ),
             Self::Search {
                 keyword,
@@ -81,7 +85,7 @@ impl Query {
                 size,
             } => CacheKey::search(&SearchKey {
                 keyword,
-                section: *section,
+                section: section.as_ref(),
                 from: *from,
                 to: *to,
                 page: *page,
@@ -140,6 +144,17 @@ impl Query {
         })
     }
 
+    /// The category and article ids this query names.
+    pub fn ids(&self) -> impl Iterator<Item = &Id> {
+        let id = match self {
+            Self::Parent { id } | Self::Article { id } => Some(id),
+            Self::Articles { category, .. } => category.as_ref(),
+            Self::Search { section, .. } => section.as_ref(),
+            Self::Categories => None,
+        };
+        id.into_iter()
+    }
+
     /// Whether this search is filtered (by section or date: the index's filters).
     pub fn is_filtered(&self) -> bool {
         matches!(self, Self::Search { section, from, to, .. }
@@ -165,7 +180,7 @@ impl Query {
                 page,
                 size,
             } => Some(CmsCall::Articles {
-                category: *category,
+                category: category.clone(),
                 page: *page,
                 size: *size,
             }),
@@ -189,26 +204,34 @@ impl Query {
         let mut tags = match self {
             Self::Categories | Self::Parent { .. } => return vec![tags::CATEGORIES.to_owned()],
             Self::Articles { category, .. } => {
-                vec![category.map_or_else(|| tags::ALL_ARTICLES.to_owned(), tags::category)]
+                vec![
+                    category
+                        .as_ref()
+                        .map_or_else(|| tags::ALL_ARTICLES.to_owned(), tags::category),
+                ]
             }
             // Any article may start to match: every article event purges searches, and every
             // change of the index.
             Self::Search { .. } => {
                 vec![tags::ALL_ARTICLES.to_owned(), tags::SEARCH_INDEX.to_owned()]
             }
-            Self::Article { id } => vec![tags::article(*id)],
+            Self::Article { id } => vec![tags::article(id)],
         };
         match found {
             // Each article on the page.
             Some(Content::Articles(page)) => {
-                tags.extend(page.content.iter().map(|a| tags::article(a.id)));
+                tags.extend(page.content.iter().map(|a| tags::article(&a.id)));
             }
             // Its neighbours, whose titles its previous/next links show.
             Some(Content::Article(article)) => {
                 tags.extend(article.neighbour_ids().map(tags::article));
             }
             Some(Content::Search(page)) => {
-                tags.extend(page.content.iter().map(|hit| tags::article(hit.article.id)));
+                tags.extend(
+                    page.content
+                        .iter()
+                        .map(|hit| tags::article(&hit.article.id)),
+                );
             }
             _ => {}
         }

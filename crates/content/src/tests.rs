@@ -4,9 +4,9 @@ use super::*;
 fn every_query_comes_back_from_its_key() {
     for query in [
         Query::Categories,
-        Query::Parent { id: 21 },
+        Query::Parent { id: 21.into() },
         Query::Articles {
-            category: Some(21),
+            category: Some(21.into()),
             page: 3,
             size: 20,
         },
@@ -15,7 +15,7 @@ fn every_query_comes_back_from_its_key() {
             page: 1,
             size: 10,
         },
-        Query::Article { id: 2101 },
+        Query::Article { id: 2101.into() },
         Query::Search {
             keyword: "中欧 班列&".into(),
             section: None,
@@ -26,7 +26,7 @@ fn every_query_comes_back_from_its_key() {
         },
         Query::Search {
             keyword: "长安号".into(),
-            section: Some(2),
+            section: Some(2.into()),
             from: Some(20250101),
             to: Some(20251231),
             page: 1,
@@ -49,7 +49,7 @@ fn tags_name_what_an_answer_shows() {
     }))
     .unwrap();
     let list = Query::Articles {
-        category: Some(21),
+        category: Some(21.into()),
         page: 1,
         size: 10,
     };
@@ -58,9 +58,9 @@ fn tags_name_what_an_answer_shows() {
         ["category:21", "article:7"]
     );
     assert_eq!(list.tags(None), ["category:21"]);
-    assert_eq!(Query::Parent { id: 3 }.tags(None), ["categories"]);
+    assert_eq!(Query::Parent { id: 3.into() }.tags(None), ["categories"]);
     assert_eq!(
-        Query::Article { id: 9 }.not_found().to_string(),
+        Query::Article { id: 9.into() }.not_found().to_string(),
         ApiError::NotFound("文章 9 不存在。".to_owned()).to_string()
     );
 }

@@ -197,7 +197,7 @@ impl Endpoint {
 /// What a search's key is made of.
 pub struct SearchKey<'a> {
     pub keyword: &'a str,
-    pub section: Option<u64>,
+    pub section: Option<&'a crate::model::Id>,
     /// Days, `yyyymmdd`.
     pub from: Option<u32>,
     pub to: Option<u32>,
@@ -220,7 +220,7 @@ impl CacheKey {
     /// The key of `endpoint` with `values` for its parameters in the table's order (`None`
     /// writes an empty value). Panics if the endpoint is not cached or the values do not match
     /// its parameters: both are programming errors, caught by the tests.
-    pub fn new(endpoint: Endpoint, values: &[Option<u64>]) -> Self {
+    pub fn new(endpoint: Endpoint, values: &[Option<&dyn std::fmt::Display>]) -> Self {
         let spec = endpoint.spec();
         let name = spec.cache.expect("only cached endpoints have cache keys");
         assert_eq!(values.len(), spec.params.len(), "one value per parameter");
@@ -260,7 +260,7 @@ impl CacheKey {
                 format!("{:04}-{:02}-{:02}", d / 10000, d / 100 % 100, d % 100)
             })
         };
-        let section = search.section.map_or_else(String::new, |s| s.to_string());
+        let section = search.section.map_or("", crate::model::Id::as_str);
         Self {
             endpoint: Endpoint::ArticleSearch,
             text: Cow::Owned(format!(
@@ -335,17 +335,17 @@ mod tests {
 
     #[test]
     fn cache_keys_are_normalised_in_table_order() {
-        let key = CacheKey::new(Endpoint::ArticleList, &[Some(3), Some(1), Some(10)]);
+        let key = CacheKey::new(Endpoint::ArticleList, &[Some(&3), Some(&1), Some(&10)]);
         assert_eq!(key.as_str(), "article/list?categoryId=3&page=1&size=10");
         assert_eq!(key.cache_name(), "article/list");
-        let key = CacheKey::new(Endpoint::ArticleList, &[None, Some(2), Some(10)]);
+        let key = CacheKey::new(Endpoint::ArticleList, &[None, Some(&2), Some(&10)]);
         assert_eq!(key.as_str(), "article/list?categoryId=&page=2&size=10");
         assert_eq!(
             CacheKey::new(Endpoint::CategoryList, &[]).as_str(),
             "category/list"
         );
         assert_eq!(
-            CacheKey::new(Endpoint::ArticleDetail, &[Some(2101)]).as_str(),
+            CacheKey::new(Endpoint::ArticleDetail, &[Some(&2101)]).as_str(),
             "article/detail?id=2101"
         );
     }

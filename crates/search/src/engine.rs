@@ -15,8 +15,8 @@ use tantivy::{
     collector::{Count, DocSetCollector, TopDocs},
     query::{BooleanQuery, BoostQuery, Occur, PhraseQuery, Query, RangeQuery, TermQuery},
     schema::{
-        FAST, Field, INDEXED, IndexRecordOption, STORED, Schema, TextFieldIndexing, TextOptions,
-        Value,
+        FAST, Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing,
+        TextOptions, Value,
     },
     snippet::SnippetGenerator,
     tokenizer::TextAnalyzer,
@@ -24,11 +24,11 @@ use tantivy::{
 
 use super::text::{self, GramTokenizer, WordTokenizer};
 use portal_content::index::{Ask, Found, Hit};
-use portal_core::model::{Article, Marked};
+use portal_core::model::{Article, Id, Marked};
 
 /// Bumped whenever the schema or an analysis changes: an index on disk of another version is
-/// built again rather than read with the wrong terms.
-pub const SCHEMA_VERSION: u64 = 2;
+/// built again rather than read with the wrong terms. 3: ids are the CMS's own text (`Id`).
+pub const SCHEMA_VERSION: u64 = 3;
 
 const GRAMS: &str = "portal_grams";
 const WORDS: &str = "portal_words";
@@ -84,9 +84,10 @@ fn schema() -> (Schema, Fields) {
         )
     };
     let fields = Fields {
-        id: b.add_u64_field("id", INDEXED | STORED | FAST),
-        sections: b.add_u64_field("sections", INDEXED),
-        category: b.add_u64_field("category", FAST | STORED),
+        // Ids as their text (`Id`), untokenised: a term each.
+        id: b.add_text_field("id", STRING | STORED | FAST),
+        sections: b.add_text_field("sections", STRING),
+        category: b.add_text_field("category", STRING | FAST | STORED),
         published: b.add_i64_field("published", INDEXED | FAST | STORED),
         fingerprint: b.add_u64_field("fingerprint", FAST | STORED),
         schema_version: b.add_u64_field("schema_version", FAST),
@@ -107,7 +108,7 @@ pub struct Doc {
     pub article: Article,
     /// The text of its body (`text::html_text`), empty when bodies are not indexed.
     pub body: String,
-    pub sections: Vec<u64>,
+    pub sections: Vec<Id>,
     pub fingerprint: u64,
     /// Whether its summary is searched (`search.fields`); it is shown either way.
     pub summary_indexed: bool,
@@ -189,18 +190,25 @@ impl Engine {
     }
 
     /// The articles the index holds, with the fingerprint each was read with.
-    pub fn held(&self) -> HashMap<u64, u64> {
+    pub fn held(&self) -> HashMap<Id, u64> {
         let searcher = self.reader.searcher();
         let mut held = HashMap::new();
+        let mut text = String::new();
         for segment in searcher.segment_readers() {
-            let (Ok(ids), Ok(prints)) = (
-                segment.fast_fields().u64("id"),
+            let (Ok(Some(ids)), Ok(prints)) = (
+                segment.fast_fields().str("id"),
                 segment.fast_fields().u64("fingerprint"),
             ) else {
                 continue;
             };
             for doc in segment.doc_ids_alive() {
-                if let (Some(id), Some(print)) = (ids.first(doc), prints.first(doc)) {
+                let Some(ord) = ids.term_ords(doc).next() else {
+                    continue;
+                };
+                text.clear();
+                if let (Ok(true), Some(print)) = (ids.ord_to_str(ord, &mut text), prints.first(doc))
+                    && let Ok(id) = Id::parse(&text)
+                {
                     held.insert(id, print);
                 }
             }
@@ -217,12 +225,12 @@ impl Engine {
         let f = self.fields;
         for doc in docs {
             let a = &doc.article;
-            writer.delete_term(Term::from_field_u64(f.id, a.id));
+            writer.delete_term(Term::from_field_text(f.id, a.id.as_str()));
             let mut d = TantivyDocument::default();
-            d.add_u64(f.id, a.id);
-            d.add_u64(f.category, a.category_id);
+            d.add_text(f.id, a.id.as_str());
+            d.add_text(f.category, a.category_id.as_str());
             for section in &doc.sections {
-                d.add_u64(f.sections, *section);
+                d.add_text(f.sections, section.as_str());
             }
             d.add_i64(f.published, published(a.publish_time.as_deref()));
             d.add_u64(f.fingerprint, doc.fingerprint);
@@ -245,13 +253,13 @@ impl Engine {
         Ok(())
     }
 
-    pub fn remove(&self, ids: &[u64]) {
+    pub fn remove(&self, ids: &[Id]) {
         let guard = self.writer.lock().expect("index writer lock");
         let Some(writer) = guard.as_ref() else {
             return;
         };
         for id in ids {
-            writer.delete_term(Term::from_field_u64(self.fields.id, *id));
+            writer.delete_term(Term::from_field_text(self.fields.id, id.as_str()));
         }
     }
 
@@ -369,7 +377,7 @@ impl Engine {
     fn with_filters(
         &self,
         words: &dyn Query,
-        section: Option<u64>,
+        section: Option<&Id>,
         from: Option<u32>,
         to: Option<u32>,
     ) -> Box<dyn Query> {
@@ -379,7 +387,7 @@ impl Engine {
             all.push((
                 Occur::Must,
                 Box::new(TermQuery::new(
-                    Term::from_field_u64(f.sections, section),
+                    Term::from_field_text(f.sections, section.as_str()),
                     IndexRecordOption::Basic,
                 )),
             ));
@@ -410,7 +418,7 @@ impl Engine {
             });
         };
         let searcher = self.reader.searcher();
-        let query = self.with_filters(words.as_ref(), ask.section, ask.from, ask.to);
+        let query = self.with_filters(words.as_ref(), ask.section.as_ref(), ask.from, ask.to);
         let offset = (ask.page.saturating_sub(1) as usize).saturating_mul(ask.size as usize);
         let f = self.fields;
         // Score first; among equal scores, the newer article.
@@ -467,22 +475,38 @@ impl Engine {
         // The filter's choices: hits per category with the same words and dates, any section.
         let unfiltered = self.with_filters(words.as_ref(), None, ask.from, ask.to);
         let all: HashSet<DocAddress> = searcher.search(unfiltered.as_ref(), &DocSetCollector)?;
-        let mut per: HashMap<u64, u64> = HashMap::new();
+        // Counted by each segment's term ordinal, named once per category at the end.
+        let mut per: HashMap<(u32, u64), u64> = HashMap::new();
         let mut columns = HashMap::new();
         for address in all {
             let column = columns.entry(address.segment_ord).or_insert_with(|| {
                 searcher
                     .segment_reader(address.segment_ord)
                     .fast_fields()
-                    .u64("category")
+                    .str("category")
                     .ok()
+                    .flatten()
             });
-            if let Some(category) = column.as_ref().and_then(|c| c.first(address.doc_id)) {
-                *per.entry(category).or_default() += 1;
+            if let Some(ord) = column
+                .as_ref()
+                .and_then(|c| c.term_ords(address.doc_id).next())
+            {
+                *per.entry((address.segment_ord, ord)).or_default() += 1;
             }
         }
-        let mut per_category: Vec<(u64, u64)> = per.into_iter().collect();
-        per_category.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let mut named: HashMap<Id, u64> = HashMap::new();
+        let mut text = String::new();
+        for ((segment, ord), count) in per {
+            text.clear();
+            if let Some(column) = columns.get(&segment).and_then(Option::as_ref)
+                && let Ok(true) = column.ord_to_str(ord, &mut text)
+                && let Ok(id) = Id::parse(&text)
+            {
+                *named.entry(id).or_default() += count;
+            }
+        }
+        let mut per_category: Vec<(Id, u64)> = named.into_iter().collect();
+        per_category.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         Ok(Found {
             hits,
             total: total as u64,

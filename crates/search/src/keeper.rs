@@ -34,7 +34,7 @@ use portal_content::envelope::ApiError;
 use portal_content::{ContentService, Query};
 use portal_core::{
     endpoint::Endpoint,
-    model::{Article, CategoryTree, tags},
+    model::{Article, CategoryTree, Id, tags},
 };
 
 /// How soon after a purge the keeper acts: purges that come together (a webhook's tags, an
@@ -52,7 +52,7 @@ const BATCH: usize = 64;
 /// What the purges heard so far ask of the index.
 #[derive(Default)]
 struct Pending {
-    ids: BTreeSet<u64>,
+    ids: BTreeSet<Id>,
     walk: bool,
     /// Read every article again, not only the changed ones (a purge of everything).
     reread: bool,
@@ -66,10 +66,10 @@ impl Pending {
         if own {
             return;
         }
-        let articles: Vec<u64> = purge
+        let articles: Vec<Id> = purge
             .tags
             .iter()
-            .filter_map(|tag| tag.strip_prefix("article:")?.parse().ok())
+            .filter_map(|tag| Id::parse(tag.strip_prefix("article:")?).ok())
             .collect();
         // An article's purge names its lists too (`articles`, `category:N`): reading the article
         // is enough. A purge of lists, a category or the tree alone may change what the lists hold.
@@ -96,7 +96,7 @@ impl Pending {
 }
 
 /// The article of a detail's cache key (`article/detail?id=2101`).
-fn detail_id(key: &str) -> Option<u64> {
+fn detail_id(key: &str) -> Option<Id> {
     match Query::of_key(key, 1) {
         Ok(Query::Article { id }) => Some(id),
         _ => None,
@@ -118,7 +118,7 @@ async fn keep(state: impl Gateway, mut purges: tokio::sync::broadcast::Receiver<
     // One past the number of the latest purge heard: once a turn has dealt with what was heard,
     // the index has followed every purge before it.
     let mut heard_through = 0;
-    let mut held: HashMap<u64, u64> = HashMap::new();
+    let mut held: HashMap<Id, u64> = HashMap::new();
     let mut pending = Pending {
         walk: true,
         ..Pending::default()
@@ -243,7 +243,7 @@ async fn keep(state: impl Gateway, mut purges: tokio::sync::broadcast::Receiver<
 async fn opened(
     index: &Arc<SearchIndex>,
     settings: &SearchSettings,
-    held: &mut HashMap<u64, u64>,
+    held: &mut HashMap<Id, u64>,
 ) -> Result<Arc<Engine>, super::EngineError> {
     if let Some(engine) = index.engine.get() {
         return Ok(Arc::clone(engine));
@@ -289,8 +289,8 @@ fn walk_every(state: &impl Gateway) -> Duration {
 fn fingerprint(card: &Article) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     (
-        card.id,
-        card.category_id,
+        &card.id,
+        &card.category_id,
         &card.title,
         &card.summary,
         &card.publish_time,
@@ -320,9 +320,9 @@ fn doc_of(card: Article, detail: &Article, tree: &CategoryTree, settings: &Searc
         _ => String::new(),
     };
     let sections = tree
-        .trail_to_id(card.category_id)
-        .map(|trail| trail.iter().map(|c| c.id).collect())
-        .unwrap_or_else(|| vec![card.category_id]);
+        .trail_to_id(&card.category_id)
+        .map(|trail| trail.iter().map(|c| c.id.clone()).collect())
+        .unwrap_or_else(|| vec![card.category_id.clone()]);
     let fingerprint = fingerprint(&card);
     Doc {
         article: card,
@@ -336,12 +336,12 @@ fn doc_of(card: Article, detail: &Article, tree: &CategoryTree, settings: &Searc
 /// Reads an article whole (again, when `fresh`: a purge may have left the cache's copy stale).
 async fn read(
     content: &ContentService<'_>,
-    id: u64,
+    id: Id,
     fresh: bool,
 ) -> Result<Option<Arc<Article>>, ApiError> {
     if fresh {
         content
-            .refresh(Query::Article { id }.key().as_str())
+            .refresh(Query::Article { id: id.clone() }.key().as_str())
             .await?;
     }
     match content.article(id).await {
@@ -362,7 +362,7 @@ async fn walk(
     state: &impl Gateway,
     engine: &Arc<Engine>,
     settings: &SearchSettings,
-    held: &mut HashMap<u64, u64>,
+    held: &mut HashMap<Id, u64>,
     reread: bool,
 ) -> Result<Walked, ApiError> {
     let content = state.content();
@@ -402,7 +402,7 @@ async fn walk(
         let at = started + pace * u32::try_from(i).unwrap_or(u32::MAX);
         async move {
             tokio::time::sleep_until(at).await;
-            let detail = read(content, card.id, fresh).await;
+            let detail = read(content, card.id.clone(), fresh).await;
             (card, detail)
         }
     }))
@@ -418,7 +418,7 @@ async fn walk(
             Ok(None) => {}
             Err(err) => {
                 failed += 1;
-                tracing::debug!(id = card.id, error = %err, "an article could not be read for the search index");
+                tracing::debug!(id = %card.id, error = %err, "an article could not be read for the search index");
             }
         }
         if batch.len() == BATCH {
@@ -438,12 +438,12 @@ async fn walk(
     }
     // Only a whole walk says what is gone.
     if listed.cacheable && !listed.value.is_empty() {
-        let listed_ids: std::collections::HashSet<u64> =
-            listed.value.iter().map(|a| a.id).collect();
-        let gone: Vec<u64> = held
+        let listed_ids: std::collections::HashSet<&Id> =
+            listed.value.iter().map(|a| &a.id).collect();
+        let gone: Vec<Id> = held
             .keys()
             .filter(|id| !listed_ids.contains(id))
-            .copied()
+            .cloned()
             .collect();
         if !gone.is_empty() {
             engine.remove(&gone);
@@ -460,11 +460,14 @@ async fn walk(
 }
 
 /// Writes `docs` (off the async workers) and notes what the index now holds.
-async fn put(engine: &Arc<Engine>, docs: Vec<Doc>, held: &mut HashMap<u64, u64>) -> bool {
+async fn put(engine: &Arc<Engine>, docs: Vec<Doc>, held: &mut HashMap<Id, u64>) -> bool {
     if docs.is_empty() {
         return false;
     }
-    let prints: Vec<(u64, u64)> = docs.iter().map(|d| (d.article.id, d.fingerprint)).collect();
+    let prints: Vec<(Id, u64)> = docs
+        .iter()
+        .map(|d| (d.article.id.clone(), d.fingerprint))
+        .collect();
     let engine = Arc::clone(engine);
     match tokio::task::spawn_blocking(move || engine.put(docs)).await {
         Ok(Ok(())) => {
@@ -484,8 +487,8 @@ async fn reindex(
     state: &impl Gateway,
     engine: &Arc<Engine>,
     settings: &SearchSettings,
-    held: &mut HashMap<u64, u64>,
-    ids: BTreeSet<u64>,
+    held: &mut HashMap<Id, u64>,
+    ids: BTreeSet<Id>,
 ) -> bool {
     let content = state.content();
     let Ok(tree) = content.tree().await else {
@@ -494,14 +497,14 @@ async fn reindex(
     let mut docs = Vec::new();
     let mut gone = Vec::new();
     for id in ids {
-        match read(&content, id, true).await {
+        match read(&content, id.clone(), true).await {
             Ok(Some(detail)) => {
                 let card = card_of(&detail);
                 docs.push(doc_of(card, &detail, &tree.value, settings));
             }
             Ok(None) => gone.push(id),
             Err(err) => {
-                tracing::warn!(id, error = %err, "a changed article could not be read for the search index; the next walk tries again");
+                tracing::warn!(id = %id, error = %err, "a changed article could not be read for the search index; the next walk tries again");
             }
         }
     }
@@ -568,7 +571,7 @@ mod tests {
     #[test]
     fn an_articles_purge_reads_it_again_and_walks_nothing() {
         let p = heard(&[tagged(&["article:2101", "articles", "category:21"])]);
-        assert_eq!(p.ids.iter().copied().collect::<Vec<_>>(), [2101]);
+        assert_eq!(p.ids.iter().cloned().collect::<Vec<_>>(), [2101]);
         assert!(!p.walk);
     }
 
@@ -586,7 +589,7 @@ mod tests {
             evict: vec!["article/detail?id=8".to_owned()],
             ..Purge::default()
         }]);
-        assert_eq!(detail.ids.iter().copied().collect::<Vec<_>>(), [7, 8]);
+        assert_eq!(detail.ids.iter().cloned().collect::<Vec<_>>(), [7, 8]);
         assert!(!detail.walk);
     }
 

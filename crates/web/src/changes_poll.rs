@@ -8,6 +8,7 @@
 use std::{collections::HashMap, time::Duration};
 
 use chrono::{DateTime, Utc};
+use portal_core::model::Id;
 
 use crate::{
     state::AppState,
@@ -34,7 +35,7 @@ pub fn spawn(state: AppState) {
     tokio::spawn(async move {
         let mut since = now();
         // The fingerprints of the last two answers' items, by article id.
-        let mut seen: HashMap<u64, u64> = HashMap::new();
+        let mut seen: HashMap<Id, u64> = HashMap::new();
         loop {
             let Some(every) = state.runtime().content.upstream.dialect().changes_every() else {
                 tokio::time::sleep(IDLE_LOOK).await;
@@ -75,7 +76,7 @@ pub fn spawn(state: AppState) {
 async fn poll_once(
     state: &AppState,
     from: DateTime<Utc>,
-    seen: &mut HashMap<u64, u64>,
+    seen: &mut HashMap<Id, u64>,
 ) -> Result<usize, portal_cms::UpstreamError> {
     let runtime = state.runtime();
     let changed = runtime.content.upstream.changes(from).await?;
@@ -83,11 +84,11 @@ async fn poll_once(
         .iter()
         .filter(|(id, _, fingerprint)| seen.get(id) != Some(fingerprint))
         .take(MAX_CHANGES)
-        .map(|&(id, category_id, _)| Change {
+        .map(|(id, category_id, _)| Change {
             event: Event::Update,
             kind: Kind::Article,
-            id,
-            category_id,
+            id: id.clone(),
+            category_id: category_id.clone(),
         })
         .collect();
     // Only this answer's items are kept: one that drops out of the window is not asked of again.

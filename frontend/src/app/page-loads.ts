@@ -9,7 +9,7 @@ import { articleLoads, listLoads, singleLoads } from '../features/articles';
 import { categoriesApi, categoriesSpec, findByUrl, type Category } from '../features/categories';
 import { searchLoads } from '../features/search';
 import { siteApi, siteSpec } from '../features/site';
-import { articleIdOf } from '../lib/page-href';
+import { idOf } from '../lib/id';
 import { queryOf, readerOf, type PageQuery, type Reader } from './loader';
 import { homeLoads } from './pages/home/home-lists';
 import { routeTrail } from './routes';
@@ -56,7 +56,7 @@ export async function prefetchPage(route: string, store: { dispatch: (action: ne
 
 function own(path: string, search: string, tree: readonly Category[], read: Reader): PageQuery[] {
   const article = ARTICLE.exec(path);
-  if (article) return articleLoads(articleIdOf(article[1]), read);
+  if (article) return articleLoads(idOf(article[1]), read);
   if (path === '/search') return searchLoads(search);
   const category = findByUrl(tree, path);
   switch (routeTrail(path).at(-1)?.page) {
@@ -69,7 +69,7 @@ function own(path: string, search: string, tree: readonly Category[], read: Read
     case 'party':
       return listLoads(category, search);
     case 'partyDetail':
-      return articleLoads(articleIdOf(new URLSearchParams(search).get('id')), read);
+      return articleLoads(idOf(new URLSearchParams(search).get('id')), read);
     default:
       return [];
   }

@@ -1,10 +1,11 @@
 // What a page reads of its address's query, from the route table's `query` (the gateway reads the
 // same entries: `portal_routes::reads`, which keys a rendered page and its cache entry by exactly
 // these values). Each value is read by one reader per parameter, the app's own (`pageNumberOf`,
-// `articleIdOf`, `dayOf`, `normalizeKeyword`), which the gateway's `pages::read_as_app` matches
+// `idOf`, `dayOf`, `normalizeKeyword`), which the gateway's `pages::read_as_app` matches
 // on the hostile cases of `lib/address-cases.json`.
 import { dayOf, normalizeKeyword } from '../features/search';
-import { articleIdOf, pageNumberOf } from '../lib/page-href';
+import { pageNumberOf } from '../lib/page-href';
+import { idOf } from '../lib/id';
 import table from './route-table.json';
 
 /** The parameters a page reads, in the order its address writes them, and those its shared address keeps. */
@@ -26,7 +27,7 @@ export function queryRule(path: string): QueryRule {
   return table.query.routes.find((rule) => matches(rule.path, path)) ?? table.query.otherwise;
 }
 
-const asText = (value: number | null): string | null => (value === null ? null : String(value));
+const asText = (value: number | string | null): string | null => (value === null ? null : String(value));
 
 /** The value of the parameter `name` as a page takes it, or null where it takes none. */
 export function readParam(name: string, raw: string | null | undefined): string | null {
@@ -36,7 +37,7 @@ export function readParam(name: string, raw: string | null | undefined): string 
       return asText(pageNumberOf(raw));
     case 'id':
     case 'section':
-      return asText(articleIdOf(raw));
+      return asText(idOf(raw));
     case 'from':
     case 'to':
       return dayOf(raw);

@@ -12,7 +12,7 @@ import { findById, findByUrl, selectMenu, useGetCategoriesQuery, type Category }
 import { parseSearch, type SearchPageProps } from '../features/search';
 import { useGetSiteQuery, type Site } from '../features/site';
 import { lazyPage, type LazyPage } from '../lib/lazy-page';
-import { articleIdOf } from '../lib/page-href';
+import { idOf, type Id } from '../lib/id';
 import { Canonical } from './canonical';
 import { shareUrl } from './share-url';
 import { Layout } from './layout/layout';
@@ -142,13 +142,13 @@ function usePageContext(path: string, title: string): ContentPageProps {
     ? crumbsOf(tree, category)
     : routeTrail(path).map((r) => ({ name: r.name, url: r.path }));
   const breadcrumbFor = useCallback(
-    (id: number) => {
+    (id: Id) => {
       const c = findById(tree, id);
       return c ? crumbsOf(tree, c) : [];
     },
     [tree],
   );
-  const urlOf = useCallback((id: number) => findById(tree, id)?.url, [tree]);
+  const urlOf = useCallback((id: Id) => findById(tree, id)?.url, [tree]);
   return {
     path,
     title: category?.name ?? title,
@@ -190,7 +190,7 @@ function RouteTitle({ route, tree, ready }: { route: RouteDef; tree: readonly Ca
 }
 
 /** The title and 栏目导航 of an article (by its id): `文章标题 - 栏目 - 公司名`, its list's section. */
-function useArticleFrame(id: number | null, fallbackName: string, path: string) {
+function useArticleFrame(id: Id | null, fallbackName: string, path: string) {
   const { data: tree = [], isLoading: treeLoading } = useGetCategoriesQuery();
   const { data: site, isLoading: siteLoading } = useGetSiteQuery();
   const search = useSearch();
@@ -265,7 +265,7 @@ function RoutePage({ route }: { route: RouteDef }) {
 
 /** 党建风采详情 (`/party/detail?id=9`): an article, titled and placed as the article page is. */
 function PartyDetailFrame({ children }: { children: ReactNode }) {
-  const id = articleIdOf(new URLSearchParams(useSearch()).get('id'));
+  const id = idOf(new URLSearchParams(useSearch()).get('id'));
   const { loading, title, section, current } = useArticleFrame(id, '党建风采详情', '/party/detail');
   return (
     <InnerLayout nav={sectionNav(section, current, 'true')} reserve pending={loading}>
@@ -279,7 +279,7 @@ function ArticleRoute() {
   const { id: raw } = useParams<{ id: string }>();
   // The article's own address (not the hash's, which moves on before this route leaves).
   const path = `/article/${raw ?? ''}`;
-  const id = articleIdOf(raw);
+  const id = idOf(raw);
   usePrefetchArticle(id);
   const context = usePageContext(path, '文章详情');
   const { loading, title, section, current } = useArticleFrame(id, '文章详情', path);

@@ -5,6 +5,7 @@
 import type { SectionLink } from '../components/section-nav';
 import { findById, findByUrl, type Category } from '../features/categories';
 import { routeTrail, type RouteDef } from './routes';
+import { isTop, type Id } from '../lib/id';
 
 export interface Section {
   name: string;
@@ -15,7 +16,7 @@ export interface Section {
 const listed = (current: { hidden: boolean }, hidden: boolean) => !hidden || current.hidden;
 
 function fromTree(tree: readonly Category[], category: Category): Section | undefined {
-  const parent = category.parentId > 0 ? findById(tree, category.parentId) : undefined;
+  const parent = isTop(category.parentId) ? undefined : findById(tree, category.parentId);
   if (!parent) return undefined;
   const current = { hidden: category.hidden === true };
   const items = (parent.subCategory ?? [])
@@ -43,7 +44,7 @@ export function sectionOf(tree: readonly Category[], path: string): Section | un
 }
 
 /** The section of a category's list (an article's 栏目导航), and the list's route in it. */
-export function sectionOfCategory(tree: readonly Category[], categoryId: number): { section?: Section; current?: string } {
+export function sectionOfCategory(tree: readonly Category[], categoryId: Id): { section?: Section; current?: string } {
   const category = findById(tree, categoryId);
   if (!category?.url) return {};
   return { section: sectionOf(tree, category.url), current: category.url };

@@ -18,7 +18,9 @@ describe('the address a visitor shares', () => {
   it('writes each value as the page reads it, as the gateway’s page key does', () => {
     expect(sharePath('/news_center/notice', '?page=02')).toBe('/portal/news_center/notice?page=2');
     expect(sharePath('/news_center/notice', '?page=0&x=1')).toBe('/portal/news_center/notice');
-    expect(sharePath('/party/detail', '?id=09')).toBe('/portal/party/detail');
+    expect(sharePath('/party/detail', '?id=0')).toBe('/portal/party/detail');
+    expect(sharePath('/party/detail', '?id=a%2Fb')).toBe('/portal/party/detail');
+    expect(sharePath('/party/detail', '?id=zx8k2m9q4w7e1r5t3y6u0i2o')).toBe('/portal/party/detail?id=zx8k2m9q4w7e1r5t3y6u0i2o');
     expect(sharePath('/search', `?q=${encodeURIComponent('\ufeff班列 ')}`)).toBe(`/portal/search?q=${encodeURIComponent('班列')}`);
   });
 

@@ -2,11 +2,13 @@
 // `model::shapes::the_apps_types_are_generated_from_the_model`; do not edit.
 // Regenerate: UPDATE_API_TYPES=1 cargo test -p portal-core --lib model::shapes
 
-export type Category = { id: number, 
+export type Id = number | string;
+
+export type Category = { id: Id, 
 /**
- * 0 at the top level.
+ * 0 at the top level, whatever the CMS calls its root.
  */
-parentId: number, name: string, 
+parentId: Id, name: string, 
 /**
  * The portal route it belongs to (`/news_center/notice`); empty when it has none.
  */
@@ -20,9 +22,9 @@ export type CategoryTree = { content: Array<Category>, };
 
 export type Attachment = { name: string, url: string, size?: number, };
 
-export type Link = { id: number, title: string, };
+export type Link = { id: Id, title: string, };
 
-export type Article = { id: number, categoryId: number, title: string, summary?: string, cover?: string, author?: string, 
+export type Article = { id: Id, categoryId: Id, title: string, summary?: string, cover?: string, author?: string, 
 /**
  * 责任编辑: the editor who answers for the article (shown on its page, under its title).
  */
@@ -62,7 +64,7 @@ export type Marked = { text: string, match: boolean, };
 
 export type Highlight = { title: Array<Marked>, fragment?: Array<Marked>, };
 
-export type SearchHit = { highlight?: Highlight, id: number, categoryId: number, title: string, summary?: string, cover?: string, author?: string, 
+export type SearchHit = { highlight?: Highlight, id: Id, categoryId: Id, title: string, summary?: string, cover?: string, author?: string, 
 /**
  * 责任编辑: the editor who answers for the article (shown on its page, under its title).
  */
@@ -96,7 +98,7 @@ prev?: Link,
  */
 next?: Link, };
 
-export type SectionCount = { id: number, name: string, count: number, };
+export type SectionCount = { id: Id, name: string, count: number, };
 
 export type SearchSource = "index" | "cms";
 

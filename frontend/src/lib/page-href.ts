@@ -1,3 +1,5 @@
+import type { Id } from './id';
+
 /** The path every page of the portal lives under (the gateway's `/portal/`). */
 export const BASE = '/portal';
 
@@ -8,20 +10,8 @@ export const BASE = '/portal';
  */
 export const pageHref = (path: string): string => `${BASE}${path.startsWith('/') ? path : `/${path}`}`;
 
-/** An article's address (`/portal/article/2101`). */
-export const articleHref = (id: number): string => pageHref(`/article/${id}`);
-
-/**
- * An article id as it appears in an address (`/article/2101`, `?id=9`), when it is one the API
- * takes: a positive integer without leading zeros that JavaScript holds exactly. Anything else
- * (`0`, `007`, twenty digits) is no article: the page says 文章不存在 with a 404, rather than ask the
- * API and show a load failure.
- */
-export function articleIdOf(raw: string | null | undefined): number | null {
-  if (!raw || !/^[1-9]\d{0,15}$/.test(raw)) return null;
-  const id = Number(raw);
-  return Number.isSafeInteger(id) ? id : null;
-}
+/** An article's address (`/portal/article/2101`, `/portal/article/zx8k2m9q4w7e1r5t3y6u0i2o`). */
+export const articleHref = (id: Id): string => pageHref(`/article/${id}`);
 
 /** Highest page number of a list or a search (the gateway's `MAX_PAGE`). */
 export const MAX_PAGE = 100_000;

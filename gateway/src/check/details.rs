@@ -4,7 +4,7 @@ use super::*;
 
 impl Checker {
     /// The CMS's search, when the dialect names one: a piece of an article's title must find it.
-    pub(super) async fn search(&mut self, id: u64, title: &str) {
+    pub(super) async fn search(&mut self, id: &Id, title: &str) {
         // Eight characters of the title: specific enough to list the article on the first page.
         let keyword: String = title.trim().chars().take(8).collect();
         let keyword = keyword.trim().to_owned();
@@ -58,7 +58,7 @@ impl Checker {
                         "dialect.lists.total",
                     ));
                 }
-                if !found.content.iter().any(|a| a.id == id) {
+                if !found.content.iter().any(|a| a.id == *id) {
                     self.last().problems.push(Problem::warning(
                         format!(
                             "searching for “{keyword}”, from the title of article {id}, did not \
@@ -78,10 +78,10 @@ impl Checker {
     /// The detail of the first of `ids`; when the CMS has none for it but has one for the
     /// second, the first is an article the list shows and the detail hides (a draft a token sees
     /// in lists, an article not yet published), not a mapping at fault: one warning says so.
-    pub(super) async fn details(&mut self, ids: &[u64]) -> Option<(u64, String)> {
-        let (&first, rest) = ids.split_first()?;
+    pub(super) async fn details(&mut self, ids: &[Id]) -> Option<(Id, String)> {
+        let (first, rest) = ids.split_first()?;
         if let Some(title) = self.detail(first).await {
-            return Some((first, title));
+            return Some((first.clone(), title));
         }
         let first_check = self.checks.len() - 1;
         let missing = {
@@ -93,7 +93,7 @@ impl Checker {
                         || p.what.contains("不存在")
                 })
         };
-        let &second = rest.first()?;
+        let second = rest.first()?;
         if !missing {
             return None;
         }
@@ -118,7 +118,7 @@ impl Checker {
                  CMS's own terms; or a credential that sees published content only"
             ))),
         ];
-        Some((second, title))
+        Some((second.clone(), title))
     }
 
     /// `[dialect.changes]`, when set: what changed in the last week, read as the poller reads it
@@ -149,9 +149,15 @@ impl Checker {
     /// (404 文章 N 不存在。 for visitors), not as a refusal or an error. Headless CMSs answer 403
     /// for an id they do not have; the fix is the endpoint's `not_found`.
     pub(super) async fn unknown_article(&mut self) {
-        const NONE: u64 = 987_654_321;
-        let call = CmsCall::Article { id: NONE };
-        let endpoint = format!("article/detail id={NONE} (none)");
+        // An id of the CMS's kind that names nothing there.
+        let none = Id::number(987_654_321);
+        let none = if self.dialect().holds(&Id::parse("a").expect("an id")) {
+            Id::parse("portal-check-none-987654321").expect("an id")
+        } else {
+            none
+        };
+        let call = CmsCall::Article { id: none.clone() };
+        let endpoint = format!("article/detail id={none} (none)");
         let started = Instant::now();
         let Ok((raw, read)) = self.upstream.answer(call.clone()).await else {
             return;
@@ -177,13 +183,13 @@ impl Checker {
                         .map(|a| a.id);
                     // A CMS that has it after all, or an answer the mapping cannot read (the
                     // detail of a real article is checked above): nothing to learn here.
-                    let Some(answered) = answered.filter(|id| *id != NONE) else {
+                    let Some(answered) = answered.filter(|id| *id != none) else {
                         return;
                     };
                     let answered = format!("article {answered}");
                     problems.push(Problem::error(
                         format!(
-                            "asked for article {NONE}, which the CMS does not have, it answered \
+                            "asked for article {none}, which the CMS does not have, it answered \
                              {answered}: the id is not sent where the CMS reads it"
                         ),
                         "payload",
@@ -216,12 +222,12 @@ impl Checker {
     }
 
     /// The article's check; its title when it could be read (for the search check).
-    pub(super) async fn detail(&mut self, id: u64) -> Option<String> {
+    pub(super) async fn detail(&mut self, id: &Id) -> Option<String> {
         let endpoint = format!("article/detail id={id}");
         let payload = self
             .call(
                 &endpoint,
-                CmsCall::Article { id },
+                CmsCall::Article { id: id.clone() },
                 "dialect.endpoints.article_detail.path",
             )
             .await?
@@ -248,7 +254,7 @@ impl Checker {
                 None
             }
             Ok(article) => {
-                if article.id != id {
+                if article.id != *id {
                     self.last().problems.push(Problem::error(
                         format!(
                             "asked for article {id}, the CMS answered article {}",

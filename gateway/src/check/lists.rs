@@ -236,13 +236,13 @@ impl Checker {
     /// check records the summary or the problem. `None` when the page could not be read.
     pub(super) async fn page(
         &mut self,
-        category: u64,
+        category: &Id,
         page: u32,
         size: u32,
     ) -> Option<(ArticlePage, Vec<Value>)> {
         let endpoint = format!("article/list categoryId={category} page={page}");
         let call = CmsCall::Articles {
-            category: Some(category),
+            category: Some(category.clone()),
             page,
             size,
         };
@@ -293,7 +293,7 @@ impl Checker {
         self.list_headers = answered.headers.clone();
         let (total, total_pages) = self.dialect().header_totals(&answered.headers);
         let context = PageContext {
-            category: Some(category),
+            category: Some(category.clone()),
             total,
             total_pages,
         };
@@ -330,11 +330,11 @@ impl Checker {
     /// Page 1 and page 2 of a list with enough articles; returns an article id and a file.
     /// The first two articles of the first list with any (the second in case the first is a
     /// draft the list shows but the detail does not), and the first's cover.
-    pub(super) async fn lists(&mut self, tree: &[Category]) -> Option<(Vec<u64>, Option<String>)> {
+    pub(super) async fn lists(&mut self, tree: &[Category]) -> Option<(Vec<Id>, Option<String>)> {
         let mut lists = Vec::new();
         walk(tree, &mut |c| {
             if c.kind.as_deref() == Some("list") || c.kind.is_none() {
-                lists.push(c.id);
+                lists.push(c.id.clone());
             }
         });
         const SIZE: u32 = 2;
@@ -344,11 +344,11 @@ impl Checker {
         let mut raw_sampled: Vec<Value> = Vec::new();
         let mut sample_check = None;
         for category in lists.into_iter().take(12) {
-            let (one, raw) = self.page(category, 1, SIZE).await?;
+            let (one, raw) = self.page(&category, 1, SIZE).await?;
             if first_article.is_none() {
                 first_article = one.content.first().map(|a| {
                     (
-                        one.content.iter().take(2).map(|a| a.id).collect(),
+                        one.content.iter().take(2).map(|a| a.id.clone()).collect(),
                         a.cover.clone(),
                     )
                 });
@@ -380,10 +380,10 @@ impl Checker {
                 continue;
             }
             let page_one = self.checks.len() - 1;
-            let (two, raw) = self.page(category, 2, SIZE).await?;
+            let (two, raw) = self.page(&category, 2, SIZE).await?;
             sampled.extend(two.content.iter().cloned());
             raw_sampled.extend(raw);
-            let ids = |p: &ArticlePage| p.content.iter().map(|a| a.id).collect::<Vec<_>>();
+            let ids = |p: &ArticlePage| p.content.iter().map(|a| a.id.clone()).collect::<Vec<_>>();
             if !two.content.is_empty() && ids(&two) == ids(&one) {
                 self.last().problems.push(Problem::error(
                     "page 2 is the same as page 1: the CMS did not see the page number",

@@ -27,7 +27,7 @@ use portal_cms::{
     finish_article,
 };
 use portal_core::{
-    model::{Article, ArticlePage, Category},
+    model::{Article, ArticlePage, Category, Id},
     portal_routes::{self, PORTAL_ROUTES},
 };
 use portal_web::config::{AuthStyle, Config, LimitsConfig};
@@ -253,7 +253,7 @@ pub async fn run(config: &Config) -> Result<Report, ClientError> {
             checker.unknown_article().await;
             checker.changes().await;
             if checker.dialect().has_search() {
-                checker.search(id, &title).await;
+                checker.search(&id, &title).await;
             }
         }
         if let Some(cover) = cover {

@@ -44,23 +44,32 @@ pub(super) fn walk(tree: &[Category], f: &mut impl FnMut(&Category)) {
     }
 }
 
-pub(super) fn has(tree: &[Category], id: u64) -> bool {
-    tree.iter().any(|c| c.id == id || has(&c.sub_category, id))
+pub(super) fn has(tree: &[Category], id: &Id) -> bool {
+    tree.iter().any(|c| c.id == *id || has(&c.sub_category, id))
+}
+
+/// An id as TOML writes it in a fix line: a whole number bare, any other id quoted.
+pub(super) fn toml_id(id: &Id) -> String {
+    match id.as_number() {
+        Some(n) => n.to_string(),
+        None => format!("\"{id}\""),
+    }
 }
 
 /// Parents that do not exist (a warning: the CMS's data, or the wrong field), and parents that
 /// lead round in a circle (an error: the wrong field, surely).
-pub(super) fn integrity(dialect: &Dialect, nodes: &[(Category, Option<u64>)]) -> Vec<Problem> {
+pub(super) fn integrity(dialect: &Dialect, nodes: &[(Category, Option<Id>)]) -> Vec<Problem> {
     let root = dialect.category_root();
-    let parents: HashMap<u64, Option<u64>> = nodes.iter().map(|(c, p)| (c.id, *p)).collect();
-    let is_top = |p: Option<u64>| matches!(p, None | Some(0)) || p == Some(root);
+    let parents: HashMap<&Id, Option<&Id>> =
+        nodes.iter().map(|(c, p)| (&c.id, p.as_ref())).collect();
+    let is_top = |p: Option<&Id>| p.is_none_or(|p| p.is_top() || p == root);
     let max_depth = dialect.category_depth() as usize;
     let mut problems = Vec::new();
     // Categories the portal leaves out for their depth: how many, and the first.
     let (mut too_deep, mut first_too_deep) = (0, None);
     for (i, (category, parent)) in nodes.iter().enumerate() {
-        if let Some(parent) = parent.filter(|p| !is_top(Some(*p)))
-            && !parents.contains_key(&parent)
+        if let Some(parent) = parent.as_ref().filter(|p| !is_top(Some(p)))
+            && !parents.contains_key(parent)
         {
             problems.push(Problem::warning(
                 format!(
@@ -73,12 +82,12 @@ pub(super) fn integrity(dialect: &Dialect, nodes: &[(Category, Option<u64>)]) ->
         }
         // Up the chain of parents, at most as far as the portal shows: a walk as long as the
         // chain would make a CMS's 10 000-long chain 50 million steps.
-        let mut seen = HashSet::from([category.id]);
-        let mut at = *parent;
-        while let Some(p) = at.filter(|p| !is_top(Some(*p))) {
+        let mut seen = HashSet::from([&category.id]);
+        let mut at = parent.as_ref();
+        while let Some(p) = at.filter(|p| !is_top(Some(p))) {
             if seen.len() >= max_depth {
                 too_deep += 1;
-                first_too_deep.get_or_insert((i, category.id));
+                first_too_deep.get_or_insert((i, &category.id));
                 break;
             }
             if !seen.insert(p) {
@@ -92,7 +101,7 @@ pub(super) fn integrity(dialect: &Dialect, nodes: &[(Category, Option<u64>)]) ->
                 ));
                 break;
             }
-            at = parents.get(&p).copied().flatten();
+            at = parents.get(p).copied().flatten();
         }
     }
     if let Some((i, id)) = first_too_deep {
@@ -121,18 +130,20 @@ impl Checker {
     /// Shape `children`: the root's children, asked for on their own so that a wrong root is
     /// told from a wrong path. `false` when the tree cannot be asked for.
     pub(super) async fn root_children(&mut self) -> bool {
-        let root = self.dialect().category_root();
-        let call = CmsCall::Children { parent: root };
+        let root = self.dialect().category_root().clone();
+        let call = CmsCall::Children {
+            parent: root.clone(),
+        };
         let endpoint = format!("category/children parentId={root}");
         let started = Instant::now();
         let answered = self.ask(&call).await;
         // What the CMS lists under 0, when the root is another id: tells a wrong root.
-        let under_zero = if root != 0
+        let under_zero = if !root.is_top()
             && answered
                 .as_ref()
                 .map_or(true, |a| self.count_items(&a.payload) == Some(0))
         {
-            match self.ask(&CmsCall::Children { parent: 0 }).await {
+            match self.ask(&CmsCall::Children { parent: Id::top() }).await {
                 Ok(zero) => self.count_items(&zero.payload).filter(|n| *n > 0),
                 Err(_) => None,
             }
@@ -286,24 +297,24 @@ impl Checker {
                 urls.insert(c.url.clone());
             }
         });
-        let root = self.dialect().category_root();
-        let ids: HashSet<u64> = nodes.iter().map(|(c, _)| c.id).collect();
-        let wrong_root = root != 0
+        let root = self.dialect().category_root().clone();
+        let ids: HashSet<&Id> = nodes.iter().map(|(c, _)| &c.id).collect();
+        let wrong_root = !root.is_top()
             && !nodes.is_empty()
             && !ids.contains(&root)
-            && !nodes.iter().any(|(_, p)| *p == Some(root));
+            && !nodes.iter().any(|(_, p)| p.as_ref() == Some(&root));
         if wrong_root {
             // The parent most categories name that is not itself listed: the CMS's real root.
-            let mut named: HashMap<u64, usize> = HashMap::new();
+            let mut named: HashMap<Id, usize> = HashMap::new();
             for (_, parent) in &nodes {
-                let parent = parent.unwrap_or(0);
-                if parent == 0 || !ids.contains(&parent) {
+                let parent = parent.clone().unwrap_or_else(Id::top);
+                if parent.is_top() || !ids.contains(&parent) {
                     *named.entry(parent).or_default() += 1;
                 }
             }
             let likely = named
                 .into_iter()
-                .max_by_key(|(id, n)| (*n, std::cmp::Reverse(*id)))
+                .max_by(|(a, n), (b, m)| n.cmp(m).then_with(|| b.cmp(a)))
                 .map(|(id, _)| id);
             problems.push(
                 Problem::error(
@@ -315,12 +326,12 @@ impl Checker {
                     "",
                     "dialect.categories.root",
                 )
-                .with_fix(likely.map(|id| format!("dialect.categories.root = {id}"))),
+                .with_fix(likely.map(|id| format!("dialect.categories.root = {}", toml_id(&id)))),
             );
         } else if count < nodes.len() {
             let left: Vec<String> = nodes
                 .iter()
-                .filter(|(c, _)| !has(&tree, c.id))
+                .filter(|(c, _)| !has(&tree, &c.id))
                 .map(|(c, _)| c.id.to_string())
                 .take(10)
                 .collect();

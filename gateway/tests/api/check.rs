@@ -136,7 +136,7 @@ async fn each_broken_setting_is_named_with_its_key() {
             status: "200",
             key: "dialect.fields.article.category_id",
             at: "items[0].title",
-            says: "expected a whole number, found a string",
+            says: "expected an id (a whole number, or a string",
         },
         Broken {
             from: "page_base = 1",

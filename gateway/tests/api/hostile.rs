@@ -62,10 +62,6 @@ async fn fuzzed_query_strings_get_a_400_naming_the_parameter() {
     let cases: Vec<(String, &str)> = vec![
         ("/portal/api/article/detail?id=%00".to_owned(), "id"),
         ("/portal/api/article/detail?id=1%002".to_owned(), "id"),
-        (
-            "/portal/api/article/detail?id=99999999999999999999999999".to_owned(),
-            "id",
-        ),
         (format!("/portal/api/article/detail?id={long_id}"), "id"),
         (
             "/portal/api/article/detail?id=%F0%9F%9A%82".to_owned(),
@@ -87,6 +83,12 @@ async fn fuzzed_query_strings_get_a_400_naming_the_parameter() {
             "id",
         ),
     ];
+    // Digits past any number the CMS holds: an id of another shape than its own (`dialect.ids`
+    // numbers), so nothing there.
+    let (status, body) = app
+        .get_json("/portal/api/article/detail?id=99999999999999999999999999")
+        .await;
+    assert_eq!(status, 404, "{body}");
     for (path, param) in cases {
         let (status, body) = app.get_json(&path).await;
         assert_eq!(status, 400, "{path}: {body}");

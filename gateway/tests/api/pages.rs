@@ -1106,7 +1106,8 @@ async fn the_old_crawlable_addresses_lead_to_the_real_urls_for_good() {
     for gone in [
         "/portal/site/nothing.html",
         "/portal/site/article/0.html",
-        "/portal/site/article/abc.html",
+        "/portal/site/article/-1.html",
+        "/portal/site/article/a%2Fb.html",
         "/portal/site/news_center/notice.html?page=0",
         "/portal/site/news_center/notice.html?page=x",
         "/portal/site/news_center/notice",

@@ -21,7 +21,9 @@ async fn bad_values_name_their_parameter() {
         ("article/list?categoryId=%E4%B8%80", "categoryId"),
         ("article/list?page=99999999999999999999999", "page"),
         ("article/detail", "id"),
-        ("article/detail?id=abc", "id"),
+        ("article/detail?id=a%2Fb", "id"),
+        ("article/detail?id=-1", "id"),
+        ("article/detail?id=%E4%B8%80", "id"),
         ("category/getParentCategory?id=", "id"),
     ] {
         let (status, body) = app.get_json(&format!("/portal/api/{query}")).await;
@@ -32,6 +34,20 @@ async fn bad_values_name_their_parameter() {
         assert!(body.get("result").is_none());
     }
     assert!(fake.seen().is_empty(), "bad queries never reach the CMS");
+    // An id of another shape than the CMS's (`dialect.ids = "numbers"`, the default): nothing
+    // there, said without asking it.
+    for query in ["article/detail?id=abc", "article/list?categoryId=news"] {
+        let (status, body) = app.get_json(&format!("/portal/api/{query}")).await;
+        assert_eq!(
+            (status.as_u16(), &body["code"]),
+            (404, &json!(404)),
+            "{query}: {body}"
+        );
+    }
+    assert!(
+        fake.seen().is_empty(),
+        "an id the CMS cannot hold never reaches it"
+    );
 }
 
 #[tokio::test]

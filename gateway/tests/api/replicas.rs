@@ -930,7 +930,7 @@ async fn entries_the_gateway_could_not_have_written_are_ignored_and_refetched() 
             .unwrap();
         gz.finish().unwrap()
     };
-    let detail = |id: u64| CacheKey::new(Endpoint::ArticleDetail, &[Some(id)]).to_string();
+    let detail = |id: u64| CacheKey::new(Endpoint::ArticleDetail, &[Some(&id)]).to_string();
     let ids = [2101u64, 2102, 2103, 2104, 2105];
     // (key, the fields that differ from a sound entry's, the reason it is refused)
     type Poisoned<'a> = (String, Vec<(&'a str, Vec<u8>)>, &'a str);

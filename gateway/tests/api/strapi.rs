@@ -75,12 +75,26 @@ async fn tree(app: &TestApp) -> Vec<Value> {
     all
 }
 
-fn id_of(tree: &[Value], url: &str) -> u64 {
-    tree.iter()
-        .find(|c| c["url"] == url)
-        .unwrap_or_else(|| panic!("no category at {url}"))["id"]
-        .as_u64()
-        .unwrap()
+/// An id as the portal's API gives it. In front of Strapi it is Strapi 5's `documentId` (the
+/// example's `fields.*.id`), a string, never the row's number.
+fn id_text(id: &Value) -> String {
+    let text = id
+        .as_str()
+        .unwrap_or_else(|| panic!("an id of Strapi is its documentId, a string: {id}"));
+    assert!(
+        text.len() >= 20 && text.bytes().all(|b| b.is_ascii_alphanumeric()),
+        "not a documentId: {text}"
+    );
+    text.to_owned()
+}
+
+fn id_of(tree: &[Value], url: &str) -> String {
+    id_text(
+        &tree
+            .iter()
+            .find(|c| c["url"] == url)
+            .unwrap_or_else(|| panic!("no category at {url}"))["id"],
+    )
 }
 
 /// The content the seed read: `STRAPI_SEED_CONTENT` (relative to the repository root, as
@@ -146,7 +160,14 @@ async fn strapi_gives_the_portal_its_tree_pages_and_details() {
         assert!(urls.contains(route), "no category at {route}");
     }
     let news = id_of(&tree, "/news_center/company_announcement/1");
-    let kind = tree.iter().find(|c| c["id"] == news).unwrap()["type"].clone();
+    let kind = tree.iter().find(|c| c["id"] == news.as_str()).unwrap()["type"].clone();
+    // Every category's parent is a documentId too, and the top level's is 0.
+    for category in &tree {
+        id_text(&category["id"]);
+        if category["parentId"] != 0 {
+            id_text(&category["parentId"]);
+        }
+    }
     assert_eq!(kind, "list");
 
     // Page 3 in pages of 10, newest first, each with its category: the seed's 公司要闻 and the ten
@@ -178,7 +199,7 @@ async fn strapi_gives_the_portal_its_tree_pages_and_details() {
         .map(|a| a["publishTime"].as_str().unwrap())
         .collect();
     assert!(dates.windows(2).all(|w| w[0] >= w[1]), "{dates:?}");
-    assert!(items.iter().all(|a| a["categoryId"] == news));
+    assert!(items.iter().all(|a| a["categoryId"] == news.as_str()));
 
     // Details: Markdown and a block tree become HTML, the hostile body is made inert.
     let mut seen_markdown = false;
@@ -189,7 +210,7 @@ async fn strapi_gives_the_portal_its_tree_pages_and_details() {
         ))
         .await;
     for summary in all["result"]["content"].as_array().unwrap() {
-        let id = summary["id"].as_u64().unwrap();
+        let id = id_text(&summary["id"]);
         let (status, detail) = app
             .get_json(&format!("/portal/api/article/detail?id={id}"))
             .await;
@@ -208,7 +229,7 @@ async fn strapi_gives_the_portal_its_tree_pages_and_details() {
         .get_json(&format!("/portal/api/article/list?categoryId={history}"))
         .await;
     for summary in list["result"]["content"].as_array().unwrap() {
-        let id = summary["id"].as_u64().unwrap();
+        let id = id_text(&summary["id"]);
         let (_, detail) = app
             .get_json(&format!("/portal/api/article/detail?id={id}"))
             .await;
@@ -229,7 +250,7 @@ async fn strapi_gives_the_portal_its_tree_pages_and_details() {
         .await;
     let mut hostile = 0;
     for summary in notices["result"]["content"].as_array().unwrap() {
-        let id = summary["id"].as_u64().unwrap();
+        let id = id_text(&summary["id"]);
         let (_, detail) = app
             .get_json(&format!("/portal/api/article/detail?id={id}"))
             .await;
@@ -247,18 +268,23 @@ async fn strapi_gives_the_portal_its_tree_pages_and_details() {
     }
     assert_eq!(hostile, 1, "the hostile notice was checked");
 
-    // An unknown article and an unknown category are 404s in Chinese.
-    let (status, body) = app.get_json("/portal/api/article/detail?id=999999").await;
-    assert_eq!(
-        (status.as_u16(), body["msg"].as_str()),
-        (404, Some("文章 999999 不存在。"))
-    );
+    // An unknown article and an unknown category are 404s in Chinese; so is an article asked
+    // for by the row number Strapi also has (the portal knows its documents by documentId).
+    for id in ["999999", "nosuchdocument0000000000"] {
+        let (status, body) = app
+            .get_json(&format!("/portal/api/article/detail?id={id}"))
+            .await;
+        assert_eq!(
+            (status.as_u16(), body["msg"].as_str()),
+            (404, Some(format!("文章 {id} 不存在。").as_str()))
+        );
+    }
     let (status, body) = app
-        .get_json("/portal/api/article/list?categoryId=9999")
+        .get_json("/portal/api/article/list?categoryId=nosuchdocument0000000000")
         .await;
     assert_eq!(
         (status.as_u16(), body["msg"].as_str()),
-        (404, Some("栏目 9999 不存在。"))
+        (404, Some("栏目 nosuchdocument0000000000 不存在。"))
     );
 }
 
@@ -303,13 +329,13 @@ async fn the_gateways_index_finds_in_strapis_bodies_what_strapis_own_search_miss
     // Strapi's search (`$containsi` on the title) does not read bodies: 换装站 stands in the
     // bodies of the seed's articles, in none of their titles.
     let keyword = "换装站";
-    let holding: BTreeSet<u64> = seed_articles()
+    let holding: BTreeSet<String> = seed_articles()
         .iter()
         .filter(|a| {
             a["content"].as_str().unwrap_or("").contains(keyword)
                 && !a["title"].as_str().unwrap_or("").contains(keyword)
         })
-        .map(|a| a["id"].as_u64().unwrap())
+        .map(|a| a["title"].as_str().unwrap().to_owned())
         .collect();
     assert!(!holding.is_empty(), "the seed's bodies hold {keyword}");
     let query = format!(
@@ -356,7 +382,7 @@ async fn the_gateways_index_finds_in_strapis_bodies_what_strapis_own_search_miss
             .collect();
         assert!(marked.contains(&keyword), "{hit}");
         // The hit's page opens: it is Strapi's article, at the portal's address.
-        let id = hit["id"].as_u64().unwrap();
+        let id = id_text(&hit["id"]);
         let (status, detail) = app
             .get_json(&format!("/portal/api/article/detail?id={id}"))
             .await;
@@ -407,12 +433,32 @@ async fn strapi_content_is_rendered_with_its_sitemap_and_feeds() {
     assert_eq!(feed.status(), 200);
     let feed = feed.text().await.unwrap();
     assert_eq!(feed.matches("<item>").count(), 20);
-    let first = all["result"]["content"][0]["id"].as_u64().unwrap();
-    let page = app.get(&format!("/portal/article/{first}")).await;
-    assert_eq!(page.status(), 200);
-    let page = page.text().await.unwrap();
-    assert!(page.contains("class=\"article__body"), "{page}");
-    assert!(!page.contains("<script>alert"));
+    let first = id_text(&all["result"]["content"][0]["id"]);
+    // The sitemap and the rendered list link to articles by their documentId, and those pages
+    // render.
+    assert!(
+        sitemap.contains(&format!("/portal/article/{first}<")),
+        "{sitemap}"
+    );
+    let list = app
+        .get("/portal/news_center/company_announcement/1")
+        .await
+        .text()
+        .await
+        .unwrap();
+    let linked = list
+        .split("href=\"/portal/article/")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("the list links its articles");
+    id_text(&Value::String(linked.to_owned()));
+    for id in [first.as_str(), linked] {
+        let page = app.get(&format!("/portal/article/{id}")).await;
+        assert_eq!(page.status(), 200, "{id}");
+        let page = page.text().await.unwrap();
+        assert!(page.contains("class=\"article__body"), "{page}");
+        assert!(!page.contains("<script>alert"));
+    }
 }
 
 #[tokio::test]
@@ -480,8 +526,8 @@ async fn strapi_flags_the_lead_story_and_serves_the_video_captions() {
             .iter()
             .find(|a| a["title"] == title)
             .unwrap_or_else(|| panic!("{title} is not in Strapi: {list}"))["id"]
-            .as_u64()
-            .unwrap();
+            .clone();
+        let id = id_text(&id);
         let (status, detail) = app
             .get_json(&format!("/portal/api/article/detail?id={id}"))
             .await;
@@ -577,15 +623,15 @@ async fn strapi_edits_reach_the_portal_through_its_own_webhook() {
             "/portal/api/article/list?categoryId={news}&page=1&size=1"
         ))
         .await;
-    let id = page["result"]["content"][0]["id"].as_u64().unwrap();
-    let detail = format!("/portal/api/article/detail?id={id}");
+    // The portal's id of the article is the documentId the editor edits it by.
+    let document = id_text(&page["result"]["content"][0]["id"]);
+    let detail = format!("/portal/api/article/detail?id={document}");
     let (status, before) = app.get_json(&detail).await;
     assert_eq!(status, 200, "{before}");
     assert_eq!(app.get(&detail).await.headers()["x-cache"], "HIT");
 
     // Edited as an editor would: Strapi 5 addresses a document by its documentId.
     let client = crate::helpers::client();
-    let document = document_id(&client, &strapi, &editor, "articles", "id", &id.to_string()).await;
     let title = format!("{}（已更新）", before["result"]["title"].as_str().unwrap());
     let edited = client
         .put(format!("{strapi}/api/articles/{document}"))

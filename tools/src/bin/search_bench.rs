@@ -308,7 +308,7 @@ fn index_alone(articles: &[reference_cms::Article]) {
                 Doc {
                     article: card,
                     body: html_text(&a.content, 20_000),
-                    sections: vec![a.category_id],
+                    sections: vec![a.category_id.into()],
                     fingerprint: 0,
                     summary_indexed: true,
                 }

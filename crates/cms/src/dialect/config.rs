@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use portal_core::model::Id;
 use serde::Deserialize;
 
 /// One path into a JSON object (`meta.total_count`), or several tried in order.
@@ -39,6 +40,12 @@ pub struct DialectConfig {
     /// How titles, names and summaries are written: `plain` (the default) or `html` (entities
     /// such as `&#8220;` decoded, tags dropped). Summaries with tags become text either way.
     pub text_format: TextFormat,
+    /// What the CMS's category and article ids are: `numbers` (the default: WordPress,
+    /// Directus's serial keys, reference-cms) or `text` (Strapi 5's `documentId`, Plone's UID,
+    /// UUIDs, hex ids, slugs). Either way the portal carries them as the CMS writes them; with
+    /// `numbers` an address naming an article by a word answers "not found" without asking the
+    /// CMS, which many answer with a 400 or a 500.
+    pub ids: IdKind,
     pub envelope: EnvelopeConfig,
     pub paging: PagingConfig,
     pub endpoints: EndpointsConfig,
@@ -55,6 +62,7 @@ impl Default for DialectConfig {
             time_zone: "Asia/Shanghai".to_owned(),
             content_format: ContentFormat::default(),
             text_format: TextFormat::default(),
+            ids: IdKind::default(),
             envelope: EnvelopeConfig::default(),
             paging: PagingConfig::default(),
             endpoints: EndpointsConfig::default(),
@@ -65,6 +73,14 @@ impl Default for DialectConfig {
             changes: ChangesConfig::default(),
         }
     }
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum IdKind {
+    #[default]
+    Numbers,
+    Text,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
@@ -367,8 +383,9 @@ pub struct CategoriesConfig {
     /// Paths of a category's children (shape `tree`).
     pub children: Paths,
     /// The parent of the top level: a parent of 0 or null is the top when this is 0; another id
-    /// names the category whose children are the top level (it is not shown itself).
-    pub root: u64,
+    /// (a whole number or a string: a Plone UID, a slug) names the category whose children are
+    /// the top level (it is not shown itself).
+    pub root: Id,
     /// Field to sort siblings by (`sort`); `""` keeps the CMS's order.
     pub sort: String,
     /// How deep shape `children` asks (levels below the root).
@@ -406,7 +423,7 @@ impl Default for CategoriesConfig {
             shape: CategoryShape::Tree,
             items: paths(&["content", "records", "items", "list", ""]),
             children: paths(&["subCategory", "children", "sub_category"]),
-            root: 0,
+            root: Id::top(),
             sort: "sort".to_owned(),
             max_depth: 4,
             routes: BTreeMap::new(),

@@ -13,7 +13,7 @@ use super::{
     dates::normalise_time_in,
     text,
 };
-use portal_core::model::{Article, ArticlePage, Attachment, Category, Link};
+use portal_core::model::{Article, ArticlePage, Attachment, Category, Id, Link};
 
 /// What does not fit the dialect: where in the CMS's JSON, which key, what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -28,7 +28,7 @@ pub struct ShapeProblem {
 #[derive(Debug, Clone, Default)]
 pub struct PageContext {
     /// The category the list was asked for: an item without a category of its own is in it.
-    pub category: Option<u64>,
+    pub category: Option<Id>,
     /// Totals from the response's headers (`lists.total_header`, `lists.total_pages_header`).
     pub total: Option<u64>,
     pub total_pages: Option<u64>,
@@ -82,7 +82,7 @@ pub struct CategoryRules {
     pub shape: CategoryShape,
     pub items: Field,
     pub children: Field,
-    pub root: u64,
+    pub root: Id,
     pub sort: Option<JsonPath>,
     pub max_depth: u32,
     pub routes: RouteTable,
@@ -110,7 +110,7 @@ impl CategoryRules {
             shape: c.shape,
             items: field("categories.items", &c.items)?,
             children: field("categories.children", &c.children)?,
-            root: c.root,
+            root: c.root.clone(),
             sort,
             max_depth: c.max_depth,
             routes: c.routes.clone(),
@@ -125,14 +125,14 @@ impl CategoryRules {
     /// or the CMS's own address transformed (`route`), else the `url` field as the CMS wrote it.
     fn route_of(
         &self,
-        id: u64,
+        id: &Id,
         slug: Option<&str>,
         derived_from: Option<&str>,
         url: Option<String>,
     ) -> String {
         if let Some(route) = self
             .routes
-            .get(&id.to_string())
+            .get(id.as_str())
             .or_else(|| slug.and_then(|s| self.routes.get(s)))
         {
             return route.clone();
@@ -303,6 +303,18 @@ const ARTICLE_NAMES: &[&str] = &[
     "next",
 ];
 
+/// An id as the CMS writes it: a whole number, or a string that is an id (`Id`).
+pub(super) fn as_id(value: &Value) -> Option<Id> {
+    match value {
+        Value::Number(n) => n.as_u64().map(Id::number),
+        Value::String(s) => Id::parse(s.trim()).ok(),
+        _ => None,
+    }
+}
+
+/// What `as_id` takes, for a problem's message.
+const AN_ID: &str = "an id (a whole number, or a string of letters, digits and -._~:@ starting with a letter or digit)";
+
 pub(super) fn as_u64(value: &Value) -> Option<u64> {
     match value {
         Value::Number(n) => n.as_u64(),
@@ -445,7 +457,7 @@ pub(super) fn list_in<'a>(
 
 impl Dialect {
     /// One category without its children, and the parent its JSON names (if any).
-    fn category(&self, object: &Value, at: &str) -> Result<(Category, Option<u64>), ShapeProblem> {
+    fn category(&self, object: &Value, at: &str) -> Result<(Category, Option<Id>), ShapeProblem> {
         let f = &self.category;
         if !object.is_object() {
             return Err(problem(
@@ -454,8 +466,8 @@ impl Dialect {
                 format!("a category must be an object, found {}", type_name(object)),
             ));
         }
-        let id = required(object, &f.id, at, "a whole number", as_u64)?;
-        let parent = read(object, &f.parent_id, at, "a whole number or null", as_u64)?;
+        let id = required(object, &f.id, at, AN_ID, as_id)?;
+        let parent = read(object, &f.parent_id, at, &format!("{AN_ID} or null"), as_id)?;
         let name = required(object, &f.name, at, "a name (string)", as_text)?;
         let slug = read(object, &f.slug, at, "a string", as_text)?;
         let derived_from = match &self.categories.route_from {
@@ -463,7 +475,7 @@ impl Dialect {
             None => None,
         };
         let url = self.categories.route_of(
-            id,
+            &id,
             slug.as_deref(),
             derived_from.as_deref(),
             read(object, &f.url, at, "a string", as_text)?,
@@ -477,7 +489,7 @@ impl Dialect {
         };
         let category = Category {
             id,
-            parent_id: parent.unwrap_or(0),
+            parent_id: parent.clone().unwrap_or_else(Id::top),
             name: self.text(name),
             url,
             sort: read(object, &f.sort, at, "a number", as_i64)?.unwrap_or(0),
@@ -493,8 +505,18 @@ impl Dialect {
     }
 
     /// The id of a raw category, if it has a readable one.
-    pub fn category_id_of(&self, object: &Value) -> Option<u64> {
-        self.category.id.get(object).and_then(as_u64)
+    pub fn category_id_of(&self, object: &Value) -> Option<Id> {
+        self.category.id.get(object).and_then(as_id)
+    }
+
+    /// The id of a raw article (a webhook's entry), if it has a readable one.
+    pub fn article_id_of(&self, object: &Value) -> Option<Id> {
+        self.article.id.get(object).and_then(as_id)
+    }
+
+    /// The category a raw article names, if it names one readably.
+    pub fn article_category_of(&self, object: &Value) -> Option<Id> {
+        self.article.category_id.get(object).and_then(as_id)
     }
 
     /// The raw category objects of a category-list payload.
@@ -512,7 +534,7 @@ impl Dialect {
     pub fn category_nodes(
         &self,
         source: &CategorySource,
-    ) -> Result<Vec<(Category, Option<u64>)>, ShapeProblem> {
+    ) -> Result<Vec<(Category, Option<Id>)>, ShapeProblem> {
         let mut nodes = Vec::new();
         match source {
             CategorySource::List(payload) => {
@@ -524,7 +546,7 @@ impl Dialect {
                     for (i, object) in items.iter().enumerate() {
                         let (category, _) =
                             self.category(object, &format!("children of {parent}[{i}]"))?;
-                        nodes.push((category, Some(*parent)));
+                        nodes.push((category, Some(parent.clone())));
                     }
                 }
             }
@@ -535,9 +557,9 @@ impl Dialect {
     fn flatten(
         &self,
         items: &[Value],
-        nesting_parent: Option<u64>,
+        nesting_parent: Option<&Id>,
         at: &str,
-        out: &mut Vec<(Category, Option<u64>)>,
+        out: &mut Vec<(Category, Option<Id>)>,
         depth: usize,
     ) -> Result<(), ShapeProblem> {
         if depth > 32 {
@@ -550,8 +572,8 @@ impl Dialect {
         for (i, object) in items.iter().enumerate() {
             let here = format!("{at}[{i}]");
             let (category, parent) = self.category(object, &here)?;
-            let id = category.id;
-            out.push((category, parent.or(nesting_parent)));
+            let id = category.id.clone();
+            out.push((category, parent.or_else(|| nesting_parent.cloned())));
             if self.categories.shape == CategoryShape::Tree
                 && let Some(children) = self.categories.children.get(object)
             {
@@ -577,7 +599,7 @@ impl Dialect {
                     .unwrap_or_default();
                 self.flatten(
                     children,
-                    Some(id),
+                    Some(&id),
                     &format!("{here}.{path}"),
                     out,
                     depth + 1,
@@ -593,30 +615,31 @@ impl Dialect {
     /// `categories.max_depth` levels below it and those past the first `MAX_CATEGORIES` reached
     /// are left out — `check-upstream` reports them. So every later walk of the tree (its JSON,
     /// the app's menu, a page's state) is shallow and small whatever a CMS sends.
-    pub fn assemble(&self, nodes: Vec<(Category, Option<u64>)>) -> Vec<Category> {
-        let root = self.categories.root;
-        let top = |parent: Option<u64>| match parent {
-            None | Some(0) => root == 0,
+    pub fn assemble(&self, nodes: Vec<(Category, Option<Id>)>) -> Vec<Category> {
+        let root = &self.categories.root;
+        let top = |parent: &Option<Id>| match parent {
+            None => root.is_top(),
+            Some(p) if p.is_top() => root.is_top(),
             Some(p) => p == root,
         };
-        let mut children: HashMap<Option<u64>, Vec<Category>> = HashMap::new();
+        let mut children: HashMap<Option<Id>, Vec<Category>> = HashMap::new();
         for (category, parent) in nodes {
-            let key = if top(parent) { None } else { parent };
+            let key = if top(&parent) { None } else { parent };
             children.entry(key).or_default().push(category);
         }
         // Breadth first: every category after its parent, with its parent's index.
         let mut reached: Vec<(Category, Option<usize>)> = Vec::new();
         let mut seen = HashSet::new();
-        let mut level: Vec<(Option<u64>, Option<usize>)> = vec![(None, None)];
+        let mut level: Vec<(Option<Id>, Option<usize>)> = vec![(None, None)];
         for _ in 0..self.categories.max_depth {
             let mut next = Vec::new();
             for (parent, parent_index) in level {
                 for mut category in children.remove(&parent).unwrap_or_default() {
-                    if reached.len() == MAX_CATEGORIES || !seen.insert(category.id) {
+                    if reached.len() == MAX_CATEGORIES || !seen.insert(category.id.clone()) {
                         continue;
                     }
-                    category.parent_id = parent.unwrap_or(0);
-                    next.push((Some(category.id), Some(reached.len())));
+                    category.parent_id = parent.clone().unwrap_or_else(Id::top);
+                    next.push((Some(category.id.clone()), Some(reached.len())));
                     reached.push((category, parent_index));
                 }
             }
@@ -632,7 +655,7 @@ impl Dialect {
             let mut sub = std::mem::take(&mut kids[index]);
             sub.reverse();
             if self.categories.sort.is_some() {
-                sub.sort_by_key(|c| (c.sort, c.id));
+                sub.sort_by(|a, b| (a.sort, &a.id).cmp(&(b.sort, &b.id)));
             }
             category.sub_category = sub;
             match parent {
@@ -642,7 +665,7 @@ impl Dialect {
         }
         top_level.reverse();
         if self.categories.sort.is_some() {
-            top_level.sort_by_key(|c| (c.sort, c.id));
+            top_level.sort_by(|a, b| (a.sort, &a.id).cmp(&(b.sort, &b.id)));
         }
         top_level
     }
@@ -670,7 +693,7 @@ impl Dialect {
         );
         // A neighbour without its id or title is left out rather than failing the article.
         let f = &self.article;
-        let id = read(value, &f.id, &at, "a whole number", as_u64)?;
+        let id = read(value, &f.id, &at, AN_ID, as_id)?;
         let title = read(value, &f.title, &at, "a title (string)", as_text)?;
         Ok(id.zip(title).map(|(id, title)| Link { id, title }))
     }
@@ -749,8 +772,8 @@ impl Dialect {
             }
         };
         Ok(Article {
-            id: required(object, &f.id, at, "a whole number", as_u64)?,
-            category_id: read(object, &f.category_id, at, "a whole number", as_u64)?.unwrap_or(0),
+            id: required(object, &f.id, at, AN_ID, as_id)?,
+            category_id: read(object, &f.category_id, at, AN_ID, as_id)?.unwrap_or_else(Id::top),
             title: self.text(required(object, &f.title, at, "a title (string)", as_text)?),
             // A summary is text, whatever markup the CMS wrapped it in.
             summary: read(object, &f.summary, at, "a string", as_text)?.map(|s| {
@@ -804,10 +827,10 @@ impl Dialect {
             .enumerate()
             .map(|(i, a)| {
                 let mut article = self.article(a, &format!("items[{i}]"))?;
-                if article.category_id == 0
-                    && let Some(category) = context.category
+                if article.category_id.is_top()
+                    && let Some(category) = &context.category
                 {
-                    article.category_id = category;
+                    article.category_id = category.clone();
                 }
                 Ok(article)
             })

@@ -10,6 +10,7 @@ mod text;
 use std::collections::BTreeMap;
 
 use axum::http::StatusCode;
+use portal_core::model::Id;
 use serde_json::Value;
 
 pub use config::{
@@ -271,15 +272,15 @@ impl CmsEndpoint {
 pub enum CmsCall {
     Categories,
     Children {
-        parent: u64,
+        parent: Id,
     },
     Articles {
-        category: Option<u64>,
+        category: Option<Id>,
         page: u32,
         size: u32,
     },
     Article {
-        id: u64,
+        id: Id,
     },
     /// Articles matching a keyword (trimmed, 1–50 characters), newest first.
     Search {
@@ -341,7 +342,7 @@ impl CmsCall {
 #[derive(Debug, Clone)]
 pub enum CategorySource {
     List(Value),
-    Levels(Vec<(u64, Vec<Value>)>),
+    Levels(Vec<(Id, Vec<Value>)>),
 }
 
 /// What `Dialect::request` says to send.
@@ -396,6 +397,7 @@ pub struct Dialect {
     time_zone: chrono::FixedOffset,
     content_format: ContentFormat,
     text_format: TextFormat,
+    ids: config::IdKind,
     /// Response headers with a list's total and page count.
     total_header: Option<axum::http::HeaderName>,
     total_pages_header: Option<axum::http::HeaderName>,
@@ -705,6 +707,7 @@ impl Dialect {
             time_zone,
             content_format: config.content_format,
             text_format: config.text_format,
+            ids: config.ids,
             total_header: header_named("lists.total_header", &config.lists.total_header)?,
             total_pages_header: header_named(
                 "lists.total_pages_header",
@@ -761,8 +764,14 @@ impl Dialect {
         self.categories.shape
     }
 
-    pub fn category_root(&self) -> u64 {
-        self.categories.root
+    /// Whether `id` may name something in this CMS (`ids`: any id for `text`, a whole number
+    /// for `numbers`).
+    pub fn holds(&self, id: &Id) -> bool {
+        self.ids == config::IdKind::Text || id.as_number().is_some()
+    }
+
+    pub fn category_root(&self) -> &Id {
+        &self.categories.root
     }
 
     pub fn category_depth(&self) -> u32 {
@@ -813,9 +822,9 @@ impl Dialect {
     }
 
     /// The id of the article an `article_by_slug` answer found.
-    pub fn slug_answer(&self, payload: &Value) -> Option<u64> {
+    pub fn slug_answer(&self, payload: &Value) -> Option<Id> {
         let item = self.slug_item.get(payload).filter(|v| !v.is_null())?;
-        map::as_u64(self.article.id.get(item)?)
+        map::as_id(self.article.id.get(item)?)
     }
 
     /// The address an `image_detail` answer gives its image.
@@ -842,14 +851,14 @@ impl Dialect {
     pub fn changed_articles(
         &self,
         payload: &Value,
-    ) -> Result<Vec<(u64, Option<u64>, u64)>, ShapeProblem> {
+    ) -> Result<Vec<(Id, Option<Id>, u64)>, ShapeProblem> {
         use std::hash::{Hash, Hasher};
         let items = map::list_in(payload, &self.lists.items, "article")?;
         Ok(items
             .iter()
             .filter_map(|item| {
-                let id = map::as_u64(self.article.id.get(item)?)?;
-                let category = self.article.category_id.get(item).and_then(map::as_u64);
+                let id = map::as_id(self.article.id.get(item)?)?;
+                let category = self.article.category_id.get(item).and_then(map::as_id);
                 let mut hasher = std::collections::hash_map::DefaultHasher::new();
                 item.to_string().hash(&mut hasher);
                 Some((id, category, hasher.finish()))
@@ -908,31 +917,29 @@ impl Dialect {
 
     /// What to send for `call`.
     pub fn request(&self, call: &CmsCall) -> CmsRequest {
-        let (path, query) = match *call {
+        let (path, query) = match call {
             CmsCall::Categories => self.category_list.build(None),
-            CmsCall::Children { parent } => self.category_children.build(Some(&parent.to_string())),
-            CmsCall::Article { id } => self.article_detail.build(Some(&id.to_string())),
-            CmsCall::ArticleBySlug { ref slug } => self.article_by_slug.build(Some(slug)),
+            CmsCall::Children { parent } => self.category_children.build(Some(parent.as_str())),
+            CmsCall::Article { id } => self.article_detail.build(Some(id.as_str())),
+            CmsCall::ArticleBySlug { slug } => self.article_by_slug.build(Some(slug)),
             CmsCall::Image { id } => self.image_detail.build(Some(&id.to_string())),
-            CmsCall::Changes { ref since } => self.changes.build(Some(since)),
+            CmsCall::Changes { since } => self.changes.build(Some(since)),
             CmsCall::Articles {
                 category,
                 page,
                 size,
             } => {
-                let (path, query) = self
-                    .article_list
-                    .build(category.map(|c| c.to_string()).as_deref());
-                self.paged(path, query, page, size)
+                let (path, query) = self.article_list.build(category.as_ref().map(Id::as_str));
+                self.paged(path, query, *page, *size)
             }
             CmsCall::Search {
-                ref keyword,
+                keyword,
                 page,
                 size,
             } => {
                 let (path, mut query) = self.article_search.build(None);
                 query.push((self.article_search.param.clone(), keyword.to_string()));
-                self.paged(path, query, page, size)
+                self.paged(path, query, *page, *size)
             }
         };
         CmsRequest { path, query }

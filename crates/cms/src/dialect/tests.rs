@@ -233,7 +233,7 @@ fn without_an_envelope_the_status_decides() {
 #[test]
 fn requests_follow_paths_parameters_and_paging_styles() {
     let call = CmsCall::Articles {
-        category: Some(21),
+        category: Some(21.into()),
         page: 3,
         size: 10,
     };
@@ -268,7 +268,7 @@ fn requests_follow_paths_parameters_and_paging_styles() {
         ]
     );
     assert_eq!(
-        super::Dialect::request(&mybatis(), &CmsCall::Article { id: 2101 }),
+        super::Dialect::request(&mybatis(), &CmsCall::Article { id: 2101.into() }),
         CmsRequest {
             path: "cms/article/2101".into(),
             query: vec![]
@@ -287,7 +287,10 @@ fn a_flat_list_becomes_a_tree_with_routes_from_config() {
     let tree = rest()
         .category_tree(&CategorySource::List(payload))
         .unwrap();
-    assert_eq!(tree.iter().map(|c| c.id).collect::<Vec<_>>(), [1, 2]);
+    assert_eq!(
+        tree.iter().map(|c| c.id.clone()).collect::<Vec<_>>(),
+        [1, 2]
+    );
     assert_eq!(tree[0].url, "/about", "by slug");
     assert_eq!(
         tree[1].sub_category[0].url, "/news_center/company_announcement/1",
@@ -320,7 +323,7 @@ fn a_nested_tree_under_a_configured_root_and_in_cms_order() {
     ]}]});
     let tree = d.category_tree(&CategorySource::List(payload)).unwrap();
     assert_eq!(
-        tree.iter().map(|c| c.id).collect::<Vec<_>>(),
+        tree.iter().map(|c| c.id.clone()).collect::<Vec<_>>(),
         [7, 3],
         "CMS order kept"
     );
@@ -340,14 +343,14 @@ fn children_answers_build_a_tree_and_cycles_end() {
     let d = native();
     let levels = vec![
         (
-            0,
+            0.into(),
             vec![
                 json!({"id": 1, "name": "甲"}),
                 json!({"id": 2, "name": "乙"}),
             ],
         ),
-        (1, vec![json!({"id": 11, "name": "甲一"})]),
-        (11, vec![json!({"id": 1, "name": "甲（又）"})]),
+        (1.into(), vec![json!({"id": 11, "name": "甲一"})]),
+        (11.into(), vec![json!({"id": 1, "name": "甲（又）"})]),
     ];
     let tree = d.category_tree(&CategorySource::Levels(levels)).unwrap();
     assert_eq!(tree.len(), 2);
@@ -411,7 +414,7 @@ fn totals_are_derived_when_the_cms_gives_none() {
 fn problems_name_the_place_and_the_key() {
     let err = native()
         .article_page(
-            &json!({"content": [{"id": 1, "title": "t"}, {"id": "x", "title": "t"}]}),
+            &json!({"content": [{"id": 1, "title": "t"}, {"id": "a/b", "title": "t"}]}),
             1,
             10,
         )
@@ -443,13 +446,13 @@ fn problems_name_the_place_and_the_key() {
 fn each_call_belongs_to_an_endpoint_that_calls_the_cms() {
     for call in [
         CmsCall::Categories,
-        CmsCall::Children { parent: 0 },
+        CmsCall::Children { parent: 0.into() },
         CmsCall::Articles {
             category: None,
             page: 1,
             size: 10,
         },
-        CmsCall::Article { id: 1 },
+        CmsCall::Article { id: 1.into() },
     ] {
         let endpoint = call.endpoint();
         assert_eq!(endpoint.spec().cms, Some(endpoint), "{call:?}");
@@ -526,7 +529,7 @@ fn neighbours_are_typed_links_and_a_broken_one_is_left_out() {
     assert_eq!(
         article.prev,
         Some(portal_core::model::Link {
-            id: 8,
+            id: 8.into(),
             title: "较新".to_owned()
         })
     );
@@ -535,7 +538,7 @@ fn neighbours_are_typed_links_and_a_broken_one_is_left_out() {
     assert!(!article.extra.contains_key("prev") && !article.extra.contains_key("next"));
     let untitled = json!({"id": 7, "title": "本文", "next": {"id": 6}});
     assert_eq!(native().article(&untitled, "payload").unwrap().next, None);
-    let wrong = json!({"id": 7, "title": "本文", "next": {"id": "x", "title": "t"}});
+    let wrong = json!({"id": 7, "title": "本文", "next": {"id": 1.5, "title": "t"}});
     let problem = native().article(&wrong, "payload").unwrap_err();
     assert_eq!(problem.key, "dialect.fields.article.id");
     assert_eq!(problem.at, "payload.next.id");

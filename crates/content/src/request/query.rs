@@ -3,7 +3,7 @@
 use axum::{extract::FromRequestParts, http::request::Parts};
 
 use crate::envelope::ApiError;
-use portal_core::endpoint::Endpoint;
+use portal_core::{endpoint::Endpoint, model::Id};
 
 /// Highest page number accepted; beyond it no CMS has content and the number is abuse.
 pub const MAX_PAGE: u32 = 100_000;
@@ -148,8 +148,31 @@ impl RawQuery {
             })
     }
 
-    pub fn required_id(&self, name: &'static str) -> Result<u64, ApiError> {
-        self.positive(name, i64::MAX as u64)?
+    /// A category's or an article's id, the CMS's own (`Id`): a whole number or a string of
+    /// letters, digits and `-._~:@`, 1 to 128 long, never `0` (the top level's parent).
+    /// `None` when absent.
+    pub fn id(&self, name: &'static str) -> Result<Option<Id>, ApiError> {
+        let Some(raw) = self.single(name)? else {
+            return Ok(None);
+        };
+        let raw = raw.trim();
+        if raw.is_empty() {
+            return Err(ApiError::bad_query(name, format!("参数 {name} 不能为空。")));
+        }
+        match Id::parse(raw) {
+            Ok(id) if !id.is_top() => Ok(Some(id)),
+            _ => Err(ApiError::bad_query(
+                name,
+                format!(
+                    "参数 {name} 应为编号：正整数，或以字母或数字开头、由 1 到 {} 个字母、数字及 -._~:@ 组成的字符串。",
+                    portal_core::model::MAX_ID_LEN
+                ),
+            )),
+        }
+    }
+
+    pub fn required_id(&self, name: &'static str) -> Result<Id, ApiError> {
+        self.id(name)?
             .ok_or_else(|| ApiError::bad_query(name, format!("缺少参数 {name}。")))
     }
 }
@@ -157,7 +180,7 @@ impl RawQuery {
 /// The article list's validated query.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ListQuery {
-    pub category_id: Option<u64>,
+    pub category_id: Option<Id>,
     pub page: u32,
     pub size: u32,
 }
@@ -166,7 +189,7 @@ impl ListQuery {
     /// `max_size` is the largest page the CMS accepts (`dialect.paging.max_size`).
     pub fn parse(query: &RawQuery, max_size: u32) -> Result<Self, ApiError> {
         Ok(Self {
-            category_id: query.positive("categoryId", i64::MAX as u64)?,
+            category_id: query.id("categoryId")?,
             page: query.positive("page", MAX_PAGE.into())?.unwrap_or(1) as u32,
             size: query
                 .positive("size", max_size.into())?
@@ -199,7 +222,7 @@ mod tests {
         assert_eq!(
             q,
             ListQuery {
-                category_id: Some(3),
+                category_id: Some(3.into()),
                 page: 1,
                 size: 10
             }
@@ -226,7 +249,9 @@ mod tests {
             ("page=999999999999999999999999", "page"),
             ("size=51", "size"),
             ("size=0", "size"),
-            ("categoryId=x", "categoryId"),
+            ("categoryId=0", "categoryId"),
+            ("categoryId=a%2Fb", "categoryId"),
+            ("categoryId=a/b", "categoryId"),
             ("size=10&size=20", "size"),
         ] {
             let err = ListQuery::parse(&RawQuery::parse(query), 50).unwrap_err();

@@ -4,8 +4,11 @@
 //! service (`content`) caches them, and each face renders them: their serde form is the API's
 //! `result` (and the shared cache tier's stored value); the sitemap and the feeds read the fields.
 
+mod id;
 pub mod site;
 pub mod tags;
+
+pub use id::{Id, IdError, MAX_LEN as MAX_ID_LEN, is_id_byte};
 
 use std::{collections::HashSet, sync::Arc};
 
@@ -20,9 +23,9 @@ pub const MAX_PAGE_SIZE: u32 = 50;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Category {
-    pub id: u64,
-    /// 0 at the top level.
-    pub parent_id: u64,
+    pub id: Id,
+    /// 0 at the top level, whatever the CMS calls its root.
+    pub parent_id: Id,
     pub name: String,
     /// The portal route it belongs to (`/news_center/notice`); empty when it has none.
     pub url: String,
@@ -75,21 +78,21 @@ impl CategoryTree {
     }
 
     /// The category `id`, with its ancestors (outermost first).
-    pub fn trail_to_id(&self, id: u64) -> Option<Vec<&Category>> {
-        trail(&self.content, &|c| c.id == id)
+    pub fn trail_to_id(&self, id: &Id) -> Option<Vec<&Category>> {
+        trail(&self.content, &|c| c.id == *id)
     }
 
     /// The parent of category `id` (`None` at the top level), looked up by `parentId` anywhere
     /// in the tree, so a CMS that sends a flat list works as well as a nested one. `None` when
     /// there is no category `id`.
-    pub fn parent_of(&self, id: u64) -> Option<Option<Category>> {
+    pub fn parent_of(&self, id: &Id) -> Option<Option<Category>> {
         let (category, nested_parent) = find_with_parent(&self.content, id)?;
-        if category.parent_id == 0 {
+        if category.parent_id.is_top() {
             return Some(None);
         }
         let parent = nested_parent
             .filter(|p| p.id == category.parent_id)
-            .or_else(|| find_with_parent(&self.content, category.parent_id).map(|(p, _)| p))?;
+            .or_else(|| find_with_parent(&self.content, &category.parent_id).map(|(p, _)| p))?;
         let mut parent = parent.clone();
         // The parent alone: its subtree is the caller's to fetch from the list.
         parent.sub_category.clear();
@@ -124,18 +127,21 @@ fn trail<'a>(list: &'a [Category], hit: &dyn Fn(&Category) -> bool) -> Option<Ve
 }
 
 /// Finds `id` in the tree, with its parent when it has one (a category seen twice counts once).
-fn find_with_parent(tree: &[Category], id: u64) -> Option<(&Category, Option<&Category>)> {
+fn find_with_parent<'a>(
+    tree: &'a [Category],
+    id: &Id,
+) -> Option<(&'a Category, Option<&'a Category>)> {
     fn walk<'a>(
         list: &'a [Category],
         parent: Option<&'a Category>,
-        id: u64,
-        seen: &mut HashSet<u64>,
+        id: &Id,
+        seen: &mut HashSet<&'a Id>,
     ) -> Option<(&'a Category, Option<&'a Category>)> {
         for category in list {
-            if !seen.insert(category.id) {
+            if !seen.insert(&category.id) {
                 continue;
             }
-            if category.id == id {
+            if category.id == *id {
                 return Some((category, parent));
             }
             if let Some(hit) = walk(&category.sub_category, Some(category), id, seen) {
@@ -161,7 +167,7 @@ pub struct Attachment {
 #[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Link {
-    pub id: u64,
+    pub id: Id,
     pub title: String,
 }
 
@@ -170,8 +176,8 @@ pub struct Link {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Article {
-    pub id: u64,
-    pub category_id: u64,
+    pub id: Id,
+    pub category_id: Id,
     pub title: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<String>,
@@ -240,11 +246,11 @@ impl Article {
     }
 
     /// The ids of its previous and next articles, whose titles its links show.
-    pub fn neighbour_ids(&self) -> impl Iterator<Item = u64> + '_ {
+    pub fn neighbour_ids(&self) -> impl Iterator<Item = &Id> + '_ {
         [&self.prev, &self.next]
             .into_iter()
             .flatten()
-            .map(|link| link.id)
+            .map(|link| &link.id)
     }
 }
 
@@ -319,7 +325,7 @@ pub struct SearchHit {
 #[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SectionCount {
-    pub id: u64,
+    pub id: Id,
     pub name: String,
     pub count: u64,
 }

@@ -9,8 +9,8 @@ use serde_json::Value;
 use ts_rs::{Config, TS};
 
 use super::{
-    Article, ArticlePage, Attachment, Category, CategoryTree, Highlight, Link, Marked, SearchHit,
-    SearchPage, SearchSource, SectionCount,
+    Article, ArticlePage, Attachment, Category, CategoryTree, Highlight, Id, Link, Marked,
+    SearchHit, SearchPage, SearchSource, SectionCount,
     site::{
         Contact, Department, Figure, Mourning, Partner, Site, SiteAnswer, Wechat, Whistleblowing,
     },
@@ -22,10 +22,11 @@ const TYPES_FILE: &str = concat!(
 );
 const OPENAPI: &str = include_str!("../../../../docs/openapi.json");
 
-/// The TypeScript the app imports: one declaration per shape, ids as plain numbers.
+/// The TypeScript the app imports: one declaration per shape, counts as plain numbers.
 fn typescript() -> String {
     let cfg = Config::new().with_large_int("number");
     let decls = [
+        Id::decl(&cfg),
         Category::decl(&cfg),
         CategoryTree::decl(&cfg),
         Attachment::decl(&cfg),
@@ -112,8 +113,8 @@ fn properties(schemas: &Value, name: &str) -> BTreeSet<String> {
 /// Every field filled, so each serialises (a new field must be filled here: the compiler says so).
 fn full_article() -> Article {
     Article {
-        id: 1,
-        category_id: 2,
+        id: 1.into(),
+        category_id: 2.into(),
         title: "t".into(),
         summary: Some("s".into()),
         cover: Some("c".into()),
@@ -128,11 +129,11 @@ fn full_article() -> Article {
         captions: Some("c".into()),
         lead: Some(true),
         prev: Some(Link {
-            id: 4,
+            id: 4.into(),
             title: "p".into(),
         }),
         next: Some(Link {
-            id: 5,
+            id: 5.into(),
             title: "n".into(),
         }),
         extra: serde_json::Map::new(),
@@ -149,8 +150,8 @@ fn full_attachment() -> Attachment {
 
 fn full_category() -> Category {
     Category {
-        id: 1,
-        parent_id: 0,
+        id: 1.into(),
+        parent_id: super::Id::top(),
         name: "n".into(),
         url: "/u".into(),
         sort: 1,
@@ -189,7 +190,7 @@ fn the_openapi_schemas_name_exactly_the_models_fields() {
         (
             "ArticleLink",
             keys(&Link {
-                id: 1,
+                id: 1.into(),
                 title: "t".into(),
             }),
         ),
@@ -244,7 +245,7 @@ fn the_openapi_schemas_name_exactly_the_models_fields() {
         highlight: Some(highlight.clone()),
     };
     let section = SectionCount {
-        id: 21,
+        id: 21.into(),
         name: "公司要闻".into(),
         count: 3,
     };

@@ -1,14 +1,16 @@
 //! The tags cached answers carry, named once: the handlers tag what they store, the purge and
 //! the webhook purge by them, so an edit in the CMS reaches every answer that shows it.
 
+use super::Id;
+
 /// Answers that show article `id`: its detail, the list pages it is on, its neighbours' details
 /// (their previous/next links carry its title).
-pub fn article(id: u64) -> String {
+pub fn article(id: &Id) -> String {
     format!("article:{id}")
 }
 
 /// The list pages of category `id`.
-pub fn category(id: u64) -> String {
+pub fn category(id: &Id) -> String {
     format!("category:{id}")
 }
 
@@ -23,9 +25,7 @@ pub const SEARCH_INDEX: &str = "search-index";
 
 /// Whether `tag` is one of the forms above (what the purge endpoint accepts).
 pub fn is_valid(tag: &str) -> bool {
-    let id = |rest: &str| {
-        !rest.is_empty() && rest.len() <= 20 && rest.bytes().all(|b| b.is_ascii_digit())
-    };
+    let id = |rest: &str| Id::check(rest).is_ok();
     tag == CATEGORIES
         || tag == ALL_ARTICLES
         || tag == SEARCH_INDEX
@@ -41,7 +41,9 @@ mod tests {
     fn only_the_known_forms_are_tags() {
         for good in [
             "article:2101",
+            "article:zx8k2m9q4w7e1r5t3y6u0i2o",
             "category:21",
+            "category:news-center",
             "categories",
             "articles",
             "search-index",
@@ -50,8 +52,8 @@ mod tests {
         }
         for bad in [
             "article:",
-            "article:x",
-            "category:-1",
+            "article:a/b",
+            "category:a b",
             "user:1",
             "",
             "article:2101 ",

@@ -16,18 +16,28 @@ fn tree() -> CategoryTree {
 #[test]
 fn parent_is_found_nested_or_flat() {
     let tree = tree();
-    assert_eq!(tree.parent_of(21).unwrap().unwrap().id, 2);
-    assert_eq!(tree.parent_of(31).unwrap().unwrap().id, 1);
-    assert!(tree.parent_of(2).unwrap().is_none());
-    assert!(tree.parent_of(999).is_none());
-    assert!(tree.parent_of(21).unwrap().unwrap().sub_category.is_empty());
+    assert_eq!(tree.parent_of(&Id::number(21)).unwrap().unwrap().id, 2);
+    assert_eq!(tree.parent_of(&Id::number(31)).unwrap().unwrap().id, 1);
+    assert!(tree.parent_of(&Id::number(2)).unwrap().is_none());
+    assert!(tree.parent_of(&Id::number(999)).is_none());
+    assert!(
+        tree.parent_of(&Id::number(21))
+            .unwrap()
+            .unwrap()
+            .sub_category
+            .is_empty()
+    );
 }
 
 #[test]
 fn trails_lead_from_the_top() {
     let tree = tree();
-    let names = |t: Vec<&Category>| t.iter().map(|c| c.id).collect::<Vec<_>>();
-    assert_eq!(names(tree.trail_to_id(21).unwrap()), [2, 21]);
+    let names = |t: Vec<&Category>| {
+        t.iter()
+            .map(|c| c.id.as_number().unwrap())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(names(tree.trail_to_id(&Id::number(21)).unwrap()), [2, 21]);
     assert_eq!(
         names(
             tree.trail_to_url("/news_center/company_announcement/1")
@@ -60,5 +70,8 @@ fn dates_in_every_form_a_face_needs() {
     assert_eq!(article.date(), "2026-03-01");
     assert_eq!(article.iso_time().unwrap(), "2026-03-01T08:30:00+08:00");
     assert_eq!(article.rfc2822().unwrap(), "Sun, 1 Mar 2026 08:30:00 +0800");
-    assert_eq!(article.neighbour_ids().collect::<Vec<_>>(), [8]);
+    assert_eq!(
+        article.neighbour_ids().cloned().collect::<Vec<_>>(),
+        [Id::number(8)]
+    );
 }

@@ -35,7 +35,7 @@ use portal_content::{
 };
 use portal_core::{
     endpoint::Endpoint,
-    model::{Article, Category, flatten, site::Site, tags},
+    model::{Article, Category, Id, flatten, site::Site, tags},
     portal_routes::PORTAL_ROUTES,
 };
 use templates::FeedItem;
@@ -189,7 +189,7 @@ async fn moved(Path(path): Path<String>, query: RawQuery) -> Response {
         let Some(id) = id_of(id) else {
             return not_found();
         };
-        links::article(id)
+        links::article(&id)
     } else {
         let route = format!("/{stem}");
         if !PORTAL_ROUTES.contains(&route.as_str()) {
@@ -204,12 +204,9 @@ async fn moved(Path(path): Path<String>, query: RawQuery) -> Response {
     (StatusCode::MOVED_PERMANENTLY, [(header::LOCATION, target)]).into_response()
 }
 
-/// An id in a path: digits only, above 0.
-fn id_of(text: &str) -> Option<u64> {
-    (!text.is_empty() && text.len() <= 19 && text.bytes().all(|b| b.is_ascii_digit()))
-        .then(|| text.parse().ok())
-        .flatten()
-        .filter(|&id| id > 0)
+/// An id in a path: the CMS's own (`Id`), not the top level's `0`.
+fn id_of(text: &str) -> Option<Id> {
+    Id::parse(text).ok().filter(|id| !id.is_top())
 }
 
 /// The pages' real URLs (the app's routes under `/portal`, `frontend/src/lib/page-href.ts`).
@@ -230,11 +227,11 @@ mod links {
         }
     }
 
-    pub fn article(id: u64) -> String {
+    pub fn article(id: &portal_core::model::Id) -> String {
         format!("/portal/article/{id}")
     }
 
-    pub fn feed(category: u64) -> String {
+    pub fn feed(category: &portal_core::model::Id) -> String {
         format!("/portal/feed/{category}.xml")
     }
 
@@ -287,9 +284,9 @@ async fn sitemap(State(state): State<AppState>, info: RequestInfo) -> Response {
             let articles = content.first_articles(None, usize::MAX).await?;
             // A page changes when its newest article does: that date is its lastmod (a group's,
             // its children's newest; the home page's, the newest of all).
-            let mut newest: HashMap<u64, &str> = HashMap::new();
+            let mut newest: HashMap<&Id, &str> = HashMap::new();
             for a in articles.value.iter() {
-                let slot = newest.entry(a.category_id).or_default();
+                let slot = newest.entry(&a.category_id).or_default();
                 if a.date() > *slot {
                     *slot = a.date();
                 }
@@ -313,7 +310,7 @@ async fn sitemap(State(state): State<AppState>, info: RequestInfo) -> Response {
             urls.extend(articles.value.iter().map(|a| {
                 let date = a.date();
                 (
-                    absolute(site, &links::article(a.id)),
+                    absolute(site, &links::article(&a.id)),
                     (!date.is_empty()).then(|| date.to_owned()),
                 )
             }));
@@ -353,18 +350,18 @@ async fn feed(
         info,
         key,
         Endpoint::ArticleList,
-        move |state| make_feed(state, which),
+        move |state| make_feed(state, which.clone()),
     )
     .await
 }
 
-async fn make_feed(state: AppState, which: Option<u64>) -> Result<Made, ApiError> {
+async fn make_feed(state: AppState, which: Option<Id>) -> Result<Made, ApiError> {
     let runtime = state.runtime();
     let content = state.content_of(&runtime);
     let site = &runtime.config.site;
     let tree = content.tree().await?;
     let mut cacheable = tree.cacheable;
-    let (title, link, categories): (String, String, Vec<&Category>) = match which {
+    let (title, link, categories): (String, String, Vec<&Category>) = match &which {
         Some(id) => {
             let Some(trail) = tree
                 .value
@@ -404,15 +401,17 @@ async fn make_feed(state: AppState, which: Option<u64>) -> Result<Made, ApiError
     let mut articles = Vec::new();
     let mut found_tags = Vec::new();
     for category in &categories {
-        found_tags.push(tags::category(category.id));
-        let latest = content.first_articles(Some(category.id), FEED_SIZE).await?;
+        found_tags.push(tags::category(&category.id));
+        let latest = content
+            .first_articles(Some(category.id.clone()), FEED_SIZE)
+            .await?;
         cacheable &= latest.cacheable;
         articles.extend(latest.value.iter().cloned());
     }
     articles.sort_by(|a, b| b.publish_time.cmp(&a.publish_time).then(b.id.cmp(&a.id)));
     articles.truncate(FEED_SIZE);
-    found_tags.extend(articles.iter().map(|a| tags::article(a.id)));
-    let self_href = match which {
+    found_tags.extend(articles.iter().map(|a| tags::article(&a.id)));
+    let self_href = match &which {
         Some(id) => links::feed(id),
         None => links::NEWS_FEED.to_owned(),
     };
@@ -426,7 +425,7 @@ async fn make_feed(state: AppState, which: Option<u64>) -> Result<Made, ApiError
             .iter()
             .map(|a| FeedItem {
                 title: a.title.clone(),
-                link: absolute(site, &links::article(a.id)),
+                link: absolute(site, &links::article(&a.id)),
                 pub_date: a.rfc2822(),
                 summary: a.summary.clone().filter(|s| !s.is_empty()),
             })

@@ -261,10 +261,11 @@ fn read_as_app(name: &str, value: &str) -> Option<String> {
         "page" | "listPage" => digits(6)
             .filter(|page| (1..=u64::from(MAX_PAGE)).contains(page))
             .map(|page| page.to_string()),
-        // `articleIdOf`: no leading zero, a number JavaScript holds exactly (a search's section
-        // likewise).
-        "id" | "section" => digits(16)
-            .filter(|id| !value.starts_with('0') && *id <= MAX_SAFE_INTEGER)
+        // `idOf` (lib/id.ts): the CMS's own id as it is written, not the top level's `0` (a
+        // search's section likewise).
+        "id" | "section" => portal_core::model::Id::parse(value)
+            .ok()
+            .filter(|id| !id.is_top())
             .map(|id| id.to_string()),
         // `dayOf`: `yyyy-MM-dd`, a real day.
         "from" | "to" => (value.len() == 10
@@ -280,9 +281,6 @@ fn read_as_app(name: &str, value: &str) -> Option<String> {
         _ => None,
     }
 }
-
-/// 2⁵³ − 1: the largest integer a JavaScript number holds exactly.
-const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 
 /// What the server bundle's `portalRender` answers: either the API URLs the page asks for that
 /// it was not given (`needs`), or the page — its HTTP status, the `<title>`/`<meta>`/`<link>` for
@@ -715,7 +713,7 @@ mod tests {
             ),
             (
                 "/portal/search",
-                "q=a&section=021&from=2025-02-30&to=2025-1-1",
+                "q=a&section=a%2Fb&from=2025-02-30&to=2025-1-1",
                 "/portal/search?q=a",
             ),
             // An article the list page it was opened from; 党建风采详情 its id.
@@ -729,11 +727,14 @@ mod tests {
                 "id=9&page=2",
                 "/portal/party/detail?id=9",
             ),
-            ("/portal/party/detail", "id=09", "/portal/party/detail"),
+            // The CMS's own ids as they are written: one page per id text.
+            ("/portal/party/detail", "id=09", "/portal/party/detail?id=09"),
+            ("/portal/party/detail", "id=0", "/portal/party/detail"),
+            ("/portal/party/detail", "id=-9", "/portal/party/detail"),
             (
                 "/portal/party/detail",
-                "id=9007199254740993",
-                "/portal/party/detail",
+                "id=zx8k2m9q4w7e1r5t3y6u0i2o",
+                "/portal/party/detail?id=zx8k2m9q4w7e1r5t3y6u0i2o",
             ),
             ("/portal/index.html", "", "/portal/"),
         ];

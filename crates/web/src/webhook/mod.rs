@@ -30,7 +30,7 @@ use portal_cache::Purge;
 use portal_content::envelope::{ApiError, Success};
 use portal_core::{
     endpoint::{CacheKey, Endpoint},
-    model::tags,
+    model::{Id, tags},
 };
 
 pub const SIGNATURE_HEADER: &str = "x-portal-signature";
@@ -53,10 +53,11 @@ pub struct Notice {
     pub event: Event,
     #[serde(rename = "type")]
     pub kind: Kind,
-    pub id: u64,
+    /// The CMS's id of what changed: a whole number or a string (`Id`).
+    pub id: Id,
     /// An article's category (its lists change too).
     #[serde(default)]
-    pub category_id: Option<u64>,
+    pub category_id: Option<Id>,
     /// When the CMS signed it, Unix seconds.
     pub time: u64,
     /// Anything unique to this notice (a counter, a UUID): two edits of one article within the
@@ -82,12 +83,12 @@ pub enum Kind {
 }
 
 /// What a notice says changed, whatever form it came in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Change {
     pub event: Event,
     pub kind: Kind,
-    pub id: u64,
-    pub category_id: Option<u64>,
+    pub id: Id,
+    pub category_id: Option<Id>,
 }
 
 impl From<&Notice> for Change {
@@ -95,44 +96,61 @@ impl From<&Notice> for Change {
         Self {
             event: notice.event,
             kind: notice.kind,
-            id: notice.id,
-            category_id: notice.category_id,
+            id: notice.id.clone(),
+            category_id: notice.category_id.clone(),
         }
     }
 }
 
-/// A number, or a string of one (Directus sends keys as strings).
-fn id_of(value: &serde_json::Value) -> Option<u64> {
-    value
-        .as_u64()
-        .or_else(|| value.as_str().and_then(|s| s.trim().parse().ok()))
+/// An id as a CMS's payload writes it: a number, or a string (Directus sends keys as strings).
+fn id_of(value: &serde_json::Value) -> Option<Id> {
+    match value {
+        serde_json::Value::Number(n) => n.as_u64().map(Id::number),
+        serde_json::Value::String(s) => Id::parse(s.trim()).ok(),
+        _ => None,
+    }
 }
 
 /// The changes a CMS's own webhook payload names: Strapi's `{event: "entry.<what>", model, entry}`
 /// or Directus's `{event: "items.<what>", collection, keys | key}`. `None` when `body` is neither;
-/// an empty list when it is about a content type the portal does not show.
+/// an empty list when it is about a content type the portal does not show. Strapi's entry is
+/// read as the dialect reads an article (its id where `fields.article.id` says: `documentId`
+/// for a portal addressed by it; its category where `fields.article.category_id` says).
 fn changes_in_cms_payload(
     body: &serde_json::Value,
     admin: &crate::config::AdminConfig,
+    dialect: &portal_cms::dialect::Dialect,
 ) -> Option<Vec<Change>> {
     let event = body.get("event")?.as_str()?;
     let (what, type_name, ids, category_id) = if let Some(what) = event.strip_prefix("entry.") {
         let entry = body.get("entry")?;
-        let category_id = entry
-            .get("category")
-            .and_then(|c| c.get("id").and_then(id_of).or_else(|| id_of(c)));
-        (
-            what,
-            body.get("model")?.as_str()?,
-            vec![id_of(entry.get("id")?)?],
-            category_id,
-        )
+        let model = body.get("model")?.as_str()?;
+        let article = admin
+            .webhook_article_types
+            .iter()
+            .any(|t| t.eq_ignore_ascii_case(model));
+        let (id, category_id) = if article {
+            (
+                dialect.article_id_of(entry),
+                dialect.article_category_of(entry),
+            )
+        } else {
+            (dialect.category_id_of(entry), None)
+        };
+        // A field the dialect does not read (an older payload): Strapi's own `id`.
+        let id = id.or_else(|| id_of(entry.get("id")?))?;
+        let category_id = category_id.or_else(|| {
+            entry
+                .get("category")
+                .and_then(|c| c.get("id").and_then(id_of).or_else(|| id_of(c)))
+        });
+        (what, model, vec![id], category_id)
     } else if let Some(what) = event
         .strip_prefix("items.")
         // A Directus Flow's event hook names the collection first: `articles.items.update`.
         .or_else(|| event.split_once(".items.").map(|(_, what)| what))
     {
-        let ids: Vec<u64> = match (body.get("keys"), body.get("key")) {
+        let ids: Vec<Id> = match (body.get("keys"), body.get("key")) {
             (Some(keys), _) => keys.as_array()?.iter().filter_map(id_of).collect(),
             (None, Some(key)) => vec![id_of(key)?],
             (None, None) => return None,
@@ -167,7 +185,7 @@ fn changes_in_cms_payload(
                 event,
                 kind,
                 id,
-                category_id,
+                category_id: category_id.clone(),
             })
             .collect(),
     )
@@ -220,13 +238,13 @@ impl Change {
     fn tags(&self) -> Vec<String> {
         match self.kind {
             Kind::Article => {
-                let mut tags = vec![tags::article(self.id), tags::ALL_ARTICLES.to_owned()];
-                tags.extend(self.category_id.map(tags::category));
+                let mut tags = vec![tags::article(&self.id), tags::ALL_ARTICLES.to_owned()];
+                tags.extend(self.category_id.as_ref().map(tags::category));
                 tags
             }
             Kind::Category => vec![
                 tags::CATEGORIES.to_owned(),
-                tags::category(self.id),
+                tags::category(&self.id),
                 tags::ALL_ARTICLES.to_owned(),
             ],
         }
@@ -265,7 +283,7 @@ pub async fn receive(
         }
         let value: serde_json::Value = serde_json::from_slice(&body)
             .map_err(|err| ApiError::bad_query("body", format!("通知内容无法识别：{err}")))?;
-        match changes_in_cms_payload(&value, admin) {
+        match changes_in_cms_payload(&value, admin, runtime.content.upstream.dialect()) {
             Some(changes) => changes,
             // The gateway's own notice, sent with the header rather than signed.
             None => vec![Change::from(&read_notice(&body)?)],
@@ -391,7 +409,7 @@ async fn refresh(state: &AppState, changes: &[Change], reached: &[String]) -> Ve
         changes
             .iter()
             .filter(|change| change.kind == Kind::Article && !change.removes())
-            .map(|change| CacheKey::new(Endpoint::ArticleDetail, &[Some(change.id)]).to_string()),
+            .map(|change| CacheKey::new(Endpoint::ArticleDetail, &[Some(&change.id)]).to_string()),
     );
     keys.sort_unstable();
     keys.dedup();

@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { api } from '../../app/api';
 import type { QuerySpec } from '../../app/loader';
 import type { Article as ArticleShape, ArticlePage as PageShape, Link } from '../../lib/api-types';
+import type { Id } from '../../lib/id';
 
 // The shapes are the gateway's (generated from its model): an article in a list is one without
 // what only a detail carries.
@@ -15,7 +16,7 @@ export interface ArticlePage extends Omit<PageShape, 'content'> {
 }
 
 export interface ListArgs {
-  categoryId: number;
+  categoryId: Id;
   page?: number;
   size?: number;
 }
@@ -24,14 +25,14 @@ export interface ListArgs {
 export const listSpec: QuerySpec<ListArgs, ArticlePage> = {
   request: ({ categoryId, page = 1, size = 10 }) => ({ url: '/article/list', params: { categoryId, page, size } }),
 };
-export const articleSpec: QuerySpec<number, Article> = {
+export const articleSpec: QuerySpec<Id, Article> = {
   request: (id) => ({ url: '/article/detail', params: { id } }),
 };
 
 export const articlesApi = api.injectEndpoints({
   endpoints: (build) => ({
     getArticles: build.query<ArticlePage, ListArgs>({ query: listSpec.request }),
-    getArticle: build.query<Article, number>({ query: articleSpec.request }),
+    getArticle: build.query<Article, Id>({ query: articleSpec.request }),
   }),
 });
 
@@ -42,7 +43,7 @@ export const { useGetArticlesQuery, useGetArticleQuery } = articlesApi;
  * loading; the page's query then finds it on its way (Lighthouse mobile: the detail call used to
  * start only after that script, ~300 ms later on slow 4G).
  */
-export function usePrefetchArticle(id: number | null) {
+export function usePrefetchArticle(id: Id | null) {
   const prefetch = articlesApi.usePrefetch('getArticle');
   useEffect(() => {
     if (id !== null) prefetch(id);

@@ -5,17 +5,18 @@ import { queryOf, type PageQuery, type Reader } from '../../app/loader';
 import { articleSpec, articlesApi, listSpec, type ListArgs } from './api';
 import { LIST_PAGE_SIZE, pageFromSearch } from './list-page-slice';
 import type { CategoryRef } from './types';
+import type { Id } from '../../lib/id';
 
 const { getArticle, getArticles } = articlesApi.endpoints;
 
 /** A page of a list category, as its list page asks for it. */
-export const listArgs = (categoryId: number, page: number): ListArgs => ({ categoryId, page, size: LIST_PAGE_SIZE });
+export const listArgs = (categoryId: Id, page: number): ListArgs => ({ categoryId, page, size: LIST_PAGE_SIZE });
 
 /** A single-page category shows its first article: the list's first entry, then its detail. */
-export const pageArticleArgs = (categoryId: number): ListArgs => ({ categoryId, page: 1, size: 1 });
+export const pageArticleArgs = (categoryId: Id): ListArgs => ({ categoryId, page: 1, size: 1 });
 
 /** 相关文章: the first page of the article's list, as the list asks for it (one cache entry). */
-export const relatedArgs = (categoryId: number): ListArgs => listArgs(categoryId, 1);
+export const relatedArgs = (categoryId: Id): ListArgs => listArgs(categoryId, 1);
 
 /** A list page (`?page=2` in `search`, the first page otherwise). */
 export function listLoads(category: CategoryRef | undefined, search: string): PageQuery[] {
@@ -23,7 +24,7 @@ export function listLoads(category: CategoryRef | undefined, search: string): Pa
 }
 
 /** An article by id, and once it is in, its related list. */
-export function articleLoads(id: number | null, read: Reader): PageQuery[] {
+export function articleLoads(id: Id | null, read: Reader): PageQuery[] {
   if (id === null) return [];
   const article = read(getArticle, id);
   return [queryOf(getArticle, articleSpec, id), ...(article ? [queryOf(getArticles, listSpec, relatedArgs(article.categoryId))] : [])];

@@ -1,10 +1,11 @@
 import type { PaginationLocale } from '../../components/pagination';
 import type { Crumb } from '../../components/breadcrumb';
 import type { Whistleblowing } from '../../lib/api-types';
+import type { Id } from '../../lib/id';
 
 /** What the app tells a content page about the category it shows. */
 export interface CategoryRef {
-  id: number;
+  id: Id;
   name: string;
   url: string;
   description?: string;
@@ -21,9 +22,9 @@ export interface ContentPageProps {
   breadcrumb: Crumb[];
   paginationLocale: PaginationLocale;
   /** The breadcrumb of another category (article details link back to their list). */
-  breadcrumbFor: (categoryId: number) => Crumb[];
+  breadcrumbFor: (categoryId: Id) => Crumb[];
   /** The route of a category's list, for "back to the list". */
-  urlOf: (categoryId: number) => string | undefined;
+  urlOf: (categoryId: Id) => string | undefined;
   /** What the app adds under the page's content, shown once the content is there. */
   extras?: PageExtras;
   /**

@@ -1,4 +1,5 @@
 import type { Category } from './types';
+import { isTop, type Id } from '../../lib/id';
 
 /** Depth-first search of the nested tree for the category whose `url` is `url`. */
 export function findByUrl(tree: readonly Category[], url: string): Category | undefined {
@@ -10,7 +11,7 @@ export function findByUrl(tree: readonly Category[], url: string): Category | un
   return undefined;
 }
 
-export function findById(tree: readonly Category[], id: number): Category | undefined {
+export function findById(tree: readonly Category[], id: Id): Category | undefined {
   for (const category of tree) {
     if (category.id === id) return category;
     const found = findById(category.subCategory ?? [], id);
@@ -21,7 +22,7 @@ export function findById(tree: readonly Category[], id: number): Category | unde
 
 export interface MenuSelection {
   selected?: Category;
-  /** The sub-menu parent: set only when the selected category's parentId is above 0. */
+  /** The sub-menu parent: set only when the selected category is not at the top level. */
   parent?: Category;
 }
 
@@ -29,6 +30,6 @@ export interface MenuSelection {
 export function selectMenu(tree: readonly Category[], url: string): MenuSelection {
   const selected = findByUrl(tree, url);
   if (!selected) return {};
-  const parent = selected.parentId > 0 ? findById(tree, selected.parentId) : undefined;
+  const parent = isTop(selected.parentId) ? undefined : findById(tree, selected.parentId);
   return { selected, parent };
 }

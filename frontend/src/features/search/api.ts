@@ -1,6 +1,7 @@
 import { api } from '../../app/api';
 import type { QuerySpec } from '../../app/loader';
 import type { SearchPage } from '../../lib/api-types';
+import type { Id } from '../../lib/id';
 
 export type { Marked, SearchHit, SearchPage, SectionCount } from '../../lib/api-types';
 
@@ -9,7 +10,7 @@ export interface SearchArgs {
   page: number;
   size: number;
   /** The gateway's own index only: a section, and days (`yyyy-MM-dd`). */
-  categoryId?: number | null;
+  categoryId?: Id | null;
   from?: string | null;
   to?: string | null;
 }

@@ -51,7 +51,7 @@ describe('keyword', () => {
       from: '2025-01-01',
       to: '2025-12-31',
     });
-    expect(parseSearch('q=a&section=021&from=2025-02-30&to=2025-1-1')).toEqual({
+    expect(parseSearch('q=a&section=a%2Fb&from=2025-02-30&to=2025-1-1')).toEqual({
       keyword: 'a',
       page: 1,
       section: null,

@@ -1,4 +1,5 @@
-import { articleIdOf, pageNumberOf } from '../../lib/page-href';
+import { pageNumberOf } from '../../lib/page-href';
+import { idOf, type Id } from '../../lib/id';
 
 /** Longest keyword the gateway takes, in characters (its `MAX_KEYWORD`). */
 export const MAX_KEYWORD = 50;
@@ -28,7 +29,7 @@ export function dayOf(raw: string | null | undefined): string | null {
 
 /** The filters of the gateway's own index: a section (a category and those under it) and days. */
 export interface SearchFilters {
-  section?: number | null;
+  section?: Id | null;
   from?: string | null;
   to?: string | null;
 }
@@ -63,7 +64,7 @@ export function parseSearch(search: string): SearchQuery {
   return {
     keyword: normalizeKeyword(params.get('q')),
     page: pageNumberOf(params.get('page')) ?? 1,
-    section: articleIdOf(params.get('section')),
+    section: idOf(params.get('section')),
     from: dayOf(params.get('from')),
     to: dayOf(params.get('to')),
   };

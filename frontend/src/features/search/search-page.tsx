@@ -11,6 +11,7 @@ import { PAGE_SIZE, searchArgs } from './loads';
 import { SearchBox } from './search-box';
 import './search-page.css';
 import { pageHref } from '../../lib/page-href';
+import type { Id } from '../../lib/id';
 
 
 /** Sections the filter shows before 更多栏目. */
@@ -97,7 +98,7 @@ function SectionFilter({
   query: SearchQuery;
 }) {
   const all = sections.reduce((sum, s) => sum + s.count, 0);
-  const href = (section: number | null) => pageHref(searchHref(keyword, 1, { ...query, section }));
+  const href = (section: Id | null) => pageHref(searchHref(keyword, 1, { ...query, section }));
   const chip = (s: SectionCount) => (
     <li key={s.id}>
       <a href={href(s.id)} aria-current={query.section === s.id ? 'page' : undefined}>

@@ -4,6 +4,7 @@ import { queryOf, type PageQuery } from '../../loader';
 import { articlesApi, listSpec } from '../../../features/articles';
 import { findByUrl, type Category } from '../../../features/categories';
 import { childrenOf, shownRoute } from '../../routes';
+import type { Id } from '../../../lib/id';
 
 /** A list on the home page: a route of the table and how many of its newest articles it shows. */
 export interface HomeList {
@@ -34,7 +35,7 @@ export function disclosureLists(tree: readonly Category[], treeLoading: boolean)
 }
 
 /** The first page of `list`'s category, as the home page asks for it. */
-export const homeListArgs = (categoryId: number, list: HomeList) => ({ categoryId, page: 1, size: list.size });
+export const homeListArgs = (categoryId: Id, list: HomeList) => ({ categoryId, page: 1, size: list.size });
 
 /** What the home page reads beyond the site and the tree: each list whose category the CMS has. */
 export function homeLoads(tree: readonly Category[]): PageQuery[] {

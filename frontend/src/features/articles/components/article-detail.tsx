@@ -10,10 +10,11 @@ import { listHref, listPageFromSearch } from '../list-page-slice';
 import type { ContentPageProps } from '../types';
 import { ArticleView } from './article-view';
 import { RelatedArticles } from './related-articles';
+import type { Id } from '../../../lib/id';
 
 interface ArticleDetailProps extends ContentPageProps {
-  id: number | null;
-  hrefOf?: (id: number) => string;
+  id: Id | null;
+  hrefOf?: (id: Id) => string;
 }
 
 
@@ -25,7 +26,7 @@ export const ARTICLE_CRUMB = '正文';
 
 /** One article by id: breadcrumb, body, neighbours, related articles and the way back to its list. */
 export function ArticleDetail({ id, breadcrumbFor, urlOf, hrefOf = articleHref, breadcrumb, shareUrl }: ArticleDetailProps) {
-  const valid = id !== null && Number.isInteger(id) && id > 0;
+  const valid = id !== null;
   const listPage = listPageFromSearch(useSearch());
   // currentData: this id's article, not the previous one while this one loads (a skeleton then).
   const { currentData: article, isError, error } = useGetArticleQuery(id ?? 0, { skip: !valid });

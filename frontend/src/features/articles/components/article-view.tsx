@@ -9,12 +9,13 @@ import { download } from '../../../lib/request';
 import type { Article } from '../api';
 import { sizeLabel } from '../format';
 import { ArticleTools, type ArticleSize } from './article-tools';
+import { idOf, type Id } from '../../../lib/id';
 
 interface ArticleViewProps {
   article: Article;
   /** Whether to show the title block (a single-page category shows its own heading). */
   withHeader?: boolean;
-  hrefOf?: (id: number) => string;
+  hrefOf?: (id: Id) => string;
   /** The page's address to share and print (its real URL, `ContentPageProps.shareUrl`). */
   shareUrl: string;
 }
@@ -242,8 +243,8 @@ export function ArticleView({ article, withHeader = true, hrefOf = articleHref, 
   useEffect(() => {
     if (hrefOf === articleHref) return;
     body.current?.querySelectorAll<HTMLAnchorElement>('a[href^="/portal/article/"]').forEach((link) => {
-      const id = /^\/portal\/article\/(\d+)$/.exec(link.getAttribute('href') ?? '')?.[1];
-      if (id) link.setAttribute('href', hrefOf(Number(id)));
+      const id = idOf(/^\/portal\/article\/([^/?#]+)$/.exec(link.getAttribute('href') ?? '')?.[1]);
+      if (id !== null) link.setAttribute('href', hrefOf(id));
     });
   }, [html, hrefOf]);
 

@@ -3,6 +3,7 @@ import { useId } from 'react';
 import { useGetArticlesQuery, type Article } from '../api';
 import { dateOf } from '../format';
 import { relatedArgs } from '../loads';
+import type { Id } from '../../../lib/id';
 
 /** How many related articles an article lists. */
 export const RELATED_COUNT = 5;
@@ -18,7 +19,7 @@ const newestFirst = (a: { publishTime?: string }, b: { publishTime?: string }) =
  * the list's first page as the list asks for it, so an article opened from that list finds it in
  * the cache. Nothing while it loads or when the category has no other article.
  */
-export function RelatedArticles({ article, hrefOf }: { article: Article; hrefOf: (id: number) => string }) {
+export function RelatedArticles({ article, hrefOf }: { article: Article; hrefOf: (id: Id) => string }) {
   const id = useId();
   const { data } = useGetArticlesQuery(relatedArgs(article.categoryId));
   const related = (data?.content ?? [])

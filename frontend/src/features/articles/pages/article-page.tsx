@@ -1,10 +1,10 @@
 import { useParams } from 'wouter';
 
 import { ArticleDetail } from '../components/article-detail';
-import { articleIdOf } from '../../../lib/page-href';
+import { idOf } from '../../../lib/id';
 import type { ContentPageProps } from '../types';
 
 export default function ArticlePage(props: ContentPageProps) {
   const { id } = useParams<{ id: string }>();
-  return <ArticleDetail {...props} id={articleIdOf(id)} />;
+  return <ArticleDetail {...props} id={idOf(id)} />;
 }
