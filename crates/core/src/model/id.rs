@@ -125,9 +125,14 @@ impl fmt::Display for Id {
     }
 }
 
+/// As JSON writes it: `2101`, `"zx8k2m9q4w7e1r5t3y6u0i2o"` (log lines read as they did when ids were
+/// numbers).
 impl fmt::Debug for Id {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(&*self.0, f)
+        match self.as_number() {
+            Some(n) => write!(f, "{n}"),
+            None => fmt::Debug::fmt(&*self.0, f),
+        }
     }
 }
 
