@@ -197,6 +197,8 @@ const gateway = spawn(join(root, 'target', 'release', 'portal-gateway'), ['--con
     PORTAL__LIMITS__PER_CLIENT_CMS_PER_SECOND: '100000',
     PORTAL__LIMITS__PER_CLIENT_CMS_BURST: '100000',
     PORTAL__SEARCH__MODE: 'index',
+    // Where an integrator's portal is reached (the sitemap's and the feeds' absolute links).
+    PORTAL__SITE__PUBLIC_URL: BASE,
   },
   stdio: ['ignore', 'inherit', 'inherit'],
 });

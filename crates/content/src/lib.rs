@@ -281,6 +281,15 @@ impl<'a> ContentService<'a> {
         lookup
     }
 
+    /// Whether this replica keeps an answer under `key` that no purge has reached since it was
+    /// stored (a webhook's refresh stores one): reading it again from the CMS would learn nothing.
+    pub async fn keeps_unpurged(&self, key: &str) -> bool {
+        self.cache
+            .peek(key)
+            .await
+            .is_some_and(|entry| !entry.is_purged())
+    }
+
     /// Loads `key` (a `CacheKey`'s text) again now, whatever the cache holds (a webhook's
     /// refresh). A key of no content query, or whose load fails, is an error; a "not found" is
     /// not.

@@ -333,16 +333,33 @@ fn doc_of(card: Article, detail: &Article, tree: &CategoryTree, settings: &Searc
     }
 }
 
-/// Reads an article whole (again, when `fresh`: a purge may have left the cache's copy stale).
+/// How `read` treats the cache's copy of an article.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum CachedCopy {
+    /// Whatever the cache holds.
+    Cached,
+    /// Read again from the CMS: a walk found the article changed in its list.
+    Reread,
+    /// Read again unless the cache holds it loaded since the purge that named it (the webhook's
+    /// own refresh): what a notice changed is read from the CMS once per replica, not once by
+    /// the webhook and again here.
+    Purged,
+}
+
+/// Reads an article whole, its cached copy as `copy` says.
 async fn read(
     content: &ContentService<'_>,
     id: Id,
-    fresh: bool,
+    copy: CachedCopy,
 ) -> Result<Option<Arc<Article>>, ApiError> {
-    if fresh {
-        content
-            .refresh(Query::Article { id: id.clone() }.key().as_str())
-            .await?;
+    let key = Query::Article { id: id.clone() }.key();
+    let again = match copy {
+        CachedCopy::Cached => false,
+        CachedCopy::Reread => true,
+        CachedCopy::Purged => !content.keeps_unpurged(key.as_str()).await,
+    };
+    if again {
+        content.refresh(key.as_str()).await?;
     }
     match content.article(id).await {
         Ok(got) => Ok(Some(got.value)),
@@ -402,7 +419,12 @@ async fn walk(
         let at = started + pace * u32::try_from(i).unwrap_or(u32::MAX);
         async move {
             tokio::time::sleep_until(at).await;
-            let detail = read(content, card.id.clone(), fresh).await;
+            let copy = if fresh {
+                CachedCopy::Reread
+            } else {
+                CachedCopy::Cached
+            };
+            let detail = read(content, card.id.clone(), copy).await;
             (card, detail)
         }
     }))
@@ -497,7 +519,7 @@ async fn reindex(
     let mut docs = Vec::new();
     let mut gone = Vec::new();
     for id in ids {
-        match read(&content, id.clone(), true).await {
+        match read(&content, id.clone(), CachedCopy::Purged).await {
             Ok(Some(detail)) => {
                 let card = card_of(&detail);
                 docs.push(doc_of(card, &detail, &tree.value, settings));

@@ -659,16 +659,17 @@ impl Config {
             ));
         }
         let public = Url::parse(&self.site.public_url);
-        let public_ok = public.as_ref().is_ok_and(|u| {
-            matches!(u.scheme(), "http" | "https")
-                && u.host().is_some()
-                && u.path() == "/"
-                && u.query().is_none()
-        });
+        let public_ok = self.site.public_url.is_empty()
+            || public.as_ref().is_ok_and(|u| {
+                matches!(u.scheme(), "http" | "https")
+                    && u.host().is_some()
+                    && u.path() == "/"
+                    && u.query().is_none()
+            });
         if !public_ok {
             return Err(invalid(
                 "site.public_url",
-                "must be an http or https address with no path, e.g. https://www.example.com",
+                "must be an http or https address with no path, e.g. https://www.example.com (or left out: pages then link by paths, and there is no sitemap or feed)",
             ));
         }
         if let Some(day) = self.site.mourning.bad_day() {

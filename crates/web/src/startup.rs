@@ -136,6 +136,12 @@ impl Application {
     ) -> io::Result<()> {
         let addr = self.local_addr();
         tracing::info!(%addr, upstream = %self.state.runtime().config.upstream.base_url, "portal gateway listening");
+        if self.state.runtime().config.site.public_url.is_empty() {
+            tracing::warn!(
+                "site.public_url is not set: pages link by paths, and there is no sitemap or feed \
+                 (both need the address visitors reach the portal at, e.g. https://www.example.com)"
+            );
+        }
         reload::spawn(self.state.clone());
         crate::changes_poll::spawn(self.state.clone());
         portal_search::spawn(self.state.clone());

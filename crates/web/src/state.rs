@@ -156,10 +156,16 @@ fn render_pool(
 /// `/robots.txt` for `site`: everything but the API and the operators' paths, and where the
 /// sitemap is (absolute, from `site.public_url`).
 fn robots_txt(site: &Site) -> Entry {
-    let text = format!(
-        "User-agent: *\nAllow: /portal/\nDisallow: /portal/api/\nDisallow: /portal/admin/\n\nSitemap: {}/portal/sitemap.xml\n",
-        site.public_url.trim_end_matches('/')
-    );
+    let mut text =
+        "User-agent: *\nAllow: /portal/\nDisallow: /portal/api/\nDisallow: /portal/admin/\n"
+            .to_owned();
+    // A sitemap is named by its absolute address: none without `site.public_url`.
+    if !site.public_url.is_empty() {
+        text.push_str(&format!(
+            "\nSitemap: {}/portal/sitemap.xml\n",
+            site.public_url.trim_end_matches('/')
+        ));
+    }
     Entry::of(MediaType::Text, StatusCode::OK, bytes::Bytes::from(text))
 }
 

@@ -246,10 +246,11 @@ function RoutePage({ route }: { route: RouteDef }) {
     </>
   );
   if (route.page === 'home') return page;
-  // A list's RSS feed, announced in the head for feed readers (the gateway serves it); here, not in
-  // the list's lazy chunk (a hoisted tag a lazy boundary hydrates would be put in the head twice).
+  // A list's RSS feed, announced in the head for feed readers (the gateway serves it when the site
+  // names its public address: a feed's links are absolute); here, not in the list's lazy chunk (a
+  // hoisted tag a lazy boundary hydrates would be put in the head twice).
   const list = context.category && (context.category.type === 'list' || (route.page && LIST_PAGES.has(route.page)));
-  const feed = list && context.category && (
+  const feed = list && context.category && site?.publicUrl && (
     <link rel="alternate" type="application/rss+xml" title={context.category.name} href={`/portal/feed/${context.category.id}.xml`} />
   );
   const nav = route.page && SECTION_PAGES.has(route.page) ? sectionNav(sectionOf(tree, path), path) : undefined;

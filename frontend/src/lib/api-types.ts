@@ -176,7 +176,8 @@ paginationLocale: 'en' | 'zh-CN',
 /**
  * Where visitors reach the portal (`https://www.example.com`): the absolute links of the
  * pages (canonical, share), the sitemap and the feeds. Never taken from a request's `Host`, which a
- * client could set and a cached page would keep.
+ * client could set and a cached page would keep. Empty (the default): pages link by paths, and
+ * there is no sitemap or feed (both need absolute addresses).
  */
 publicUrl: string, 
 /**

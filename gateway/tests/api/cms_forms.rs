@@ -685,3 +685,60 @@ async fn without_a_webhook_header_a_cms_payload_must_be_signed() {
     let (status, _) = notify(&app, Some(("x-portal-webhook-secret", HOOK_SECRET)), strapi).await;
     assert_eq!(status, 401);
 }
+
+/// A notice that names an article but not its category (Directus's keys, a Strapi entry without
+/// its relation): the article's category is read from its fresh detail, and that category's lists
+/// are renewed too, so a new article enters them at once rather than after their TTL (issue 45:
+/// a new Directus article never entered its lists through the Flow the guide describes).
+#[tokio::test]
+async fn a_notice_without_the_category_still_renews_the_articles_lists() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let cms = listener.local_addr().unwrap();
+    serve_reference_cms(
+        listener,
+        reference_cms_settings(
+            reference_cms::Dialect::Native,
+            reference_cms::CategoryShape::Flat,
+        ),
+    );
+    let app = spawn_app(config_for(&format!("http://{cms}/"), &static_dir(), |c| {
+        open_limits(c);
+        c.admin.webhook_secret = Some(HOOK_SECRET.into());
+        c.admin.webhook_header = "x-portal-webhook-secret".to_owned();
+    }))
+    .await;
+    let list = "/portal/api/article/list?categoryId=21&page=1&size=10";
+    assert_eq!(app.get_json(list).await.0, 200);
+    assert_eq!(app.get(list).await.headers()["x-cache"], "HIT");
+    // Published in the CMS, its own webhook off: only the notice below tells the gateway.
+    const TITLE: &str = "云川—塔什干班列今日首发";
+    let published: Value = crate::helpers::client()
+        .post(format!("http://{cms}/admin/articles"))
+        .basic_auth(CLIENT_ID, Some(CLIENT_SECRET))
+        .json(&json!({"categoryId": 21, "title": TITLE, "content": "<p>首发。</p>"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = published["id"]
+        .as_u64()
+        .unwrap_or_else(|| panic!("{published}"));
+    let flow = json!({"event": "articles.items.create", "collection": "articles",
+        "key": id.to_string(), "payload": {"title": TITLE}});
+    let (status, answer) = notify(&app, Some(("x-portal-webhook-secret", HOOK_SECRET)), flow).await;
+    assert_eq!(status, 200, "{answer}");
+    assert!(
+        answer["result"]["tags"].to_string().contains("category:21"),
+        "the category read from the article: {answer}"
+    );
+    let response = app.get(list).await;
+    assert_eq!(
+        response.headers()["x-cache"],
+        "HIT",
+        "renewed by the notice"
+    );
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["result"]["content"][0]["title"], TITLE, "{body}");
+}

@@ -493,6 +493,8 @@ async fn reference_cms_at_20_a_page_is_read_whole_and_its_sitemap_and_feeds_answ
         let mut config = portal_web::Config::from_toml_str(&example_toml("rest", cms)).unwrap();
         config.server.static_dir = app_build_dir();
         config.render.timeout = Duration::from_secs(5);
+        // The sitemap's and the feeds' absolute links.
+        config.site.public_url = "http://127.0.0.1:8080".to_owned();
         open_limits(&mut config);
         spawn_app(config).await
     };

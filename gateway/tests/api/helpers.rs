@@ -179,7 +179,7 @@ connect_timeout = "500ms"
 fn required_toml(upstream: &str) -> String {
     format!(
         "[upstream]\nbase_url = \"{upstream}\"\nclient_id = \"{CLIENT_ID}\"\nclient_secret = \"{CLIENT_SECRET}\"\n\
-         [site]\ncompany_name = \"{COMPANY}\"\n"
+         [site]\ncompany_name = \"{COMPANY}\"\npublic_url = \"http://127.0.0.1:8080\"\n"
     )
 }
 

@@ -816,6 +816,91 @@ async fn the_cms_webhook_renews_the_pages_that_show_the_article() {
     }
 }
 
+/// A webhook arrives while a load of the same answers is under way: the CMS began that load's
+/// answer before the edit and sends it after. Neither the API's answer nor the page rendered from
+/// it is kept as fresh: the next visitor sees the edit on both (issue 45: an edit was lost for a
+/// TTL when the notice's refresh joined the older load).
+#[tokio::test]
+async fn a_notice_during_a_load_of_the_same_answers_loses_no_edit() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static EDITED: AtomicBool = AtomicBool::new(false);
+    const OLD: &str = "陆港开行第一千列中欧班列";
+    const NEW: &str = "陆港开行第一千列中欧班列（更正）";
+    fn cms(path: &str, query: &str) -> Reply {
+        let edited = EDITED.load(Ordering::SeqCst);
+        let title = if edited { NEW } else { OLD };
+        let article = json!({"id": 7, "categoryId": 21, "title": title,
+            "publishTime": "2026-11-01 08:00:00", "content": format!("<p>{title}。</p>")});
+        let answer = if path.ends_with("category/list") {
+            json!({"code": 200, "result": {"content": [{"id": 2, "parentId": 0,
+                "name": "新闻中心", "url": "/news_center", "sort": 1, "type": "group",
+                "subCategory": [{"id": 21, "parentId": 2, "name": "公司要闻", "sort": 1,
+                    "type": "list", "url": "/news_center/company_announcement/1",
+                    "subCategory": []}]}]}})
+        } else if path.ends_with("article/detail") && query.contains("id=7") {
+            json!({"code": 200, "result": article})
+        } else if path.ends_with("article/list") {
+            json!({"code": 200, "result": {"content": [article], "totalElements": 1,
+                "totalPages": 1, "number": 0, "size": 10}})
+        } else {
+            return Reply::Json(404, json!({"code": 404, "msg": "不存在"}));
+        };
+        // Made now, sent later: an answer begun before the edit arrives after its notice.
+        if edited {
+            Reply::Json(200, answer)
+        } else {
+            Reply::Delayed(Duration::from_millis(900), answer)
+        }
+    }
+    let fake = FakeUpstream::start(Reply::Route(cms)).await;
+    let app = spawn_app(page_config(&fake.base_url(), |c| {
+        open_limits(c);
+        c.admin.webhook_secret = Some(WEBHOOK_SECRET.into());
+        c.admin.webhook_header = "x-portal-webhook-secret".to_owned();
+    }))
+    .await;
+    let (api, page) = ("/portal/api/article/detail?id=7", "/portal/article/7");
+    // Two visitors, each starting a load that reads the pre-edit answer; the edit's notice
+    // while they wait.
+    let edit = async {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        EDITED.store(true, Ordering::SeqCst);
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs();
+        let notice = crate::helpers::client()
+            .post(app.url("/portal/admin/webhook"))
+            .header("x-portal-webhook-secret", WEBHOOK_SECRET)
+            .json(
+                &json!({"event": "update", "type": "article", "id": 7, "categoryId": 21,
+                "time": now}),
+            )
+            .send()
+            .await
+            .unwrap();
+        (notice.status().as_u16(), notice.text().await.unwrap())
+    };
+    let ((api_status, _, _, old_api), (page_status, _, _, old_page), notice) =
+        tokio::join!(fetch(&app, api), fetch(&app, page), edit);
+    assert_eq!(notice.0, 200, "{}", notice.1);
+    // What they asked began before the edit: they may have the old title.
+    assert_eq!(
+        (api_status, page_status),
+        (200, 200),
+        "{old_api} {old_page}"
+    );
+    for path in [api, page] {
+        let (status, _, cache, body) = fetch(&app, path).await;
+        assert_eq!(status, 200, "{path}");
+        assert!(
+            body.contains(NEW),
+            "{path} ({cache}) lost the edit: {}",
+            body.chars().take(300).collect::<String>()
+        );
+    }
+}
+
 /// A CMS slow enough that a page's load (renders, each after a round of CMS calls, each call
 /// within the CMS time-out) outlasts what the cache waits for a load (`upstream.timeout` +
 /// 500 ms): the visitor gets the app shell at once (counted), never the build's `index.html` as it
@@ -1562,5 +1647,51 @@ async fn a_customer_with_five_sections_gets_a_portal_of_five_sections() {
             !html.contains("正在建设中") && !html.contains("正在整理中"),
             "{path}: a placeholder"
         );
+    }
+}
+
+/// A site that names no public address (`site.public_url` left out, as the examples leave it for
+/// the integrator): its pages link by paths, and it offers no sitemap or feed, whose links must be
+/// absolute — never the demo's `http://127.0.0.1:8080`, never the request's `Host`.
+#[tokio::test]
+async fn without_a_public_address_pages_use_paths_and_offer_no_sitemap_or_feed() {
+    let cms = spawn_reference_cms().await;
+    let app = spawn_app(page_config(&format!("http://{cms}/"), |c| {
+        open_limits(c);
+        c.site.public_url = String::new();
+    }))
+    .await;
+    for path in [
+        "/portal/sitemap.xml",
+        "/portal/feed/21.xml",
+        "/portal/feed/news.xml",
+    ] {
+        assert_eq!(app.get(path).await.status(), 404, "{path}");
+    }
+    let robots = app.get("/robots.txt").await.text().await.unwrap();
+    assert!(
+        robots.contains("Disallow: /portal/api/") && !robots.contains("Sitemap"),
+        "{robots}"
+    );
+    for path in [
+        "/portal/news_center/company_announcement/1",
+        "/portal/article/2101",
+    ] {
+        let response = app
+            .client
+            .get(app.url(path))
+            .header("host", "evil.example")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200, "{path}");
+        let html = response.text().await.unwrap();
+        assert!(
+            html.contains(&format!("<link rel=\"canonical\" href=\"{path}\"")),
+            "{path}: a canonical path"
+        );
+        for absent in ["127.0.0.1:8080", "evil.example", "application/rss+xml"] {
+            assert!(!html.contains(absent), "{path} names {absent}");
+        }
     }
 }

@@ -452,3 +452,70 @@ async fn an_index_on_disk_answers_after_a_restart_at_once() {
     let after = search(&second, "keyword=%E7%8F%AD%E5%88%97&size=50").await;
     assert_eq!(ids(&after), ids(&before));
 }
+
+/// What a notice changed is read from the CMS once by this replica: the webhook's refresh loads
+/// the edited article, and the index, which follows the same purge, takes that copy rather than
+/// asking the CMS a second time (issue 45).
+#[tokio::test]
+async fn an_edit_is_read_from_the_cms_once_for_the_cache_and_the_index() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static EDITED: AtomicBool = AtomicBool::new(false);
+    fn cms(path: &str, query: &str) -> Reply {
+        let title = if EDITED.load(Ordering::SeqCst) {
+            "云川陆港开行至杜伊斯堡的班列（续签）"
+        } else {
+            "云川陆港开行至杜伊斯堡的班列"
+        };
+        let article = json!({"id": 7, "categoryId": 21, "title": title,
+            "publishTime": "2026-11-01 08:00:00", "content": "<p>班列每周三班。</p>"});
+        Reply::Json(
+            200,
+            if path.ends_with("category/list") {
+                json!({"code": 200, "result": {"content": [{"id": 21, "parentId": 0,
+                    "name": "公司要闻", "url": "/news_center/company_announcement/1",
+                    "sort": 1, "type": "list", "subCategory": []}]}})
+            } else if path.ends_with("article/detail") {
+                json!({"code": 200, "result": article})
+            } else if query.contains("page=1") || !query.contains("page=") {
+                json!({"code": 200, "result": {"content": [article], "totalElements": 1}})
+            } else {
+                json!({"code": 200, "result": {"content": [], "totalElements": 1}})
+            },
+        )
+    }
+    let fake = FakeUpstream::start(Reply::Route(cms)).await;
+    let app = spawn_app(config_for(&fake.base_url(), &static_dir(), |c| {
+        open_limits(c);
+        c.admin.webhook_secret = Some(WEBHOOK_SECRET.into());
+        c.admin.webhook_header = "x-portal-webhook-secret".to_owned();
+        c.search.mode = SearchMode::Index;
+    }))
+    .await;
+    index_settled(&app).await;
+    let reads = |fake: &FakeUpstream| {
+        fake.seen()
+            .iter()
+            .filter(|s| s.path.ends_with("article/detail") && s.query.contains("id=7"))
+            .count()
+    };
+    let before = reads(&fake);
+    EDITED.store(true, Ordering::SeqCst);
+    let notice = app
+        .client
+        .post(app.url("/portal/admin/webhook"))
+        .header("x-portal-webhook-secret", WEBHOOK_SECRET)
+        .json(
+            &json!({"event": "update", "type": "article", "id": 7, "categoryId": 21,
+            "time": std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_secs()}),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(notice.status(), 200);
+    let keyword = format!("keyword={}", encode("续签"));
+    until(&app, &keyword, |b| ids(b) == [7]).await;
+    assert_eq!(reads(&fake) - before, 1, "the edited article was read once");
+}

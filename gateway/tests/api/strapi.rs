@@ -46,6 +46,8 @@ fn strapi_config() -> portal_web::Config {
     let mut config =
         portal_web::Config::from_toml_str(&toml).expect("config/examples/strapi.toml loads");
     render_slack(&mut config);
+    // Where the integrator's portal is reached: the sitemap's and the feeds' absolute links.
+    config.site.public_url = "http://127.0.0.1:8080".to_owned();
     // The tests read every page cold, from one address: more than one visitor's share of the CMS,
     // and more than one visitor's requests a second (several tests at once, each its own gateway).
     config.limits.per_client_cms_per_second = 100_000;

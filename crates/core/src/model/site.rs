@@ -25,7 +25,8 @@ pub struct Site {
     pub pagination_locale: String,
     /// Where visitors reach the portal (`https://www.example.com`): the absolute links of the
     /// pages (canonical, share), the sitemap and the feeds. Never taken from a request's `Host`, which a
-    /// client could set and a cached page would keep.
+    /// client could set and a cached page would keep. Empty (the default): pages link by paths, and
+    /// there is no sitemap or feed (both need absolute addresses).
     pub public_url: String,
     /// 公安备案: the public-security filing number shown in the footer with its emblem (hidden when
     /// empty), and where it links (the national filing site's record page).
@@ -180,7 +181,7 @@ impl Default for Site {
             icp_url: "https://beian.miit.gov.cn/".to_owned(),
             copyright: String::new(),
             pagination_locale: "en".to_owned(),
-            public_url: "http://127.0.0.1:8080".to_owned(),
+            public_url: String::new(),
             police_filing_number: String::new(),
             police_filing_url: String::new(),
             mourning: Mourning::default(),

@@ -270,6 +270,10 @@ fn with_tree_tag(mut tags_: Vec<String>) -> Vec<String> {
 /// Every page and article, each once. Asks the CMS for every article in pages of `max_size`:
 /// a sitemap of N articles costs ⌈N / max_size⌉ list calls on a miss (docs/operations.md).
 async fn sitemap(State(state): State<AppState>, info: RequestInfo) -> Response {
+    // Its addresses are absolute (the protocol's rule): none without `site.public_url`.
+    if state.runtime().config.site.public_url.is_empty() {
+        return not_found();
+    }
     cached(
         Kind::Crawl,
         &state,
@@ -336,6 +340,10 @@ async fn feed(
     let Some(stem) = name.strip_suffix(".xml") else {
         return not_found();
     };
+    // A feed's links are absolute (RSS's rule): none without `site.public_url`.
+    if state.runtime().config.site.public_url.is_empty() {
+        return not_found();
+    }
     let which = if stem == "news" {
         None
     } else if let Some(id) = id_of(stem) {

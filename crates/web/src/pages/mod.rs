@@ -728,7 +728,11 @@ mod tests {
                 "/portal/party/detail?id=9",
             ),
             // The CMS's own ids as they are written: one page per id text.
-            ("/portal/party/detail", "id=09", "/portal/party/detail?id=09"),
+            (
+                "/portal/party/detail",
+                "id=09",
+                "/portal/party/detail?id=09",
+            ),
             ("/portal/party/detail", "id=0", "/portal/party/detail"),
             ("/portal/party/detail", "id=-9", "/portal/party/detail"),
             (

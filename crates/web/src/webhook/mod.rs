@@ -337,17 +337,70 @@ pub async fn apply(state: &AppState, changes: &[Change], refresh_after: bool) ->
             .purge(&purge, portal_cache::PurgeOrigin::Webhook)
             .await
     };
-    let refreshed = if refresh_after && !changes.is_empty() {
+    let mut refreshed = if refresh_after && !changes.is_empty() {
         refresh(state, changes, &reached).await
     } else {
         Vec::new()
     };
+    let mut tags = purge.tags;
+    let mut entries = reached.len();
+    // An article named without its category (Directus's keys, a Strapi entry without its
+    // relation): its lists are the category's its detail names, read now (just loaded again
+    // above, or loaded here). Renewed too, or a new article stays out of them for their TTL.
+    let placed = place(state, changes).await;
+    let found: Vec<String> = placed
+        .iter()
+        .map(tags::category)
+        .filter(|tag| !tags.contains(tag))
+        .collect();
+    if !found.is_empty() {
+        let lists = Purge {
+            tags: found,
+            ..Purge::default()
+        };
+        let reached = state
+            .cache
+            .purge(&lists, portal_cache::PurgeOrigin::Webhook)
+            .await;
+        entries += reached.len();
+        if refresh_after {
+            refreshed.extend(refresh(state, &[], &reached).await);
+        }
+        tags.extend(lists.tags);
+    }
     Applied {
-        tags: purge.tags,
+        tags,
         hard: purge.hard,
-        entries: reached.len(),
+        entries,
         refreshed,
     }
+}
+
+/// The categories of the articles `changes` publish or update without naming their category, as
+/// their details (fresh after the notice's purge) say.
+async fn place(state: &AppState, changes: &[Change]) -> Vec<Id> {
+    let unplaced: Vec<&Change> = changes
+        .iter()
+        .filter(|c| c.kind == Kind::Article && c.category_id.is_none() && !c.removes())
+        .take(MAX_REFRESHES)
+        .collect();
+    if unplaced.is_empty() {
+        return Vec::new();
+    }
+    let content = state.content();
+    let reads = unplaced
+        .iter()
+        .map(|change| content.article(change.id.clone()));
+    let mut categories: Vec<Id> = futures_util::future::join_all(reads)
+        .await
+        .into_iter()
+        .filter_map(Result::ok)
+        .map(|got| got.value.category_id.clone())
+        .filter(|id| !id.is_top())
+        .collect();
+    categories.sort_unstable();
+    categories.dedup();
+    categories
 }
 
 fn read_notice(body: &[u8]) -> Result<Notice, ApiError> {

@@ -29,7 +29,10 @@ export function ArticleTools({ size, onSize, url }: ArticleToolsProps) {
   const hideQr = useCallback(() => setQrShown(false), []);
   useDismiss(qrShown, hideQr, qrButton);
 
-  const copy = async () => setStatus((await copyText(url)) ? '链接已复制，可粘贴分享。' : '复制失败，请手动复制地址栏中的链接。');
+  // Whole, where the visitor is, when the site names no public address (the page then carries a
+  // path): asked only in the browser, at a press.
+  const absolute = () => new URL(url, window.location.href).href;
+  const copy = async () => setStatus((await copyText(absolute())) ? '链接已复制，可粘贴分享。' : '复制失败，请手动复制地址栏中的链接。');
 
   return (
     <div className="article__tools">
@@ -58,7 +61,7 @@ export function ArticleTools({ size, onSize, url }: ArticleToolsProps) {
       {qrShown && (
         <div id={`${id}-qr`} className="article__qr">
           <Suspense fallback={<span className="muted">二维码生成中…</span>}>
-            <QrCode text={url} label="本文链接的二维码" />
+            <QrCode text={absolute()} label="本文链接的二维码" />
           </Suspense>
           <p>手机扫码阅读或分享本文</p>
         </div>
