@@ -47,6 +47,27 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Recognise the CMS at --base-url and write the config for it: the CMS's mapping, its
+    /// address, the company's name and time zone where the CMS says them, its sections mapped
+    /// onto the portal's routes (check-upstream's fix lines applied); what it cannot know is a
+    /// commented question. The credential comes from PORTAL__UPSTREAM__CLIENT_ID and
+    /// PORTAL__UPSTREAM__CLIENT_SECRET. Exit 0 when check-upstream finds no error in what it
+    /// wrote, 1 when it does, 2 when the CMS is not one it knows (nothing is written then).
+    Init {
+        /// The CMS's API address, e.g. https://cms.example.com/ or https://www.example.com/ for
+        /// WordPress.
+        #[arg(long)]
+        base_url: reqwest::Url,
+        /// How the gateway presents its credential (the CMS's mapping says otherwise).
+        #[arg(long, value_enum)]
+        auth: Option<portal_gateway::init::Auth>,
+        /// Where to write the config.
+        #[arg(long, default_value = "portal-gateway.toml")]
+        out: PathBuf,
+        /// Write over a file that exists.
+        #[arg(long)]
+        force: bool,
+    },
     /// Look into and purge the cache of a running gateway, through its admin API. The admin token
     /// is read from --token-file, PORTAL__ADMIN__TOKEN or the config's admin.token; it is never
     /// printed. Exit 0 when the gateway answered, 77 when it refused the token, 69 when it is
@@ -116,6 +137,15 @@ async fn main() -> ExitCode {
         )
         .await;
     }
+    if let Some(Command::Init {
+        base_url,
+        auth,
+        out,
+        force,
+    }) = &cli.command
+    {
+        return init(base_url, *auth, out, *force).await;
+    }
     let config = match load(&cli.config) {
         Ok(config) => config,
         Err(code) => return code,
@@ -130,8 +160,46 @@ async fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::CheckUpstream { json } => check_upstream(&config, json).await,
-        Command::Cache { .. } => unreachable!("answered above"),
+        Command::Cache { .. } | Command::Init { .. } => unreachable!("answered above"),
     }
+}
+
+/// `init`: recognises the CMS and writes its config (`portal_gateway::init`).
+async fn init(
+    base_url: &reqwest::Url,
+    auth: Option<portal_gateway::init::Auth>,
+    out: &std::path::Path,
+    force: bool,
+) -> ExitCode {
+    use portal_gateway::init;
+    if out.exists() && !force {
+        eprintln!(
+            "portal-gateway init: {} exists; choose another --out, or --force to write over it",
+            out.display()
+        );
+        return ExitCode::from(2);
+    }
+    let variable = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+    let request = init::Request {
+        base_url: base_url.clone(),
+        auth,
+        client_id: variable("PORTAL__UPSTREAM__CLIENT_ID"),
+        client_secret: variable("PORTAL__UPSTREAM__CLIENT_SECRET"),
+    };
+    let written = match init::init(&request).await {
+        Ok(written) => written,
+        Err(err) => {
+            eprintln!("portal-gateway init: {err}");
+            return ExitCode::from(2);
+        }
+    };
+    if let Err(err) = std::fs::write(out, &written.config) {
+        eprintln!("portal-gateway init: {}: {err}", out.display());
+        return ExitCode::from(2);
+    }
+    print!("{}", check::render(&written.report));
+    print!("{}", init::summary(&written, &out.display().to_string()));
+    ExitCode::from(written.report.exit_code())
 }
 
 /// `cache …`: the config is read only for the gateway's address and the admin token, so a

@@ -13,6 +13,7 @@ mod files;
 mod helpers;
 mod hostile;
 mod hostile_cms;
+mod init;
 mod normalise;
 mod operations;
 mod outage;

@@ -730,3 +730,53 @@ async fn strapi_without_a_section_gives_a_portal_without_it() {
         assert_eq!(app.get(path).await.status(), 404, "{path}");
     }
 }
+
+/// `portal-gateway init` recognises Strapi 5 from its health check and writes a config that
+/// `check-upstream` passes with no error and with which the portal shows Strapi's sections.
+#[tokio::test]
+#[ignore = "needs Strapi 5 running: make test-strapi"]
+async fn init_writes_a_config_strapi_passes_with() {
+    let url = std::env::var("STRAPI_URL").unwrap_or_else(|_| "http://127.0.0.1:18337".to_owned());
+    let token_file = std::env::var("STRAPI_TOKEN_FILE").unwrap_or_else(|_| {
+        format!(
+            "{}/../target/strapi-run/api-token.txt",
+            env!("CARGO_MANIFEST_DIR")
+        )
+    });
+    let token = std::fs::read_to_string(token_file)
+        .unwrap()
+        .trim()
+        .to_owned();
+    let request = portal_gateway::init::Request {
+        base_url: url.parse().unwrap(),
+        auth: None,
+        client_id: None,
+        client_secret: Some(token.clone()),
+    };
+    let written = portal_gateway::init::init(&request).await.unwrap();
+    let text = portal_gateway::check::render(&written.report);
+    assert_eq!(written.cms, "Strapi 5");
+    assert_eq!(written.report.errors, 0, "{text}");
+    assert!(!written.config.contains(&token), "the token is not written");
+    let completed = portal_gateway::init::apply_fix(
+        &written.config.replace(
+            "# company_name = \"\"",
+            &format!("company_name = \"{COMPANY}\""),
+        ),
+        &format!("upstream.client_secret = \"{token}\""),
+    );
+    let mut config = portal_web::Config::from_toml_str(&completed).unwrap();
+    config.server.listen = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
+    config.server.static_dir = app_build_dir();
+    open_limits(&mut config);
+    let app = spawn_app(config).await;
+    let tree = tree(&app).await;
+    let news = id_of(&tree, "/news_center/company_announcement/1");
+    let (status, list) = app
+        .get_json(&format!(
+            "/portal/api/article/list?categoryId={news}&size=5"
+        ))
+        .await;
+    assert_eq!(status, 200, "{list}");
+    assert!(!list["result"]["content"].as_array().unwrap().is_empty());
+}
