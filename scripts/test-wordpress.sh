@@ -313,6 +313,23 @@ others=$(grep '^ *! warning' "$T/check-upstream.txt" | grep -vc 'no category lea
 [ "$others" = 0 ] || fail "check-upstream warned of more than the sections the site lacks (see above)"
 done_in "full report: $T/check-upstream.txt"
 
+step "init: the config written for this WordPress from its address alone"
+set +e
+PORTAL__UPSTREAM__CLIENT_SECRET=portal-gateway "$GATEWAY_BIN" init --base-url "http://$WP_ADDR/" \
+  --out "$T/init.toml" --force >"$T/init.txt" 2>&1
+rc=$?
+set -e
+grep -q 'WordPress (REST API) recognised' "$T/init.txt" || { cat "$T/init.txt"; fail "init did not recognise WordPress"; }
+[ $rc -eq 0 ] || { cat "$T/init.txt"; fail "init exited $rc"; }
+grep -q '^company_name = ' "$T/init.toml" || fail "init did not take the site's title as the company's name"
+grep -q 'portal-gateway"$' "$T/init.toml" && fail "init wrote the credential"
+set +e
+PORTAL__UPSTREAM__CLIENT_SECRET=portal-gateway "$GATEWAY_BIN" check-upstream --config "$T/init.toml" >"$T/init-check.txt" 2>&1
+rc=$?
+set -e
+[ $rc -eq 0 ] || { cat "$T/init-check.txt"; fail "check-upstream of init's config exited $rc"; }
+done_in "$(grep -E '^[0-9]+ errors' "$T/init-check.txt")"
+
 step "the gateway on $GW_ADDR"
 PORTAL__SERVER__LISTEN=$GW_ADDR PORTAL__SERVER__STATIC_DIR="$T/empty-app" PORTAL__SERVER__WATCH_CONFIG=false \
   PORTAL__ADMIN__WEBHOOK_SECRET=$secret \
