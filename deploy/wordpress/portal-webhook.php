@@ -13,7 +13,8 @@
  *   define( 'PORTAL_WEBHOOK_SECRET', '…' );          // the gateway's admin.webhook_secret
  *   define( 'PORTAL_WEBHOOK_POST_TYPES', 'post' );   // optional, a comma list
  *
- * Without the first two it does nothing. The contract is in the gateway's docs/operations.md,
+ * Without the first two it sends nothing, and says so: a notice to administrators in wp-admin and
+ * a line in PHP's error log at each published change. The contract is in the gateway's docs/operations.md,
  * "The CMS's webhook (for CMS owners)".
  */
 
@@ -21,6 +22,31 @@ defined( 'ABSPATH' ) || exit;
 
 if ( ! defined( 'PORTAL_WEBHOOK_URL' ) || ! defined( 'PORTAL_WEBHOOK_SECRET' )
 	|| '' === (string) PORTAL_WEBHOOK_URL || '' === (string) PORTAL_WEBHOOK_SECRET ) {
+	// Loud, not silent: an editor's change would reach the portal only when its cache expires.
+	// The most common cause when wp-config.php does define them: PHP's opcache with
+	// validate_timestamps=0 still runs the wp-config.php it compiled before they were added.
+	$portal_webhook_why = 'PORTAL_WEBHOOK_URL / PORTAL_WEBHOOK_SECRET are not defined in the wp-config.php PHP is running'
+		. ' (defined there? restart PHP-FPM: opcache.validate_timestamps=0 keeps the file it compiled before)';
+	add_action(
+		'admin_notices',
+		static function () use ( $portal_webhook_why ) {
+			if ( ! current_user_can( 'manage_options' ) ) {
+				return;
+			}
+			echo '<div class="notice notice-error"><p><strong>门户网关通知未生效：</strong>文章与栏目的修改要等门户缓存过期后才会显示。'
+				. esc_html( $portal_webhook_why ) . '</p></div>';
+		}
+	);
+	add_action(
+		'transition_post_status',
+		static function ( $new_status, $old_status, $post ) use ( $portal_webhook_why ) {
+			if ( 'publish' === $new_status || 'publish' === $old_status ) {
+				error_log( 'portal-webhook: the portal was not told of post ' . (int) $post->ID . ': ' . $portal_webhook_why );
+			}
+		},
+		10,
+		3
+	);
 	return;
 }
 
@@ -100,10 +126,21 @@ final class Portal_Webhook {
 		self::queue( 'category', is_object( $term ) ? $term->term_id : $term, 'delete', null );
 	}
 
-	/** The post's first category, or null. */
+	/** The post's primary category (Yoast SEO's, when it names one), else its first; or null. */
 	private static function category_of( $post_id ) {
+		$ids = self::categories_of( $post_id );
+		return $ids ? $ids[0] : null;
+	}
+
+	/** Every category of the post, its primary first: each one's lists show it. */
+	private static function categories_of( $post_id ) {
 		$ids = wp_get_post_categories( $post_id, array( 'fields' => 'ids' ) );
-		return is_array( $ids ) && $ids ? (int) $ids[0] : null;
+		$ids = is_array( $ids ) ? array_map( 'intval', $ids ) : array();
+		$primary = (int) get_post_meta( $post_id, '_yoast_wpseo_primary_category', true );
+		if ( $primary > 0 && in_array( $primary, $ids, true ) ) {
+			$ids = array_merge( array( $primary ), array_values( array_diff( $ids, array( $primary ) ) ) );
+		}
+		return $ids;
 	}
 
 	private static function queue( $type, $id, $event, $category_id ) {
@@ -124,7 +161,11 @@ final class Portal_Webhook {
 		self::$queue = array();
 		foreach ( $notices as $notice ) {
 			if ( 'article' === $notice['type'] && null === $notice['categoryId'] ) {
-				$notice['categoryId'] = self::category_of( $notice['id'] );
+				$all                   = self::categories_of( $notice['id'] );
+				$notice['categoryId']  = $all ? $all[0] : null;
+				if ( count( $all ) > 1 ) {
+					$notice['categoryIds'] = array_slice( $all, 1 );
+				}
 			}
 			self::send( $notice, 1 );
 		}

@@ -88,7 +88,7 @@ async fn poll_once(
             event: Event::Update,
             kind: Kind::Article,
             id: id.clone(),
-            category_id: category_id.clone(),
+            categories: category_id.iter().cloned().collect(),
         })
         .collect();
     // Only this answer's items are kept: one that drops out of the window is not asked of again.

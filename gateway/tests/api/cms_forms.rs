@@ -742,3 +742,26 @@ async fn a_notice_without_the_category_still_renews_the_articles_lists() {
     let body: Value = response.json().await.unwrap();
     assert_eq!(body["result"]["content"][0]["title"], TITLE, "{body}");
 }
+
+/// An article filed under several categories (a WordPress post in two): the notice names them all
+/// (`categoryIds` besides `categoryId`, as deploy/wordpress/portal-webhook.php sends it) and every
+/// one's lists are purged, so a new post enters each.
+#[tokio::test]
+async fn a_notice_naming_several_categories_reaches_each_ones_lists() {
+    let (app, _cms) = spawn_with_fake(detail_titled("标题"), |c| {
+        open_limits(c);
+        c.admin.webhook_secret = Some(HOOK_SECRET.into());
+        c.admin.webhook_header = "x-portal-webhook-secret".to_owned();
+        c.admin.webhook_refresh = false;
+    })
+    .await;
+    let notice = json!({"event": "publish", "type": "article", "id": 7, "categoryId": 21,
+        "categoryIds": [41, 23], "time": now()});
+    let (status, answer) =
+        notify(&app, Some(("x-portal-webhook-secret", HOOK_SECRET)), notice).await;
+    assert_eq!(status, 200, "{answer}");
+    let tags = answer["result"]["tags"].to_string();
+    for tag in ["article:7", "category:21", "category:41", "category:23"] {
+        assert!(tags.contains(tag), "{tag}: {answer}");
+    }
+}

@@ -58,6 +58,9 @@ pub struct Notice {
     /// An article's category (its lists change too).
     #[serde(default)]
     pub category_id: Option<Id>,
+    /// Every category of an article filed under several (WordPress): each one's lists change.
+    #[serde(default)]
+    pub category_ids: Vec<Id>,
     /// When the CMS signed it, Unix seconds.
     pub time: u64,
     /// Anything unique to this notice (a counter, a UUID): two edits of one article within the
@@ -88,7 +91,8 @@ pub struct Change {
     pub event: Event,
     pub kind: Kind,
     pub id: Id,
-    pub category_id: Option<Id>,
+    /// The article's categories, when the notice names them (none: read from the article).
+    pub categories: Vec<Id>,
 }
 
 impl From<&Notice> for Change {
@@ -97,7 +101,12 @@ impl From<&Notice> for Change {
             event: notice.event,
             kind: notice.kind,
             id: notice.id.clone(),
-            category_id: notice.category_id.clone(),
+            categories: {
+                let mut all: Vec<Id> = notice.category_id.iter().cloned().collect();
+                all.extend(notice.category_ids.iter().take(MAX_REFRESHES).cloned());
+                all.dedup();
+                all
+            },
         }
     }
 }
@@ -185,7 +194,7 @@ fn changes_in_cms_payload(
                 event,
                 kind,
                 id,
-                category_id: category_id.clone(),
+                categories: category_id.iter().cloned().collect(),
             })
             .collect(),
     )
@@ -239,7 +248,7 @@ impl Change {
         match self.kind {
             Kind::Article => {
                 let mut tags = vec![tags::article(&self.id), tags::ALL_ARTICLES.to_owned()];
-                tags.extend(self.category_id.as_ref().map(tags::category));
+                tags.extend(self.categories.iter().map(tags::category));
                 tags
             }
             Kind::Category => vec![
@@ -381,7 +390,7 @@ pub async fn apply(state: &AppState, changes: &[Change], refresh_after: bool) ->
 async fn place(state: &AppState, changes: &[Change]) -> Vec<Id> {
     let unplaced: Vec<&Change> = changes
         .iter()
-        .filter(|c| c.kind == Kind::Article && c.category_id.is_none() && !c.removes())
+        .filter(|c| c.kind == Kind::Article && c.categories.is_empty() && !c.removes())
         .take(MAX_REFRESHES)
         .collect();
     if unplaced.is_empty() {
