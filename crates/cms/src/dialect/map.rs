@@ -121,9 +121,28 @@ impl CategoryRules {
         })
     }
 
+    /// The portal route of a category (`route_as_written`), in the portal's spelling when it is
+    /// one of its routes written in another letter case or with a trailing slash: WordPress
+    /// lower-cases slugs (`china-europe_train` for `/business/China-Europe_train`), and a section
+    /// whose route differed only so was shown nowhere (the checker then listed it as absent).
+    fn route_of(
+        &self,
+        id: &Id,
+        slug: Option<&str>,
+        derived_from: Option<&str>,
+        url: Option<String>,
+    ) -> String {
+        let route = self.route_as_written(id, slug, derived_from, url);
+        let is_article = route.to_ascii_lowercase().starts_with("/article/");
+        match portal_core::portal_routes::spelled(&route) {
+            Some(spelled) if !is_article => spelled,
+            _ => route,
+        }
+    }
+
     /// The portal route of a category: the routes table (by id, then slug), else the template
     /// or the CMS's own address transformed (`route`), else the `url` field as the CMS wrote it.
-    fn route_of(
+    fn route_as_written(
         &self,
         id: &Id,
         slug: Option<&str>,

@@ -312,6 +312,42 @@ fn a_flat_list_becomes_a_tree_with_routes_from_config() {
     );
 }
 
+/// A route derived from the CMS's own address in another letter case (WordPress lower-cases
+/// slugs) is the portal's route as it spells it, not a route of no page (issue 45: 中欧班列 was
+/// listed absent, and pasted so, disappeared).
+#[test]
+fn a_derived_route_takes_the_portals_spelling() {
+    let d = from_toml(
+        r#"
+[envelope]
+style = "none"
+[categories]
+shape = "flat"
+items = ""
+[categories.route]
+from = ["link"]
+[fields.category]
+parent_id = "parent"
+name = "name"
+"#,
+    );
+    let payload = json!([
+        {"id": 3, "parent": 0, "name": "中欧班列", "link": "https://www.example.com/business/china-europe_train/"},
+        {"id": 4, "parent": 0, "name": "通知公告", "link": "https://www.example.com/NEWS_CENTER/Notice"},
+        {"id": 5, "parent": 0, "name": "别的", "link": "https://www.example.com/somewhere/else/"},
+    ]);
+    let tree = d.category_tree(&CategorySource::List(payload)).unwrap();
+    let urls: Vec<&str> = tree.iter().map(|c| c.url.as_str()).collect();
+    assert_eq!(
+        urls,
+        [
+            "/business/China-Europe_train",
+            "/news_center/notice",
+            "/somewhere/else"
+        ]
+    );
+}
+
 #[test]
 fn a_nested_tree_under_a_configured_root_and_in_cms_order() {
     let d = from_toml(
