@@ -114,8 +114,9 @@ TEXT_RULES: list[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...], s
         "portal-gateway",
         ("",),
         ("reqwest",),
-        ("portal-gateway:cli/",),
-        "only cli/ names reqwest in the binary (the CMS's client is portal-cms's; portal-web has none)",
+        ("portal-gateway:cli/", "portal-gateway:init.rs"),
+        "only cli/ and init.rs name reqwest in the binary (the CMS's client is portal-cms's; init's "
+        "probes recognise a CMS before any config or adapter exists; portal-web has none)",
     ),
     (
         "portal-render",

@@ -57,7 +57,7 @@ enum Command {
         /// The CMS's API address, e.g. https://cms.example.com/ or https://www.example.com/ for
         /// WordPress.
         #[arg(long)]
-        base_url: reqwest::Url,
+        base_url: String,
         /// How the gateway presents its credential (the CMS's mapping says otherwise).
         #[arg(long, value_enum)]
         auth: Option<portal_gateway::init::Auth>,
@@ -166,7 +166,7 @@ async fn main() -> ExitCode {
 
 /// `init`: recognises the CMS and writes its config (`portal_gateway::init`).
 async fn init(
-    base_url: &reqwest::Url,
+    base_url: &str,
     auth: Option<portal_gateway::init::Auth>,
     out: &std::path::Path,
     force: bool,
@@ -180,8 +180,14 @@ async fn init(
         return ExitCode::from(2);
     }
     let variable = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+    let Ok(base_url) = base_url.parse() else {
+        eprintln!(
+            "portal-gateway init: --base-url {base_url} is not an address (http://… or https://…)"
+        );
+        return ExitCode::from(2);
+    };
     let request = init::Request {
-        base_url: base_url.clone(),
+        base_url,
         auth,
         client_id: variable("PORTAL__UPSTREAM__CLIENT_ID"),
         client_secret: variable("PORTAL__UPSTREAM__CLIENT_SECRET"),

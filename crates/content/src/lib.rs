@@ -281,6 +281,22 @@ impl<'a> ContentService<'a> {
         lookup
     }
 
+    /// The id of an article as a CMS's own webhook payload writes it (Strapi's `entry`), read as
+    /// the dialect reads an article (`fields.article.id`).
+    pub fn article_id_in(&self, entry: &serde_json::Value) -> Option<Id> {
+        self.source.upstream.dialect().article_id_of(entry)
+    }
+
+    /// The category such an entry names (`fields.article.category_id`).
+    pub fn article_category_in(&self, entry: &serde_json::Value) -> Option<Id> {
+        self.source.upstream.dialect().article_category_of(entry)
+    }
+
+    /// The id of a category as such a payload writes it (`fields.category.id`).
+    pub fn category_id_in(&self, entry: &serde_json::Value) -> Option<Id> {
+        self.source.upstream.dialect().category_id_of(entry)
+    }
+
     /// Whether this replica keeps an answer under `key` that no purge has reached since it was
     /// stored (a webhook's refresh stores one): reading it again from the CMS would learn nothing.
     pub async fn keeps_unpurged(&self, key: &str) -> bool {

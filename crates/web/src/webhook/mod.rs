@@ -128,7 +128,7 @@ fn id_of(value: &serde_json::Value) -> Option<Id> {
 fn changes_in_cms_payload(
     body: &serde_json::Value,
     admin: &crate::config::AdminConfig,
-    dialect: &portal_cms::dialect::Dialect,
+    content: &portal_content::ContentService<'_>,
 ) -> Option<Vec<Change>> {
     let event = body.get("event")?.as_str()?;
     let (what, type_name, ids, category_id) = if let Some(what) = event.strip_prefix("entry.") {
@@ -140,11 +140,11 @@ fn changes_in_cms_payload(
             .any(|t| t.eq_ignore_ascii_case(model));
         let (id, category_id) = if article {
             (
-                dialect.article_id_of(entry),
-                dialect.article_category_of(entry),
+                content.article_id_in(entry),
+                content.article_category_in(entry),
             )
         } else {
-            (dialect.category_id_of(entry), None)
+            (content.category_id_in(entry), None)
         };
         // A field the dialect does not read (an older payload): Strapi's own `id`.
         let id = id.or_else(|| id_of(entry.get("id")?))?;
@@ -292,7 +292,7 @@ pub async fn receive(
         }
         let value: serde_json::Value = serde_json::from_slice(&body)
             .map_err(|err| ApiError::bad_query("body", format!("通知内容无法识别：{err}")))?;
-        match changes_in_cms_payload(&value, admin, runtime.content.upstream.dialect()) {
+        match changes_in_cms_payload(&value, admin, &state.content()) {
             Some(changes) => changes,
             // The gateway's own notice, sent with the header rather than signed.
             None => vec![Change::from(&read_notice(&body)?)],
