@@ -458,6 +458,14 @@ pub fn apply_fix(text: &str, fix: &str) -> String {
         return text.to_owned();
     };
     let (path, value) = (path.trim(), value.trim());
+    // Only `a.b.c = value`: a fix the checker words otherwise (`[table] "key" = …`, `take … out
+    // of …`) is for a person to read.
+    if !path
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
+    {
+        return text.to_owned();
+    }
     let Some((table, key)) = path.rsplit_once('.') else {
         return text.to_owned();
     };
@@ -545,6 +553,12 @@ mod tests {
             new_table.ends_with("[dialect.categories.route]\nfrom = [\"path\"]\n"),
             "{new_table}"
         );
+        for prose in [
+            "[dialect.categories.types] \"/about\" = \"group\"",
+            "take \"/about\" out of dialect.categories.absent",
+        ] {
+            assert_eq!(apply_fix(text, prose), text, "{prose}");
+        }
         let last = apply_fix(text, "dialect.fields.category.parent_id = \"pid\"");
         assert!(
             last.ends_with("name = \"n\"\nparent_id = \"pid\"\n"),
