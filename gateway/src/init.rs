@@ -266,12 +266,26 @@ async fn fingerprint(client: &Client, base: &Url, facts: &mut Facts) -> Option<K
 /// when nothing answers there.
 async fn get(client: &Client, base: &Url, path: &str) -> Option<(header::HeaderMap, Value)> {
     let url = base.join(path).ok()?;
-    let response = client.get(url).send().await.ok()?;
+    let mut response = client.get(url).send().await.ok()?;
     let headers = response.headers().clone();
-    let bytes = response.bytes().await.ok()?;
-    let body = serde_json::from_slice(&bytes[..bytes.len().min(1 << 20)]).unwrap_or(Value::Null);
-    Some((headers, body))
+    // At most PROBE_BYTES read, whatever the answer says or sends: a probe's JSON is small, and a
+    // hostile or mistaken address may stream without end (the client's time-out bounds the time).
+    let mut bytes = Vec::new();
+    while let Ok(Some(chunk)) = response.chunk().await {
+        if bytes.len() + chunk.len() > PROBE_BYTES {
+            // Cut off: not read as JSON; the headers alone still tell.
+            return Some((headers, Value::Null));
+        }
+        bytes.extend_from_slice(&chunk);
+    }
+    Some((
+        headers,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    ))
 }
+
+/// The most of one probe's answer `init` reads (WordPress's `/wp-json/` index is ~100–400 KB).
+const PROBE_BYTES: usize = 2 << 20;
 
 fn powered_by(headers: &header::HeaderMap, name: &str) -> bool {
     headers

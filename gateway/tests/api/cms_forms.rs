@@ -712,16 +712,11 @@ async fn a_notice_without_the_category_still_renews_the_articles_lists() {
     assert_eq!(app.get(list).await.headers()["x-cache"], "HIT");
     // Published in the CMS, its own webhook off: only the notice below tells the gateway.
     const TITLE: &str = "云川—塔什干班列今日首发";
-    let published: Value = crate::helpers::client()
-        .post(format!("http://{cms}/admin/articles"))
-        .basic_auth(CLIENT_ID, Some(CLIENT_SECRET))
-        .json(&json!({"categoryId": 21, "title": TITLE, "content": "<p>首发。</p>"}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let published = publish(
+        cms,
+        json!({"categoryId": 21, "title": TITLE, "content": "<p>首发。</p>"}),
+    )
+    .await;
     let id = published["id"]
         .as_u64()
         .unwrap_or_else(|| panic!("{published}"));

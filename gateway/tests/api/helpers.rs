@@ -737,3 +737,18 @@ pub async fn assert_pages_without(app: &TestApp, gone: &[&str], gone_paths: &[&s
         );
     }
 }
+
+/// Publishes `article` (`categoryId`, `title`, `content`) in reference-cms at `cms` as its editor
+/// would (`POST /admin/articles`); its answer (`id`, and `webhook` when it calls one).
+pub async fn publish(cms: SocketAddr, article: serde_json::Value) -> serde_json::Value {
+    client()
+        .post(format!("http://{cms}/admin/articles"))
+        .basic_auth(CLIENT_ID, Some(CLIENT_SECRET))
+        .json(&article)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}

@@ -113,3 +113,16 @@ async fn init_says_when_it_does_not_know_the_cms_and_writes_nothing() {
         "{err}"
     );
 }
+
+/// An address that answers 8 MiB where a probe expects a small JSON document is no CMS, and `init`
+/// ends (it reads 2 MiB of a probe's answer at most; this test does not see the bound itself).
+#[tokio::test]
+async fn an_endless_answer_is_read_only_so_far() {
+    let huge = format!("\"{}\"", "a".repeat(8 << 20));
+    let fake = FakeUpstream::start(Reply::Bytes(200, "application/json", huge.into_bytes())).await;
+    let err = match init::init(&request(&fake.base_url())).await {
+        Ok(written) => panic!("recognised as {}", written.cms),
+        Err(err) => err.to_string(),
+    };
+    assert!(err.contains("no CMS the gateway knows"), "{err}");
+}
