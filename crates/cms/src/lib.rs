@@ -39,7 +39,7 @@ use dialect::{CategoryShape, CategorySource, CmsCall, Dialect, MAX_CATEGORIES};
 pub use error::UpstreamError;
 pub use finish::{finish_article, sanitize};
 pub use health::{UpstreamHealth, UpstreamState};
-pub use links::{FILES_ROUTE, FileLinks};
+pub use links::{FILES_ROUTE, FileLinks, StrayPage};
 use portal_core::{
     endpoint::Endpoint,
     model::{Article, ArticlePage, CategoryTree, Id},

@@ -41,6 +41,16 @@ pub fn article_path(id: &portal_core::model::Id) -> String {
     format!("/portal/article/{id}")
 }
 
+/// A link in a body to a page of the CMS's own site that is no article page (`FileLinks::stray_page`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StrayPage {
+    /// Its path on the CMS's site.
+    pub path: String,
+    /// What the portal links to instead: the file store's address for it (where it is not), the
+    /// CMS's own address (which a visitor may not reach), or nothing (the link is dropped).
+    pub becomes: Option<String>,
+}
+
 /// Rewrites CMS file references so the browser fetches them through the gateway.
 #[derive(Debug, Clone)]
 pub struct FileLinks {
@@ -131,6 +141,58 @@ impl FileLinks {
     /// `dialect.links.image_file` says how ids name files.
     pub fn file_field(&self, raw: &str) -> Option<String> {
         self.rewrite(raw).or_else(|| self.image_by_id(raw.trim()))
+    }
+
+    /// What the portal makes of `raw`, a link in a body, when it points into the CMS's own site
+    /// at something that is neither an article page `dialect.links.article` names nor a file:
+    /// `None` for any other link (another site's, an article's, a file's, an anchor).
+    /// `check-upstream` warns of these: a visitor following one finds nothing.
+    pub fn stray_page(&self, raw: &str) -> Option<StrayPage> {
+        let raw = raw.trim();
+        let scheme = raw.split_once(':').map(|(s, _)| s.to_ascii_lowercase());
+        if raw.is_empty()
+            || raw.starts_with('#')
+            || raw.starts_with("/portal/")
+            || scheme
+                .as_deref()
+                .is_some_and(|s| !matches!(s, "http" | "https"))
+            || self.article_ref(raw).is_some()
+        {
+            return None;
+        }
+        let resolved = if raw.contains(':') || raw.starts_with('/') {
+            self.base.join(raw).ok()?
+        } else {
+            self.files_root.join(raw).ok()?
+        };
+        if resolved.origin() != self.base.origin() {
+            return None;
+        }
+        let path = resolved.path().to_owned();
+        match self.rewrite(raw) {
+            Some(gateway) if gateway.starts_with(FILES_ROUTE) => {
+                let last = path.rsplit('/').next().unwrap_or("");
+                let extension = last.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+                let page = match extension.as_deref() {
+                    None => true,
+                    Some(e) => {
+                        matches!(e, "html" | "htm" | "shtml" | "php" | "asp" | "aspx" | "jsp")
+                    }
+                };
+                page.then_some(StrayPage {
+                    path,
+                    becomes: Some(gateway),
+                })
+            }
+            Some(_) => Some(StrayPage {
+                path,
+                becomes: Some(raw.to_owned()),
+            }),
+            None => Some(StrayPage {
+                path,
+                becomes: None,
+            }),
+        }
     }
 
     /// A file on the CMS becomes a gateway path; other http(s) links stay; anything else
@@ -227,6 +289,43 @@ mod tests {
             assert_eq!(l.rewrite(broken), None, "{broken}");
         }
         assert_eq!(l.rewrite("a.png").unwrap(), "/portal/api/files/a.png");
+    }
+
+    #[test]
+    fn a_link_to_a_page_of_the_cms_that_is_no_article_is_a_stray() {
+        let l = links();
+        let stray = l.stray_page("news/other-page.html").unwrap();
+        assert_eq!(stray.path, "/api/files/news/other-page.html");
+        assert_eq!(
+            stray.becomes.as_deref(),
+            Some("/portal/api/files/news/other-page.html")
+        );
+        assert_eq!(l.stray_page("/about-us").unwrap().becomes, None, "dropped");
+        assert_eq!(
+            l.stray_page("http://cms.internal:8081/column/5")
+                .unwrap()
+                .becomes
+                .as_deref(),
+            Some("http://cms.internal:8081/column/5"),
+            "left pointing at the CMS"
+        );
+        for not_stray in [
+            "covers/a.webp",
+            "/api/files/report.pdf",
+            "https://www.example.org/page",
+            "#top",
+            "mailto:office@example.org",
+            "/portal/article/5",
+        ] {
+            assert_eq!(l.stray_page(not_stray), None, "{not_stray}");
+        }
+        let with_articles =
+            links().with_article_pages(vec![LinkPattern::compile("/news/{id}.html").unwrap()]);
+        assert_eq!(
+            with_articles.stray_page("/news/2101.html"),
+            None,
+            "an article page"
+        );
     }
 
     #[test]

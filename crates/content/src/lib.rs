@@ -539,7 +539,7 @@ impl ContentService<'_> {
 }
 
 /// Most CMS pages one walk asks for (the sitemap's: 1000 pages of `max_size` articles).
-const MAX_PAGES_WALKED: u32 = 1000;
+pub const MAX_PAGES_WALKED: u32 = 1000;
 
 impl Query {
     /// Whether this is a list of a category the (whole) tree does not have (`load`: the tree

@@ -31,6 +31,8 @@ struct Table {
 #[serde(rename_all = "camelCase")]
 struct Route {
     path: Option<String>,
+    /// The menu's name of the page (`中欧班列`).
+    name: Option<String>,
     page: Option<String>,
     /// A spec route whose page another route shows: no category of its own, no sitemap entry.
     same_as: Option<String>,
@@ -171,6 +173,30 @@ pub fn spelled(path: &str) -> Option<String> {
     (canonical != path).then_some(canonical)
 }
 
+/// The name the route table gives the content route `path` (`中欧班列` for
+/// `/business/China-Europe_train`): what a CMS's category of that section is most likely called,
+/// whatever its slug (`check-upstream` matches categories to routes by it).
+pub fn name_of(path: &str) -> Option<&'static str> {
+    static NAMES: LazyLock<Vec<(&'static str, &'static str)>> = LazyLock::new(|| {
+        fn walk(routes: Vec<Route>, out: &mut Vec<(&'static str, &'static str)>) {
+            for route in routes {
+                if let (Some(path), Some(name)) = (route.path, route.name) {
+                    out.push((&*path.leak(), &*name.leak()));
+                }
+                walk(route.routes, out);
+            }
+        }
+        let table: Table = serde_json::from_str(ROUTE_TABLE)
+            .expect("frontend/src/app/route-table.json is a route table");
+        let mut out = Vec::new();
+        walk(table.routes, &mut out);
+        out
+    });
+    NAMES
+        .iter()
+        .find_map(|(p, name)| (*p == path && PORTAL_ROUTES.contains(&path)).then_some(*name))
+}
+
 /// What the table says of a page's query (`query` in `route-table.json`): the parameters the page
 /// reads, in the order its address writes them. (The table's `shares`, those of them a shared
 /// address and the canonical link keep, are the app's: `app/share-url.ts`.)
@@ -267,7 +293,20 @@ pub const PORTAL_ROUTES: PortalRoutes = PortalRoutes;
 mod tests {
     use std::collections::BTreeSet;
 
-    use super::{PORTAL_ROUTES, ROUTE_TABLE, content_routes, kind_of, same_as, spelled};
+    use super::{PORTAL_ROUTES, ROUTE_TABLE, content_routes, kind_of, name_of, same_as, spelled};
+
+    #[test]
+    fn a_content_route_has_its_menus_name() {
+        assert_eq!(name_of("/business/China-Europe_train"), Some("中欧班列"));
+        assert_eq!(name_of("/about"), Some("走进我们"));
+        assert_eq!(name_of("/"), None, "the home page is no content route");
+        assert_eq!(
+            name_of("/business/china-europe_train"),
+            None,
+            "as the table writes it"
+        );
+        assert!(PORTAL_ROUTES.iter().all(|r| name_of(r).is_some()));
+    }
 
     #[test]
     fn a_page_written_another_way_is_sent_to_its_one_address() {

@@ -4,7 +4,7 @@ use super::*;
 
 impl Checker {
     /// The CMS's search, when the dialect names one: a piece of an article's title must find it.
-    pub(super) async fn search(&mut self, id: &Id, title: &str) {
+    pub(super) async fn search(&mut self, id: &Id, title: &str, tree: &[Category]) {
         // Eight characters of the title: specific enough to list the article on the first page.
         let keyword: String = title.trim().chars().take(8).collect();
         let keyword = keyword.trim().to_owned();
@@ -57,6 +57,43 @@ impl Checker {
                         "payload",
                         "dialect.lists.total",
                     ));
+                }
+                // Hits in no section the portal has: a folder, the site's root, a page of
+                // another kind (Plone's search finds them all), which lead visitors nowhere.
+                let strays: Vec<String> = found
+                    .content
+                    .iter()
+                    .filter(|a| !has(tree, &a.category_id))
+                    .map(|a| {
+                        let title: String = a.title.chars().take(20).collect();
+                        format!("{} “{title}”", a.id)
+                    })
+                    .collect();
+                if !strays.is_empty() {
+                    let key = "dialect.endpoints.article_search.query";
+                    self.last().problems.push(
+                        Problem::warning(
+                            format!(
+                                "{} of the {} hits are in no category the portal has, so not \
+                                 articles it can show (a folder, the site's root, another kind of \
+                                 content): {}",
+                                strays.len(),
+                                found.content.len(),
+                                strays
+                                    .iter()
+                                    .take(3)
+                                    .cloned()
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ),
+                            "payload",
+                            key,
+                        )
+                        .with_fix(Some(format!(
+                            "{key} = {{ portal_type = \"News Item\" }}   # a filter to articles in \
+                             the CMS's own terms (this is Plone's); or search.mode = \"index\""
+                        ))),
+                    );
                 }
                 if !found.content.iter().any(|a| a.id == *id) {
                     self.last().problems.push(Problem::warning(
@@ -288,6 +325,9 @@ impl Checker {
                         )),
                     );
                 }
+                if let Some(problem) = stray_links(self.upstream.links(), body) {
+                    self.last().problems.push(problem);
+                }
                 let full_title = article.title.clone();
                 let title: String = full_title.chars().take(24).collect();
                 let article = finish_article(article, self.upstream.links());
@@ -302,6 +342,49 @@ impl Checker {
 
     pub(super) async fn file(&mut self, cover: &str) {
         let Some(rewritten) = self.upstream.links().file_field(cover) else {
+            // Nothing the portal can fetch: no cover ever shows, and nothing else would say so.
+            let shown: String = cover.chars().take(80).collect();
+            let by_id = (1..=64).contains(&cover.trim().len())
+                && cover
+                    .trim()
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-');
+            let (key, fix) = if by_id {
+                (
+                    "dialect.links.image_file",
+                    "dialect.links.image_file = \"{id}\"   # a file by its id under \
+                     dialect.endpoints.files (Directus's assets/<id>)"
+                        .to_owned(),
+                )
+            } else {
+                (
+                    "dialect.fields.article.cover",
+                    "dialect.fields.article.cover = \"<the field holding the image's address>\""
+                        .to_owned(),
+                )
+            };
+            self.checks.push(Check {
+                endpoint: "files (a cover)".to_owned(),
+                status: "-".to_owned(),
+                latency_ms: 0,
+                summary: String::new(),
+                problems: vec![
+                    Problem::warning(
+                        format!(
+                            "an article's cover is “{shown}”, which names no file the portal can \
+                             fetch{}: no cover will show",
+                            if by_id {
+                                " (a file id, and the config does not say where ids are kept)"
+                            } else {
+                                ""
+                            }
+                        ),
+                        "cover",
+                        key,
+                    )
+                    .with_fix(Some(fix)),
+                ],
+            });
             return;
         };
         let Some(path) = rewritten.strip_prefix(portal_cms::FILES_ROUTE) else {
@@ -354,5 +437,117 @@ impl Checker {
                 self.record(endpoint, started, status, String::new(), vec![problem]);
             }
         }
+    }
+}
+
+/// The `href`s of a body's links, as written (a scan, not a parser: enough to name them).
+fn hrefs(body: &str) -> Vec<&str> {
+    let mut found = Vec::new();
+    let mut rest = body;
+    while let Some(at) = rest.find("href=") {
+        rest = &rest[at + 5..];
+        let Some(quote) = rest.chars().next().filter(|c| matches!(c, '"' | '\'')) else {
+            continue;
+        };
+        let inner = &rest[1..];
+        if let Some(end) = inner.find(quote) {
+            found.push(&inner[..end]);
+            rest = &inner[end..];
+        }
+    }
+    found
+}
+
+/// Links in an article's body to pages of the CMS's own site that are no article page the
+/// config names: the portal sends a visitor to the file store (where such a page is not), to the
+/// CMS's own address, or drops the link. The fix line is a `links.article` pattern made of the
+/// first such address, its number as `{id}`, else its last segment as `{slug}`.
+fn stray_links(links: &portal_cms::FileLinks, body: &str) -> Option<Problem> {
+    let strays: Vec<portal_cms::StrayPage> = hrefs(body)
+        .into_iter()
+        .filter_map(|href| links.stray_page(&href.replace("&amp;", "&")))
+        .collect();
+    let first = strays.first()?;
+    let named: Vec<String> = strays
+        .iter()
+        .take(3)
+        .map(|s| match &s.becomes {
+            Some(to) if to.starts_with(portal_cms::FILES_ROUTE) => {
+                format!(
+                    "{} (sent to {to}, which the file store does not have)",
+                    s.path
+                )
+            }
+            Some(_) => format!("{} (left pointing at the CMS's own address)", s.path),
+            None => format!("{} (the link is dropped)", s.path),
+        })
+        .collect();
+    Some(
+        Problem::warning(
+            format!(
+                "the body links to {} page{} of the CMS's site that {} no article page the portal \
+                 knows: {}",
+                strays.len(),
+                if strays.len() == 1 { "" } else { "s" },
+                if strays.len() == 1 { "is" } else { "are" },
+                named.join("; ")
+            ),
+            "payload.content",
+            "dialect.links.article",
+        )
+        .with_fix(Some(format!(
+            "dialect.links.article = [\"{}\"]   # the address of the CMS's article pages, so \
+             links to them open the portal's; a link to any other page of the CMS cannot be shown",
+            pattern_of(&first.path)
+        ))),
+    )
+}
+
+/// An article page pattern made of one address: the last segment's number as `{id}`
+/// (`/news/2101.html` → `/news/{id}.html`), else that segment as `{slug}`; the segments before it
+/// that are numbers (a year, a month) as `*`, any one segment.
+fn pattern_of(path: &str) -> String {
+    let trailing = &path[path.trim_end_matches('/').len()..];
+    let mut segments: Vec<String> = path
+        .trim_end_matches('/')
+        .split('/')
+        .map(str::to_owned)
+        .collect();
+    let Some(last) = segments.pop() else {
+        return "{slug}".to_owned();
+    };
+    for segment in &mut segments {
+        if !segment.is_empty() && segment.bytes().all(|b| b.is_ascii_digit()) {
+            *segment = "*".to_owned();
+        }
+    }
+    let bytes = last.as_bytes();
+    let last = match bytes.iter().rposition(u8::is_ascii_digit) {
+        Some(end) => {
+            let start = bytes[..end]
+                .iter()
+                .rposition(|b| !b.is_ascii_digit())
+                .map_or(0, |i| i + 1);
+            format!("{}{{id}}{}", &last[..start], &last[end + 1..])
+        }
+        None => "{slug}".to_owned(),
+    };
+    segments.push(last);
+    segments.join("/") + trailing
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pattern_names_the_number_or_the_last_segment() {
+        assert_eq!(pattern_of("/news/2101.html"), "/news/{id}.html");
+        assert_eq!(pattern_of("/2024/05/a-post/"), "/*/*/{slug}/");
+        assert_eq!(pattern_of("/column/about-us"), "/column/{slug}");
+        assert_eq!(
+            hrefs("<a href=\"/a\">x</a><a class=\"b\" href='c.html'>y</a> href=bare"),
+            vec!["/a", "c.html"]
+        );
     }
 }

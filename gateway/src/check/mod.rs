@@ -253,7 +253,7 @@ pub async fn run(config: &Config) -> Result<Report, ClientError> {
             checker.unknown_article().await;
             checker.changes().await;
             if checker.dialect().has_search() {
-                checker.search(&id, &title).await;
+                checker.search(&id, &title, &tree).await;
             }
         }
         if let Some(cover) = cover {

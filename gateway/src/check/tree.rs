@@ -29,12 +29,66 @@ pub(super) fn unrouted(tree: &[Category]) -> Option<Problem> {
             "items",
             key,
         )
-        .with_fix(Some(format!(
-            "[{key}] \"{}\" = \"/news_center/company_announcement/1\"   # its section on the \
-             portal; none needed when it holds no articles",
-            first.id
-        ))),
+        .with_fix(Some(
+            match PORTAL_ROUTES.iter().find(|r| stands_for(first, r)) {
+                Some(route) => format!(
+                    "[{key}] {} = \"{route}\"   # {}",
+                    toml_key(&first.id),
+                    first.name
+                ),
+                None => format!(
+                    "[{key}] {} = \"/news_center/company_announcement/1\"   # its section on the \
+                     portal; none needed when it holds no articles",
+                    toml_key(&first.id)
+                ),
+            },
+        )),
     )
+}
+
+/// Whether category `c`, which leads to no portal route, is the CMS's column for `route`: it
+/// bears the route's name (`中欧班列`), or its address ends in the route's last segment written
+/// another way (`china-europe-train` for `China-Europe_train`), wherever it sits in the tree (a
+/// section one level deeper or higher than the portal's). What `check-upstream` then proposes is a
+/// `dialect.categories.routes` line that keeps the section, not a line declaring it absent.
+pub(super) fn stands_for(c: &Category, route: &str) -> bool {
+    if PORTAL_ROUTES.contains(&c.url.as_str()) {
+        return false;
+    }
+    let fold = |text: &str| -> String {
+        text.chars()
+            .filter(|ch| !matches!(ch, '-' | '_' | ' '))
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let last = |path: &str| -> String {
+        fold(path.trim_end_matches('/').rsplit('/').next().unwrap_or(""))
+    };
+    portal_routes::name_of(route).is_some_and(|name| c.name.trim() == name)
+        || (!last(&c.url).is_empty() && last(&c.url) == last(route))
+}
+
+/// The category in `tree` that stands for `route` (`stands_for`), when exactly one does.
+pub(super) fn stand_in<'a>(tree: &'a [Category], route: &str) -> Option<&'a Category> {
+    fn collect<'a>(tree: &'a [Category], route: &str, out: &mut Vec<&'a Category>) {
+        for c in tree {
+            if stands_for(c, route) {
+                out.push(c);
+            }
+            collect(&c.sub_category, route, out);
+        }
+    }
+    let mut found = Vec::new();
+    collect(tree, route, &mut found);
+    match found.as_slice() {
+        [one] => Some(*one),
+        _ => None,
+    }
+}
+
+/// An id as a key of a TOML table line: always quoted (a table's keys are strings).
+pub(super) fn toml_key(id: &Id) -> String {
+    format!("\"{id}\"")
 }
 
 pub(super) fn walk(tree: &[Category], f: &mut impl FnMut(&Category)) {
@@ -371,7 +425,7 @@ impl Checker {
                 .with_fix(parent_key_like(&items).map(|k| format!("{key} = \"{k}\""))),
             );
         }
-        problems.extend(self.routes(&urls));
+        problems.extend(self.routes(&tree, &urls));
         problems.extend(unrouted(&tree));
         problems.extend(self.kinds(&tree));
         let summary = format!("{count} categories, {} at the top", tree.len());
@@ -432,7 +486,7 @@ impl Checker {
     }
 
     /// The portal routes the categories lead to, against those declared absent.
-    pub(super) fn routes(&self, urls: &HashSet<String>) -> Vec<Problem> {
+    pub(super) fn routes(&self, tree: &[Category], urls: &HashSet<String>) -> Vec<Problem> {
         let absent = self.dialect().absent_routes();
         let absent_key = "dialect.categories.absent";
         let mut problems = Vec::new();
@@ -451,12 +505,28 @@ impl Checker {
                     .with_fix(Some(format!("take \"{route}\" out of {absent_key}"))),
                 ),
                 (false, true) => declared.push(*route),
-                (false, false) => problems.push(Problem::warning(
-                    format!("no category leads to the portal route {route}"),
-                    "",
-                    "dialect.categories.routes (or dialect.fields.category.url), or \
-                     dialect.categories.absent",
-                )),
+                (false, false) => problems.push(
+                    Problem::warning(
+                        format!("no category leads to the portal route {route}"),
+                        "",
+                        "dialect.categories.routes (or dialect.fields.category.url), or \
+                         dialect.categories.absent",
+                    )
+                    // The CMS's column for it under another address or at another level: the
+                    // line that keeps the section, never one that declares it absent.
+                    .with_fix(stand_in(tree, route).map(|c| {
+                        format!(
+                            "[dialect.categories.routes] {} = \"{route}\"   # {}, at {}",
+                            toml_key(&c.id),
+                            c.name,
+                            if c.url.is_empty() {
+                                "no address"
+                            } else {
+                                &c.url
+                            }
+                        )
+                    })),
+                ),
                 (true, false) => {}
             }
         }
@@ -464,11 +534,12 @@ impl Checker {
         let missing: Vec<String> = PORTAL_ROUTES
             .iter()
             .filter(|r| !urls.contains(**r) && !absent.iter().any(|a| a == *r))
+            .filter(|r| stand_in(tree, r).is_none())
             .map(|r| format!("\"{r}\""))
             .collect();
         if let Some(first) = problems
             .iter_mut()
-            .find(|p| p.what.starts_with("no category leads"))
+            .find(|p| p.what.starts_with("no category leads") && p.fix.is_none())
         {
             let listed = absent
                 .iter()

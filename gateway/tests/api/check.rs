@@ -518,14 +518,14 @@ async fn inconsistent_paging_is_found_and_named() {
 }
 
 /// The value of `name` in a query string.
-fn param<'a>(query: &'a str, name: &str) -> Option<&'a str> {
+pub(crate) fn param<'a>(query: &'a str, name: &str) -> Option<&'a str> {
     query
         .split('&')
         .find_map(|p| p.strip_prefix(name)?.strip_prefix('='))
 }
 
 /// One article of the scripted site: published on day `id` of November, so a larger id is newer.
-fn article(id: u64) -> Value {
+pub(crate) fn article(id: u64) -> Value {
     json!({
         "id": id, "categoryId": 21, "title": format!("班列新闻第{id}号"),
         "summary": "摘要", "cover": "covers/a.svg", "author": "宣传部",
@@ -536,7 +536,7 @@ fn article(id: u64) -> Value {
 
 /// A native CMS with one list category (21, `/news_center/company_announcement/1`) of five articles,
 /// newest first, two to a page; searching lists every article. Each test changes one answer.
-fn site(path: &str, query: &str) -> Reply {
+pub(crate) fn site(path: &str, query: &str) -> Reply {
     let page = |items: Vec<Value>, total: u64| {
         Reply::Json(
             200,
@@ -583,7 +583,7 @@ fn site(path: &str, query: &str) -> Reply {
 
 /// The report on a scripted CMS, with `toml` (the dialect as an integrator writes it, as the
 /// checker's fixes are written) set on the test config.
-async fn scripted(route: fn(&str, &str) -> Reply, toml: &str) -> check::Report {
+pub(crate) async fn scripted(route: fn(&str, &str) -> Reply, toml: &str) -> check::Report {
     let fake = FakeUpstream::start(Reply::Route(route)).await;
     let config = config_for(&fake.base_url(), &static_dir(), |c| with_toml(c, toml));
     let report = report(&config).await;
@@ -592,7 +592,10 @@ async fn scripted(route: fn(&str, &str) -> Reply, toml: &str) -> check::Report {
 }
 
 /// The one finding whose key is `key`, or a failure showing the report.
-fn finding<'a>(report: &'a check::Report, key: &str) -> (&'a check::Check, &'a check::Problem) {
+pub(crate) fn finding<'a>(
+    report: &'a check::Report,
+    key: &str,
+) -> (&'a check::Check, &'a check::Problem) {
     let found: Vec<_> = report.problems().filter(|(_, p)| p.key == key).collect();
     assert_eq!(
         found.len(),

@@ -5,6 +5,7 @@ mod cache_view;
 mod caching;
 mod changes_poll;
 mod check;
+mod check_content;
 mod cms_forms;
 mod content_core;
 mod credentials;

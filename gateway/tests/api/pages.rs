@@ -1256,6 +1256,61 @@ async fn the_sitemap_lists_every_page_and_article_once_at_its_real_url() {
     assert!(!robots.contains("/portal/site/") && !robots.contains("/portal/drawn/"));
 }
 
+/// A list section whose articles are all taken down is no longer offered to crawlers; the
+/// sections that hold articles still are.
+#[tokio::test]
+async fn the_sitemap_leaves_out_a_list_section_with_no_article() {
+    let cms = spawn_reference_cms().await;
+    let app = spawn_app(page_config(&format!("http://{cms}/"), open_limits)).await;
+    // 媒体报道 (22): every one of its articles taken down in the CMS before the portal reads it.
+    let list: serde_json::Value = client()
+        .get(format!(
+            "http://{cms}/article/list?categoryId=22&page=0&size=100"
+        ))
+        .basic_auth(CLIENT_ID, Some(CLIENT_SECRET))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let ids: Vec<u64> = list["result"]["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["id"].as_u64().unwrap())
+        .collect();
+    assert!(!ids.is_empty(), "{list}");
+    for id in ids {
+        let status = client()
+            .delete(format!("http://{cms}/admin/articles/{id}"))
+            .basic_auth(CLIENT_ID, Some(CLIENT_SECRET))
+            .send()
+            .await
+            .unwrap()
+            .status();
+        assert_eq!(status, 200);
+    }
+    let (status, _, _, xml) = fetch(&app, "/portal/sitemap.xml").await;
+    assert_eq!(status, 200);
+    assert!(
+        !xml.contains(&format!(
+            "<loc>{PUBLIC}/portal/news_center/media_coverage/2</loc>"
+        )),
+        "{xml}"
+    );
+    for kept in [
+        "/news_center/company_announcement/1",
+        "/news_center/notice",
+        "/about/company_profile",
+    ] {
+        assert!(
+            xml.contains(&format!("<loc>{PUBLIC}/portal{kept}</loc>")),
+            "{kept}: {xml}"
+        );
+    }
+}
+
 /// A list's feed and the news feed link the list's page and its articles at their real URLs.
 #[tokio::test]
 async fn the_feeds_link_the_real_urls() {

@@ -303,12 +303,20 @@ async fn sitemap(State(state): State<AppState>, info: RequestInfo) -> Response {
                     .map(str::to_owned)
             };
             let overall = newest.values().max().map(|d| (*d).to_owned());
+            // A section with no article (a list or a single page; a group shows its children) is
+            // no page worth a crawler's visit; said only when the walk above read every article,
+            // not when it stopped short.
+            let read_all = (articles.value.len() as u64)
+                < u64::from(content.max_page_size()) * u64::from(portal_content::MAX_PAGES_WALKED);
+            let empty_section = |c: &Category| {
+                read_all && c.kind.as_deref() != Some("group") && lastmod(c).is_none()
+            };
             let mut urls = vec![(absolute(site, &links::home()), overall)];
             urls.extend(
                 tree.value
                     .flatten()
                     .into_iter()
-                    .filter(|c| PORTAL_ROUTES.contains(&c.url.as_str()))
+                    .filter(|c| PORTAL_ROUTES.contains(&c.url.as_str()) && !empty_section(c))
                     .map(|c| (absolute(site, &links::route(&c.url)), lastmod(c))),
             );
             urls.extend(articles.value.iter().map(|a| {
