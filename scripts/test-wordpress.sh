@@ -222,6 +222,11 @@ case 'seed':
     $ids['holiday'] = $make_post('关于国庆节期间班列运行安排的通知', 'national-day-schedule', $notice, 1, '<p>国庆期间班列照常运行。</p>');
     $ids['tender'] = $make_post('仓储设备采购项目招标公告', 'storage-tender', $notice, 2, '<p>欢迎符合条件的供应商参与投标。</p>');
     $ids['notice3'] = $make_post('关于启用新版客户服务热线的通知', 'service-hotline', $notice, 3, '<p>新版热线即日起启用。</p>');
+    // In two categories, 公司要闻 its primary (as Yoast SEO records one): each list shows it under
+    // its own category, its own address under the primary.
+    $ids['both'] = $make_post('关于中欧班列开行跨年专列的通知', 'new-year-train', $notice, 4, '<p>跨年专列于12月31日发车。</p>');
+    wp_set_post_categories($ids['both'], [$notice, $company]);
+    update_post_meta($ids['both'], '_yoast_wpseo_primary_category', $company);
     // A featured image (the cover), a 1×1 PNG in the uploads.
     $upload = wp_upload_dir();
     $file = $upload['path'] . '/train-cover.png';
@@ -286,7 +291,7 @@ seed=$(wp seed) || fail "seeding the site"
 id_of() { php -r 'echo json_decode($argv[1], true)[$argv[2]];' "$seed" "$1"; }
 TRAIN=$(id_of train) PARK=$(id_of park) CARD=$(id_of card) SAFETY=$(id_of safety) HOLIDAY=$(id_of holiday)
 WAREHOUSE=$(id_of warehouse)
-COMPANY=$(id_of company)
+COMPANY=$(id_of company) NOTICE=$(id_of notice) BOTH=$(id_of both)
 # The plugin, installed as an integrator would (after the seed: those posts were never on the portal).
 cp deploy/wordpress/portal-webhook.php "$SITE/wp-content/mu-plugins/"
 done_in "posts $TRAIN…$(id_of notice3), 公司要闻 is category $COMPANY"
@@ -298,7 +303,7 @@ step "PHP's server on $WP_ADDR"
 pids+=($!)
 wait_for 20 curl -sf "http://$WP_ADDR/wp-json/wp/v2/categories" || fail "WordPress's REST API did not answer"
 headers=$(curl -s -D - -o /dev/null "http://$WP_ADDR/wp-json/wp/v2/posts?categories=$COMPANY&per_page=2")
-grep -qi '^x-wp-total: 6' <<<"$headers" || fail "no X-WP-Total: 6 for 公司要闻: $headers"
+grep -qi '^x-wp-total: 7' <<<"$headers" || fail "no X-WP-Total: 7 for 公司要闻: $headers"
 done_in
 
 step "check-upstream"
@@ -386,6 +391,20 @@ cover=$(php -r 'echo json_decode(file_get_contents($argv[1]), true)["result"]["c
 detail "$PARK" >/dev/null
 grep -qF "/portal/article/$TRAIN" "$T/body" || fail "the permalink in $PARK's body is not the portal's article page: $(head -c 600 "$T/body")"
 done_in "title, cover $cover, permalink → /portal/article/$TRAIN"
+
+step "a post in two categories: under the list's in each list, under its primary at its own address"
+# The category id the gateway gives post $BOTH in the answer in $T/body (a list's item or a detail).
+category_of_both() {
+  php -r '$r = json_decode(file_get_contents($argv[1]), true)["result"];
+    foreach ((is_array($r["content"] ?? null) ? $r["content"] : [$r]) as $a) { if ((string) $a["id"] === $argv[2]) { echo $a["categoryId"]; } }' "$T/body" "$BOTH"
+}
+get "/portal/api/article/list?categoryId=$NOTICE&page=1&size=20" >/dev/null
+[ "$(category_of_both)" = "$NOTICE" ] || fail "通知公告's list shows post $BOTH under category '$(category_of_both)', not $NOTICE"
+get "/portal/api/article/list?categoryId=$COMPANY&page=1&size=20" >/dev/null
+[ "$(category_of_both)" = "$COMPANY" ] || fail "公司要闻's list shows post $BOTH under category '$(category_of_both)', not $COMPANY"
+detail "$BOTH" >/dev/null
+[ "$(category_of_both)" = "$COMPANY" ] || fail "post $BOTH's detail is under category '$(category_of_both)', not its primary $COMPANY"
+done_in "通知公告 $NOTICE, 公司要闻 $COMPANY, the detail its primary $COMPANY"
 
 step "wp_update_post: a new title"
 cached "/portal/api/article/detail?id=$TRAIN"

@@ -20,6 +20,46 @@
 
 defined( 'ABSPATH' ) || exit;
 
+/**
+ * Every category of a post, its primary first: Yoast SEO's primary category when it names one of
+ * them, else WordPress's order. A notice names them all (each one's lists show the post).
+ */
+function portal_webhook_categories_of( $post_id ) {
+	$ids = wp_get_post_categories( $post_id, array( 'fields' => 'ids' ) );
+	$ids = is_array( $ids ) ? array_map( 'intval', $ids ) : array();
+	$primary = (int) get_post_meta( $post_id, '_yoast_wpseo_primary_category', true );
+	if ( $primary > 0 && in_array( $primary, $ids, true ) ) {
+		$ids = array_merge( array( $primary ), array_values( array_diff( $ids, array( $primary ) ) ) );
+	}
+	return $ids;
+}
+
+// `portal_category` in the REST API's posts: the post's primary category, which the gateway's
+// config/examples/wordpress.toml reads before `categories.0`, so a post in several categories is
+// shown under its primary one when opened by its own address (a list shows it under the list's).
+// Registered whether or not the webhook is configured: it is read, not sent.
+add_action(
+	'rest_api_init',
+	static function () {
+		register_rest_field(
+			'post',
+			'portal_category',
+			array(
+				'get_callback' => static function ( $post ) {
+					$ids = portal_webhook_categories_of( (int) $post['id'] );
+					return $ids ? $ids[0] : null;
+				},
+				'schema'       => array(
+					'description' => 'The post\'s primary category (Yoast SEO\'s, else its first), for the portal gateway.',
+					'type'        => array( 'integer', 'null' ),
+					'context'     => array( 'view', 'embed' ),
+					'readonly'    => true,
+				),
+			)
+		);
+	}
+);
+
 if ( ! defined( 'PORTAL_WEBHOOK_URL' ) || ! defined( 'PORTAL_WEBHOOK_SECRET' )
 	|| '' === (string) PORTAL_WEBHOOK_URL || '' === (string) PORTAL_WEBHOOK_SECRET ) {
 	// Loud, not silent: an editor's change would reach the portal only when its cache expires.
@@ -134,13 +174,7 @@ final class Portal_Webhook {
 
 	/** Every category of the post, its primary first: each one's lists show it. */
 	private static function categories_of( $post_id ) {
-		$ids = wp_get_post_categories( $post_id, array( 'fields' => 'ids' ) );
-		$ids = is_array( $ids ) ? array_map( 'intval', $ids ) : array();
-		$primary = (int) get_post_meta( $post_id, '_yoast_wpseo_primary_category', true );
-		if ( $primary > 0 && in_array( $primary, $ids, true ) ) {
-			$ids = array_merge( array( $primary ), array_values( array_diff( $ids, array( $primary ) ) ) );
-		}
-		return $ids;
+		return portal_webhook_categories_of( $post_id );
 	}
 
 	private static function queue( $type, $id, $event, $category_id ) {

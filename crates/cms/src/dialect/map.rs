@@ -524,6 +524,17 @@ impl Dialect {
     }
 
     /// The id of a raw category, if it has a readable one.
+    /// Whether an article's item names `category` among its categories: where its category
+    /// field reads one item of an array (`categories.0`), any item of that array.
+    fn holds_category(&self, item: &Value, category: &Id) -> bool {
+        self.article
+            .category_id
+            .paths
+            .iter()
+            .flat_map(|path| path.every_item(item))
+            .any(|value| as_id(value).as_ref() == Some(category))
+    }
+
     pub fn category_id_of(&self, object: &Value) -> Option<Id> {
         self.category.id.get(object).and_then(as_id)
     }
@@ -846,10 +857,14 @@ impl Dialect {
             .enumerate()
             .map(|(i, a)| {
                 let mut article = self.article(a, &format!("items[{i}]"))?;
-                if article.category_id.is_top()
-                    && let Some(category) = &context.category
+                // A list asked for one category shows its items under it: an item with no
+                // category of its own, or one in several (a WordPress post in 中欧班列 and in
+                // 公司要闻: `categories.0` names either) that holds the one asked for.
+                if let Some(asked) = &context.category
+                    && (article.category_id.is_top()
+                        || (article.category_id != *asked && self.holds_category(a, asked)))
                 {
-                    article.category_id = category.clone();
+                    article.category_id = asked.clone();
                 }
                 Ok(article)
             })

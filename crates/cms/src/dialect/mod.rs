@@ -106,6 +106,33 @@ impl JsonPath {
         }
     }
 
+    /// Every value this path reads when its last array index (`categories.0`,
+    /// `categories.0.id`) is any index instead: all the items of that array, each read the rest of
+    /// the way. Empty for a path with no index.
+    pub fn every_item<'a>(&self, value: &'a Value) -> Vec<&'a Value> {
+        let Some(at) = self
+            .0
+            .iter()
+            .rposition(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+        else {
+            return Vec::new();
+        };
+        let array = self.0[..at]
+            .iter()
+            .try_fold(value, |v, key| Self::step(v, key));
+        let Some(Value::Array(items)) = array else {
+            return Vec::new();
+        };
+        items
+            .iter()
+            .filter_map(|item| {
+                self.0[at + 1..]
+                    .iter()
+                    .try_fold(item, |v, key| Self::step(v, key))
+            })
+            .collect()
+    }
+
     /// The top-level key this path starts with, if any.
     pub fn head(&self) -> Option<&str> {
         self.0.first().map(String::as_str)

@@ -579,3 +579,69 @@ fn neighbours_are_typed_links_and_a_broken_one_is_left_out() {
     assert_eq!(problem.key, "dialect.fields.article.id");
     assert_eq!(problem.at, "payload.next.id");
 }
+
+#[test]
+fn a_list_shows_an_item_in_several_categories_under_the_one_it_was_asked_for() {
+    // WordPress's `categories` (the post's, in the CMS's order), and Directus's many-to-many rows.
+    let wordpress = from_toml(
+        r#"
+[envelope]
+style = "none"
+[lists]
+items = ""
+[fields.article]
+title = "title.rendered"
+category_id = ["portal_category", "categories.0"]
+"#,
+    );
+    let post = json!({"id": 7, "title": {"rendered": "班列"}, "categories": [31, 4], "portal_category": 31});
+    let page = |d: &Dialect, payload: &Value, asked: Option<Id>| {
+        d.page_of(
+            payload,
+            1,
+            10,
+            &PageContext {
+                category: asked,
+                ..PageContext::default()
+            },
+        )
+        .unwrap()
+        .content[0]
+            .category_id
+            .clone()
+    };
+    let list = json!([post]);
+    assert_eq!(page(&wordpress, &list, Some(Id::number(4))), Id::number(4));
+    assert_eq!(
+        page(&wordpress, &list, Some(Id::number(31))),
+        Id::number(31)
+    );
+    assert_eq!(
+        page(&wordpress, &list, Some(Id::number(9))),
+        Id::number(31),
+        "a category it is not in: its own (a group's list, say)"
+    );
+    assert_eq!(
+        page(&wordpress, &list, None),
+        Id::number(31),
+        "no category asked: the primary"
+    );
+
+    let directus = from_toml(
+        r#"
+[envelope]
+style = "none"
+[lists]
+items = "data"
+[fields.article]
+category_id = "categories.0.categories_id"
+"#,
+    );
+    let rows = json!({"data": [{"id": "a1", "title": "t", "categories": [
+        {"categories_id": "news"}, {"categories_id": "train"}
+    ]}]});
+    assert_eq!(
+        page(&directus, &rows, Some(Id::parse("train").unwrap())),
+        Id::parse("train").unwrap()
+    );
+}
