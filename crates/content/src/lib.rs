@@ -292,6 +292,11 @@ impl<'a> ContentService<'a> {
         self.source.upstream.dialect().article_category_of(entry)
     }
 
+    /// Whether the CMS's ids are text (`dialect.ids = "text"`; `Dialect::ids_are_text`).
+    pub fn ids_are_text(&self) -> bool {
+        self.source.upstream.dialect().ids_are_text()
+    }
+
     /// The id of a category as such a payload writes it (`fields.category.id`).
     pub fn category_id_in(&self, entry: &serde_json::Value) -> Option<Id> {
         self.source.upstream.dialect().category_id_of(entry)

@@ -674,6 +674,50 @@ fn now() -> u64 {
         .as_secs()
 }
 
+/// Strapi addressed by `documentId` (`ids = "text"`): its payload's row `id`, and a relation's,
+/// name nothing the portal knows and are never taken for an article's or a category's id.
+#[tokio::test]
+async fn under_text_ids_a_strapi_row_id_is_never_taken_for_the_portals_id() {
+    let (app, _cms) = spawn_with_fake(
+        Reply::Json(
+            200,
+            json!({"code": 200, "result": {"documentId": "k3j2h1", "category": {"documentId": "news01"},
+                "title": "新标题", "content": "<p>正文</p>", "publishTime": "2026-11-20 08:00:00"}}),
+        ),
+        |c| {
+            open_limits(c);
+            c.admin.webhook_secret = Some(HOOK_SECRET.into());
+            c.admin.webhook_header = "x-portal-webhook-secret".to_owned();
+            with_toml(
+                c,
+                "[dialect]\nids = \"text\"\n[dialect.fields.article]\nid = \"documentId\"\n\
+                 category_id = \"category.documentId\"\n",
+            );
+        },
+    )
+    .await;
+    let header = Some(("x-portal-webhook-secret", HOOK_SECRET));
+    // The relation as Strapi sends it when not populated with its documentId: its row id only.
+    let strapi = json!({"event": "entry.update", "model": "article",
+        "entry": {"id": 7, "documentId": "k3j2h1", "title": "新标题", "category": {"id": 21}}});
+    let (status, answer) = notify(&app, header, strapi).await;
+    assert_eq!(status, 200, "{answer}");
+    let tags = answer["result"]["tags"].to_string();
+    assert!(tags.contains("article:k3j2h1"), "{answer}");
+    assert!(
+        !tags.contains("article:7") && !tags.contains("category:21"),
+        "a row id taken for the portal's: {answer}"
+    );
+    assert!(
+        tags.contains("category:news01"),
+        "read from the article's detail: {answer}"
+    );
+    // An entry without its documentId names no article the portal knows: refused, said.
+    let rows_only = json!({"event": "entry.update", "model": "article", "entry": {"id": 7}});
+    let (status, answer) = notify(&app, header, rows_only).await;
+    assert_eq!(status, 400, "{answer}");
+}
+
 #[tokio::test]
 async fn without_a_webhook_header_a_cms_payload_must_be_signed() {
     let (app, _cms) = spawn_with_fake(detail_titled("标题"), |c| {

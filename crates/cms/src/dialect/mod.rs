@@ -797,6 +797,12 @@ impl Dialect {
         self.ids == config::IdKind::Text || id.as_number().is_some()
     }
 
+    /// Whether the CMS's ids are text (`ids = "text"`): a whole number found in its payloads is
+    /// then some other key (Strapi's row `id` beside the `documentId` the portal goes by).
+    pub fn ids_are_text(&self) -> bool {
+        self.ids == config::IdKind::Text
+    }
+
     pub fn category_root(&self) -> &Id {
         &self.categories.root
     }

@@ -146,12 +146,23 @@ fn changes_in_cms_payload(
         } else {
             (content.category_id_in(entry), None)
         };
-        // A field the dialect does not read (an older payload): Strapi's own `id`.
-        let id = id.or_else(|| id_of(entry.get("id")?))?;
+        // A field the dialect does not read (an older payload): Strapi's own key, `documentId`
+        // where the portal goes by text ids, its row `id` where by numbers. Under text ids a row
+        // `id` names nothing the portal knows: a category not read is then left to the article's
+        // fresh detail (`place`), and an article not read makes the payload unreadable (400).
+        let own = if content.ids_are_text() {
+            "documentId"
+        } else {
+            "id"
+        };
+        let id = id.or_else(|| id_of(entry.get(own)?))?;
         let category_id = category_id.or_else(|| {
-            entry
-                .get("category")
-                .and_then(|c| c.get("id").and_then(id_of).or_else(|| id_of(c)))
+            let category = entry.get("category")?;
+            category.get(own).and_then(id_of).or_else(|| {
+                (!content.ids_are_text() || category.is_string())
+                    .then(|| id_of(category))
+                    .flatten()
+            })
         });
         (what, model, vec![id], category_id)
     } else if let Some(what) = event
