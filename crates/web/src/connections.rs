@@ -227,6 +227,8 @@ impl PerClient {
         if limits.trusted.iter().any(|net| net.contains(&peer)) {
             return Admitted::Proxy;
         }
+        // Counted by client: an IPv6 peer by its /64, as the request limits count it.
+        let peer = portal_content::limits::client_key(peer);
         let mut open = self.open.lock().expect("connection counts lock");
         let count = open.entry(peer).or_default();
         if *count >= limits.per_client {
@@ -272,6 +274,13 @@ mod tests {
         ));
         drop(first);
         assert!(matches!(counts.admit(a, &limits), Admitted::Counted(_)));
+        // An IPv6 client is its /64: its other addresses share its connections.
+        let v6: IpAddr = "2001:db8:7:8::1".parse().unwrap();
+        let _held = [counts.admit(v6, &limits), counts.admit(v6, &limits)];
+        assert!(matches!(
+            counts.admit("2001:db8:7:8:aaaa::2".parse().unwrap(), &limits),
+            Admitted::Refused
+        ));
         for _ in 0..10 {
             assert!(matches!(
                 counts.admit("10.1.2.3".parse().unwrap(), &limits),

@@ -12,10 +12,13 @@ pub(super) struct Said {
 }
 
 impl Said {
-    pub(super) fn of(raw: &RawAnswer) -> Self {
+    /// What `raw` said, with the secret taken out of its whole body before it is cut.
+    pub(super) fn of(raw: &RawAnswer, secrets: &Secrets) -> Self {
+        let mut body = String::from_utf8_lossy(&raw.body).into_owned();
+        secrets.hide(&mut body);
         Self {
             http: Some(raw.status),
-            excerpt: excerpt(raw.content_type.as_deref(), &raw.body),
+            excerpt: excerpt(raw.content_type.as_deref(), body.as_bytes()),
         }
     }
 }
@@ -189,7 +192,7 @@ impl Checker {
                 headers: raw.headers,
             }),
             Ok((raw, Err(err))) => Err(Failed {
-                said: Said::of(&raw),
+                said: Said::of(&raw, &self.secrets),
                 err,
             }),
         }

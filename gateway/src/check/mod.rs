@@ -182,8 +182,72 @@ fn from_shape(problem: ShapeProblem) -> Problem {
     Problem::error(problem.what, &problem.at, &problem.key)
 }
 
+/// The credential in every form a CMS may echo it in: as configured, as the Basic header carries
+/// it, percent-encoded, JSON- and HTML-escaped. Taken out of a CMS's body before any of it is cut
+/// to an excerpt (a cut secret is no longer found whole), and out of every line of the report.
+struct Secrets {
+    forms: Vec<String>,
+}
+
+impl Secrets {
+    /// Shorter runs of a form than this are left (too common to mean the secret); longer ones are
+    /// hidden wherever they stand, so a CMS that echoes a piece of the secret prints none of it.
+    const RUN: usize = 12;
+
+    fn of(config: &Config) -> Self {
+        let secret = config.upstream.secret().expose_secret().to_owned();
+        let mut forms = Vec::new();
+        if !secret.is_empty() {
+            let basic = base64::engine::general_purpose::STANDARD
+                .encode(format!("{}:{secret}", config.upstream.client_id));
+            let json = serde_json::to_string(&secret).unwrap_or_default();
+            let json = json.trim_matches('"').to_owned();
+            let percent: String = url::form_urlencoded::byte_serialize(secret.as_bytes()).collect();
+            let html = secret
+                .replace('&', "&amp;")
+                .replace('<', "&lt;")
+                .replace('>', "&gt;")
+                .replace('"', "&quot;")
+                .replace('\'', "&#39;");
+            forms = vec![
+                secret,
+                basic,
+                json,
+                percent.replace('+', "%20"),
+                percent,
+                html,
+            ];
+            forms.sort_by_key(|f| std::cmp::Reverse(f.len()));
+            forms.dedup();
+        }
+        Self { forms }
+    }
+
+    fn hide(&self, text: &mut String) {
+        // Every whole form first (a run of one form may be part of another, whole).
+        for form in &self.forms {
+            if text.contains(form.as_str()) {
+                *text = text.replace(form.as_str(), "***");
+            }
+        }
+        for form in &self.forms {
+            // Any run of RUN characters of it (a CMS that cut what it echoed).
+            let chars: Vec<char> = form.chars().collect();
+            if chars.len() > Self::RUN {
+                for window in chars.windows(Self::RUN) {
+                    let run: String = window.iter().collect();
+                    if text.contains(&run) {
+                        *text = text.replace(&run, "***");
+                    }
+                }
+            }
+        }
+    }
+}
+
 struct Checker {
     upstream: Upstream,
+    secrets: Secrets,
     /// The dialect as written (for suggestions quoting its paths).
     written: DialectConfig,
     checks: Vec<Check>,
@@ -242,6 +306,7 @@ pub async fn run(config: &Config) -> Result<Report, ClientError> {
     )?;
     let mut checker = Checker {
         upstream,
+        secrets: Secrets::of(config),
         written: config.dialect.clone(),
         checks: Vec::new(),
         list_headers: HeaderMap::new(),
@@ -289,16 +354,9 @@ pub async fn run(config: &Config) -> Result<Report, ClientError> {
     });
     let mut checks = checker.checks;
     // Whatever a CMS echoes back (the secret, or the Basic header made of it), it is not printed.
-    let secret = config.upstream.secret().expose_secret().to_owned();
-    let basic = base64::engine::general_purpose::STANDARD
-        .encode(format!("{}:{secret}", config.upstream.client_id));
+    let secrets = Secrets::of(config);
     let hide = |text: &mut String| {
-        if !secret.is_empty() && text.contains(&secret) {
-            *text = text.replace(&secret, "***");
-        }
-        if text.contains(&basic) {
-            *text = text.replace(&basic, "***");
-        }
+        secrets.hide(text);
         // Every other secret of the config, in the forms it travels in.
         if let std::borrow::Cow::Owned(clean) = portal_core::redact::redact(text) {
             *text = clean;

@@ -1508,3 +1508,41 @@ async fn a_list_that_shows_drafts_is_named() {
         check::render(&good)
     );
 }
+
+/// A CMS that echoes the credential in a long error body, escaped, percent-encoded and cut short:
+/// none of it, not even the part before the excerpt's cut, is printed.
+#[tokio::test]
+async fn an_echoed_secret_is_hidden_before_the_cms_body_is_cut_in_every_form() {
+    const SECRET: &str = "k9/Qz+7wLm2Rt8Yx4Vb6Nc1Hd3Jf5Gs0Pa/Ue+Wi9Oo7Ly2Kr4Tq6Mz8Xn1Bv3C";
+    fn echoing(path: &str, query: &str) -> Reply {
+        if path.ends_with("category/list") {
+            // The whole secret just before the excerpt's cut (160 characters), then its escaped
+            // and percent-encoded forms, then a piece of it as a CMS that cuts its own echo.
+            let body = format!(
+                "{} credential {SECRET} refused; json {}; form {}; cut {}",
+                "x".repeat(120),
+                serde_json::to_string(SECRET).unwrap().replace('/', "\\/"),
+                url::form_urlencoded::byte_serialize(SECRET.as_bytes()).collect::<String>(),
+                &SECRET[..30],
+            );
+            return Reply::Raw(502, "text/plain", Box::leak(body.into_boxed_str()));
+        }
+        site(path, query)
+    }
+    let fake = FakeUpstream::start(Reply::Route(echoing)).await;
+    let config = config_for(&fake.base_url(), &static_dir(), |c| {
+        c.upstream.client_secret = Some(SECRET.to_owned().into());
+    });
+    let report = check::run(&config).await.unwrap();
+    let rendered = check::render(&report);
+    let json = serde_json::to_string(&report).unwrap();
+    assert!(rendered.contains("credential *"), "{rendered}");
+    for out in [&rendered, &json] {
+        for piece in SECRET.as_bytes().chunks(12) {
+            let piece = std::str::from_utf8(piece).unwrap();
+            assert!(!out.contains(piece), "{piece} of the secret in: {out}");
+        }
+        let percent: String = url::form_urlencoded::byte_serialize(SECRET.as_bytes()).collect();
+        assert!(!out.contains(&percent[..20]), "{out}");
+    }
+}

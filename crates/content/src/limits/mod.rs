@@ -28,6 +28,18 @@ tokio::task_local! {
     static CLIENT: (IpAddr, ClientLimits);
 }
 
+/// The key a client's allowances are counted under: its address, or for IPv6 the /64 it is in.
+/// An IPv6 visitor is given a /64 (a home, a phone, a host) and picks any address in it at will, so
+/// keyed by whole address one of them is 2^64 clients, each with a fresh allowance.
+pub fn client_key(ip: IpAddr) -> IpAddr {
+    match ip.to_canonical() {
+        IpAddr::V6(v6) => IpAddr::V6(std::net::Ipv6Addr::from(
+            u128::from(v6) & !(u128::from(u64::MAX)),
+        )),
+        v4 => v4,
+    }
+}
+
 /// Charges the client of the request being served one load from the CMS, against its share
 /// (`limits.per_client_cms_*`); `Err` when that share is spent. Outside a request (a webhook's
 /// refresh runs in its own task, a page's answers in its load's) nothing is charged.
@@ -37,7 +49,7 @@ pub fn charge_cms_share() -> Result<(), ApiError> {
             let policy = limits.0.load();
             policy
                 .cms_share
-                .check_key(ip)
+                .check_key(&client_key(*ip))
                 .map_err(|not_until| ApiError::CmsShareSpent {
                     retry_after: not_until.wait_time_from(policy.clock.now()),
                 })
@@ -132,7 +144,7 @@ impl ClientPolicy {
 
     pub fn check_client(&self, ip: IpAddr) -> Result<(), ApiError> {
         self.per_client
-            .check_key(&ip)
+            .check_key(&client_key(ip))
             .map_err(|not_until| ApiError::RateLimited {
                 retry_after: not_until.wait_time_from(self.clock.now()),
             })
@@ -218,6 +230,27 @@ mod tests {
         );
         let mapped_outsider: IpAddr = "::ffff:198.51.100.4".parse().unwrap();
         assert_eq!(l.client_ip(mapped_outsider, &xff("203.0.113.9")), outsider);
+    }
+
+    #[test]
+    fn an_ipv6_client_is_its_64_not_each_address_in_it() {
+        let l = limits(&[]);
+        let first: IpAddr = "2001:db8:1:2::1".parse().unwrap();
+        assert!(l.check_client(first).is_ok());
+        assert!(l.check_client(first).is_ok());
+        // Another address of the same /64 shares the spent allowance; another /64 does not.
+        let same_64: IpAddr = "2001:db8:1:2:ffff:eeee:dddd:cccc".parse().unwrap();
+        assert!(matches!(
+            l.check_client(same_64),
+            Err(ApiError::RateLimited { .. })
+        ));
+        let other_64: IpAddr = "2001:db8:1:3::1".parse().unwrap();
+        assert!(l.check_client(other_64).is_ok());
+        assert_eq!(
+            client_key("::ffff:203.0.113.9".parse().unwrap()),
+            "203.0.113.9".parse::<IpAddr>().unwrap(),
+            "IPv4, as a dual-stack listener sees it, by its address"
+        );
     }
 
     #[test]

@@ -21,7 +21,9 @@ pub struct LimitsConfig {
     /// Calls to the CMS waiting for its answer at once; past it a visitor gets a stale answer
     /// or 503 with `Retry-After` instead of queueing on a CMS that is already struggling.
     pub upstream_concurrency: usize,
-    /// Proxies whose `X-Forwarded-For` is believed (addresses or CIDR ranges).
+    /// Proxies whose `X-Forwarded-For` is believed: addresses (`127.0.0.1`, one address) or CIDR
+    /// ranges (`10.42.0.0/16`).
+    #[serde(deserialize_with = "addresses_or_ranges")]
     pub trusted_proxies: Vec<ipnet::IpNet>,
     /// Largest request header block (names and values together); larger → 431.
     pub max_header_bytes: usize,
@@ -59,4 +61,26 @@ impl Default for LimitsConfig {
             max_connections_per_client: 256,
         }
     }
+}
+
+/// `trusted_proxies` as written: each an address or a CIDR range (an address is its own /32 or
+/// /128), so `["127.0.0.1"]`, as nginx's example config says, is what it looks like.
+fn addresses_or_ranges<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Vec<ipnet::IpNet>, D::Error> {
+    let written = Vec::<String>::deserialize(deserializer)?;
+    written
+        .iter()
+        .map(|text| {
+            let text = text.trim();
+            text.parse::<ipnet::IpNet>()
+                .or_else(|_| text.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+                .map_err(|_| {
+                    serde::de::Error::custom(format!(
+                        "`{text}` is neither an address (127.0.0.1, ::1) nor a CIDR range \
+                         (10.42.0.0/16)"
+                    ))
+                })
+        })
+        .collect()
 }

@@ -612,3 +612,25 @@ webhook_secret = "webhook-secret-redact-0001"
         std::borrow::Cow::Borrowed(_)
     ));
 }
+
+#[test]
+fn a_trusted_proxy_is_an_address_or_a_range() {
+    // deploy/nginx/portal.conf's line, as written there.
+    let config = Config::from_toml_str(&format!(
+        "{MINIMAL}\n[limits]\ntrusted_proxies = [\"127.0.0.1\", \"::1\", \"10.42.0.0/16\"]\n"
+    ))
+    .unwrap();
+    let written: Vec<String> = config
+        .limits
+        .trusted_proxies
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(written, ["127.0.0.1/32", "::1/128", "10.42.0.0/16"]);
+    let err = Config::from_toml_str(&format!(
+        "{MINIMAL}\n[limits]\ntrusted_proxies = [\"ingress\"]\n"
+    ))
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("`ingress` is neither an address"), "{err}");
+}
