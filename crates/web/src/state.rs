@@ -214,6 +214,9 @@ pub enum ReloadError {
 
 impl AppState {
     pub fn new(config: Config, config_path: Option<PathBuf>) -> Result<Self, RuntimeError> {
+        // The recorder first: the shared tier says it is down as it starts
+        // (`portal_shared_cache_up 0`), and a gauge set before the recorder is lost for good.
+        let _ = portal_core::metrics::handle();
         let shared = SharedTier::new(&config.cache.shared)
             .map_err(|err| RuntimeError::SharedCache(format!("{:?}", err.kind())))?;
         let cache = Cache::new(config.cache.max_bytes, shared);

@@ -867,3 +867,34 @@ async fn the_first_page_after_a_start_is_rendered() {
         terminate(&mut child).await;
     }
 }
+
+/// A replica whose Redis is down from the start says so on `/metrics` (`portal_shared_cache_up 0`,
+/// which the PortalSharedCacheDown alert watches), not by leaving the gauge out.
+#[tokio::test]
+async fn a_shared_tier_down_at_start_is_reported_down() {
+    let dead = free_port();
+    let config = config_toml(
+        "http://127.0.0.1:9/",
+        &static_dir(),
+        &format!("[cache.shared]\nurl = \"redis://127.0.0.1:{dead}/\"\n"),
+    );
+    let (_child, base, _dir) = spawn_gateway_on(&config, &[]);
+    let client = crate::helpers::client();
+    assert!(
+        first_answer(&client, &format!("{base}/healthz"))
+            .await
+            .is_some()
+    );
+    let metrics = client
+        .get(format!("{base}/metrics"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        metrics.lines().any(|l| l == "portal_shared_cache_up 0"),
+        "{metrics}"
+    );
+}
