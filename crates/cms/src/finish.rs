@@ -69,6 +69,13 @@ pub async fn finish_article_in_budget(
             SANITISE_BUDGET.as_secs()
         ))
     };
+    // Refused before any turn is spent: the parse's cost grows faster than the nesting, and no
+    // budget gives back a core a hostile body is already holding.
+    if let Some(depth) = article.content.as_deref().and_then(too_deep) {
+        return Err(UpstreamError::BadResponse(format!(
+            "article {id}'s HTML nests {depth} elements deep (at most {MAX_DEPTH} are shown)"
+        )));
+    }
     let deadline = tokio::time::Instant::now() + SANITISE_BUDGET;
     let turn = tokio::time::timeout_at(deadline, Arc::clone(&TURNS).acquire_owned())
         .await
@@ -96,6 +103,59 @@ pub async fn finish_article_in_budget(
         ))),
         Err(_) => Err(over_budget()),
     }
+}
+
+/// Elements open at once, at most, in a body the gateway will sanitise. Real articles nest a few
+/// dozen deep (a table in a list in a section); 50 000 nested `<div>`s took ammonia 5.3 s of one
+/// core (43 s a turn beside another such body, the red team of 2026-11-28), 1 000 take ~2 ms.
+pub const MAX_DEPTH: usize = 1_000;
+
+/// How deep `html` nests, when deeper than `MAX_DEPTH`: a scan of its tags (not a parse) counting
+/// elements opened and not yet closed. Void elements (`<br>`, `<img>`), self-closed ones and those
+/// whose end tag HTML lets a writer leave out (`<p>`, `<li>`, `<td>`…) are not counted, so a
+/// well-formed or loosely written article is never taken for a deep one.
+pub fn too_deep(html: &str) -> Option<usize> {
+    const NOT_COUNTED: &[&str] = &[
+        "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+        "track", "wbr", "p", "li", "dt", "dd", "tr", "td", "th", "option", "optgroup", "colgroup",
+        "thead", "tbody", "tfoot", "rb", "rt", "rp", "rtc",
+    ];
+    let bytes = html.as_bytes();
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    let mut at = 0;
+    while let Some(found) = memchr_lt(&bytes[at..]) {
+        let start = at + found + 1;
+        let closing = bytes.get(start) == Some(&b'/');
+        let name_start = if closing { start + 1 } else { start };
+        let name_len = bytes[name_start..]
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric())
+            .count();
+        at = name_start + name_len;
+        if name_len == 0 || !bytes[name_start].is_ascii_alphabetic() {
+            continue;
+        }
+        let name = html[name_start..name_start + name_len].to_ascii_lowercase();
+        if NOT_COUNTED.contains(&name.as_str()) {
+            continue;
+        }
+        let end = bytes[at..].iter().position(|b| *b == b'>').map(|i| at + i);
+        let self_closed = end.is_some_and(|e| e > 0 && bytes[e - 1] == b'/');
+        if closing {
+            depth = depth.saturating_sub(1);
+        } else if !self_closed {
+            depth += 1;
+            deepest = deepest.max(depth);
+        }
+        if let Some(end) = end {
+            at = end + 1;
+        }
+    }
+    (deepest > MAX_DEPTH).then_some(deepest)
+}
+
+fn memchr_lt(bytes: &[u8]) -> Option<usize> {
+    bytes.iter().position(|b| *b == b'<')
 }
 
 /// One article as the browser gets it: its body sanitised, its links through the gateway.

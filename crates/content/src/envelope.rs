@@ -147,6 +147,12 @@ impl ApiError {
         }
     }
 
+    /// The CMS answered, and what it answered cannot be shown (a body nested too deep, a shape the
+    /// dialect cannot read): asking again for the same answer gets the same refusal.
+    pub fn is_bad_cms_answer(&self) -> bool {
+        matches!(self, Self::Upstream(UpstreamError::BadResponse(_)))
+    }
+
     /// The CMS has no such thing (an answer that may be cached briefly).
     pub fn is_not_found(&self) -> bool {
         matches!(

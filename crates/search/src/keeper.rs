@@ -119,6 +119,9 @@ async fn keep(state: impl Gateway, mut purges: tokio::sync::broadcast::Receiver<
     // the index has followed every purge before it.
     let mut heard_through = 0;
     let mut held: HashMap<Id, u64> = HashMap::new();
+    // Articles whose detail the gateway refused (`is_bad_cms_answer`), by the fingerprint of their
+    // list item then: not asked for again until the CMS lists them changed.
+    let mut refused: HashMap<Id, u64> = HashMap::new();
     let mut pending = Pending {
         walk: true,
         ..Pending::default()
@@ -163,7 +166,15 @@ async fn keep(state: impl Gateway, mut purges: tokio::sync::broadcast::Receiver<
         let mut changed = false;
         let mut walked = false;
         if pending.walk || Instant::now() >= next_walk {
-            match walk(&state, &engine, &settings, &mut held, pending.reread).await {
+            match walk(
+                &state,
+                &engine,
+                &settings,
+                (&mut held, &mut refused),
+                pending.reread,
+            )
+            .await
+            {
                 Ok(done) => {
                     changed |= done.changed;
                     walked = true;
@@ -379,7 +390,7 @@ async fn walk(
     state: &impl Gateway,
     engine: &Arc<Engine>,
     settings: &SearchSettings,
-    held: &mut HashMap<Id, u64>,
+    (held, refused): (&mut HashMap<Id, u64>, &mut HashMap<Id, u64>),
     reread: bool,
 ) -> Result<Walked, ApiError> {
     let content = state.content();
@@ -394,7 +405,10 @@ async fn walk(
     let to_read: Vec<Article> = listed
         .value
         .iter()
-        .filter(|card| reread || held.get(&card.id) != Some(&fingerprint(card)))
+        .filter(|card| {
+            let print = fingerprint(card);
+            reread || (held.get(&card.id) != Some(&print) && refused.get(&card.id) != Some(&print))
+        })
         .cloned()
         .collect();
     let building = !matches!(state.index().status(), Status::Ready { .. });
@@ -435,9 +449,18 @@ async fn walk(
     while let Some((card, detail)) = reads.next().await {
         read += 1;
         match detail {
-            Ok(Some(detail)) => batch.push(doc_of(card, &detail, &tree.value, settings)),
+            Ok(Some(detail)) => {
+                refused.remove(&card.id);
+                batch.push(doc_of(card, &detail, &tree.value, settings));
+            }
             // Listed, yet gone: the next walk will not list it.
             Ok(None) => {}
+            // The same answer would be refused again (and cost a CMS call and a sanitising):
+            // remembered, not retried, until the CMS lists the article changed.
+            Err(err) if err.is_bad_cms_answer() => {
+                tracing::warn!(id = %card.id, error = %err, "an article the CMS answers cannot be shown: left out of the search index until it changes");
+                refused.insert(card.id.clone(), fingerprint(&card));
+            }
             Err(err) => {
                 failed += 1;
                 tracing::debug!(id = %card.id, error = %err, "an article could not be read for the search index");

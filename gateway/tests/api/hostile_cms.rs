@@ -167,6 +167,56 @@ async fn deeply_nested_html_is_refused_within_its_budget_while_the_gateway_answe
     );
 }
 
+/// Articles 7 and 8 are 50 000 nested `<div>`s, every other one an ordinary article.
+fn two_deep_articles_and_others(path: &str, query: &str) -> Reply {
+    let id: u64 = query
+        .split('&')
+        .find_map(|p| p.strip_prefix("id="))
+        .and_then(|id| id.parse().ok())
+        .unwrap_or(0);
+    if path.ends_with("article/detail") && !matches!(id, 7 | 8) {
+        return Reply::Json(
+            200,
+            json!({"code": 200, "result": {"id": id, "categoryId": 21, "title": "班列开行",
+                "content": "<section><p>今晨发车。<p>满载百货。<ul><li>一<li>二</ul></section>"}}),
+        );
+    }
+    deeply_nested_article(path, query)
+}
+
+/// Two hostile bodies at once no longer hold both sanitiser turns: they are refused at once, by
+/// their depth, and every other article is answered (it was 502 for as long as they ran).
+#[tokio::test]
+async fn deep_bodies_are_refused_at_once_and_other_articles_are_answered() {
+    let (app, _cms) = spawn_with_fake(Reply::Route(two_deep_articles_and_others), |c| {
+        open_limits(c);
+    })
+    .await;
+    let (seven, eight) = tokio::join!(
+        app.get_json("/portal/api/article/detail?id=7"),
+        app.get_json("/portal/api/article/detail?id=8")
+    );
+    for (status, body) in [seven, eight] {
+        assert_eq!(status, 502, "{body}");
+        assert!(
+            body["msg"].as_str().is_some_and(|m| !m.is_empty()),
+            "{body}"
+        );
+    }
+    for id in 9..12 {
+        let (status, body) = app
+            .get_json(&format!("/portal/api/article/detail?id={id}"))
+            .await;
+        assert_eq!(status, 200, "{body}");
+        assert!(
+            body["result"]["content"]
+                .as_str()
+                .unwrap()
+                .contains("满载百货")
+        );
+    }
+}
+
 /// A news list of 20 000 items, about 6.5 MiB (the gateway reads 8 MiB at most).
 fn a_large_list(path: &str, _query: &str) -> Reply {
     if path.ends_with("category/list") {

@@ -519,3 +519,92 @@ async fn an_edit_is_read_from_the_cms_once_for_the_cache_and_the_index() {
     until(&app, &keyword, |b| ids(b) == [7]).await;
     assert_eq!(reads(&fake) - before, 1, "the edited article was read once");
 }
+
+/// Three articles, the second a body nested 50 000 deep, which the gateway refuses.
+fn a_list_with_one_deep_body(path: &str, query: &str) -> Reply {
+    let article = |id: u64| {
+        json!({"id": id, "categoryId": 21, "title": format!("班列新闻{id}"),
+            "publishTime": format!("2026-11-0{id} 09:00:00")})
+    };
+    if path.ends_with("category/list") {
+        return Reply::Json(
+            200,
+            json!({"code": 200, "result": [{"id": 21, "parentId": 0, "name": "公司新闻",
+                "url": "/news_center/company_announcement/1", "type": "list"}]}),
+        );
+    }
+    if path.ends_with("article/detail") {
+        let id: u64 = query
+            .split('&')
+            .find_map(|p| p.strip_prefix("id="))
+            .and_then(|id| id.parse().ok())
+            .unwrap_or(0);
+        let mut one = article(id);
+        one["content"] = if id == 2 {
+            json!(format!(
+                "{}深{}",
+                "<div>".repeat(50_000),
+                "</div>".repeat(50_000)
+            ))
+        } else {
+            json!("<p>陆港开行班列。</p>")
+        };
+        return Reply::Json(200, json!({"code": 200, "result": one}));
+    }
+    Reply::Json(
+        200,
+        json!({"code": 200, "result": {"content": [article(3), article(2), article(1)], "totalElements": 3}}),
+    )
+}
+
+/// An article the gateway cannot show is left out of the index and remembered: a later walk
+/// does not ask the CMS for it again (it did, every 10 s, each time a sanitising of 5–43 s),
+/// and the index is ready with the others.
+#[tokio::test]
+async fn an_article_that_cannot_be_shown_is_not_read_again_by_each_walk() {
+    let token = "index-token-0123456789";
+    let (app, cms) = spawn_with_fake(Reply::Route(a_list_with_one_deep_body), |c| {
+        open_limits(c);
+        c.admin.token = Some(token.into());
+        c.search.mode = SearchMode::Index;
+    })
+    .await;
+    let settled = index_settled(&app).await;
+    assert_eq!(settled["articles"], 2, "{settled}");
+    let asked = |cms: &FakeUpstream| {
+        cms.seen()
+            .iter()
+            .filter(|s| s.path.ends_with("article/detail") && s.query.contains("id=2"))
+            .count()
+    };
+    assert_eq!(asked(&cms), 1);
+    // A purge of the lists: the keeper walks them again.
+    let lists_before = cms.calls_to("article/list");
+    let response = app
+        .client
+        .post(app.url("/portal/admin/cache/purge?tag=articles"))
+        .header("authorization", format!("Bearer {token}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert!(
+        until_true(Duration::from_secs(30), || cms.calls_to("article/list")
+            > lists_before)
+        .await,
+        "the keeper walked again"
+    );
+    index_settled(&app).await;
+    assert_eq!(asked(&cms), 1, "the refused article was asked for again");
+}
+
+async fn until_true(within: Duration, done: impl Fn() -> bool) -> bool {
+    let deadline = Instant::now() + within;
+    while Instant::now() < deadline {
+        if done() {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    done()
+}

@@ -68,3 +68,25 @@ fn tree_is_sorted_and_drops_unlisted_fields() {
     assert_eq!(list[1].icon.as_deref(), Some("train"));
     assert!(list[1].extra.is_empty(), "{:?}", list[1].extra);
 }
+
+#[test]
+fn depth_counts_open_elements_not_loosely_closed_ones() {
+    let deep = format!(
+        "{}x{}",
+        "<div>".repeat(MAX_DEPTH + 1),
+        "</div>".repeat(MAX_DEPTH + 1)
+    );
+    assert_eq!(too_deep(&deep), Some(MAX_DEPTH + 1));
+    let unclosed = "<div>".repeat(MAX_DEPTH + 5);
+    assert_eq!(too_deep(&unclosed), Some(MAX_DEPTH + 5));
+    // A long article written loosely: thousands of unclosed <p> and <li>, breaks and images.
+    let loose = format!(
+        "<section>{}</section>",
+        "<p>段落<br><img src=\"a.png\"><ul><li>一<li>二</ul><span/>".repeat(5_000)
+    );
+    assert_eq!(too_deep(&loose), None);
+    let nested_tables =
+        "<table><tbody><tr><td><div>".repeat(200) + &"</div></td></tr></tbody></table>".repeat(200);
+    assert_eq!(too_deep(&nested_tables), None, "200 deep");
+    assert_eq!(too_deep("a < b and c <= d, <3 <!-- <div> -->"), None);
+}
