@@ -41,9 +41,9 @@ EXTERNAL_LABELS = {
     "kube_deployment_status_replicas_unavailable": {"deployment"},
 }
 # Label values that exist only once the event has happened (crates/content/src/envelope.rs, limit_label:
-# the upstream ceiling and the concurrency bound are not provoked by the check's short run).
+# the upstream ceiling and the concurrency bounds are not provoked by the check's short run).
 EVENT_ONLY = {
-    ("portal_rate_limited_total", "limit"): {"client", "upstream", "upstream_concurrency"},
+    ("portal_rate_limited_total", "limit"): {"client", "upstream", "upstream_concurrency", "search_concurrency"},
     # A purge's origin: the check makes an admin purge (and the second replica's pubsub one).
     ("portal_cache_purges_total", "origin"): {"admin", "webhook", "pubsub", "reconnect", "search"},
     ("portal_cache_purged_entries_total", "origin"): {"admin", "webhook", "pubsub", "reconnect", "search"},

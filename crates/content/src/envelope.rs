@@ -120,6 +120,10 @@ pub enum ApiError {
     /// The search index is being built and the CMS has no search to answer meanwhile.
     #[error("the search index is not built yet")]
     SearchBuilding,
+    /// Every turn of the index's searches is taken and none came free in time (a flood of
+    /// uncached searches): 503, ask again in a second.
+    #[error("the search index is busy")]
+    SearchBusy,
 }
 
 impl ApiError {
@@ -191,6 +195,7 @@ impl ApiError {
             | Self::Upstream(UpstreamError::Ceiling { retry_after }) => Some(*retry_after),
             Self::Upstream(UpstreamError::Busy) => Some(Duration::from_secs(1)),
             Self::SearchBuilding => Some(Duration::from_secs(5)),
+            Self::SearchBusy => Some(Duration::from_secs(1)),
             _ => None,
         }
     }
@@ -202,6 +207,7 @@ impl ApiError {
             Self::CmsShareSpent { .. } => Some("client_cms"),
             Self::Upstream(UpstreamError::Ceiling { .. }) => Some("upstream"),
             Self::Upstream(UpstreamError::Busy) => Some("upstream_concurrency"),
+            Self::SearchBusy => Some("search_concurrency"),
             _ => None,
         }
     }
@@ -258,6 +264,11 @@ impl ApiError {
                 503,
                 StatusCode::SERVICE_UNAVAILABLE,
                 "站内搜索正在建立索引，请稍后再试。".to_owned(),
+            ),
+            Self::SearchBusy => (
+                503,
+                StatusCode::SERVICE_UNAVAILABLE,
+                "站内搜索繁忙，请稍后再试。".to_owned(),
             ),
         }
     }

@@ -39,6 +39,9 @@ pub enum IndexError {
     /// Not built yet (or not opened): the CMS's own search may answer meanwhile.
     #[error("the search index is not built yet")]
     NotReady,
+    /// Every turn is taken (`SearchIndex`'s bound on searches at once): a 503 to the visitor.
+    #[error("the search index is busy")]
+    Busy,
     /// It failed the search (its engine, its task); said in the log, a 500 to the visitor.
     #[error("{0}")]
     Failed(String),

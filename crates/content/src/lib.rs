@@ -605,6 +605,7 @@ impl Query {
                             service.cms_search(self, who, id).await?
                         }
                         Err(IndexError::NotReady) => return Err(ApiError::SearchBuilding),
+                        Err(IndexError::Busy) => return Err(ApiError::SearchBusy),
                         Err(err) => {
                             tracing::error!(error = %err, "the search index failed a search");
                             return Err(ApiError::Internal("the search index failed"));

@@ -162,7 +162,17 @@ pub enum SearchError {
     Engine(#[from] EngineError),
     #[error("a search task ended abnormally")]
     Task,
+    #[error("every search turn is taken")]
+    Busy,
 }
+
+/// Index searches at once beside the cores' count, and how long a search waits for a turn. Each
+/// runs on a blocking thread: unbounded, a flood of uncached searches from 40 addresses (each
+/// within its own allowance) took 503 MiB and `/healthz` 1.56 s, 1.55 GiB on large bodies (the
+/// red team of 2026-11-28). A search of the demo's index takes 0.1–2 ms, so a turn comes free
+/// long before the wait ends unless the index is flooded.
+const SEARCHES_PER_CORE: usize = 2;
+const SEARCH_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// The gateway's index and what is known of it; one per process, outliving reloads.
 pub struct SearchIndex {
@@ -177,6 +187,8 @@ pub struct SearchIndex {
     followed: std::sync::atomic::AtomicU64,
     /// The gateway is stopping: the keeper ends.
     closed: std::sync::atomic::AtomicBool,
+    /// Turns for visitors' searches (`SEARCHES_PER_CORE`).
+    turns: Arc<tokio::sync::Semaphore>,
 }
 
 impl Default for SearchIndex {
@@ -188,6 +200,10 @@ impl Default for SearchIndex {
             committed: Mutex::new(None),
             followed: std::sync::atomic::AtomicU64::new(0),
             closed: std::sync::atomic::AtomicBool::new(false),
+            turns: Arc::new(tokio::sync::Semaphore::new(
+                SEARCHES_PER_CORE
+                    * std::thread::available_parallelism().map_or(2, std::num::NonZero::get),
+            )),
         }
     }
 }
@@ -266,10 +282,17 @@ impl SearchIndex {
             return Err(SearchError::NotReady);
         }
         let engine = Arc::clone(self.engine.get().ok_or(SearchError::NotReady)?);
-        let started = Instant::now();
-        let found = tokio::task::spawn_blocking(move || engine.search(&ask))
+        let turn = tokio::time::timeout(SEARCH_WAIT, Arc::clone(&self.turns).acquire_owned())
             .await
-            .map_err(|_| SearchError::Task)??;
+            .map_err(|_| SearchError::Busy)?
+            .expect("the search turns are never closed");
+        let started = Instant::now();
+        let found = tokio::task::spawn_blocking(move || {
+            let _turn = turn;
+            engine.search(&ask)
+        })
+        .await
+        .map_err(|_| SearchError::Task)??;
         portal_core::metrics::search_query(started.elapsed());
         Ok(found)
     }
@@ -282,8 +305,44 @@ impl Index for SearchIndex {
                 .await
                 .map_err(|err| match err {
                     SearchError::NotReady => IndexError::NotReady,
+                    SearchError::Busy => IndexError::Busy,
                     err => IndexError::Failed(err.to_string()),
                 })
         })
+    }
+}
+
+#[cfg(test)]
+mod turn_tests {
+    use super::*;
+
+    fn ask() -> Ask {
+        Ask {
+            keyword: "班列".to_owned(),
+            section: None,
+            from: None,
+            to: None,
+            page: 1,
+            size: 10,
+            fragment_chars: 60,
+        }
+    }
+
+    /// With every turn taken, a search is refused as busy once its wait is over, rather than
+    /// starting another blocking thread; a turn given back serves the next.
+    #[tokio::test]
+    async fn a_search_past_every_turn_is_refused_as_busy() {
+        let index = SearchIndex::default();
+        let engine = Engine::open(None, 15_000_000).unwrap();
+        assert!(index.engine.set(Arc::new(engine)).is_ok());
+        index.set_status(Status::Ready { articles: 0 });
+        let all = u32::try_from(index.turns.available_permits()).unwrap();
+        let held = Arc::clone(&index.turns)
+            .acquire_many_owned(all)
+            .await
+            .unwrap();
+        assert!(matches!(index.search(ask()).await, Err(SearchError::Busy)));
+        drop(held);
+        assert!(index.search(ask()).await.is_ok());
     }
 }
