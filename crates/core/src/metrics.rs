@@ -110,7 +110,7 @@ fn describe() {
     );
     describe_counter!(
         "portal_connections_closed_total",
-        "Connections the gateway closed, by reason (silent: no first byte; idle; per_client: over the address's share)."
+        "Connections the gateway closed, by reason (silent: no first byte; idle; per_client: over the address's share; evicted: idle longest when server.max_connections were open and another came)."
     );
     describe_counter!(
         "portal_cache_purges_total",

@@ -126,6 +126,10 @@ pub struct ServerConfig {
     /// HTTP/2 connection with no stream); then it is closed.
     #[serde(with = "humantime_serde")]
     pub idle_timeout: Duration,
+    /// Connections open at once, all clients together; at the cap a new connection takes the
+    /// place of the one that has been idle longest. 0: the process's descriptor limit less a
+    /// reserve for the CMS, Redis, files and the index (`connections::capacity`).
+    pub max_connections: usize,
     /// One line per request (at info, target `portal_gateway::access`); errors are logged either way.
     pub access_log: bool,
     /// On SIGTERM, how long requests in flight (a long download) may take to finish before their
@@ -147,6 +151,7 @@ impl Default for ServerConfig {
             header_read_timeout: Duration::from_secs(15),
             first_byte_timeout: Duration::from_secs(10),
             idle_timeout: Duration::from_secs(60),
+            max_connections: 0,
             access_log: true,
             shutdown_timeout: Duration::from_secs(25),
         }

@@ -17,8 +17,8 @@ use std::{
     net::IpAddr,
     pin::Pin,
     sync::{
-        Arc, Mutex,
-        atomic::{AtomicBool, Ordering},
+        Arc, LazyLock, Mutex,
+        atomic::{AtomicBool, AtomicU64, Ordering},
     },
     task::{Context, Poll},
     time::Duration,
@@ -39,6 +39,9 @@ pub struct ConnectionLimits {
     pub idle: Duration,
     pub per_client: usize,
     pub trusted: Vec<IpNet>,
+    /// Connections open at once, all clients together (`server.max_connections`, or what the
+    /// descriptor limit leaves: [`capacity`]).
+    pub max_open: usize,
 }
 
 impl ConnectionLimits {
@@ -48,8 +51,42 @@ impl ConnectionLimits {
             idle: server.idle_timeout,
             per_client: limits.max_connections_per_client,
             trusted: limits.trusted_proxies.clone(),
+            max_open: capacity(server.max_connections),
         }
     }
+}
+
+/// Descriptors kept back from visitors' connections for the gateway's own: the CMS's and Redis's
+/// connections, files streamed, the search index's segments, the log.
+const RESERVED_DESCRIPTORS: u64 = 256;
+
+/// Connections the process may hold open for visitors: `configured`, else its descriptor limit
+/// (raised to the hard limit first, as a server should: systemd's default soft limit is 1 024)
+/// less `RESERVED_DESCRIPTORS`, at least 64. At the red team's 1 024 descriptors, connections that
+/// were never silent long enough to be closed took them all and `/healthz` failed 37 of 39 times.
+pub fn capacity(configured: usize) -> usize {
+    if configured > 0 {
+        return configured;
+    }
+    use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
+    let limit = getrlimit(Resource::Nofile);
+    let mut soft = limit.current.unwrap_or(u64::MAX);
+    if let Some(hard) = limit.maximum.or(Some(u64::MAX))
+        && soft < hard
+        && setrlimit(
+            Resource::Nofile,
+            Rlimit {
+                current: limit.maximum,
+                maximum: limit.maximum,
+            },
+        )
+        .is_ok()
+    {
+        soft = hard;
+    }
+    // RLIM_INFINITY and other huge values: a million connections is past any need.
+    let soft = soft.min(1 << 20);
+    usize::try_from(soft.saturating_sub(RESERVED_DESCRIPTORS).max(64)).unwrap_or(64)
 }
 
 impl Default for ConnectionLimits {
@@ -65,6 +102,16 @@ impl Default for ConnectionLimits {
 #[derive(Debug, Default)]
 pub struct Activity {
     moved: AtomicBool,
+    /// When the watchdog last found bytes moved (or the connection was accepted), in ms since
+    /// `EPOCH`: which connection has been idle longest, for [`Open`].
+    seen: AtomicU64,
+}
+
+/// The origin of `Activity::seen`.
+static EPOCH: LazyLock<std::time::Instant> = LazyLock::new(std::time::Instant::now);
+
+fn millis(at: Instant) -> u64 {
+    u64::try_from(at.into_std().saturating_duration_since(*EPOCH).as_millis()).unwrap_or(u64::MAX)
 }
 
 impl Activity {
@@ -72,8 +119,86 @@ impl Activity {
         Arc::default()
     }
 
+    /// A connection's activity, accepted at `at`.
+    pub fn accepted_at(at: Instant) -> Arc<Self> {
+        let activity = Self::new();
+        activity.seen.store(millis(at), Ordering::Relaxed);
+        activity
+    }
+
     fn moved(&self) {
         self.moved.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The connections open, all clients together, bounded at `ConnectionLimits::max_open`: at the
+/// bound, a new connection takes the place of the one idle longest (as the watchdogs last saw
+/// them), which is closed. A health check, a visitor, a proxy's new connection always gets in;
+/// what makes room is a keep-alive connection waiting for its next request (whose client opens a
+/// new one when it needs it) or one that pings to look alive.
+#[derive(Default)]
+pub struct Open {
+    slots: Mutex<HashMap<u64, (Arc<Activity>, tokio::task::AbortHandle)>>,
+    next: AtomicU64,
+}
+
+/// A connection's place among the [`Open`] ones; given back when dropped.
+pub struct Place {
+    of: Arc<Open>,
+    key: u64,
+}
+
+impl Drop for Place {
+    fn drop(&mut self) {
+        self.of
+            .slots
+            .lock()
+            .expect("open connections lock")
+            .remove(&self.key);
+    }
+}
+
+impl Open {
+    /// Enters the connection whose activity is `activity` and whose task `close` aborts, first
+    /// closing the one idle longest when `max` are open. Whether one was closed, and the place.
+    pub fn enter(
+        self: &Arc<Self>,
+        activity: Arc<Activity>,
+        close: tokio::task::AbortHandle,
+        max: usize,
+    ) -> (bool, Place) {
+        let key = self.next.fetch_add(1, Ordering::Relaxed);
+        let mut slots = self.slots.lock().expect("open connections lock");
+        let mut evicted = false;
+        while slots.len() >= max.max(1) {
+            let Some(oldest) = slots
+                .iter()
+                .min_by_key(|(key, (activity, _))| (activity.seen.load(Ordering::Relaxed), **key))
+                .map(|(key, _)| *key)
+            else {
+                break;
+            };
+            if let Some((_, close)) = slots.remove(&oldest) {
+                close.abort();
+                evicted = true;
+            }
+        }
+        slots.insert(key, (activity, close));
+        (
+            evicted,
+            Place {
+                of: Arc::clone(self),
+                key,
+            },
+        )
+    }
+
+    pub fn len(&self) -> usize {
+        self.slots.lock().expect("open connections lock").len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 }
 
@@ -99,6 +224,11 @@ impl Watchdog {
         }
     }
 
+    /// The activity it watches.
+    pub fn activity(&self) -> Arc<Activity> {
+        Arc::clone(&self.activity)
+    }
+
     /// When to look next, at `now`.
     pub fn next_look(&self, limits: &ConnectionLimits, now: Instant) -> Instant {
         let (deadline, limit) = match self.last_seen {
@@ -112,6 +242,7 @@ impl Watchdog {
     pub fn look(&mut self, limits: &ConnectionLimits, now: Instant) -> Option<&'static str> {
         if self.activity.moved.swap(false, Ordering::Relaxed) {
             self.last_seen = Some(now);
+            self.activity.seen.store(millis(now), Ordering::Relaxed);
             return None;
         }
         match self.last_seen {
@@ -252,7 +383,46 @@ mod tests {
             idle: Duration::from_secs(5),
             per_client,
             trusted: trusted.iter().map(|t| t.parse().unwrap()).collect(),
+            max_open: 64,
         }
+    }
+
+    /// At the cap, the connection whose bytes were last seen longest ago is closed for the new
+    /// one; none is while there is room.
+    #[tokio::test]
+    async fn at_the_cap_the_connection_idle_longest_makes_room() {
+        let open = Arc::new(Open::default());
+        let start = Instant::now();
+        let mut tasks = Vec::new();
+        let mut places = Vec::new();
+        // Three connections, seen last at 30, 10 and 20 ms.
+        for seen in [30, 10, 20] {
+            let task = tokio::spawn(std::future::pending::<()>());
+            let activity = Activity::accepted_at(start + Duration::from_millis(seen));
+            let (evicted, place) = open.enter(activity, task.abort_handle(), 3);
+            assert!(!evicted);
+            places.push(place);
+            tasks.push(task);
+        }
+        let newcomer = tokio::spawn(std::future::pending::<()>());
+        let (evicted, _place) = open.enter(
+            Activity::accepted_at(start + Duration::from_millis(40)),
+            newcomer.abort_handle(),
+            3,
+        );
+        assert!(evicted);
+        assert_eq!(open.len(), 3);
+        let second = tasks.remove(1);
+        assert!(
+            second.await.unwrap_err().is_cancelled(),
+            "the one idle longest"
+        );
+        for task in &tasks {
+            assert!(!task.is_finished());
+        }
+        // A place given back leaves room.
+        drop(places.pop());
+        assert_eq!(open.len(), 2);
     }
 
     #[test]

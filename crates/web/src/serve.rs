@@ -21,7 +21,7 @@ use tokio::net::TcpListener;
 use tower::ServiceExt;
 
 use crate::{
-    connections::{Activity, Admitted, ConnectionLimits, PerClient, Watchdog, Watched},
+    connections::{Activity, Admitted, ConnectionLimits, Open, PerClient, Watchdog, Watched},
     stack::App,
 };
 
@@ -37,6 +37,11 @@ pub async fn serve(
     shutdown: impl Future<Output = ()>,
 ) -> io::Result<()> {
     let per_client = std::sync::Arc::new(PerClient::default());
+    let open = std::sync::Arc::new(Open::default());
+    // Every reason from the start, at 0: an alert on one has a series to watch before it happens.
+    for reason in ["silent", "idle", "per_client", "evicted"] {
+        metrics::counter!("portal_connections_closed_total", "reason" => reason).increment(0);
+    }
     let mut builder = Builder::new(TokioExecutor::new());
     builder
         .http1()
@@ -66,7 +71,7 @@ pub async fn serve(
             admitted => admitted,
         };
         let _ = stream.set_nodelay(true);
-        let activity = Activity::new();
+        let activity = Activity::accepted_at(tokio::time::Instant::now());
         let stream = Watched::new(stream, std::sync::Arc::clone(&activity));
         let mut app = app.clone();
         app.set_peer(peer.ip());
@@ -89,7 +94,16 @@ pub async fn serve(
                 tracing::trace!(error = %err, "connection ended with an error");
             }
         });
+        // Its place among all the open ones (given back when its watchdog ends, with it); at the
+        // cap, the connection idle longest is closed to make room.
+        let (evicted, place) =
+            open.enter(watchdog.activity(), serving.abort_handle(), limits.max_open);
+        if evicted {
+            metrics::counter!("portal_connections_closed_total", "reason" => "evicted")
+                .increment(1);
+        }
         tokio::spawn(async move {
+            let _place = place;
             loop {
                 tokio::select! {
                     biased;
