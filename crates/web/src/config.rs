@@ -127,7 +127,7 @@ pub struct ServerConfig {
     #[serde(with = "humantime_serde")]
     pub idle_timeout: Duration,
     /// Connections open at once, all clients together; at the cap a new connection takes the
-    /// place of the one that has been idle longest. 0: the process's descriptor limit less a
+    /// place of one of the client holding the most (`connections::Open`). 0: the process's descriptor limit less a
     /// reserve for the CMS, Redis, files and the index (`connections::capacity`).
     pub max_connections: usize,
     /// One line per request (at info, target `portal_gateway::access`); errors are logged either way.

@@ -132,14 +132,21 @@ impl Activity {
 }
 
 /// The connections open, all clients together, bounded at `ConnectionLimits::max_open`: at the
-/// bound, a new connection takes the place of the one idle longest (as the watchdogs last saw
-/// them), which is closed. A health check, a visitor, a proxy's new connection always gets in;
-/// what makes room is a keep-alive connection waiting for its next request (whose client opens a
-/// new one when it needs it) or one that pings to look alive.
+/// bound, a new connection takes the place of one held by the client holding the most (of its
+/// connections, the one idle longest, as the watchdogs last saw them), which is closed. A health
+/// check, a visitor, a proxy's new connection always gets in; what makes room is a connection of
+/// whoever holds the most, so a flood from a few addresses that reconnects as fast as it is closed
+/// churns its own connections, not a prober's one.
 #[derive(Default)]
 pub struct Open {
-    slots: Mutex<HashMap<u64, (Arc<Activity>, tokio::task::AbortHandle)>>,
+    slots: Mutex<HashMap<u64, Slot>>,
     next: AtomicU64,
+}
+
+struct Slot {
+    client: IpAddr,
+    activity: Arc<Activity>,
+    close: tokio::task::AbortHandle,
 }
 
 /// A connection's place among the [`Open`] ones; given back when dropped.
@@ -163,27 +170,44 @@ impl Open {
     /// closing the one idle longest when `max` are open. Whether one was closed, and the place.
     pub fn enter(
         self: &Arc<Self>,
+        client: IpAddr,
         activity: Arc<Activity>,
         close: tokio::task::AbortHandle,
         max: usize,
     ) -> (bool, Place) {
         let key = self.next.fetch_add(1, Ordering::Relaxed);
+        let client = portal_content::limits::client_key(client);
         let mut slots = self.slots.lock().expect("open connections lock");
         let mut evicted = false;
         while slots.len() >= max.max(1) {
+            let mut held: HashMap<IpAddr, usize> = HashMap::new();
+            for slot in slots.values() {
+                *held.entry(slot.client).or_default() += 1;
+            }
+            let Some((most, _)) = held.into_iter().max_by_key(|(_, n)| *n) else {
+                break;
+            };
             let Some(oldest) = slots
                 .iter()
-                .min_by_key(|(key, (activity, _))| (activity.seen.load(Ordering::Relaxed), **key))
+                .filter(|(_, slot)| slot.client == most)
+                .min_by_key(|(key, slot)| (slot.activity.seen.load(Ordering::Relaxed), **key))
                 .map(|(key, _)| *key)
             else {
                 break;
             };
-            if let Some((_, close)) = slots.remove(&oldest) {
-                close.abort();
+            if let Some(slot) = slots.remove(&oldest) {
+                slot.close.abort();
                 evicted = true;
             }
         }
-        slots.insert(key, (activity, close));
+        slots.insert(
+            key,
+            Slot {
+                client,
+                activity,
+                close,
+            },
+        );
         (
             evicted,
             Place {
@@ -387,31 +411,45 @@ mod tests {
         }
     }
 
-    /// At the cap, the connection whose bytes were last seen longest ago is closed for the new
-    /// one; none is while there is room.
+    /// At the cap, of the client holding the most connections the one whose bytes were last seen
+    /// longest ago is closed for the new one; none is while there is room.
     #[tokio::test]
     async fn at_the_cap_the_connection_idle_longest_makes_room() {
         let open = Arc::new(Open::default());
         let start = Instant::now();
         let mut tasks = Vec::new();
         let mut places = Vec::new();
-        // Three connections, seen last at 30, 10 and 20 ms.
+        // Three connections of one client, seen last at 30, 10 and 20 ms, and one of another
+        // seen before them all.
+        let flood: IpAddr = "203.0.113.7".parse().unwrap();
+        let prober_task = tokio::spawn(std::future::pending::<()>());
+        let (_, _probe_place) = open.enter(
+            "198.51.100.1".parse().unwrap(),
+            Activity::accepted_at(start),
+            prober_task.abort_handle(),
+            4,
+        );
         for seen in [30, 10, 20] {
             let task = tokio::spawn(std::future::pending::<()>());
             let activity = Activity::accepted_at(start + Duration::from_millis(seen));
-            let (evicted, place) = open.enter(activity, task.abort_handle(), 3);
+            let (evicted, place) = open.enter(flood, activity, task.abort_handle(), 4);
             assert!(!evicted);
             places.push(place);
             tasks.push(task);
         }
         let newcomer = tokio::spawn(std::future::pending::<()>());
         let (evicted, _place) = open.enter(
+            "192.0.2.9".parse().unwrap(),
             Activity::accepted_at(start + Duration::from_millis(40)),
             newcomer.abort_handle(),
-            3,
+            4,
         );
         assert!(evicted);
-        assert_eq!(open.len(), 3);
+        assert_eq!(open.len(), 4);
+        assert!(
+            !prober_task.is_finished(),
+            "the client with one connection keeps it"
+        );
         let second = tasks.remove(1);
         assert!(
             second.await.unwrap_err().is_cancelled(),
@@ -422,7 +460,7 @@ mod tests {
         }
         // A place given back leaves room.
         drop(places.pop());
-        assert_eq!(open.len(), 2);
+        assert_eq!(open.len(), 3);
     }
 
     #[test]

@@ -95,9 +95,13 @@ pub async fn serve(
             }
         });
         // Its place among all the open ones (given back when its watchdog ends, with it); at the
-        // cap, the connection idle longest is closed to make room.
-        let (evicted, place) =
-            open.enter(watchdog.activity(), serving.abort_handle(), limits.max_open);
+        // cap, a connection of the client holding the most is closed to make room.
+        let (evicted, place) = open.enter(
+            peer.ip(),
+            watchdog.activity(),
+            serving.abort_handle(),
+            limits.max_open,
+        );
         if evicted {
             metrics::counter!("portal_connections_closed_total", "reason" => "evicted")
                 .increment(1);
