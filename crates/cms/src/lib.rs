@@ -129,6 +129,8 @@ pub struct Upstream {
     concurrency: usize,
     /// What the calls say of the CMS; shared across reloads.
     health: Arc<UpstreamHealth>,
+    /// The last probe's answer and when (`probe`).
+    probed: tokio::sync::Mutex<Option<(std::time::Instant, Result<(), UpstreamError>)>>,
 }
 
 /// A file fetched from the CMS's file store, its body streamed on to the visitor.
@@ -200,6 +202,7 @@ impl Upstream {
             in_flight: Semaphore::new(limits.concurrency),
             concurrency: limits.concurrency,
             health,
+            probed: tokio::sync::Mutex::new(None),
         })
     }
 
@@ -794,6 +797,21 @@ impl Upstream {
 
     /// Whether the CMS answers the category list with the configured credential.
     pub async fn probe(&self) -> Result<(), UpstreamError> {
+        // Asked at most once a second, whoever asks and however often: probes waiting meanwhile
+        // share the answer (`/readyz?upstream=1` was a side door to everyone's CMS calls).
+        const FRESH_FOR: Duration = Duration::from_secs(1);
+        let mut last = self.probed.lock().await;
+        if let Some((at, answer)) = &*last
+            && at.elapsed() < FRESH_FOR
+        {
+            return answer.clone();
+        }
+        let answer = self.probe_now().await;
+        *last = Some((std::time::Instant::now(), answer.clone()));
+        answer
+    }
+
+    async fn probe_now(&self) -> Result<(), UpstreamError> {
         let call = match self.dialect.category_shape() {
             CategoryShape::Children => CmsCall::Children {
                 parent: self.dialect.category_root().clone(),

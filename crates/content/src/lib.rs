@@ -189,6 +189,9 @@ impl<'a> ContentService<'a> {
         let keep_private = config.file_keep_private;
         if !config.enabled || max_bytes == 0 || forward.contains_key(header::RANGE) {
             stats::record(kind, Outcome::Bypass);
+            // Each streamed answer is a call to the CMS: charged to the client's share, as a
+            // load is (a `Range` on a file was a side door to everyone's CMS calls).
+            limits::charge_cms_share()?;
             let streamed = file::fetch(&self.source.upstream, segments, &query, forward).await?;
             return Ok(FileAnswer::Streamed(streamed));
         }
@@ -236,8 +239,12 @@ impl<'a> ContentService<'a> {
                     file::unchanged(full.headers)
                 }
                 Some(full) => full,
-                // Another request's load found a file not to keep: this one streams its own.
-                None => file::fetch(&self.source.upstream, segments, &query, forward).await?,
+                // Another request's load found a file not to keep: this one streams its own,
+                // another CMS call, charged as one.
+                None => {
+                    limits::charge_cms_share()?;
+                    file::fetch(&self.source.upstream, segments, &query, forward).await?
+                }
             };
             return Ok(FileAnswer::Streamed(streamed));
         }
@@ -262,9 +269,14 @@ impl<'a> ContentService<'a> {
     pub async fn lookup(&self, query: Query, caller: Caller) -> Lookup {
         if caller.bearer.is_some() || !self.source.cache.enabled {
             stats::record(Kind::Api(query.endpoint()), Outcome::Bypass);
-            let result = Box::pin(query.entry(self, &caller, false))
-                .await
-                .map(|entry| Arc::new(entry.not_cacheable()));
+            // Every such answer is a CMS call: charged to the client's share (any `Bearer` token,
+            // valid or not, was a side door to everyone's CMS calls).
+            let result = match limits::charge_cms_share() {
+                Err(spent) => Err(spent),
+                Ok(()) => Box::pin(query.entry(self, &caller, false))
+                    .await
+                    .map(|entry| Arc::new(entry.not_cacheable())),
+            };
             return Lookup {
                 result,
                 outcome: Outcome::Bypass,

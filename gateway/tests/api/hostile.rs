@@ -249,3 +249,58 @@ async fn a_client_flooding_uncached_routes_cannot_spend_the_cms_budget_of_anothe
         "{metrics}"
     );
 }
+
+/// The side doors of the round-three red team: a `Range` on a file (streamed, never kept), any
+/// `Bearer` token (answered by the CMS, never cached) and `/readyz?upstream=1` (a probe of the
+/// CMS) were each a CMS call no share charged; one client spending them left another visitor's
+/// uncached requests refused at the CMS ceiling. Now each is charged (the probe asked at most once
+/// a second), and the other visitor is answered.
+#[tokio::test]
+async fn side_doors_to_the_cms_are_charged_to_the_client_that_uses_them() {
+    let cms = spawn_reference_cms().await;
+    let app = spawn_app(page_config(&format!("http://{cms}/"), |c| {
+        let limits = &mut c.limits;
+        limits.per_client_per_second = 100_000;
+        limits.per_client_burst = 100_000;
+        limits.per_client_cms_per_second = 1;
+        limits.per_client_cms_burst = 5;
+        limits.upstream_per_second = 1;
+        limits.upstream_burst = 30;
+        limits.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];
+    }))
+    .await;
+    let (_, detail) = app.get_json("/portal/api/article/detail?id=2101").await;
+    let cover = detail["result"]["cover"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{detail}"))
+        .to_owned();
+    let from = |client: &'static str, path: &str| {
+        app.client
+            .get(app.url(path))
+            .header("x-forwarded-for", client)
+    };
+    let mut refused = 0;
+    for n in 0..30u64 {
+        for request in [
+            from("203.0.113.66", &cover).header("range", format!("bytes={n}-{}", n + 10)),
+            from("203.0.113.66", "/portal/api/article/detail?id=2102")
+                .header("authorization", format!("Bearer not-a-token-{n}")),
+            from("203.0.113.66", "/readyz?upstream=1"),
+        ] {
+            let status = request.send().await.unwrap().status();
+            refused += usize::from(status == 429);
+        }
+    }
+    assert!(
+        refused > 30,
+        "the side doors are held to the client's share: {refused} refused"
+    );
+    for path in [
+        "/portal/api/article/detail?id=2103",
+        "/portal/api/article/list?categoryId=22&page=1&size=10",
+        "/portal/article/2104",
+    ] {
+        let response = from("198.51.100.7", path).send().await.unwrap();
+        assert_eq!(response.status(), 200, "{path}");
+    }
+}
