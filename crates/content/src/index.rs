@@ -31,6 +31,8 @@ pub struct Found {
     pub total: u64,
     /// Hits per category, whatever section was asked for (the filter's choices).
     pub per_category: Vec<(Id, u64)>,
+    /// Found among what the index holds so far, while it is built.
+    pub building: bool,
 }
 
 /// Why the index gave no answer.
@@ -52,5 +54,8 @@ pub type Searching<'a> = Pin<Box<dyn Future<Output = Result<Found, IndexError>> 
 
 /// The gateway's own search index, as the service asks it.
 pub trait Index: Send + Sync {
-    fn search(&self, ask: Ask) -> Searching<'_>;
+    /// `ask`'s page. While the index is built it answers from what it holds so far (`Found::
+    /// building`), unless `whole_only` (the CMS's own search can answer meanwhile): then
+    /// `NotReady`.
+    fn search(&self, ask: Ask, whole_only: bool) -> Searching<'_>;
 }

@@ -492,7 +492,11 @@ impl ContentService<'_> {
 
     /// A page of the gateway's index: the hits with their marked title and fragment, and the
     /// hits per section named from the category tree.
-    async fn index_search(&self, query: &Query) -> Result<SearchPage, IndexError> {
+    async fn index_search(
+        &self,
+        query: &Query,
+        whole_only: bool,
+    ) -> Result<SearchPage, IndexError> {
         let Query::Search {
             keyword,
             section,
@@ -513,7 +517,8 @@ impl ContentService<'_> {
             size: *size,
             fragment_chars: self.source.fragment_chars,
         };
-        let found = self.index.search(ask).await?;
+        let found = self.index.search(ask, whole_only).await?;
+        let building = found.building;
         // Boxed: the tree's own load runs through `Query::load`, which called this.
         let tree = Box::pin(self.tree()).await.ok();
         let name_of = |id: &Id| {
@@ -551,6 +556,7 @@ impl ContentService<'_> {
             size: *size,
             source: SearchSource::Index,
             sections,
+            building,
         })
     }
 }
@@ -607,7 +613,11 @@ impl Query {
             }
             Self::Search { .. } => {
                 if service.search_by_index() {
-                    match service.index_search(self).await {
+                    // While the index is built, the CMS's own search answers when it has one and
+                    // the visitor asked for nothing only the index does; else what the index
+                    // holds so far.
+                    let whole_only = service.has_search() && !self.is_filtered();
+                    match service.index_search(self, whole_only).await {
                         Ok(page) => fetched(Content::Search(Arc::new(page)), false),
                         // Building: the CMS's own search answers meanwhile, when it has one and
                         // the visitor asked for nothing only the index does.

@@ -415,6 +415,7 @@ impl Engine {
                 hits: Vec::new(),
                 total: 0,
                 per_category: Vec::new(),
+                building: false,
             });
         };
         let searcher = self.reader.searcher();
@@ -511,6 +512,7 @@ impl Engine {
             hits,
             total: total as u64,
             per_category,
+            building: false,
         })
     }
 }

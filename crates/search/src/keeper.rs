@@ -48,6 +48,8 @@ const MIN_WALK_EVERY: Duration = Duration::from_secs(30);
 const RETRY_FAILED: Duration = Duration::from_secs(10);
 /// Articles written to the index at once.
 const BATCH: usize = 64;
+/// While the index is first built, how often what it has read is made searchable.
+const COMMIT_WHILE_BUILDING: Duration = Duration::from_secs(1);
 
 /// What the purges heard so far ask of the index.
 #[derive(Default)]
@@ -283,6 +285,9 @@ async fn opened(
         index.set_status(Status::Ready {
             articles: engine.len(),
         });
+    } else {
+        // Empty: it answers from what the first walk has read so far, a commit a second.
+        index.set_status(Status::Building { read: 0, of: 0 });
     }
     Ok(engine)
 }
@@ -444,6 +449,7 @@ async fn walk(
     }))
     .buffer_unordered(settings.concurrency.max(1));
     let mut batch = Vec::with_capacity(BATCH);
+    let mut committed = Instant::now();
     let mut read = 0;
     let mut failed = 0;
     while let Some((card, detail)) = reads.next().await {
@@ -470,6 +476,12 @@ async fn walk(
             changed |= put(engine, std::mem::take(&mut batch), held).await;
             if building {
                 state.index().set_status(Status::Building { read, of });
+                // What is read so far answers searches while the rest is read (at most a
+                // commit a second: each makes the cached searches stale).
+                if committed.elapsed() >= COMMIT_WHILE_BUILDING {
+                    commit(state, state.index(), engine).await;
+                    committed = Instant::now();
+                }
             }
         }
     }

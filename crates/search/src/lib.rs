@@ -277,31 +277,36 @@ impl SearchIndex {
 
     /// Searches the index, off the async workers.
     /// A visitor's search, off the async workers.
-    pub async fn search(&self, ask: Ask) -> Result<Found, SearchError> {
-        if !matches!(self.status(), Status::Ready { .. }) {
-            return Err(SearchError::NotReady);
-        }
+    pub async fn search(&self, ask: Ask, whole_only: bool) -> Result<Found, SearchError> {
+        // While it is built, what it holds so far (committed a batch at a time) answers, unless
+        // the caller has a whole search to ask instead.
+        let building = match self.status() {
+            Status::Ready { .. } => false,
+            Status::Building { .. } if !whole_only => true,
+            _ => return Err(SearchError::NotReady),
+        };
         let engine = Arc::clone(self.engine.get().ok_or(SearchError::NotReady)?);
         let turn = tokio::time::timeout(SEARCH_WAIT, Arc::clone(&self.turns).acquire_owned())
             .await
             .map_err(|_| SearchError::Busy)?
             .expect("the search turns are never closed");
         let started = Instant::now();
-        let found = tokio::task::spawn_blocking(move || {
+        let mut found = tokio::task::spawn_blocking(move || {
             let _turn = turn;
             engine.search(&ask)
         })
         .await
         .map_err(|_| SearchError::Task)??;
         portal_core::metrics::search_query(started.elapsed());
+        found.building = building;
         Ok(found)
     }
 }
 
 impl Index for SearchIndex {
-    fn search(&self, ask: Ask) -> Searching<'_> {
+    fn search(&self, ask: Ask, whole_only: bool) -> Searching<'_> {
         Box::pin(async move {
-            SearchIndex::search(self, ask)
+            SearchIndex::search(self, ask, whole_only)
                 .await
                 .map_err(|err| match err {
                     SearchError::NotReady => IndexError::NotReady,
@@ -341,8 +346,11 @@ mod turn_tests {
             .acquire_many_owned(all)
             .await
             .unwrap();
-        assert!(matches!(index.search(ask()).await, Err(SearchError::Busy)));
+        assert!(matches!(
+            index.search(ask(), false).await,
+            Err(SearchError::Busy)
+        ));
         drop(held);
-        assert!(index.search(ask()).await.is_ok());
+        assert!(index.search(ask(), false).await.is_ok());
     }
 }

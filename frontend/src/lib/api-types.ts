@@ -102,7 +102,12 @@ export type SectionCount = { id: Id, name: string, count: number, };
 
 export type SearchSource = "index" | "cms";
 
-export type SearchPage = { content: Array<SearchHit>, totalElements: number, totalPages: number, page: number, size: number, source: SearchSource, sections?: Array<SectionCount>, };
+export type SearchPage = { content: Array<SearchHit>, totalElements: number, totalPages: number, page: number, size: number, source: SearchSource, sections?: Array<SectionCount>, 
+/**
+ * The index is still being built (after a start, without `search.dir`): these are the hits
+ * among what it holds so far, which the page says. Absent once it is whole.
+ */
+building?: boolean, };
 
 export type Mourning = boolean | Array<string>;
 

@@ -354,6 +354,11 @@ pub struct SearchPage {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(test, ts(as = "Option<Vec<SectionCount>>"))]
     pub sections: Vec<SectionCount>,
+    /// The index is still being built (after a start, without `search.dir`): these are the hits
+    /// among what it holds so far, which the page says. Absent once it is whole.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(test, ts(as = "Option<bool>"))]
+    pub building: bool,
 }
 
 impl SearchPage {
@@ -374,6 +379,7 @@ impl SearchPage {
             size: page.size,
             source: SearchSource::Cms,
             sections: Vec::new(),
+            building: false,
         }
     }
 }

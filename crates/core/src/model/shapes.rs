@@ -257,6 +257,7 @@ fn the_openapi_schemas_name_exactly_the_models_fields() {
         size: 10,
         source: SearchSource::Index,
         sections: vec![section.clone()],
+        building: true,
     };
     for (schema, fields) in [
         ("SearchPage", keys(&search)),

@@ -184,6 +184,11 @@ export default function SearchPage({ paginationLocale, shortcuts = [] }: SearchP
           <DateFilter key={`${query.from ?? ''}/${query.to ?? ''}`} keyword={keyword} query={query} />
         </div>
       )}
+      {keyword && data?.building && (
+        <p className="search-page__note" role="status">
+          站内搜索正在建立索引，以下结果只含已收录的文章，稍后再搜可得到完整结果。
+        </p>
+      )}
       {!keyword ? (
         <p className="search-page__note">请输入要查找的词语，例如“班列”。</p>
       ) : isError ? (
