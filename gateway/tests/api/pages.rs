@@ -1750,3 +1750,33 @@ async fn without_a_public_address_pages_use_paths_and_offer_no_sitemap_or_feed()
         }
     }
 }
+
+/// Spellings a client could vary without end are one page: escaped letters in the address are
+/// sent to the address written plainly, and a search's keyword in capitals, in full-width letters
+/// or with doubled spaces is the same keyword, the same cache entry (the red team kept a new page
+/// render, and a render turn, per spelling).
+#[tokio::test]
+async fn one_page_is_one_key_however_its_address_is_spelled() {
+    let app = spawn_pages_with_reference_cms().await;
+    let moved = app.get("/portal/%61bout/company%5Fprofile").await;
+    assert_eq!(moved.status(), 301);
+    assert_eq!(moved.headers()["location"], "/portal/about/company_profile");
+    let (status, _, cache, first) = fetch(&app, "/portal/search?q=CR%20Express").await;
+    assert_eq!((status, cache.as_str()), (200, "MISS"));
+    for spelling in [
+        "/portal/search?q=cr%20express",
+        "/portal/search?q=%EF%BC%A3%EF%BC%B2%E3%80%80%E3%80%80Express",
+        "/portal/search?q=+Cr++EXPRESS+&utm_source=wechat",
+    ] {
+        let (status, _, cache, page) = fetch(&app, spelling).await;
+        assert_eq!((status, cache.as_str()), (200, "HIT"), "{spelling}");
+        assert_eq!(page, first, "{spelling}");
+    }
+    // The API's search likewise.
+    let api = "/portal/api/article/search?keyword=CR%20Express&page=1&size=10";
+    assert_eq!(app.get_json(api).await.0, 200);
+    let again = app
+        .get("/portal/api/article/search?keyword=%EF%BD%83%EF%BD%92+express&page=1&size=10")
+        .await;
+    assert_eq!(again.headers()["x-cache"], "HIT");
+}

@@ -105,7 +105,7 @@ impl RawQuery {
     /// A search keyword: one value, trimmed (`trim_keyword`), 1 to `MAX_KEYWORD` characters, no
     /// control characters.
     pub fn keyword(&self, name: &'static str) -> Result<String, ApiError> {
-        let keyword = trim_keyword(self.single(name)?.unwrap_or(""));
+        let keyword = canonical_keyword(self.single(name)?.unwrap_or(""));
         let count = keyword.chars().count();
         if count == 0 || count > MAX_KEYWORD {
             return Err(ApiError::bad_query(
@@ -119,7 +119,7 @@ impl RawQuery {
                 format!("参数 {name} 不能含控制字符。"),
             ));
         }
-        Ok(keyword.to_owned())
+        Ok(keyword)
     }
 
     /// A free-text value (the last one given), trimmed; `None` when absent or empty.
@@ -203,6 +203,35 @@ impl ListQuery {
 /// Rust's `trim` does not (`frontend/src/lib/address-cases.json` holds both to it).
 pub fn trim_keyword(text: &str) -> &str {
     text.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
+}
+
+/// A keyword in its one spelling (`trim_keyword`, then full-width ASCII as ASCII, ASCII letters in
+/// lower case, each run of white space one space): `ABC`, `abc` and `ＡＢＣ` are one search, one
+/// cache entry and one page, not three a client can vary without end (the red team of 2026-11-28).
+/// The gateway's index folds them alike, so no search finds less. The app writes a keyword the
+/// same way (`features/search/keyword.ts`; `lib/address-cases.json` holds both to it).
+pub fn canonical_keyword(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut space = false;
+    for c in trim_keyword(text).chars() {
+        let c = match c {
+            '\u{ff01}'..='\u{ff5e}' => char::from_u32(c as u32 - 0xfee0).unwrap_or(c),
+            '\u{3000}' => ' ',
+            c => c,
+        };
+        // White space that is no control character (a tab or a line break inside stays, and
+        // is refused as a control character).
+        if (c.is_whitespace() && !c.is_control()) || c == '\u{feff}' {
+            space = true;
+            continue;
+        }
+        if space && !out.is_empty() {
+            out.push(' ');
+        }
+        space = false;
+        out.push(c.to_ascii_lowercase());
+    }
+    out
 }
 
 #[cfg(test)]

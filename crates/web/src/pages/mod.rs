@@ -61,8 +61,8 @@ pub async fn page(state: &AppState, request: &Parts) -> Option<Response> {
     // A duplicate route of the spec is its page's route (the route table's `sameAs`); a page's
     // address written in other letters or with a trailing slash is its one address.
     if let Some(below) = request.uri.path().strip_prefix("/portal") {
-        let moved = portal_core::portal_routes::same_as(below)
-            .map(str::to_owned)
+        let moved = unreserved_decoded(below)
+            .or_else(|| portal_core::portal_routes::same_as(below).map(str::to_owned))
             .or_else(|| portal_core::portal_routes::spelled(below));
         if let Some(to) = moved {
             let query = request
@@ -220,6 +220,40 @@ pub async fn not_found_in_layout(
 /// trimmed keyword; a value the app would not take is left out, as the app leaves it. So any
 /// other parameter, or a value written another way, is the same page and the same cache entry,
 /// and the page rendered is the page the browser hydrates.
+/// `path` with its escaped letters, digits and `-_~` written plainly (`/%61bout` → `/about`),
+/// when it has any: RFC 3986 makes them the same address, and as escapes they were as many cache
+/// keys (and renders) as a client could spell. `None` when there is none.
+fn unreserved_decoded(path: &str) -> Option<String> {
+    if !path.contains('%') {
+        return None;
+    }
+    let bytes = path.as_bytes();
+    let mut out = String::with_capacity(path.len());
+    let mut changed = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        let escaped = (bytes[i] == b'%')
+            .then(|| path.get(i + 1..i + 3))
+            .flatten()
+            .and_then(|hex| u8::from_str_radix(hex, 16).ok())
+            // Not `.`: a decoded `%2E%2E` would be a `..` segment.
+            .filter(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'~'));
+        match escaped {
+            Some(b) => {
+                out.push(char::from(b));
+                changed = true;
+                i += 3;
+            }
+            None => {
+                let c = path[i..].chars().next().expect("within the path");
+                out.push(c);
+                i += c.len_utf8();
+            }
+        }
+    }
+    changed.then_some(out)
+}
+
 fn page_url(path: &str, query: Option<&str>) -> String {
     let path = if path == "/portal/index.html" {
         "/portal/"
@@ -273,10 +307,10 @@ fn read_as_app(name: &str, value: &str) -> Option<String> {
         .then(|| value.to_owned()),
         // `normalizeKeyword`.
         "q" => {
-            let keyword = portal_content::request::query::trim_keyword(value);
+            let keyword = portal_content::request::query::canonical_keyword(value);
             let count = keyword.chars().count();
             ((1..=MAX_KEYWORD).contains(&count) && !keyword.chars().any(char::is_control))
-                .then(|| keyword.to_owned())
+                .then_some(keyword)
         }
         _ => None,
     }
@@ -630,6 +664,19 @@ mod tests {
     }
 
     /// The same hostile values the app's readers are fed, with the answer both must give.
+    #[test]
+    fn an_address_with_escaped_letters_is_the_address_written_plainly() {
+        assert_eq!(unreserved_decoded("/%61bout").as_deref(), Some("/about"));
+        assert_eq!(
+            unreserved_decoded("/news_center/%4Eotice%5F").as_deref(),
+            Some("/news_center/Notice_")
+        );
+        // What an escape must stay: other bytes (a Chinese slug), `.`, `/`; and no escape at all.
+        assert_eq!(unreserved_decoded("/%E4%B8%AD/%2E%2E/%2F"), None);
+        assert_eq!(unreserved_decoded("/about"), None);
+        assert_eq!(unreserved_decoded("/a%6"), None);
+    }
+
     #[test]
     fn an_address_value_is_read_as_the_app_reads_it() {
         let cases = address_cases().cases;

@@ -5,12 +5,19 @@ import { idOf, type Id } from '../../lib/id';
 export const MAX_KEYWORD = 50;
 
 /**
- * The keyword as the gateway takes it (trimmed, 1–50 characters, no control characters), or null.
+ * The keyword as the gateway takes it (trimmed, 1–50 characters, no control characters), or null,
+ * in its one spelling: full-width ASCII as ASCII, ASCII letters in lower case, each run of white
+ * space one space, so `ABC`, `abc` and `ＡＢＣ` are one search and one page (`canonical_keyword`).
  * Trimmed of `\s` and U+0085: Unicode's white space and U+FEFF, as the gateway trims it
  * (`trim_keyword`; `lib/address-cases.json` holds both to it).
  */
 export function normalizeKeyword(raw: string | null | undefined): string | null {
-  const keyword = (raw ?? '').replace(/^[\s\u0085]+|[\s\u0085]+$/g, '');
+  const keyword = (raw ?? '')
+    .replace(/^[\s\u0085]+|[\s\u0085]+$/g, '')
+    .replace(/[\uff01-\uff5e]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0))
+    // White space that is no control character (a tab or a line break inside is refused below).
+    .replace(/[ \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+/g, ' ')
+    .replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
   const length = [...keyword].length;
   if (length === 0 || length > MAX_KEYWORD || /[\u0000-\u001f\u007f-\u009f]/.test(keyword)) return null;
   return keyword;
