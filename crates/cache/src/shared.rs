@@ -114,6 +114,11 @@ pub struct SharedTier {
     lock_script: redis::Script,
     /// The cache's clock (`ResponseCache::new` hands it over): the ages read here are its.
     clock: Clock,
+    /// Told when the tier answers again after it was down: the purge channel's subscriber
+    /// connects afresh (its connection may be as dead as the one that failed, yet never say so).
+    back: Arc<tokio::sync::Notify>,
+    /// Whether the tier has answered since the start (its first answer is no coming back).
+    answered_before: AtomicBool,
 }
 
 impl SharedTier {
@@ -146,6 +151,8 @@ impl SharedTier {
             get_script: redis::Script::new(GET_LUA),
             lock_script: redis::Script::new(LOCK_LUA),
             clock: Clock::default(),
+            back: Arc::new(tokio::sync::Notify::new()),
+            answered_before: AtomicBool::new(false),
         }))
     }
 
@@ -654,14 +661,23 @@ async fn probe(tier: &SharedTier) {
     };
     let mut connection = ConnectionManager::clone(&connection);
     let ping = redis::cmd("PING");
-    if let Ok(Ok(_)) =
-        tokio::time::timeout(PROBE, ping.query_async::<String>(&mut connection)).await
-        && !tier.up.swap(true, Ordering::Relaxed)
-    {
-        portal_core::metrics::shared_cache_up(true);
-        tracing::info!(
-            "the shared cache (Redis) answers: replicas share answers, locks and purges"
-        );
+    match tokio::time::timeout(PROBE, ping.query_async::<String>(&mut connection)).await {
+        Ok(Ok(_)) => {
+            if !tier.up.swap(true, Ordering::Relaxed) {
+                portal_core::metrics::shared_cache_up(true);
+                if tier.answered_before.swap(true, Ordering::Relaxed) {
+                    tier.back.notify_one();
+                }
+                tracing::info!(
+                    "the shared cache (Redis) answers: replicas share answers, locks and purges"
+                );
+            }
+        }
+        // No answer on this connection: the next probe makes a new one. The connection manager
+        // reconnects only when its connection says it broke; one whose path was dropped
+        // silently (a firewall's idle timeout, a failed-over address) never says so, and a
+        // probe on it kept the tier off for good after Redis answered again.
+        _ => tier.connection.store(None),
     }
 }
 
@@ -670,12 +686,12 @@ async fn probe(tier: &SharedTier) {
 async fn subscribe<E: super::LoadError>(cache: Weak<ResponseCache<E>>) {
     let mut heard_before = false;
     loop {
-        let (client, channel) = {
+        let (client, channel, back) = {
             let Some(cache) = cache.upgrade() else { return };
             let Some(tier) = cache.shared.as_ref() else {
                 return;
             };
-            (tier.client.clone(), tier.channel())
+            (tier.client.clone(), tier.channel(), Arc::clone(&tier.back))
         };
         let connected = tokio::time::timeout(PROBE, async {
             let mut pubsub = client.get_async_pubsub().await?;
@@ -701,7 +717,14 @@ async fn subscribe<E: super::LoadError>(cache: Weak<ResponseCache<E>>) {
             }
             heard_before = true;
             let mut messages = pubsub.into_on_message();
-            while let Some(message) = messages.next().await {
+            loop {
+                // A subscription hears nothing whether no purge is sent or its connection died
+                // silently: when the tier comes back after being down, it subscribes afresh.
+                let message = tokio::select! {
+                    message = messages.next() => message,
+                    () = back.notified() => None,
+                };
+                let Some(message) = message else { break };
                 let Ok(notice) = serde_json::from_slice::<Notice>(message.get_payload_bytes())
                 else {
                     tracing::warn!("a message on the purge channel was not a purge notice");

@@ -1070,3 +1070,122 @@ async fn every_replicas_search_index_follows_a_webhook_one_of_them_received() {
         assert_eq!(body["result"]["source"], "index");
     }
 }
+
+/// A TCP relay to Redis whose connections can be dropped silently, as a network path that loses
+/// every packet does: `drop_silently` stops every connection open now from relaying (its sockets
+/// stay open, nothing moves, nothing is closed); connections made afterwards relay again.
+struct SilentRelay {
+    addr: SocketAddr,
+    dropped: std::sync::Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl SilentRelay {
+    async fn to(port: u16) -> Self {
+        use std::sync::atomic::Ordering;
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let dropped = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let generation = dropped.clone();
+        tokio::spawn(async move {
+            while let Ok((mut inbound, _)) = listener.accept().await {
+                let generation = generation.clone();
+                tokio::spawn(async move {
+                    let born = generation.load(Ordering::SeqCst);
+                    let Ok(mut outbound) =
+                        tokio::net::TcpStream::connect(("127.0.0.1", port)).await
+                    else {
+                        return;
+                    };
+                    let (mut a, mut b) = ([0u8; 8192], [0u8; 8192]);
+                    loop {
+                        let (n, from_client) = tokio::select! {
+                            n = inbound.read(&mut a) => (n, true),
+                            n = outbound.read(&mut b) => (n, false),
+                        };
+                        let Ok(n) = n else { return };
+                        if n == 0 {
+                            return;
+                        }
+                        if generation.load(Ordering::SeqCst) != born {
+                            // Dropped: hold both sockets open and relay nothing, for good.
+                            std::future::pending::<()>().await;
+                        }
+                        let written = if from_client {
+                            outbound.write_all(&a[..n]).await
+                        } else {
+                            inbound.write_all(&b[..n]).await
+                        };
+                        if written.is_err() {
+                            return;
+                        }
+                    }
+                });
+            }
+        });
+        Self { addr, dropped }
+    }
+
+    fn url(&self) -> String {
+        format!("redis://{}/", self.addr)
+    }
+
+    fn drop_silently(&self) {
+        self.dropped
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+/// A replica whose path to Redis is dropped silently (no reset, no close: every packet lost)
+/// goes on alone, and when Redis answers again on a new connection it shares again, its purge
+/// channel too (it stayed off for good: the probe asked the dead connection, and the subscriber
+/// waited on it without end).
+#[tokio::test]
+async fn after_a_silent_drop_a_replica_reconnects_and_hears_purges_again() {
+    let redis = Redis::start();
+    let relay = SilentRelay::to(redis.port).await;
+    let cms = CountingCms::start(None).await;
+    let cut_off = replica(cms.addr, relay.url()).await;
+    let other = replica(cms.addr, redis.url()).await;
+    let (_, list, _) = an_article(&cut_off).await;
+    assert_eq!(fetch(&cut_off, &list).await.1, "HIT");
+    relay.drop_silently();
+    // The next command on the dead connection times out: the tier goes off, answers go on.
+    let cold = "/portal/api/article/list?categoryId=22&page=1&size=10";
+    assert_eq!(fetch(&cut_off, cold).await.0, 200);
+    wait_for_shared(&cut_off, "down").await;
+    // Redis answers again (on new connections): the replica shares again.
+    wait_for_shared(&cut_off, "up").await;
+    // Its purge channel subscribes afresh (a second after), marking its memory stale for the
+    // purges it may have missed; the list is then renewed and a hit again.
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    while fetch(&cut_off, &list).await.1 != "HIT" {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the list never a hit again"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // And hears another replica's purge: its copy of the list is no longer a plain hit.
+    let purge = other
+        .client
+        .post(other.url("/portal/admin/cache/purge?tag=category:21"))
+        .header("authorization", format!("Bearer {ADMIN_TOKEN}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(purge.status(), 200);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    loop {
+        let (_, cache, _) = fetch(&cut_off, &list).await;
+        if cache != "HIT" {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the purge never reached the replica whose path was dropped"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
