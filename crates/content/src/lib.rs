@@ -673,9 +673,23 @@ impl Query {
                 }
             }
         };
-        let entry = Entry::new(StatusCode::OK, encode(&value))
-            .tagged(self.tags(Some(&value)))
-            .holding(value);
+        let tags = self.tags(Some(&value));
+        let large = is_large(&value);
+        let make = move || {
+            Entry::new(StatusCode::OK, encode(&value))
+                .tagged(tags)
+                .holding(value)
+        };
+        // Encoding an answer is JSON and brotli of all of it: a valid 7 MiB article took 244–439
+        // ms of a runtime worker, `/healthz` waiting behind it (the red team of 2026-11-28). A
+        // large one is made on a blocking thread.
+        let entry = if large {
+            tokio::task::spawn_blocking(make)
+                .await
+                .map_err(|_| ApiError::Internal("encoding an answer failed"))?
+        } else {
+            make()
+        };
         Ok(Loaded::Found(Box::new(if empty {
             entry.not_cacheable()
         } else {
@@ -721,6 +735,20 @@ impl Query {
 
 fn fetched(value: Content, empty: bool) -> Fetched<Content> {
     Fetched { value, empty }
+}
+
+/// An answer whose encoding is worth a blocking thread: an article whose body (with its
+/// summary) is over 256 KiB. Lists, trees and searches are bounded by their page sizes.
+fn is_large(content: &Content) -> bool {
+    const LARGE: usize = 256 * 1024;
+    match content {
+        Content::Article(article) => {
+            article.content.as_ref().map_or(0, String::len)
+                + article.summary.as_ref().map_or(0, String::len)
+                > LARGE
+        }
+        _ => false,
+    }
 }
 
 /// The API's encoding of a value: the envelope with the value as its `result`.

@@ -217,6 +217,65 @@ async fn deep_bodies_are_refused_at_once_and_other_articles_are_answered() {
     }
 }
 
+/// A valid article of about 7 MiB: paragraphs of text in 2 000 characters in no repeating order
+/// (cheap to sanitise, as dear to compress as real text of that size).
+fn a_large_article(path: &str, _query: &str) -> Reply {
+    if path.ends_with("category/list") {
+        return control_characters(path, "");
+    }
+    let mut seed: u32 = 7;
+    let mut body = String::with_capacity(7 * 1024 * 1024 + 1024);
+    while body.len() < 7 * 1024 * 1024 {
+        body.push_str("<p>");
+        for _ in 0..300 {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            body.push(char::from_u32(0x4e00 + (seed >> 16) % 2000).unwrap());
+        }
+        body.push_str("</p>");
+    }
+    Reply::Json(
+        200,
+        json!({"code": 200, "result": {"id": 7, "categoryId": 21, "title": "长文", "content": body,
+            "publishTime": "2026-11-20 08:00:00"}}),
+    )
+}
+
+/// Its answer is encoded (JSON and brotli of 7 MiB) off the async workers: `/healthz`, asked all
+/// the while, never waits for it.
+#[tokio::test]
+async fn a_large_article_is_encoded_off_the_async_workers() {
+    let (app, cms) = spawn_with_fake(Reply::Route(a_large_article), |c| open_limits(c)).await;
+    let url = app.url("/portal/api/article/detail?id=7");
+    let client = app.client.clone();
+    let started = std::time::Instant::now();
+    let detail = tokio::spawn(async move {
+        let response = client.get(url).send().await.unwrap();
+        let status = response.status();
+        let took = started.elapsed();
+        let _ = response.bytes().await.unwrap();
+        (status, took)
+    });
+    assert!(
+        until(Duration::from_secs(5), || async {
+            cms.calls_to("article/detail") == 1
+        })
+        .await
+    );
+    // (The test's runtime is the gateway's, one thread: encoding there holds `/healthz` back.)
+    let mut slowest = Duration::ZERO;
+    while !detail.is_finished() {
+        let asked = std::time::Instant::now();
+        assert_eq!(app.get("/healthz").await.status(), 200);
+        slowest = slowest.max(asked.elapsed());
+    }
+    let (status, took) = detail.await.unwrap();
+    assert_eq!(status, 200);
+    assert!(
+        slowest * 3 < took,
+        "/healthz took up to {slowest:?} while the article took {took:?}: it waited for the encoding"
+    );
+}
+
 /// A news list of 20 000 items, about 6.5 MiB (the gateway reads 8 MiB at most).
 fn a_large_list(path: &str, _query: &str) -> Reply {
     if path.ends_with("category/list") {
