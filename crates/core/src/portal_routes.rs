@@ -40,23 +40,27 @@ struct Route {
     routes: Vec<Route>,
 }
 
+/// Every route of `routes` and below, parents before children, in table order.
+fn flattened(routes: Vec<Route>, out: &mut Vec<Route>) {
+    for mut route in routes {
+        let below = std::mem::take(&mut route.routes);
+        out.push(route);
+        flattened(below, out);
+    }
+}
+
 /// The content routes of `table`, parents before children, in table order.
 fn content_routes(table: &str) -> Vec<String> {
-    fn walk(routes: Vec<Route>, content: &[String], out: &mut Vec<String>) {
-        for route in routes {
-            if let (Some(path), Some(page), None) = (route.path, route.page, &route.same_as)
-                && content.contains(&page)
-            {
-                out.push(path);
-            }
-            walk(route.routes, content, out);
-        }
-    }
     let table: Table =
         serde_json::from_str(table).expect("frontend/src/app/route-table.json is a route table");
-    let mut out = Vec::new();
-    walk(table.routes, &table.content_pages, &mut out);
-    out
+    let mut all = Vec::new();
+    flattened(table.routes, &mut all);
+    all.into_iter()
+        .filter_map(|route| match (route.path, route.page, route.same_as) {
+            (Some(path), Some(page), None) if table.content_pages.contains(&page) => Some(path),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Read once; the strings live as long as the process (a few dozen short paths).
@@ -178,19 +182,13 @@ pub fn spelled(path: &str) -> Option<String> {
 /// whatever its slug (`check-upstream` matches categories to routes by it).
 pub fn name_of(path: &str) -> Option<&'static str> {
     static NAMES: LazyLock<Vec<(&'static str, &'static str)>> = LazyLock::new(|| {
-        fn walk(routes: Vec<Route>, out: &mut Vec<(&'static str, &'static str)>) {
-            for route in routes {
-                if let (Some(path), Some(name)) = (route.path, route.name) {
-                    out.push((&*path.leak(), &*name.leak()));
-                }
-                walk(route.routes, out);
-            }
-        }
         let table: Table = serde_json::from_str(ROUTE_TABLE)
             .expect("frontend/src/app/route-table.json is a route table");
-        let mut out = Vec::new();
-        walk(table.routes, &mut out);
-        out
+        let mut all = Vec::new();
+        flattened(table.routes, &mut all);
+        all.into_iter()
+            .filter_map(|route| Some((&*route.path?.leak(), &*route.name?.leak())))
+            .collect()
     });
     NAMES
         .iter()

@@ -191,13 +191,11 @@ async fn an_undecodable_file_path_and_an_oversized_notice_answer_in_the_envelope
     assert_eq!((status, body["code"].as_i64()), (413, Some(413)), "{body}");
 }
 
-/// One client (behind the trusted proxy, named in `X-Forwarded-For`) flooding uncached requests
-/// of every face — API details, pages, feeds — spends its own share of the CMS, not everyone's:
-/// another client's uncached requests are all answered.
-#[tokio::test]
-async fn a_client_flooding_uncached_routes_cannot_spend_the_cms_budget_of_another() {
+/// The app in front of reference-cms with a CMS ceiling of 30 calls (then 1 a second) and a
+/// share of 5 (then 1 a second) per client, visitors named by `X-Forwarded-For` from loopback.
+async fn app_with_a_small_cms_budget() -> TestApp {
     let cms = spawn_reference_cms().await;
-    let app = spawn_app(page_config(&format!("http://{cms}/"), |c| {
+    spawn_app(page_config(&format!("http://{cms}/"), |c| {
         let limits = &mut c.limits;
         limits.per_client_per_second = 100_000;
         limits.per_client_burst = 100_000;
@@ -207,7 +205,15 @@ async fn a_client_flooding_uncached_routes_cannot_spend_the_cms_budget_of_anothe
         limits.upstream_burst = 30;
         limits.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];
     }))
-    .await;
+    .await
+}
+
+/// One client (behind the trusted proxy, named in `X-Forwarded-For`) flooding uncached requests
+/// of every face — API details, pages, feeds — spends its own share of the CMS, not everyone's:
+/// another client's uncached requests are all answered.
+#[tokio::test]
+async fn a_client_flooding_uncached_routes_cannot_spend_the_cms_budget_of_another() {
+    let app = app_with_a_small_cms_budget().await;
     let from = |client: &'static str, path: String| {
         app.client
             .get(app.url(&path))
@@ -257,18 +263,7 @@ async fn a_client_flooding_uncached_routes_cannot_spend_the_cms_budget_of_anothe
 /// a second), and the other visitor is answered.
 #[tokio::test]
 async fn side_doors_to_the_cms_are_charged_to_the_client_that_uses_them() {
-    let cms = spawn_reference_cms().await;
-    let app = spawn_app(page_config(&format!("http://{cms}/"), |c| {
-        let limits = &mut c.limits;
-        limits.per_client_per_second = 100_000;
-        limits.per_client_burst = 100_000;
-        limits.per_client_cms_per_second = 1;
-        limits.per_client_cms_burst = 5;
-        limits.upstream_per_second = 1;
-        limits.upstream_burst = 30;
-        limits.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];
-    }))
-    .await;
+    let app = app_with_a_small_cms_budget().await;
     let (_, detail) = app.get_json("/portal/api/article/detail?id=2101").await;
     let cover = detail["result"]["cover"]
         .as_str()

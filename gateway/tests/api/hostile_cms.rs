@@ -244,7 +244,7 @@ fn a_large_article(path: &str, _query: &str) -> Reply {
 /// the while, never waits for it.
 #[tokio::test]
 async fn a_large_article_is_encoded_off_the_async_workers() {
-    let (app, cms) = spawn_with_fake(Reply::Route(a_large_article), |c| open_limits(c)).await;
+    let (app, cms) = spawn_with_fake(Reply::Route(a_large_article), open_limits).await;
     let url = app.url("/portal/api/article/detail?id=7");
     let client = app.client.clone();
     let started = std::time::Instant::now();

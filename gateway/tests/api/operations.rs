@@ -560,22 +560,21 @@ async fn closed_within(stream: &mut tokio::net::TcpStream, within: Duration) -> 
     }
 }
 
-#[tokio::test]
-async fn silent_and_idle_connections_are_closed_and_a_visitor_is_served_throughout() {
-    use tokio::io::AsyncWriteExt;
+/// The gateway binary at a descriptor limit of 256 (`prlimit`), on a free port, with no CMS, a
+/// first-byte time-out of 1 s and an idle one of 2 s, and `limits` (a `[limits]` table): its port,
+/// the child (killed when dropped) and the folder of its config.
+fn gateway_at_256_descriptors(limits: &str) -> (u16, tokio::process::Child, tempfile::TempDir) {
     let port = free_port();
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("gateway.toml");
     std::fs::write(
         &file,
         format!(
-            "[server]\nlisten = \"127.0.0.1:{port}\"\nwatch_config = false\naccess_log = false\nfirst_byte_timeout = \"1s\"\nidle_timeout = \"2s\"\n[limits]\nmax_connections_per_client = 64\n[upstream]\nbase_url = \"http://127.0.0.1:9/\"\nclient_id = \"{CLIENT_ID}\"\nclient_secret = \"{CLIENT_SECRET}\"\n[site]\ncompany_name = \"甲公司\"\n"
+            "[server]\nlisten = \"127.0.0.1:{port}\"\nwatch_config = false\naccess_log = false\nfirst_byte_timeout = \"1s\"\nidle_timeout = \"2s\"\n{limits}[upstream]\nbase_url = \"http://127.0.0.1:9/\"\nclient_id = \"{CLIENT_ID}\"\nclient_secret = \"{CLIENT_SECRET}\"\n[site]\ncompany_name = \"甲公司\"\n"
         ),
     )
     .unwrap();
-    // A low descriptor limit, as a small container has: 1 000 silent connections would take
-    // every descriptor if each were accepted and kept.
-    let mut child = Command::new("prlimit")
+    let child = Command::new("prlimit")
         .arg("--nofile=256:256")
         .arg(BIN)
         .arg("--config")
@@ -585,6 +584,16 @@ async fn silent_and_idle_connections_are_closed_and_a_visitor_is_served_througho
         .kill_on_drop(true)
         .spawn()
         .unwrap();
+    (port, child, dir)
+}
+
+#[tokio::test]
+async fn silent_and_idle_connections_are_closed_and_a_visitor_is_served_throughout() {
+    use tokio::io::AsyncWriteExt;
+    // A low descriptor limit, as a small container has: 1 000 silent connections would take
+    // every descriptor if each were accepted and kept.
+    let (port, mut child, _dir) =
+        gateway_at_256_descriptors("[limits]\nmax_connections_per_client = 64\n");
     let client = crate::helpers::client_builder()
         .timeout(Duration::from_secs(2))
         .build()
@@ -650,26 +659,9 @@ async fn silent_and_idle_connections_are_closed_and_a_visitor_is_served_througho
 #[tokio::test]
 async fn connections_that_are_never_silent_cannot_take_every_descriptor() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let port = free_port();
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("gateway.toml");
-    std::fs::write(
-        &file,
-        format!(
-            "[server]\nlisten = \"127.0.0.1:{port}\"\nwatch_config = false\naccess_log = false\nfirst_byte_timeout = \"1s\"\nidle_timeout = \"2s\"\n[limits]\nmax_connections_per_client = 64\nper_client_per_second = 100000\nper_client_burst = 100000\n[upstream]\nbase_url = \"http://127.0.0.1:9/\"\nclient_id = \"{CLIENT_ID}\"\nclient_secret = \"{CLIENT_SECRET}\"\n[site]\ncompany_name = \"甲公司\"\n"
-        ),
-    )
-    .unwrap();
-    let mut child = Command::new("prlimit")
-        .arg("--nofile=256:256")
-        .arg(BIN)
-        .arg("--config")
-        .arg(&file)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
+    let (port, mut child, _dir) = gateway_at_256_descriptors(
+        "[limits]\nmax_connections_per_client = 64\nper_client_per_second = 100000\nper_client_burst = 100000\n",
+    );
     // A new connection for each check, as a prober makes.
     let client = crate::helpers::client_builder()
         .timeout(Duration::from_secs(2))
