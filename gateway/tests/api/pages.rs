@@ -1311,6 +1311,40 @@ async fn the_sitemap_leaves_out_a_list_section_with_no_article() {
     }
 }
 
+/// A CMS whose list items name no category (Wagtail's): every section stays in the sitemap, as
+/// none can be known to be empty.
+fn lists_without_categories(path: &str, _query: &str) -> Reply {
+    if path.ends_with("category/list") {
+        return Reply::Json(
+            200,
+            serde_json::json!({"code": 200, "result": [
+                {"id": 21, "parentId": 0, "name": "公司要闻", "url": "/news_center/company_announcement/1", "type": "list"},
+                {"id": 22, "parentId": 0, "name": "通知公告", "url": "/news_center/notice", "type": "list"}
+            ]}),
+        );
+    }
+    Reply::Json(
+        200,
+        serde_json::json!({"code": 200, "result": {"content": [
+            {"id": 5, "title": "班列开行", "publishTime": "2026-11-05 09:00:00"}
+        ], "totalElements": 1}}),
+    )
+}
+
+#[tokio::test]
+async fn without_categories_in_lists_the_sitemap_keeps_every_section() {
+    let fake = FakeUpstream::start(Reply::Route(lists_without_categories)).await;
+    let app = spawn_app(page_config(&fake.base_url(), open_limits)).await;
+    let (status, _, _, xml) = fetch(&app, "/portal/sitemap.xml").await;
+    assert_eq!(status, 200, "{xml}");
+    for route in ["/news_center/company_announcement/1", "/news_center/notice"] {
+        assert!(
+            xml.contains(&format!("<loc>{PUBLIC}/portal{route}</loc>")),
+            "{route}: {xml}"
+        );
+    }
+}
+
 /// A list's feed and the news feed link the list's page and its articles at their real URLs.
 #[tokio::test]
 async fn the_feeds_link_the_real_urls() {

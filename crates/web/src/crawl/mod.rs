@@ -308,8 +308,14 @@ async fn sitemap(State(state): State<AppState>, info: RequestInfo) -> Response {
             // not when it stopped short.
             let read_all = (articles.value.len() as u64)
                 < u64::from(content.max_page_size()) * u64::from(portal_content::MAX_PAGES_WALKED);
+            // And only when the CMS names each listed article's category (Wagtail's list items
+            // name none: every section would look empty).
+            let categorised = articles.value.iter().any(|a| !a.category_id.is_top());
             let empty_section = |c: &Category| {
-                read_all && c.kind.as_deref() != Some("group") && lastmod(c).is_none()
+                read_all
+                    && categorised
+                    && c.kind.as_deref() != Some("group")
+                    && lastmod(c).is_none()
             };
             let mut urls = vec![(absolute(site, &links::home()), overall)];
             urls.extend(
