@@ -135,8 +135,8 @@ pub fn too_deep(html: &str) -> Option<usize> {
         if name_len == 0 || !bytes[name_start].is_ascii_alphabetic() {
             continue;
         }
-        let name = html[name_start..name_start + name_len].to_ascii_lowercase();
-        if NOT_COUNTED.contains(&name.as_str()) {
+        let name = &html[name_start..name_start + name_len];
+        if NOT_COUNTED.iter().any(|n| n.eq_ignore_ascii_case(name)) {
             continue;
         }
         let end = bytes[at..].iter().position(|b| *b == b'>').map(|i| at + i);

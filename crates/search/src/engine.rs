@@ -727,4 +727,4 @@ pub fn chunks_of(keyword: &str) -> Vec<(String, bool)> {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -320,18 +320,7 @@ impl Index for SearchIndex {
 #[cfg(test)]
 mod turn_tests {
     use super::*;
-
-    fn ask() -> Ask {
-        Ask {
-            keyword: "班列".to_owned(),
-            section: None,
-            from: None,
-            to: None,
-            page: 1,
-            size: 10,
-            fragment_chars: 60,
-        }
-    }
+    use crate::engine::tests::ask;
 
     /// With every turn taken, a search is refused as busy once its wait is over, rather than
     /// starting another blocking thread; a turn given back serves the next.
@@ -347,10 +336,10 @@ mod turn_tests {
             .await
             .unwrap();
         assert!(matches!(
-            index.search(ask(), false).await,
+            index.search(ask("班列"), false).await,
             Err(SearchError::Busy)
         ));
         drop(held);
-        assert!(index.search(ask(), false).await.is_ok());
+        assert!(index.search(ask("班列"), false).await.is_ok());
     }
 }

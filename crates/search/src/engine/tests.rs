@@ -80,7 +80,7 @@ fn engine() -> Engine {
     engine
 }
 
-fn ask(keyword: &str) -> Ask {
+pub(crate) fn ask(keyword: &str) -> Ask {
     Ask {
         keyword: keyword.to_owned(),
         section: None,
