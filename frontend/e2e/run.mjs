@@ -143,8 +143,19 @@ try {
     page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
     page.on('pageerror', (e) => consoleErrors.push(String(e)));
     const started = Date.now();
+    // A case that hangs fails by itself instead of holding the run until CI's limit kills it with
+    // no word of where (2026-12-06: the sweep, 80 minutes). Playwright's waits have timeouts; a
+    // `page.evaluate` does not.
+    const limitMs = (test.long ? 10 : 3) * 60_000;
+    let timer;
+    const overrun = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`ran past ${limitMs / 60_000} minutes`)), limitMs);
+    });
     try {
-      await test.run({ page, context, base: BASE, consoleErrors, artifacts: ARTIFACTS, config: CONFIG, browser });
+      await Promise.race([
+        test.run({ page, context, base: BASE, consoleErrors, artifacts: ARTIFACTS, config: CONFIG, browser }),
+        overrun,
+      ]).finally(() => clearTimeout(timer));
       passed += 1;
       console.log(`  ok   ${test.name} (${Date.now() - started} ms)`);
     } catch (error) {

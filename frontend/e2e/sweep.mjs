@@ -97,11 +97,17 @@ async function everyRoute(base) {
   return [...pages, ...articles, `/search?q=${encodeURIComponent('班列')}`, '/no/such/page'];
 }
 
-/** Two frames: what a resize sets off (ResizeObserver callbacks, a re-render) has been laid out. */
+/**
+ * Two frames: what a resize sets off (ResizeObserver callbacks, a re-render) has been laid out.
+ * Each wait is bounded: `page.evaluate` has no timeout of its own, and a clean clone's CI
+ * (2026-12-06) saw this case wait 80 minutes, until the run was killed, on a page whose frames or
+ * fonts never came; a second frame that does not come within a second lets the checks run anyway.
+ */
 const settle = (page) =>
   page.evaluate(async () => {
-    await document.fonts.ready;
-    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const atMost = (ms, promise) => Promise.race([promise, new Promise((r) => setTimeout(r, ms))]);
+    await atMost(5_000, document.fonts.ready);
+    await atMost(1_000, new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   });
 
 /**
@@ -332,6 +338,15 @@ async function choose(page, prefs) {
   }, prefs && JSON.stringify(prefs));
 }
 
+/** `promise`, or an error naming where the sweep was when the page stopped answering (60 s). */
+async function within(at, promise) {
+  let timer;
+  const stuck = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${at}: the page did not answer in 60 s`)), 60_000);
+  });
+  return Promise.race([promise, stuck]).finally(() => clearTimeout(timer));
+}
+
 /** Opens `route` (the standard page) and checks it in every mode at each of its widths. */
 async function sweepRoute(page, base, route) {
   const findings = [];
@@ -344,10 +359,10 @@ async function sweepRoute(page, base, route) {
     await choose(page, prefs);
     for (const { width, height, axe } of widths) {
       await page.setViewportSize({ width, height });
-      await settle(page);
       const at = `${mode} ${width} ${route}`;
-      for (const f of await page.evaluate(layoutFindings)) findings.push(`${at}: ${f}`);
-      if (axe) for (const f of await axeFindings(page)) findings.push(`${at}: ${f}`);
+      await within(at, settle(page));
+      for (const f of await within(at, page.evaluate(layoutFindings))) findings.push(`${at}: ${f}`);
+      if (axe) for (const f of await within(at, axeFindings(page))) findings.push(`${at}: ${f}`);
     }
   }
   await choose(page, null);
