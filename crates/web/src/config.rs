@@ -119,13 +119,18 @@ pub struct ServerConfig {
     /// How long a client may take to send a request's head; slower ones are dropped.
     #[serde(with = "humantime_serde")]
     pub header_read_timeout: Duration,
-    /// How long a new connection may stay silent before its first byte; then it is closed.
+    /// How long a new connection may go without beginning a request; then it is closed.
     #[serde(with = "humantime_serde")]
     pub first_byte_timeout: Duration,
-    /// How long a connection may go without a byte moving either way (between requests, an
-    /// HTTP/2 connection with no stream); then it is closed.
+    /// How long a connection may go without progress (a request begun, a response's bytes
+    /// written): between requests, an HTTP/2 connection with no stream or only shut windows;
+    /// then it is closed (`connections.rs`).
     #[serde(with = "humantime_serde")]
     pub idle_timeout: Duration,
+    /// How long a client may take no byte of a file relayed from the CMS (streamed, not kept)
+    /// before the relay stops and the CMS's connection is let go (`relay.rs`).
+    #[serde(with = "humantime_serde")]
+    pub stall_timeout: Duration,
     /// Connections open at once, all clients together; at the cap a new connection takes the
     /// place of one of the client holding the most (`connections::Open`). 0: the process's descriptor limit less a
     /// reserve for the CMS, Redis, files and the index (`connections::capacity`).
@@ -151,6 +156,7 @@ impl Default for ServerConfig {
             header_read_timeout: Duration::from_secs(15),
             first_byte_timeout: Duration::from_secs(10),
             idle_timeout: Duration::from_secs(60),
+            stall_timeout: Duration::from_secs(30),
             max_connections: 0,
             access_log: true,
             shutdown_timeout: Duration::from_secs(25),
@@ -519,6 +525,9 @@ impl Config {
         }
         if self.server.idle_timeout < Duration::from_secs(1) {
             return Err(invalid("server.idle_timeout", "must be at least 1s"));
+        }
+        if self.server.stall_timeout < Duration::from_secs(1) {
+            return Err(invalid("server.stall_timeout", "must be at least 1s"));
         }
         if self.limits.max_connections_per_client == 0 {
             return Err(invalid(

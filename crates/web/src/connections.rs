@@ -4,10 +4,12 @@
 //! hyper's head deadline only starts at a request's first byte and nothing closed an idle
 //! connection (HTTP/1 between requests, HTTP/2 after its preface).
 //!
-//! Each connection's stream counts its bytes' last movement ([`Watched`]); a watchdog closes it
-//! when nothing moved for `server.first_byte_timeout` since it was accepted (before a first
-//! byte), or for `server.idle_timeout` since then (a long download keeps moving, so it is never
-//! idle). [`PerClient`] counts the connections of each peer address; past
+//! Each connection notes its progress ([`Activity`]): a request begun, or a response's bytes
+//! written ([`Watched`]); a watchdog closes it when it made none for `server.first_byte_timeout`
+//! since it was accepted (no first request), or for `server.idle_timeout` since then (a long
+//! download keeps writing, so it is never idle). What a client only sends is no progress: an
+//! HTTP/2 client that never opens its window and PINGs every 10 s, answered with PING
+//! acknowledgements and nothing else, used to count as busy for ever. [`PerClient`] counts the connections of each peer address; past
 //! `limits.max_connections_per_client` a new one is closed at once. Trusted proxies (all
 //! visitors behind a proxy share its address) are not counted.
 
@@ -95,8 +97,8 @@ impl Default for ConnectionLimits {
     }
 }
 
-/// Whether a connection's bytes moved since its watchdog last looked. Marking it is one relaxed
-/// store: it runs on every read and write of every connection, and reading the clock there
+/// Whether a connection made progress since its watchdog last looked. Marking it is one relaxed
+/// store: it runs on every request and write of every connection, and reading the clock there
 /// instead cost about 130 instructions a call, 260 a cached hit (about 1 % of one;
 /// `make bench-instructions`, 2026-11-26).
 #[derive(Debug, Default)]
@@ -124,6 +126,11 @@ impl Activity {
         let activity = Self::new();
         activity.seen.store(millis(at), Ordering::Relaxed);
         activity
+    }
+
+    /// A request begun on the connection.
+    pub fn began(&self) {
+        self.moved();
     }
 
     fn moved(&self) {
@@ -277,7 +284,14 @@ impl Watchdog {
     }
 }
 
-/// A stream noting each movement of its bytes in its [`Activity`].
+/// A write this long or longer is progress; a shorter one is not. Every frame hyper writes on
+/// its own account in one go (an HTTP/2 PING or SETTINGS acknowledgement, a WINDOW_UPDATE, a
+/// RST_STREAM, its opening SETTINGS: 9 to about 60 bytes together) is shorter, so a client cannot
+/// keep a connection by making the gateway answer it; a response's head or body is longer.
+const PROGRESS_BYTES: usize = 128;
+
+/// A stream noting in its [`Activity`] each write of a response's bytes (at least
+/// [`PROGRESS_BYTES`]); what it reads is not noted (a request is, when it begins).
 pub struct Watched<S> {
     inner: S,
     activity: Arc<Activity>,
@@ -295,12 +309,7 @@ impl<S: AsyncRead + Unpin> AsyncRead for Watched<S> {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        let before = buf.filled().len();
-        let polled = Pin::new(&mut self.inner).poll_read(cx, buf);
-        if matches!(polled, Poll::Ready(Ok(()))) && buf.filled().len() > before {
-            self.activity.moved();
-        }
-        polled
+        Pin::new(&mut self.inner).poll_read(cx, buf)
     }
 }
 
@@ -311,7 +320,7 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for Watched<S> {
         data: &[u8],
     ) -> Poll<io::Result<usize>> {
         let polled = Pin::new(&mut self.inner).poll_write(cx, data);
-        if matches!(polled, Poll::Ready(Ok(n)) if n > 0) {
+        if matches!(polled, Poll::Ready(Ok(n)) if n >= PROGRESS_BYTES) {
             self.activity.moved();
         }
         polled
@@ -323,7 +332,7 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for Watched<S> {
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
         let polled = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
-        if matches!(polled, Poll::Ready(Ok(n)) if n > 0) {
+        if matches!(polled, Poll::Ready(Ok(n)) if n >= PROGRESS_BYTES) {
             self.activity.moved();
         }
         polled
@@ -539,6 +548,46 @@ mod tests {
         assert!(
             at >= Duration::from_millis(20_500) && at <= Duration::from_millis(21_750),
             "{at:?}"
+        );
+    }
+
+    /// What a client sends is no progress, nor what hyper answers on its own account (an HTTP/2
+    /// PING acknowledgement: 17 bytes); a response's bytes are.
+    #[tokio::test]
+    async fn only_a_responses_bytes_count_as_progress() {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let (client, server) = tokio::io::duplex(4096);
+        let activity = Activity::new();
+        let mut watched = Watched::new(server, Arc::clone(&activity));
+        let (mut client_read, mut client_write) = tokio::io::split(client);
+        // An HTTP/2 PING frame from the client, read by the server.
+        let ping = [0, 0, 8, 6, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8];
+        client_write.write_all(&ping).await.unwrap();
+        let mut read = [0u8; 17];
+        watched.read_exact(&mut read).await.unwrap();
+        assert!(
+            !activity.moved.load(Ordering::Relaxed),
+            "a read is no progress"
+        );
+        // Its acknowledgement.
+        let mut pong = ping;
+        pong[4] = 1;
+        watched.write_all(&pong).await.unwrap();
+        client_read.read_exact(&mut read).await.unwrap();
+        assert!(
+            !activity.moved.load(Ordering::Relaxed),
+            "nor a PING's answer"
+        );
+        watched.write_all(&[b'x'; 512]).await.unwrap();
+        assert!(
+            activity.moved.load(Ordering::Relaxed),
+            "a response's bytes are"
+        );
+        activity.moved.store(false, Ordering::Relaxed);
+        activity.began();
+        assert!(
+            activity.moved.load(Ordering::Relaxed),
+            "and so is a request begun"
         );
     }
 }

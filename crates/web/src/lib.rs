@@ -15,6 +15,7 @@ mod metrics;
 mod not_found;
 pub mod observe;
 mod pages;
+mod relay;
 pub mod reload;
 pub mod serve;
 mod stack;

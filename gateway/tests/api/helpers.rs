@@ -388,6 +388,8 @@ pub struct FakeUpstream {
     pub addr: SocketAddr,
     reply: Arc<Mutex<Reply>>,
     seen: Arc<Mutex<Vec<Seen>>>,
+    /// `Trickle` bodies being sent: one the gateway let go (its connection closed) is no longer.
+    trickling: Arc<std::sync::atomic::AtomicUsize>,
 }
 
 impl FakeUpstream {
@@ -397,6 +399,7 @@ impl FakeUpstream {
             addr: listener.local_addr().unwrap(),
             reply: Arc::new(Mutex::new(reply)),
             seen: Arc::default(),
+            trickling: Arc::default(),
         };
         let app = Router::new().fallback(answer).with_state(fake.clone());
         tokio::spawn(async move { axum::serve(listener, app).await });
@@ -423,6 +426,11 @@ impl FakeUpstream {
             .iter()
             .filter(|s| s.path.ends_with(suffix))
             .count()
+    }
+
+    /// How many `Trickle` bodies are being sent now (neither finished nor let go by the gateway).
+    pub fn trickling(&self) -> usize {
+        self.trickling.load(std::sync::atomic::Ordering::SeqCst)
     }
 
     pub fn last(&self) -> Seen {
@@ -518,7 +526,19 @@ async fn answer(
                 .unwrap()
         }
         Reply::Trickle { chunks, gap } => {
-            let pieces = futures_util::stream::unfold(0, move |sent| async move {
+            /// Counts a body while it lives.
+            struct Sending(Arc<std::sync::atomic::AtomicUsize>);
+            impl Drop for Sending {
+                fn drop(&mut self) {
+                    self.0.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+                }
+            }
+            fake.trickling
+                .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let sending = Arc::new(Sending(Arc::clone(&fake.trickling)));
+            let pieces = futures_util::stream::unfold(0, move |sent| {
+                let _sending = Arc::clone(&sending);
+                async move {
                 if sent == chunks {
                     return None;
                 }
@@ -527,6 +547,7 @@ async fn answer(
                 }
                 let piece: Result<bytes::Bytes, std::io::Error> = Ok(vec![b'x'; 1024].into());
                 Some((piece, sent + 1))
+                }
             });
             Response::builder()
                 .header(header::CONTENT_TYPE, "video/webm")

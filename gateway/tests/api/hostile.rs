@@ -299,3 +299,62 @@ async fn side_doors_to_the_cms_are_charged_to_the_client_that_uses_them() {
         assert_eq!(response.status(), 200, "{path}");
     }
 }
+
+/// Red team round three, row 2: an HTTP/2 client that opens a streamed file and never opens its
+/// window, PINGing now and then, held the CMS's connection (4 057 of them in 90 s) and its own for
+/// as long as it liked. Now the relay lets the CMS go after `server.stall_timeout` (the fake's
+/// body is dropped while the client's connection is still open), and PINGs answered are no
+/// progress: the connection is closed as idle.
+#[tokio::test]
+async fn an_h2_client_that_never_reads_lets_the_cms_go_and_its_pings_keep_no_connection() {
+    use http_body_util::Empty;
+    use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+    use std::time::Duration;
+    let (app, fake) = spawn_with_fake(
+        // 4 MiB, sent as fast as it is taken.
+        Reply::Trickle {
+            chunks: 4096,
+            gap: Duration::ZERO,
+        },
+        |c| {
+            c.server.stall_timeout = Duration::from_secs(1);
+            c.server.idle_timeout = Duration::from_secs(5);
+        },
+    )
+    .await;
+    let stream = tokio::net::TcpStream::connect(app.addr).await.unwrap();
+    let (mut sender, connection) = hyper::client::conn::http2::Builder::new(TokioExecutor::new())
+        .timer(TokioTimer::new())
+        .keep_alive_interval(Duration::from_millis(300))
+        .keep_alive_while_idle(true)
+        .handshake(TokioIo::new(stream))
+        .await
+        .unwrap();
+    let connection = tokio::spawn(connection);
+    let request = hyper::Request::get("/portal/api/files/videos/long.webm")
+        .header("host", app.addr.to_string())
+        .body(Empty::<bytes::Bytes>::new())
+        .unwrap();
+    let response = sender.send_request(request).await.unwrap();
+    assert_eq!(response.status(), 200);
+    // Never read: the stream's window fills, the gateway's send buffer behind it.
+    assert_eq!(fake.trickling(), 1);
+    for _ in 0..40 {
+        if fake.trickling() == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(fake.trickling(), 0, "the CMS's body is let go");
+    assert!(
+        !connection.is_finished(),
+        "by the relay's deadline, not by the connection's end"
+    );
+    // Only PINGs from here: closed as idle (without the change, never).
+    let ended = tokio::time::timeout(Duration::from_secs(20), connection).await;
+    assert!(ended.is_ok(), "the connection is closed as idle");
+    drop(response);
+    // The gateway serves on.
+    let health = app.client.get(app.url("/healthz")).send().await.unwrap();
+    assert_eq!(health.status(), 200);
+}

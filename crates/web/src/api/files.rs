@@ -80,11 +80,12 @@ pub async fn file(
             return Ok(response);
         }
     };
-    streamed(upstream)
+    streamed(upstream, state.runtime().config.server.stall_timeout)
 }
 
-/// The CMS's answer, streamed on with the headers the route passes.
-fn streamed(upstream: File) -> Result<Response, ApiError> {
+/// The CMS's answer, streamed on with the headers the route passes; let go when the client takes
+/// none of it for `stall` (`relay.rs`).
+fn streamed(upstream: File, stall: std::time::Duration) -> Result<Response, ApiError> {
     if upstream.status == StatusCode::NOT_MODIFIED {
         let mut response = StatusCode::NOT_MODIFIED.into_response();
         copy_headers(&upstream.headers, response.headers_mut());
@@ -101,7 +102,7 @@ fn streamed(upstream: File) -> Result<Response, ApiError> {
         return Err(not_found());
     }
     let encoding = relayed_encoding(&upstream.headers)?;
-    let mut response = Response::new(upstream.body);
+    let mut response = Response::new(crate::relay::relayed(upstream.body, stall));
     *response.status_mut() = upstream.status;
     copy_headers(&upstream.headers, response.headers_mut());
     let out = response.headers_mut();
