@@ -193,6 +193,14 @@ fn describe() {
         "portal_search_articles",
         "Articles the gateway's search index holds (or has read so far, while it is built)."
     );
+    describe_gauge!(
+        "portal_search_index_bytes",
+        "Bytes the gateway's search index holds (its segments), at its last commit."
+    );
+    describe_gauge!(
+        "portal_search_index_full",
+        "1 while the search index in memory is at search.max_memory_bytes and holds only the newest articles that fit."
+    );
     describe_counter!(
         "portal_log_lines_dropped_total",
         "Log lines dropped because the writer fell behind."
@@ -370,6 +378,13 @@ pub fn search_query(took: Duration) {
 pub fn search_status(ready: bool, articles: usize) {
     metrics::gauge!("portal_search_ready").set(if ready { 1.0 } else { 0.0 });
     metrics::gauge!("portal_search_articles").set(articles as f64);
+}
+
+/// `portal_search_index_bytes` and `portal_search_index_full`: what the index holds, and whether
+/// it is at its memory budget.
+pub fn search_size(bytes: u64, full: bool) {
+    metrics::gauge!("portal_search_index_bytes").set(bytes as f64);
+    metrics::gauge!("portal_search_index_full").set(if full { 1.0 } else { 0.0 });
 }
 
 #[cfg(test)]

@@ -7,7 +7,10 @@ use std::{
     collections::{HashMap, HashSet},
     ops::Bound,
     path::Path,
-    sync::Mutex,
+    sync::{
+        Mutex,
+        atomic::{AtomicU64, Ordering},
+    },
 };
 
 use tantivy::{
@@ -114,6 +117,14 @@ pub struct Doc {
     pub summary_indexed: bool,
 }
 
+impl Doc {
+    /// Bytes of the texts it puts in the index.
+    pub fn text_bytes(&self) -> usize {
+        let a = &self.article;
+        a.title.len() + a.summary.as_ref().map_or(0, String::len) + self.body.len()
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
     #[error("the search index: {0}")]
@@ -129,6 +140,10 @@ pub struct Engine {
     /// Taken at shutdown (`close`): its lock on the folder goes with it.
     writer: Mutex<Option<IndexWriter>>,
     fields: Fields,
+    /// Without a folder: the index is the process's memory (`search.max_memory_bytes`).
+    in_memory: bool,
+    /// What the index's live articles held at its last commit, in bytes (`measure`).
+    bytes: AtomicU64,
 }
 
 impl Engine {
@@ -165,16 +180,54 @@ impl Engine {
         index
             .tokenizers()
             .register(WORDS, TextAnalyzer::from(WordTokenizer));
-        let writer = index.writer_with_num_threads(1, writer_bytes.max(15_000_000))?;
+        let writer: IndexWriter = index.writer_with_num_threads(1, writer_bytes.max(15_000_000))?;
+        // Segments a quarter deleted are merged (the default waits for wholly deleted ones): the
+        // articles the keeper lets go to stay within `search.max_memory_bytes` give their room back.
+        let mut merges = tantivy::indexer::LogMergePolicy::default();
+        merges.set_del_docs_ratio_before_merge(0.25);
+        writer.set_merge_policy(Box::new(merges));
         let reader = index
             .reader_builder()
             .reload_policy(ReloadPolicy::Manual)
             .try_into()?;
-        Ok(Self {
+        let engine = Self {
             reader,
             writer: Mutex::new(Some(writer)),
             fields,
-        })
+            in_memory: dir.is_none(),
+            bytes: AtomicU64::new(0),
+        };
+        engine.measure();
+        Ok(engine)
+    }
+
+    /// Notes what the index's live articles hold now: each segment's bytes in the share of its
+    /// articles not deleted. (A deleted article's bytes stay until its segment is merged, at a
+    /// quarter deleted: what the process holds is at most a third more.)
+    fn measure(&self) {
+        let searcher = self.reader.searcher();
+        let mut live = 0u64;
+        for segment in searcher.segment_readers() {
+            let of = u64::from(segment.max_doc());
+            let Ok(usage) = segment.space_usage() else {
+                continue;
+            };
+            if of == 0 {
+                continue;
+            }
+            live += usage.total().get_bytes() * u64::from(segment.num_docs()) / of;
+        }
+        self.bytes.store(live, Ordering::Relaxed);
+    }
+
+    /// Bytes the index's live articles held at its last commit.
+    pub fn bytes(&self) -> u64 {
+        self.bytes.load(Ordering::Relaxed)
+    }
+
+    /// Whether the index lives in the process's memory (no `search.dir`).
+    pub fn in_memory(&self) -> bool {
+        self.in_memory
     }
 
     /// The schema version an index on disk was written with (`None`: empty, or unreadable).
@@ -269,6 +322,8 @@ impl Engine {
         let writer = guard.as_mut().ok_or(EngineError::Closed)?;
         writer.commit()?;
         self.reader.reload()?;
+        drop(guard);
+        self.measure();
         Ok(())
     }
 

@@ -107,6 +107,8 @@ fn detail_id(key: &str) -> Option<Id> {
 
 /// Starts the keeper (from `Application::run_until`). It listens to purges from now on.
 pub fn spawn(state: impl Gateway) {
+    // At 0 from the start: an alert on a full index has a series to watch before it happens.
+    portal_core::metrics::search_size(0, false);
     let purges = state.cache().purges();
     // What came before is in the first walk.
     state
@@ -124,6 +126,7 @@ async fn keep(state: impl Gateway, mut purges: tokio::sync::broadcast::Receiver<
     // Articles whose detail the gateway refused (`is_bad_cms_answer`), by the fingerprint of their
     // list item then: not asked for again until the CMS lists them changed.
     let mut refused: HashMap<Id, u64> = HashMap::new();
+    let mut budget = Budget::default();
     let mut pending = Pending {
         walk: true,
         ..Pending::default()
@@ -173,19 +176,21 @@ async fn keep(state: impl Gateway, mut purges: tokio::sync::broadcast::Receiver<
                 &engine,
                 &settings,
                 (&mut held, &mut refused),
+                &mut budget,
                 pending.reread,
             )
             .await
             {
                 Ok(done) => {
                     changed |= done.changed;
+                    index.set_full(budget.fits.is_some());
                     walked = true;
                     pending.walk = false;
                     pending.reread = false;
                     backoff = Duration::from_secs(1);
                     // Articles that could not be read are tried again soon.
                     next_walk = Instant::now()
-                        + if done.failed > 0 {
+                        + if done.failed > 0 || done.full {
                             RETRY_FAILED
                         } else {
                             walk_every(&state)
@@ -388,6 +393,48 @@ async fn read(
 struct Walked {
     changed: bool,
     failed: usize,
+    /// The index reached its memory budget: the next walk lets the oldest go.
+    full: bool,
+}
+
+/// How many of the newest articles the index keeps while its memory is bounded: set when the
+/// live articles reach `search.max_memory_bytes` (as many as fill nine tenths of it, so newer
+/// articles find room), and the next walk lists only that many (the older ones leave as the lists' others
+/// do). The red team's 3 000 ordinary articles took the process from 41 to 279 MiB, 2 000 of
+/// 20 000 characters to 1.09 GiB, past the 256 MiB limit; unbounded, a CMS's size was the
+/// gateway's.
+#[derive(Debug, Default)]
+struct Budget {
+    fits: Option<usize>,
+}
+
+impl Budget {
+    /// Articles a walk lists: `max_articles`, fewer while the budget bounds them. Room again (the
+    /// budget raised by a reload, articles made shorter) ends the bound.
+    fn most(&mut self, settings: &SearchSettings, engine: &Engine) -> usize {
+        let budget = settings.max_memory_bytes as u64;
+        if self.fits.is_some() && (!bounded(engine) || engine.bytes() < budget / 4 * 3) {
+            self.fits = None;
+        }
+        self.fits
+            .map_or(settings.max_articles, |f| f.min(settings.max_articles))
+    }
+
+    /// Whether the index is at its budget; if so, how many articles it keeps from now on.
+    fn reached(&mut self, settings: &SearchSettings, engine: &Engine, held: usize) -> bool {
+        let (bytes, budget) = (engine.bytes(), settings.max_memory_bytes as u64);
+        if !bounded(engine) || bytes < budget {
+            return false;
+        }
+        // As many as fill nine tenths of the budget, at the size of those held.
+        let fits = u128::from(budget) * 9 * held as u128 / (10 * u128::from(bytes));
+        self.fits = Some(usize::try_from(fits).unwrap_or(usize::MAX).max(1));
+        true
+    }
+}
+
+fn bounded(engine: &Engine) -> bool {
+    engine.in_memory()
 }
 
 /// One walk.
@@ -396,12 +443,24 @@ async fn walk(
     engine: &Arc<Engine>,
     settings: &SearchSettings,
     (held, refused): (&mut HashMap<Id, u64>, &mut HashMap<Id, u64>),
+    budget: &mut Budget,
     reread: bool,
 ) -> Result<Walked, ApiError> {
     let content = state.content();
     let tree = content.tree().await?;
-    let listed = content.first_articles(None, settings.max_articles).await?;
-    if listed.value.len() >= settings.max_articles {
+    // Past the budget already (articles a webhook added one by one since): fewer are listed.
+    let trims = budget.reached(settings, engine, held.len());
+    if trims {
+        tracing::warn!(
+            bytes = engine.bytes(),
+            max = settings.max_memory_bytes,
+            keeps = budget.fits,
+            "the search index is past search.max_memory_bytes: it keeps the newest articles that fit (raise it, or set search.dir)"
+        );
+    }
+    let most = budget.most(settings, engine);
+    let listed = content.first_articles(None, most).await?;
+    if most == settings.max_articles && listed.value.len() >= settings.max_articles {
         tracing::warn!(
             max = settings.max_articles,
             "the CMS holds more articles than search.max_articles: the newest are indexed"
@@ -452,6 +511,8 @@ async fn walk(
     let mut committed = Instant::now();
     let mut read = 0;
     let mut failed = 0;
+    let mut full = false;
+    let mut since_commit = 0;
     while let Some((card, detail)) = reads.next().await {
         read += 1;
         match detail {
@@ -473,20 +534,41 @@ async fn walk(
             }
         }
         if batch.len() == BATCH {
+            // Measured at each commit, so at most a second's reading past it.
+            if budget.reached(settings, engine, held.len()) {
+                full = true;
+                break;
+            }
+            since_commit += batch.iter().map(Doc::text_bytes).sum::<usize>();
             changed |= put(engine, std::mem::take(&mut batch), held).await;
             if building {
                 state.index().set_status(Status::Building { read, of });
-                // What is read so far answers searches while the rest is read (at most a
-                // commit a second: each makes the cached searches stale).
-                if committed.elapsed() >= COMMIT_WHILE_BUILDING {
-                    commit(state, state.index(), engine).await;
-                    committed = Instant::now();
-                }
+            }
+            // What is read so far answers searches while the rest is read (at most a commit a
+            // second: each makes the cached searches stale), and is measured against the budget
+            // before a sixteenth of it in text has gone in unmeasured (the index is a few times
+            // its text: a batch or so past the budget at most).
+            if committed.elapsed() >= COMMIT_WHILE_BUILDING
+                || (bounded(engine) && since_commit >= settings.max_memory_bytes / 16)
+            {
+                commit(state, state.index(), engine).await;
+                committed = Instant::now();
+                since_commit = 0;
             }
         }
     }
     drop(reads);
-    changed |= put(engine, batch, held).await;
+    if full {
+        tracing::warn!(
+            bytes = engine.bytes(),
+            max = settings.max_memory_bytes,
+            keeps = budget.fits,
+            "the search index reached search.max_memory_bytes: it keeps the newest articles that fit (raise it, or set search.dir)"
+        );
+        changed = true;
+    } else {
+        changed |= put(engine, batch, held).await;
+    }
     if failed > 0 {
         tracing::warn!(
             failed,
@@ -513,6 +595,7 @@ async fn walk(
     Ok(Walked {
         changed: changed || building,
         failed,
+        full: full || trims,
     })
 }
 
@@ -592,6 +675,7 @@ async fn commit(state: &impl Gateway, index: &Arc<SearchIndex>, engine: &Arc<Eng
             articles: engine.len(),
         });
     }
+    portal_core::metrics::search_size(engine.bytes(), index.is_full());
     state
         .cache()
         .purge(

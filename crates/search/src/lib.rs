@@ -78,6 +78,10 @@ pub struct SearchSettings {
     pub max_articles: usize,
     /// Most characters of one article's body indexed.
     pub max_body_chars: usize,
+    /// Most bytes the index may hold in memory (without `dir`): past it, only the newest articles
+    /// that fit are indexed (`keeper.rs`). On disk (`dir`) the kernel pages the index in and out
+    /// and this does not apply.
+    pub max_memory_bytes: usize,
     /// Bytes the index writer may buffer before it writes a segment (at least 15 MB).
     pub writer_memory: usize,
     pub fields: Vec<SearchField>,
@@ -94,6 +98,7 @@ impl Default for SearchSettings {
             dir: None,
             max_articles: 50_000,
             max_body_chars: 20_000,
+            max_memory_bytes: 64 * 1024 * 1024,
             writer_memory: 32 * 1024 * 1024,
             fields: vec![SearchField::Title, SearchField::Summary, SearchField::Body],
             fragment_chars: 120,
@@ -187,6 +192,8 @@ pub struct SearchIndex {
     followed: std::sync::atomic::AtomicU64,
     /// The gateway is stopping: the keeper ends.
     closed: std::sync::atomic::AtomicBool,
+    /// At `search.max_memory_bytes`, holding only the newest articles that fit (`keeper.rs`).
+    full: std::sync::atomic::AtomicBool,
     /// Turns for visitors' searches (`SEARCHES_PER_CORE`).
     turns: Arc<tokio::sync::Semaphore>,
 }
@@ -200,6 +207,7 @@ impl Default for SearchIndex {
             committed: Mutex::new(None),
             followed: std::sync::atomic::AtomicU64::new(0),
             closed: std::sync::atomic::AtomicBool::new(false),
+            full: std::sync::atomic::AtomicBool::new(false),
             turns: Arc::new(tokio::sync::Semaphore::new(
                 SEARCHES_PER_CORE
                     * std::thread::available_parallelism().map_or(2, std::num::NonZero::get),
@@ -228,6 +236,20 @@ impl SearchIndex {
 
     fn is_closed(&self) -> bool {
         self.closed.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Whether the index is at its memory budget, holding only the newest articles that fit.
+    pub fn is_full(&self) -> bool {
+        self.full.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    fn set_full(&self, full: bool) {
+        self.full.store(full, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Bytes the index's live articles held at its last commit (0 before it is opened).
+    pub fn bytes(&self) -> u64 {
+        self.engine.get().map_or(0, |engine| engine.bytes())
     }
 
     fn committed(&self) {
@@ -263,6 +285,9 @@ impl SearchIndex {
                 .expect("search commit lock")
                 .map(|at| at.elapsed().as_secs()),
             "behind": applied.saturating_sub(followed),
+            // What its live articles hold, and whether it is at `search.max_memory_bytes`.
+            "bytes": self.bytes(),
+            "full": self.is_full(),
         })
     }
 

@@ -304,6 +304,12 @@ impl Config {
                 "must be from 0 to 1000000 (0 indexes no body)",
             ));
         }
+        if search.max_memory_bytes < 1024 * 1024 {
+            return Err(invalid(
+                "search.max_memory_bytes",
+                "must be at least 1048576 (1 MiB)",
+            ));
+        }
         if !(15_000_000..=2_000_000_000).contains(&search.writer_memory) {
             return Err(invalid(
                 "search.writer_memory",

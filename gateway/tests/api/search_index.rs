@@ -624,3 +624,98 @@ async fn until_true(within: Duration, done: impl Fn() -> bool) -> bool {
     }
     done()
 }
+
+/// 600 articles, newest first, each a body of 1 200 characters in which its own word (`词N`,
+/// written out as `第N号`) stands once: more than an index of 1 MiB holds.
+fn many_articles(path: &str, query: &str) -> Reply {
+    const ARTICLES: u64 = 600;
+    let param = |name: &str| {
+        query
+            .split('&')
+            .find_map(|p| p.strip_prefix(name)?.strip_prefix('='))
+            .and_then(|v| v.parse::<u64>().ok())
+    };
+    let card = |id: u64| {
+        let day = 1 + (ARTICLES - id) / 24;
+        json!({"id": id, "categoryId": 21, "title": format!("班列动态第{id}号"),
+            "publishTime": format!("2026-{:02}-{:02} {:02}:00:00", 1 + day / 28, 1 + day % 28, id % 24)})
+    };
+    if path.ends_with("category/list") {
+        return Reply::Json(
+            200,
+            json!({"code": 200, "result": [{"id": 21, "parentId": 0, "name": "公司新闻",
+                "url": "/news_center/company_announcement/1", "type": "list"}]}),
+        );
+    }
+    if path.ends_with("article/detail") {
+        let id = param("id").unwrap_or(0);
+        let mut one = card(id);
+        // Characters that vary with the article, so its grams are its own as a real text's are.
+        let text: String = (0..1_200u64)
+            .map(|i| char::from_u32(0x4e00 + ((id * 7_919 + i * 104_729) % 20_000) as u32).unwrap())
+            .collect();
+        one["content"] = json!(format!("<p>{text}</p><p>编号第{id}号。</p>"));
+        return Reply::Json(200, json!({"code": 200, "result": one}));
+    }
+    // Pages from 0, as the native dialect asks.
+    let (page, size) = (
+        param("page").unwrap_or(0),
+        param("size").unwrap_or(10).max(1),
+    );
+    // Newest first: the highest id is the newest.
+    let ids: Vec<Value> = (1..=ARTICLES)
+        .rev()
+        .skip((page * size) as usize)
+        .take(size as usize)
+        .map(card)
+        .collect();
+    Reply::Json(
+        200,
+        json!({"code": 200, "result": {"content": ids, "totalElements": ARTICLES}}),
+    )
+}
+
+/// Red team round three, row 6: the index in memory was outside the memory budget (3 000
+/// ordinary articles took the process from 41 to 279 MiB). Now it holds what
+/// `search.max_memory_bytes` allows, the newest articles, and says so in `/readyz`.
+#[tokio::test]
+async fn an_index_in_memory_keeps_the_newest_articles_within_its_budget() {
+    let budget = 1024 * 1024;
+    let (app, _cms) = spawn_with_fake(Reply::Route(many_articles), |c| {
+        open_limits(c);
+        c.search.mode = SearchMode::Index;
+        c.search.max_memory_bytes = budget;
+    })
+    .await;
+    let settled = index_settled(&app).await;
+    assert_eq!(settled["full"], true, "{settled}");
+    let articles = settled["articles"].as_u64().unwrap();
+    assert!(articles > 10 && articles < 600, "{settled}");
+    // At most a batch or so past its budget.
+    let bytes = settled["bytes"].as_u64().unwrap();
+    assert!(bytes < 2 * budget as u64, "{settled}");
+    // The newest are those kept.
+    let found = |body: &Value| ids(body);
+    let newest = search(&app, &format!("keyword={}", encode("第600号"))).await;
+    assert!(found(&newest).contains(&600), "{newest}");
+    let oldest = search(&app, &format!("keyword={}", encode("第1号"))).await;
+    assert!(!found(&oldest).contains(&1), "{oldest}");
+    // The next walk lists only as many as fill nine tenths of the budget: the oldest of those
+    // read leave.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let trimmed = loop {
+        let (_, body) = app.get_json("/readyz").await;
+        let search = body["result"]["search"].clone();
+        if search["articles"].as_u64().unwrap_or(articles) < articles {
+            break search;
+        }
+        assert!(Instant::now() < deadline, "never trimmed: {body}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert!(
+        trimmed["bytes"].as_u64().unwrap() < budget as u64,
+        "back within its budget: {trimmed}"
+    );
+    let newest = search(&app, &format!("keyword={}", encode("第600号"))).await;
+    assert!(found(&newest).contains(&600), "{newest}");
+}
