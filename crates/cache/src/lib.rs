@@ -5,6 +5,7 @@
 mod clock;
 mod entry;
 pub mod inspect;
+mod resp_bounds;
 mod settings;
 mod shared;
 pub mod stats;

@@ -27,7 +27,10 @@ use arc_swap::ArcSwapOption;
 use axum::http::StatusCode;
 use bytes::Bytes;
 use futures_util::StreamExt;
-use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use redis::{
+    AsyncConnectionConfig, ConnectionAddr,
+    aio::{MultiplexedConnection, PubSub},
+};
 use secrecy::ExposeSecret;
 use serde::{Deserialize, Serialize};
 
@@ -100,7 +103,7 @@ pub enum Coordinated {
 
 pub struct SharedTier {
     client: redis::Client,
-    connection: ArcSwapOption<ConnectionManager>,
+    connection: ArcSwapOption<MultiplexedConnection>,
     up: AtomicBool,
     timeout: Duration,
     prefix: String,
@@ -192,7 +195,7 @@ impl SharedTier {
     async fn run<T, F>(
         &self,
         what: &'static str,
-        command: impl FnOnce(ConnectionManager) -> F,
+        command: impl FnOnce(MultiplexedConnection) -> F,
     ) -> Option<T>
     where
         F: Future<Output = redis::RedisResult<T>>,
@@ -201,8 +204,11 @@ impl SharedTier {
             return None;
         }
         let connection = self.connection.load_full()?;
-        match tokio::time::timeout(self.timeout, command(ConnectionManager::clone(&connection)))
-            .await
+        match tokio::time::timeout(
+            self.timeout,
+            command(MultiplexedConnection::clone(&connection)),
+        )
+        .await
         {
             Ok(Ok(value)) => Some(value),
             Ok(Err(err)) => {
@@ -624,6 +630,32 @@ fn glob_escape(text: &str) -> String {
     out
 }
 
+/// A connection to the server `client` names, whose replies are bounded (`resp_bounds.rs`): the
+/// client's own connections buffer whatever a server sends.
+async fn connect(
+    client: &redis::Client,
+) -> redis::RedisResult<crate::resp_bounds::Bounded<Box<dyn Stream>>> {
+    let stream: Box<dyn Stream> = match &client.get_connection_info().addr {
+        ConnectionAddr::Tcp(host, port) => {
+            let stream = tokio::net::TcpStream::connect((host.as_str(), *port)).await?;
+            stream.set_nodelay(true)?;
+            Box::new(stream)
+        }
+        ConnectionAddr::Unix(path) => Box::new(tokio::net::UnixStream::connect(path).await?),
+        _ => {
+            return Err(redis::RedisError::from((
+                redis::ErrorKind::InvalidClientConfig,
+                "cache.shared.url: rediss:// is not built in; reach Redis over a private network or a TLS sidecar",
+            )));
+        }
+    };
+    Ok(crate::resp_bounds::Bounded::new(stream))
+}
+
+/// A connection to Redis, whichever kind.
+trait Stream: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send {}
+impl<S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send> Stream for S {}
+
 /// Connects, and while the tier is off probes it every second until it answers.
 async fn keep_connected<E: super::LoadError>(cache: Weak<ResponseCache<E>>) {
     loop {
@@ -641,25 +673,28 @@ async fn keep_connected<E: super::LoadError>(cache: Weak<ResponseCache<E>>) {
 
 async fn probe(tier: &SharedTier) {
     if tier.connection.load().is_none() {
-        let config = ConnectionManagerConfig::new()
+        let config = AsyncConnectionConfig::new()
             .set_connection_timeout(PROBE)
-            .set_response_timeout(tier.timeout)
-            .set_number_of_retries(2)
-            .set_max_delay(1000);
-        match tokio::time::timeout(
-            PROBE * 2,
-            ConnectionManager::new_with_config(tier.client.clone(), config),
-        )
-        .await
-        {
-            Ok(Ok(connection)) => tier.connection.store(Some(Arc::new(connection))),
+            .set_response_timeout(tier.timeout);
+        let connected = tokio::time::timeout(PROBE * 2, async {
+            let stream = connect(&tier.client).await?;
+            let info = &tier.client.get_connection_info().redis;
+            MultiplexedConnection::new_with_config(info, stream, config).await
+        })
+        .await;
+        match connected {
+            Ok(Ok((connection, driver))) => {
+                // Reads the replies, and ends with the connection (dropped, or broken).
+                tokio::spawn(driver);
+                tier.connection.store(Some(Arc::new(connection)));
+            }
             _ => return,
         }
     }
     let Some(connection) = tier.connection.load_full() else {
         return;
     };
-    let mut connection = ConnectionManager::clone(&connection);
+    let mut connection = MultiplexedConnection::clone(&connection);
     let ping = redis::cmd("PING");
     match tokio::time::timeout(PROBE, ping.query_async::<String>(&mut connection)).await {
         Ok(Ok(_)) => {
@@ -694,7 +729,8 @@ async fn subscribe<E: super::LoadError>(cache: Weak<ResponseCache<E>>) {
             (tier.client.clone(), tier.channel(), Arc::clone(&tier.back))
         };
         let connected = tokio::time::timeout(PROBE, async {
-            let mut pubsub = client.get_async_pubsub().await?;
+            let stream = connect(&client).await?;
+            let mut pubsub = PubSub::new(&client.get_connection_info().redis, stream).await?;
             pubsub.subscribe(&channel).await?;
             redis::RedisResult::Ok(pubsub)
         })

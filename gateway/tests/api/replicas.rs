@@ -1189,3 +1189,69 @@ async fn after_a_silent_drop_a_replica_reconnects_and_hears_purges_again() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
+
+/// A "Redis" on loopback that answers every connection with `opening` and then `filler` for
+/// ever; how many bytes it got out on each connection before the gateway hung up.
+async fn hostile_redis(
+    opening: &'static [u8],
+    filler: u8,
+) -> (String, tokio::sync::mpsc::UnboundedReceiver<usize>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("redis://{}/", listener.local_addr().unwrap());
+    let (sent, hung_up) = tokio::sync::mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        loop {
+            let Ok((mut stream, _)) = listener.accept().await else {
+                return;
+            };
+            let sent = sent.clone();
+            tokio::spawn(async move {
+                // The client's opening commands, whatever they are.
+                let mut asked = [0u8; 4096];
+                let _ = stream.read(&mut asked).await;
+                let mut total = 0;
+                if stream.write_all(opening).await.is_err() {
+                    return;
+                }
+                let chunk = vec![filler; 64 * 1024];
+                // Bounded here too, so a gateway that never hangs up fails the test, not the machine.
+                while total < 512 * 1024 * 1024 {
+                    match stream.write_all(&chunk).await {
+                        Ok(()) => total += chunk.len(),
+                        Err(_) => break,
+                    }
+                }
+                let _ = sent.send(total);
+            });
+        }
+    });
+    (url, hung_up)
+}
+
+/// Red team round three, row 4: a hostile or spoofed Redis on a plain `redis://` address sent an
+/// endless line (the gateway's RSS 2.2 GiB in 20 s) and a number of three million digits (every
+/// request ~16 s): the redis client buffers and parses whatever comes. Now what a server sends is
+/// checked before the client keeps it: the gateway hangs up after at most a few hundred KiB, the
+/// tier stays off, and visitors are served from the CMS.
+#[tokio::test]
+async fn a_hostile_redis_is_hung_up_on_before_the_gateway_holds_what_it_sends() {
+    let cms = CountingCms::start(None).await;
+    for (what, opening, filler) in [
+        ("an endless line", b"+".as_slice(), b'a'),
+        ("a number of endless digits", b"(".as_slice(), b'7'),
+        ("a string of 300 MB", b"$300000000\r\n".as_slice(), b'x'),
+    ] {
+        let (url, mut hung_up) = hostile_redis(opening, filler).await;
+        let app = spawn_app(replica_config(cms.addr, url, &static_dir())).await;
+        let sent = tokio::time::timeout(Duration::from_secs(20), hung_up.recv())
+            .await
+            .unwrap_or_else(|_| panic!("{what}: the gateway never hung up"))
+            .unwrap();
+        assert!(sent < 4 * 1024 * 1024, "{what}: {sent} bytes taken first");
+        let (_, ready) = app.get_json("/readyz").await;
+        assert_eq!(ready["result"]["sharedCache"], "down", "{what}: {ready}");
+        let (status, body) = app.get_json("/portal/api/category/list").await;
+        assert_eq!(status, 200, "{what}: {body}");
+    }
+}
