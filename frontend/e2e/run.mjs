@@ -93,7 +93,15 @@ const OPEN_LIMITS = Object.fromEntries(
     (key) => [`PORTAL__LIMITS__${key}`, '100000'],
   ),
 );
-const dialectEnv = { GATEWAY_CONFIG: CONFIG, ...(DIALECT === 'native' ? {} : { CMS_DIALECT: DIALECT, ...OPEN_LIMITS }) };
+// Every test's browser is one address (this machine), two tests and the sweep's lanes at once: more
+// cold pages rendered at once than one visitor's share of the render pool (a page past it is the app
+// shell, which a test reading the server's HTML would take for a failure).
+const RENDER_SHARE = { PORTAL__LIMITS__PER_CLIENT_RENDERS: '64' };
+const dialectEnv = {
+  GATEWAY_CONFIG: CONFIG,
+  ...RENDER_SHARE,
+  ...(DIALECT === 'native' ? {} : { CMS_DIALECT: DIALECT, ...OPEN_LIMITS }),
+};
 console.log(`e2e against reference-cms speaking ${DIALECT}`);
 const stack = spawn('scripts/run-stack.sh', {
   cwd: root,

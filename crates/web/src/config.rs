@@ -535,6 +535,9 @@ impl Config {
         if self.server.stall_timeout < Duration::from_secs(1) {
             return Err(invalid("server.stall_timeout", "must be at least 1s"));
         }
+        if self.limits.per_client_renders == 0 {
+            return Err(invalid("limits.per_client_renders", "must be more than 0"));
+        }
         if self.limits.max_connections_per_client == 0 {
             return Err(invalid(
                 "limits.max_connections_per_client",

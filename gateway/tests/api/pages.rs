@@ -1814,3 +1814,86 @@ async fn one_page_is_one_key_however_its_address_is_spelled() {
         .await;
     assert_eq!(again.headers()["x-cache"], "HIT");
 }
+
+/// A page asked for over a connection from the loopback address `source`: its status and body.
+async fn page_from(source: &str, addr: std::net::SocketAddr, path: &str) -> (u16, String) {
+    use http_body_util::{BodyExt, Empty};
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind(format!("{source}:0").parse().unwrap()).unwrap();
+    let stream = socket.connect(addr).await.unwrap();
+    let (mut sender, connection) =
+        hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
+            .await
+            .unwrap();
+    tokio::spawn(connection);
+    let request = hyper::Request::get(path)
+        .header("host", addr.to_string())
+        .body(Empty::<bytes::Bytes>::new())
+        .unwrap();
+    let response = sender.send_request(request).await.unwrap();
+    let status = response.status().as_u16();
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    (status, String::from_utf8_lossy(&body).into_owned())
+}
+
+/// Red team round three, row 7: the render pool is everyone's. Forty addresses each asking for
+/// a cold page a second filled its queue, and 10 of a new visitor's 11 pages were the app shell.
+/// Here one pool thread, a queue of four, renders of 150 ms: one address asks for twenty cold
+/// pages at once. It has two rendered (its share); the rest are the shell at once, without a
+/// place in the queue, and a visitor from another address, asking after them, gets its page
+/// rendered (without the share, the queue is full and it gets the shell).
+#[tokio::test]
+async fn a_client_flooding_cold_pages_leaves_room_in_the_render_pool() {
+    let slow = "globalThis.portalRender = (input) => { const until = Date.now() + 150; while (Date.now() < until) {}\n\
+                const url = JSON.parse(input).url;\n\
+                return JSON.stringify({status: 200, head: '<title>页</title>', html: '<p>已渲染 ' + url + '</p>', state: {}, renders: 1}); };";
+    let cms = spawn_reference_cms().await;
+    let app = spawn_app(page_config_of(
+        &format!("http://{cms}/"),
+        &build_with_bundle("render-share", slow),
+        |c| {
+            open_limits(c);
+            c.limits.per_client_renders = 2;
+            c.render.threads = 1;
+            c.render.queue = 4;
+            c.render.timeout = Duration::from_secs(5);
+        },
+    ))
+    .await;
+    // Warm: the engine built, the site and the tree cached.
+    let (status, _) = page_from("127.0.0.1", app.addr, "/portal/about").await;
+    assert_eq!(status, 200);
+    let flood: Vec<_> = (0..20)
+        .map(|i| {
+            let addr = app.addr;
+            tokio::spawn(async move {
+                page_from("127.0.0.2", addr, &format!("/portal/search?q=flood{i}")).await
+            })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let (status, html) = page_from("127.0.0.3", app.addr, "/portal/search?q=visitor").await;
+    assert_eq!(status, 200);
+    assert!(
+        html.contains("已渲染 /portal/search?q=visitor"),
+        "the visitor's page is rendered: {}",
+        html.split("<body")
+            .nth(1)
+            .unwrap_or(&html)
+            .chars()
+            .take(700)
+            .collect::<String>()
+    );
+    // The rest of the flood: the shell, 429, so a crawler asks again rather than keep it.
+    let mut rendered = 0;
+    for page in flood {
+        let (status, html) = page.await.unwrap();
+        if html.contains("已渲染") {
+            assert_eq!(status, 200);
+            rendered += 1;
+        } else {
+            assert_eq!(status, 429, "{html:.300}");
+        }
+    }
+    assert!(rendered <= 4, "the flood had {rendered} pages rendered");
+}

@@ -57,6 +57,12 @@ pub fn charge_cms_share() -> Result<(), ApiError> {
         .unwrap_or(Ok(()))
 }
 
+/// The client of the request being served, as its allowances key it (`client_key`); `None`
+/// outside a request.
+pub fn current_client() -> Option<IpAddr> {
+    CLIENT.try_with(|(ip, _)| client_key(*ip)).ok()
+}
+
 /// `future` (a request's answer) served for the client `ip`: its loads from the CMS are charged to
 /// that client's share under `policy`.
 fn serve_for<F: std::future::Future>(

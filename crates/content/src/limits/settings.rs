@@ -32,6 +32,9 @@ pub struct LimitsConfig {
     /// Connections one peer address may hold open at once; past it a new one is closed at once.
     /// Trusted proxies are not counted (every visitor behind one shares its address).
     pub max_connections_per_client: usize,
+    /// Pages one client may have being rendered at once (those it started; not in the cache);
+    /// past it, its next is the app shell at once (`pages/shares.rs`).
+    pub per_client_renders: usize,
 }
 
 impl LimitsConfig {
@@ -59,6 +62,7 @@ impl Default for LimitsConfig {
             max_header_bytes: 16 * 1024,
             max_uri_bytes: 4096,
             max_connections_per_client: 256,
+            per_client_renders: 2,
         }
     }
 }

@@ -20,6 +20,7 @@
 //! never kept.
 
 pub(crate) mod reads;
+pub(crate) mod shares;
 
 use std::{
     collections::{BTreeMap, BTreeSet},
@@ -87,7 +88,7 @@ pub async fn page(state: &AppState, request: &Parts) -> Option<Response> {
         .policy(Kind::Page, Endpoint::ArticleList, &key)
         .with_older_copy_after(runtime.config.render.older_copy_after);
     let wants = Wants::of(&request.headers);
-    let load = loader(state, url);
+    let load = loader(state, url, portal_content::limits::current_client());
     let mut response = if runtime.config.cache.enabled {
         let lookup = state.cache.get_or_load(&key, &policy, load).await;
         portal_cache::stats::record(Kind::Page, lookup.outcome);
@@ -95,9 +96,16 @@ pub async fn page(state: &AppState, request: &Parts) -> Option<Response> {
             Ok(entry) => respond(&entry, lookup.outcome, &wants, lookup.timing),
             // This client has spent its share of the CMS: the app shell (no CMS call), as 429
             // with when to come back, so a crawler retries rather than index an empty page.
-            Err(ApiError::CmsShareSpent { retry_after }) => {
-                metrics::counter!("portal_page_fallbacks_total", "reason" => "cms_share")
-                    .increment(1);
+            // Or of the render pool (`shares.rs`): the same, for a second.
+            Err(err @ (ApiError::CmsShareSpent { .. } | ApiError::RenderShareTaken)) => {
+                let reason = match err {
+                    ApiError::RenderShareTaken => "render_share",
+                    _ => "cms_share",
+                };
+                let retry_after = err
+                    .retry_after()
+                    .unwrap_or(std::time::Duration::from_secs(1));
+                metrics::counter!("portal_page_fallbacks_total", "reason" => reason).increment(1);
                 let mut shell = respond(&shell(state), Outcome::Miss, &wants, Timing::default());
                 *shell.status_mut() = StatusCode::TOO_MANY_REQUESTS;
                 shell.headers_mut().insert(
@@ -140,10 +148,12 @@ fn key_prefix(runtime: &crate::state::Runtime, build: u64) -> String {
     format!("page/{build:016x}/{site}")
 }
 
-/// How the page at `url` is made, for the cache to call.
+/// How the page at `url` is made, for the cache to call; a render `client` starts is charged to
+/// its share (`shares.rs`).
 fn loader(
     state: &AppState,
     url: String,
+    client: Option<std::net::IpAddr>,
 ) -> impl Fn() -> futures_util::future::BoxFuture<'static, Result<std::sync::Arc<Entry>, ApiError>>
 + Send
 + Sync
@@ -152,7 +162,14 @@ fn loader(
     move || {
         let state = state.clone();
         let url = url.clone();
-        Box::pin(async move { Ok::<_, ApiError>(std::sync::Arc::new(make(&state, &url).await)) })
+        Box::pin(async move {
+            let max = state.runtime().config.limits.per_client_renders;
+            let share = client.map(|client| state.render_shares.enter(client, max));
+            if let Some(None) = share {
+                return Err(ApiError::RenderShareTaken);
+            }
+            Ok::<_, ApiError>(std::sync::Arc::new(make(&state, &url).await))
+        })
     }
 }
 
@@ -171,7 +188,7 @@ pub(crate) async fn render_again(state: &AppState, key: &str) -> bool {
     let policy = content.policy(Kind::Page, Endpoint::ArticleList, key);
     state
         .cache
-        .refresh(key, &policy, loader(state, url.to_owned()))
+        .refresh(key, &policy, loader(state, url.to_owned(), None))
         .await
         .is_ok_and(|entry| entry.cacheable)
 }
