@@ -56,6 +56,10 @@ pub struct SharedCacheConfig {
     pub timeout: Duration,
     /// Prefix of every key and channel, so several portals can share one Redis.
     pub prefix: String,
+    /// A secret every replica signs its entries with and checks others' by (HMAC-SHA256): an
+    /// entry anyone else wrote into Redis is never served. Unset: entries are checked for shape
+    /// only, and whoever can write to Redis can put a page before every visitor.
+    pub signing_key: Option<SecretString>,
 }
 
 impl Default for SharedCacheConfig {
@@ -64,6 +68,7 @@ impl Default for SharedCacheConfig {
             url: None,
             timeout: Duration::from_millis(100),
             prefix: "portal:".to_owned(),
+            signing_key: None,
         }
     }
 }

@@ -27,12 +27,14 @@ use arc_swap::ArcSwapOption;
 use axum::http::StatusCode;
 use bytes::Bytes;
 use futures_util::StreamExt;
+use hmac::{Hmac, KeyInit, Mac};
 use redis::{
     AsyncConnectionConfig, ConnectionAddr,
     aio::{MultiplexedConnection, PubSub},
 };
 use secrecy::ExposeSecret;
 use serde::{Deserialize, Serialize};
+use sha2::Sha256;
 
 use super::{Clock, SharedCacheConfig};
 use super::{Entry, MediaType, Policy, PurgeOrigin, ResponseCache, Source};
@@ -122,6 +124,70 @@ pub struct SharedTier {
     back: Arc<tokio::sync::Notify>,
     /// Whether the tier has answered since the start (its first answer is no coming back).
     answered_before: AtomicBool,
+    /// Signs what this replica stores and checks what it reads (`cache.shared.signing_key`).
+    signer: Option<Signer>,
+}
+
+/// The field that holds an entry's signature.
+const SIGNATURE: &str = "h";
+
+/// HMAC-SHA256 under `cache.shared.signing_key`, over an entry's Redis key and its fields (each
+/// name, length and bytes, in the order of their names), all but the signature and the purge
+/// mark (`p`, which the purge script sets; a forged one only makes a replica load the key again).
+/// With write access to Redis, one could otherwise store a page of one's own (a fake 紧急通知)
+/// that every replica served; what it can still do is put back an entry the gateway once wrote
+/// for the same key, or delete entries.
+struct Signer {
+    mac: Hmac<Sha256>,
+}
+
+impl Signer {
+    fn new(key: &str) -> Self {
+        Self {
+            mac: Hmac::<Sha256>::new_from_slice(key.as_bytes())
+                .expect("HMAC takes keys of any length"),
+        }
+    }
+
+    fn mac<'a>(
+        &self,
+        redis_key: &str,
+        fields: impl Iterator<Item = (&'a str, &'a [u8])>,
+    ) -> Hmac<Sha256> {
+        let mut fields: Vec<_> = fields
+            .filter(|(name, _)| *name != SIGNATURE && *name != "p")
+            .collect();
+        fields.sort_unstable_by_key(|(name, _)| *name);
+        let mut mac = self.mac.clone();
+        for part in std::iter::once(("", redis_key.as_bytes())).chain(fields) {
+            for bytes in [part.0.as_bytes(), part.1] {
+                mac.update(&(bytes.len() as u64).to_le_bytes());
+                mac.update(bytes);
+            }
+        }
+        mac
+    }
+
+    fn sign<'a>(
+        &self,
+        redis_key: &str,
+        fields: impl Iterator<Item = (&'a str, &'a [u8])>,
+    ) -> Vec<u8> {
+        self.mac(redis_key, fields).finalize().into_bytes().to_vec()
+    }
+
+    /// Whether `fields` carry the signature this key makes of them.
+    fn check(&self, redis_key: &str, fields: &HashMap<String, Vec<u8>>) -> bool {
+        let Some(signature) = fields.get(SIGNATURE) else {
+            return false;
+        };
+        self.mac(
+            redis_key,
+            fields.iter().map(|(n, v)| (n.as_str(), v.as_slice())),
+        )
+        .verify_slice(signature)
+        .is_ok()
+    }
 }
 
 impl SharedTier {
@@ -156,6 +222,10 @@ impl SharedTier {
             clock: Clock::default(),
             back: Arc::new(tokio::sync::Notify::new()),
             answered_before: AtomicBool::new(false),
+            signer: config
+                .signing_key
+                .as_ref()
+                .map(|key| Signer::new(key.expose_secret())),
         }))
     }
 
@@ -271,7 +341,16 @@ impl SharedTier {
         if fields.is_empty() {
             return None;
         }
-        match decode(key, fields, self.clock.wall()) {
+        let signed = match &self.signer {
+            Some(signer) => signer.check(&self.entry_key(key), &fields),
+            None => true,
+        };
+        let decoded = if signed {
+            decode(key, fields, self.clock.wall())
+        } else {
+            Err("signature")
+        };
+        match decoded {
             Ok(mut entry) => {
                 entry.stored = self.clock.stamp_of(entry.stored_at);
                 Some(entry)
@@ -303,34 +382,43 @@ impl SharedTier {
             .to_string();
         let mut pipe = redis::pipe();
         pipe.atomic().del(&redis_key).ignore();
-        let mut hset = redis::cmd("HSET");
-        hset.arg(&redis_key)
-            .arg("s")
-            .arg(entry.status.as_u16())
-            .arg("c")
-            .arg(entry.media_type.as_str())
-            .arg("t")
-            .arg(stored_ms)
-            .arg("b")
-            .arg(entry.body.bytes.as_ref())
-            .arg("tags")
-            .arg(entry.tags.join("\n"))
-            .arg("o")
-            .arg(self.replica.as_ref());
-        if let Some(gzip) = entry.gzip_made() {
-            hset.arg("g").arg(gzip.bytes.as_ref());
-        }
-        if let Some(br) = &entry.br {
-            hset.arg("r").arg(br.bytes.as_ref());
-        }
+        let status = entry.status.as_u16().to_string();
+        let tags = entry.tags.join("\n");
+        let gzip = entry.gzip_made();
         // The typed value beside its encodings: another replica's sitemap and feeds read it
         // without parsing the API's bytes.
-        if let Some(value) = entry
+        let value = entry
             .content
             .as_ref()
-            .and_then(|c| serde_json::to_vec(c).ok())
-        {
-            hset.arg("v").arg(value);
+            .and_then(|c| serde_json::to_vec(c).ok());
+        let mut fields: Vec<(&str, &[u8])> = vec![
+            ("s", status.as_bytes()),
+            ("c", entry.media_type.as_str().as_bytes()),
+            ("t", stored_ms.as_bytes()),
+            ("b", entry.body.bytes.as_ref()),
+            ("tags", tags.as_bytes()),
+            ("o", self.replica.as_bytes()),
+        ];
+        if let Some(gzip) = &gzip {
+            fields.push(("g", gzip.bytes.as_ref()));
+        }
+        if let Some(br) = &entry.br {
+            fields.push(("r", br.bytes.as_ref()));
+        }
+        if let Some(value) = &value {
+            fields.push(("v", value));
+        }
+        let signature = self
+            .signer
+            .as_ref()
+            .map(|signer| signer.sign(&redis_key, fields.iter().copied()));
+        if let Some(signature) = &signature {
+            fields.push((SIGNATURE, signature));
+        }
+        let mut hset = redis::cmd("HSET");
+        hset.arg(&redis_key);
+        for (name, value) in &fields {
+            hset.arg(*name).arg(*value);
         }
         pipe.add_command(hset).ignore();
         pipe.cmd("PEXPIRE").arg(&redis_key).arg(keep_ms).ignore();

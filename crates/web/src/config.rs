@@ -250,7 +250,11 @@ impl Config {
             url::form_urlencoded::byte_serialize(secret.as_bytes()).collect(),
             secret,
         ];
-        let admin = [&self.admin.token, &self.admin.webhook_secret];
+        let admin = [
+            &self.admin.token,
+            &self.admin.webhook_secret,
+            &self.cache.shared.signing_key,
+        ];
         found.extend(
             admin
                 .into_iter()
@@ -642,6 +646,7 @@ impl Config {
         for (key, secret) in [
             ("admin.token", &self.admin.token),
             ("admin.webhook_secret", &self.admin.webhook_secret),
+            ("cache.shared.signing_key", &self.cache.shared.signing_key),
         ] {
             if let Some(secret) = secret
                 && let Err(reason) = strong_enough(secret.expose_secret())

@@ -316,6 +316,7 @@ async fn a_lock_taken_just_after_another_replica_stored_the_key_finds_its_answer
         url: Some(redis.url().into()),
         timeout: Duration::from_secs(5),
         prefix: "race:".to_owned(),
+        signing_key: None,
     };
     let replica = || portal_content::Cache::new(1 << 20, SharedTier::new(&config).unwrap());
     let (a, b) = (replica(), replica());
@@ -383,6 +384,7 @@ async fn a_replica_that_waits_out_a_dead_replicas_lock_calls_the_cms_and_says_so
         url: Some(redis.url().into()),
         timeout: Duration::from_secs(5),
         prefix: "dead:".to_owned(),
+        signing_key: None,
     };
     let cache = portal_content::Cache::new(1 << 20, SharedTier::new(&config).unwrap());
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
@@ -1254,4 +1256,81 @@ async fn a_hostile_redis_is_hung_up_on_before_the_gateway_holds_what_it_sends() 
         let (status, body) = app.get_json("/portal/api/category/list").await;
         assert_eq!(status, 200, "{what}: {body}");
     }
+}
+
+/// Red team round three, row 16: with write access to Redis, a well-formed entry of one's own (a
+/// fake 紧急通知) was served by every replica. With `cache.shared.signing_key`, replicas sign what
+/// they store and serve only what carries their signature: one replica serves what the other
+/// stored (no CMS call), a forged entry is refused (counted as `signature`) and the answer loaded
+/// from the CMS, and so is an entry signed under another key.
+#[tokio::test]
+async fn with_a_signing_key_replicas_serve_each_others_entries_and_no_forged_one() {
+    use portal_core::endpoint::{CacheKey, Endpoint};
+    let redis = Redis::start();
+    let cms = CountingCms::start(None).await;
+    let signed = |key: &str| {
+        let mut config = replica_config(cms.addr, redis.url(), &static_dir());
+        config.cache.shared.signing_key = Some(key.to_owned().into());
+        config
+    };
+    let first = spawn_app(signed("signing-key-7f3a9c2e41d8b605")).await;
+    let second = spawn_app(signed("signing-key-7f3a9c2e41d8b605")).await;
+    let stranger = spawn_app(signed("another-key-0b6e2d9f57a1c834")).await;
+    for app in [&first, &second, &stranger] {
+        wait_for_shared(app, "up").await;
+    }
+    let (id, list, detail) = an_article(&first).await;
+    let (_, _, stored) = fetch(&first, &detail).await;
+    let before = cms.calls();
+    let (status, _, shared) = fetch(&second, &detail).await;
+    assert_eq!(status, 200);
+    assert_eq!(shared, stored);
+    assert_eq!(
+        cms.calls(),
+        before,
+        "served from the first replica's signed entry"
+    );
+    // Under another key the same entry is no entry.
+    let (status, _, _) = fetch(&stranger, &detail).await;
+    assert_eq!(status, 200);
+    assert_eq!(cms.calls(), before + 1, "loaded from the CMS");
+
+    // A forged entry, sound in every other way, for an article not yet cached.
+    let other = {
+        let (_, _, body) = fetch(&first, &list).await;
+        body["result"]["content"][1]["id"].as_u64().unwrap()
+    };
+    assert_ne!(other, id);
+    let key = CacheKey::new(Endpoint::ArticleDetail, &[Some(&other)]).to_string();
+    let now_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64;
+    let forged = format!(r#"{{"code":200,"result":{{"id":{other},"title":"伪造的紧急通知"}}}}"#);
+    let client = redis::Client::open(redis.url()).unwrap();
+    let mut conn = client.get_multiplexed_async_connection().await.unwrap();
+    let _: () = redis::cmd("HSET")
+        .arg(format!("test:e:{key}"))
+        .arg("s")
+        .arg("200")
+        .arg("c")
+        .arg("application/json")
+        .arg("t")
+        .arg(now_ms.to_string())
+        .arg("b")
+        .arg(forged.as_bytes())
+        .arg("tags")
+        .arg(format!("article:{other}"))
+        .arg("h")
+        .arg(vec![7u8; 32])
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+    let before = cms.calls();
+    let (status, _, body) = fetch(&second, &format!("/portal/api/article/detail?id={other}")).await;
+    assert_eq!(status, 200);
+    assert_ne!(body["result"]["title"], "伪造的紧急通知", "{body}");
+    assert_eq!(cms.calls(), before + 1, "loaded from the CMS");
+    let metrics = second.get("/metrics").await.text().await.unwrap();
+    assert!(metrics.contains("portal_shared_cache_rejected_total{reason=\"signature\"}"));
 }
