@@ -114,8 +114,10 @@ soak-replicas: build
 	@scripts/soak-replicas.sh
 
 # The gateway binary in front of a scripted hostile CMS (endless, huge, deep, slow, looping
-# answers): it lives, /healthz answers within 100 ms, visitors get an envelope or the last good
-# answer, and peak RSS stays under the manifests' memory limit (docs/operations.md).
+# answers), then under clients that attack (h2 streams never read, Range floods, cold pages and
+# searches from forty addresses): it lives, /healthz answers within 100 ms, visitors get an envelope,
+# the last good answer or (beside an attack) their pages, and peak RSS stays under the manifests'
+# memory limit (docs/operations.md).
 test-hostile: build
 	target/release/hostile
 

@@ -13,6 +13,12 @@
 //!
 //! and at the end the process's peak RSS (`VmHWM`) is under the memory limit of the Kubernetes
 //! manifests (`deploy/kubernetes/base/deployment.yaml`), and its log has no panic and no secret.
+//!
+//! Then clients attack a second gateway at the production limits in front of reference-cms (the
+//! red team's round three): HTTP/2 streams of a relayed file never read, `Range` requests on it
+//! flooded, cold pages from forty addresses, searches from forty addresses. Beside each, a visitor
+//! at another address asks for what is not cached; nine in ten of its requests must succeed (a
+//! page rendered, not the shell), with the same bounds on `/healthz`, the process and its RSS.
 //! A case that fails only on `/healthz`'s time is run once more (these machines are shared); the
 //! report says so. Exit 1 on any failure.
 
@@ -849,7 +855,10 @@ async fn main() {
     }
     let _ = gateway.start_kill();
     let _ = gateway.wait().await;
-    let log = std::fs::read_to_string(work.join("gateway.log")).unwrap_or_default();
+    println!();
+    failures.extend(client_attacks(&args, &work, limit_mib).await);
+    let log = std::fs::read_to_string(work.join("gateway.log")).unwrap_or_default()
+        + &std::fs::read_to_string(work.join("clients/gateway.log")).unwrap_or_default();
     if log.contains("panicked") {
         failures.push("a panic in the gateway's log".to_owned());
     }
@@ -868,4 +877,294 @@ async fn main() {
         }
         std::process::exit(1);
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Clients that attack (red team round three): a second gateway at the production limits, in
+// front of reference-cms, the demo's content. Each attack runs for a few seconds from addresses
+// of its own on loopback while a visitor at another address asks for what is not cached, and
+// the prober asks `/healthz`; a case holds when the visitor's requests succeed (nine in ten at
+// least), `/healthz` stays within its bound and the process lives. Peak RSS is checked at the
+// end against the manifests' limit, as for the CMS cases.
+
+/// How long each attack runs.
+const ATTACK: Duration = Duration::from_secs(6);
+
+/// A client from the loopback address `source`.
+fn client_from(source: &str, h2: bool) -> reqwest::Client {
+    let builder = reqwest::Client::builder()
+        .local_address(Some(source.parse().expect("a loopback address")))
+        .timeout(Duration::from_secs(10));
+    let builder = if h2 {
+        builder
+            .http2_prior_knowledge()
+            .http2_keep_alive_interval(Duration::from_secs(1))
+            .http2_keep_alive_while_idle(true)
+    } else {
+        builder
+    };
+    builder.build().expect("a client")
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Attack {
+    /// Row 2: HTTP/2 streams asking for a file relayed from the CMS, never read, PINGing.
+    UnreadH2Files,
+    /// Row 1: `Range` requests on a relayed file, as fast as they are answered.
+    RangeFlood,
+    /// Row 7: cold pages (distinct searches) from forty addresses, four at a time each: 160 at
+    /// once, past the render queue's 128 places.
+    ColdPages,
+    /// Row 8: uncached searches from forty addresses, each within its own allowance.
+    SearchFlood,
+}
+
+impl Attack {
+    const ALL: [Attack; 4] = [
+        Attack::UnreadH2Files,
+        Attack::RangeFlood,
+        Attack::ColdPages,
+        Attack::SearchFlood,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            Attack::UnreadH2Files => "client: h2 streams of a file never read",
+            Attack::RangeFlood => "client: Range requests on a file, flooded",
+            Attack::ColdPages => "client: cold pages from forty addresses",
+            Attack::SearchFlood => "client: searches from forty addresses",
+        }
+    }
+
+    /// Runs the attack until `until`.
+    async fn run(self, base: String, until: Instant) {
+        const FILE: &str = "/portal/api/files/videos/tongda-ouya.webm";
+        let mut tasks = Vec::new();
+        match self {
+            Attack::UnreadH2Files => {
+                for _ in 0..4 {
+                    let client = client_from("127.0.0.2", true);
+                    for _ in 0..50 {
+                        let (client, url) = (client.clone(), format!("{base}{FILE}"));
+                        tasks.push(tokio::spawn(async move {
+                            // Held, never read, until the attack ends.
+                            let held = client.get(url).send().await;
+                            tokio::time::sleep_until(until.into()).await;
+                            drop(held);
+                        }));
+                    }
+                }
+            }
+            Attack::RangeFlood => {
+                let client = client_from("127.0.0.2", false);
+                for _ in 0..16 {
+                    let (client, url) = (client.clone(), format!("{base}{FILE}"));
+                    tasks.push(tokio::spawn(async move {
+                        let mut n = 0u64;
+                        while Instant::now() < until {
+                            n += 1;
+                            let range = format!("bytes={}-{}", n % 1000, n % 1000 + 4095);
+                            if let Ok(r) = client.get(&url).header("range", range).send().await {
+                                let _ = r.bytes().await;
+                            }
+                        }
+                    }));
+                }
+            }
+            Attack::ColdPages => {
+                for address in 1..=40 {
+                    let client = client_from(&format!("127.0.1.{address}"), false);
+                    for lane in 0..4 {
+                        let (client, base) = (client.clone(), base.clone());
+                        tasks.push(tokio::spawn(async move {
+                            let mut n = 0u64;
+                            while Instant::now() < until {
+                                n += 1;
+                                let url = format!(
+                                    "{base}/portal/search?q=%E7%8F%AD%E5%88%97{address}x{lane}x{n}"
+                                );
+                                if let Ok(r) = client.get(url).send().await {
+                                    let _ = r.bytes().await;
+                                }
+                            }
+                        }));
+                    }
+                }
+            }
+            Attack::SearchFlood => {
+                for address in 1..=40 {
+                    let client = client_from(&format!("127.0.2.{address}"), false);
+                    let base = base.clone();
+                    tasks.push(tokio::spawn(async move {
+                        let mut n = 0u64;
+                        while Instant::now() < until {
+                            n += 1;
+                            let url = format!(
+                                "{base}/portal/api/article/search?keyword=%E7%8F%AD%E5%88%97%20{address}x{n}"
+                            );
+                            if let Ok(r) = client.get(url).send().await {
+                                let _ = r.bytes().await;
+                            }
+                            // Within one address's allowance (20 a second).
+                            tokio::time::sleep(Duration::from_millis(60)).await;
+                        }
+                    }));
+                }
+            }
+        }
+        for task in tasks {
+            let _ = task.await;
+        }
+    }
+}
+
+/// The visitor beside an attack: uncached list pages and cold pages, from 127.0.0.3, one after
+/// another until `until`; how many of how many succeeded (a page counts when it is rendered, not
+/// the shell), and what the others were.
+async fn visitor(base: String, round: usize, until: Instant) -> (usize, usize, String) {
+    let client = client_from("127.0.0.3", false);
+    let (mut ok, mut asked) = (0, 0);
+    // What failed, by kind and status ("page 429", "api 503", "page shell").
+    let mut failed: std::collections::BTreeMap<String, usize> = Default::default();
+    let mut n = round * 1_000;
+    while Instant::now() < until {
+        n += 1;
+        // A page of a list no one asked for yet (past its end: an empty page, still a load
+        // from the CMS), and a search page not rendered yet.
+        let api = format!("{base}/portal/api/article/list?categoryId=21&page={n}&size=1");
+        let page = format!("{base}/portal/search?q=%E8%AE%BF%E5%AE%A2{n}");
+        for (url, kind) in [(api, "api"), (page, "page")] {
+            asked += 1;
+            let outcome = match client.get(url).send().await {
+                Ok(r) => {
+                    let status = r.status().as_u16();
+                    match r.bytes().await {
+                        Ok(body) if status == 200 => {
+                            if kind == "api" || body.windows(12).any(|w| w == b"portal-state") {
+                                None
+                            } else {
+                                Some("shell".to_owned())
+                            }
+                        }
+                        _ => Some(status.to_string()),
+                    }
+                }
+                Err(_) => Some("no answer".to_owned()),
+            };
+            match outcome {
+                None => ok += 1,
+                Some(why) => *failed.entry(format!("{kind} {why}")).or_default() += 1,
+            }
+        }
+        // A reader's pace: within the CMS share of one address (10 uncached loads a second),
+        // which the visitor would otherwise spend itself.
+        tokio::time::sleep(Duration::from_millis(400)).await;
+    }
+    let failed = failed
+        .iter()
+        .map(|(why, n)| format!("{why} ×{n}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    (ok, asked, failed)
+}
+
+/// Runs every client attack against a gateway of its own; the failures.
+async fn client_attacks(args: &Args, work: &Path, limit_mib: u64) -> Vec<String> {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let cms = listener.local_addr().unwrap();
+    let settings = reference_cms::Settings::from_env();
+    let (client_id, client_secret) = (settings.client_id.clone(), settings.client_secret.clone());
+    tokio::spawn(reference_cms::serve(
+        listener,
+        settings,
+        std::future::pending(),
+    ));
+    let listen = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port");
+    // The production limits (config/gateway.toml's), the demo's own index.
+    let config = format!(
+        r#"
+[server]
+listen = "{listen}"
+static_dir = "{static_dir}"
+log_format = "json"
+log_level = "info"
+access_log = true
+watch_config = false
+
+[upstream]
+base_url = "http://{cms}/"
+client_id = "{client_id}"
+client_secret = "{client_secret}"
+
+[site]
+company_name = "陆港测试集团"
+
+[search]
+mode = "index"
+"#,
+        static_dir = args.static_dir.display(),
+    );
+    let work = work.join("clients");
+    std::fs::create_dir_all(&work).expect("work directory");
+    let mut gateway =
+        gateway_process::start(&args.gateway, &work, &config, &work.join("gateway.log"));
+    let pid = gateway.id().expect("the gateway's pid");
+    let base = format!("http://{listen}");
+    let client = reqwest::Client::new();
+    gateway_process::wait_ready(&client, &base).await;
+    let prober = Prober::start(base.clone());
+    let mut failures = Vec::new();
+    for (round, attack) in Attack::ALL.into_iter().enumerate() {
+        let from = Instant::now();
+        let until = from + ATTACK;
+        let (_, (ok, asked, failed)) = tokio::join!(
+            attack.run(base.clone(), until),
+            visitor(base.clone(), round, until)
+        );
+        let (worst, probes) = prober.worst_between(from, Instant::now());
+        let alive = gateway.try_wait().ok().flatten().is_none();
+        let rss = gateway_process::status_kib(pid, "VmRSS:") / 1024;
+        println!(
+            "{:<46} {:>7}ms {:>7} {:>9}  the visitor: {ok} of {asked} answered {failed}",
+            attack.name(),
+            worst.as_millis(),
+            probes,
+            rss
+        );
+        if !alive {
+            failures.push(format!("{}: the gateway exited", attack.name()));
+            break;
+        }
+        if ok * 10 < asked * 9 {
+            failures.push(format!(
+                "{}: the visitor got {ok} of {asked}",
+                attack.name()
+            ));
+        }
+        if worst > HEALTH_BOUND {
+            failures.push(format!(
+                "{}: /healthz took {} ms (bound {} ms)",
+                attack.name(),
+                worst.as_millis(),
+                HEALTH_BOUND.as_millis()
+            ));
+        }
+        // Let the attack's connections close before the next.
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+    drop(prober);
+    let peak_mib = gateway_process::status_kib(pid, "VmHWM:") / 1024;
+    println!(
+        "peak RSS under the client attacks {peak_mib} MiB (the manifests' limit: {limit_mib} MiB)"
+    );
+    if peak_mib >= limit_mib {
+        failures.push(format!(
+            "client attacks: peak RSS {peak_mib} MiB, limit {limit_mib} MiB"
+        ));
+    }
+    let _ = gateway.start_kill();
+    let _ = gateway.wait().await;
+    failures
 }
