@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
-import { Pagination, pageWindow } from './pagination';
+import { Pagination, pageWindow, phoneNumbers } from './pagination';
 
 describe('pagination', () => {
   it('shows the first, last and neighbours of the current page', () => {
@@ -10,22 +10,43 @@ describe('pagination', () => {
     expect(pageWindow(2, 3)).toEqual([1, 2, 3]);
   });
 
-  it('on a phone shows only the first, current and last page, so the pager fits one row', () => {
-    expect(pageWindow(4, 7, 0)).toEqual([1, 'gap', 4, 'gap', 7]);
-    expect(pageWindow(1, 7, 0)).toEqual([1, 'gap', 7]);
+  it('never hides a page behind a gap standing for one, and keeps one width as the visitor pages', () => {
+    // The review's 5-page list read 1 2 … 5: pages 3 and 4 out of reach.
+    expect(pageWindow(1, 5)).toEqual([1, 2, 3, 4, 5]);
+    expect(pageWindow(1, 7)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(pageWindow(1, 9)).toEqual([1, 2, 3, 4, 5, 'gap', 9]);
+    expect(pageWindow(4, 9)).toEqual([1, 2, 3, 4, 5, 'gap', 9]);
+    expect(pageWindow(5, 9)).toEqual([1, 'gap', 4, 5, 6, 'gap', 9]);
+    expect(pageWindow(9, 9)).toEqual([1, 'gap', 5, 6, 7, 8, 9]);
+    for (let pages = 8; pages <= 30; pages += 1) {
+      for (let page = 1; page <= pages; page += 1) {
+        const row = pageWindow(page, pages);
+        expect(row).toHaveLength(7);
+        expect(row).toContain(page);
+        // A gap stands between numbers at least three apart (two pages or more).
+        row.forEach((p, i) => {
+          if (p === 'gap') expect((row[i + 1] as number) - (row[i - 1] as number)).toBeGreaterThanOrEqual(3);
+        });
+      }
+    }
+  });
+
+  it('on a phone keeps only the first, current and last page, so the pager fits one row', () => {
+    expect([...phoneNumbers(4, 7)]).toEqual([1, 4, 7]);
+    expect([...phoneNumbers(1, 7)]).toEqual([1, 7]);
     // Up to four pages all fit.
-    expect(pageWindow(1, 3, 0)).toEqual([1, 2, 3]);
-    expect(pageWindow(1, 4)).toEqual([1, 2, 3, 4]);
+    expect([...phoneNumbers(1, 3)]).toEqual([1, 2, 3]);
+    expect([...phoneNumbers(1, 4)]).toEqual([1, 2, 3, 4]);
   });
 
   it('links every page, and marks the numbers a phone leaves out (the first, current and last stay)', () => {
-    const { container } = render(<Pagination page={4} pageSize={10} total={70} onChange={() => {}} hrefOf={(p) => `/portal/x?page=${p}`} locale="zh-CN" />);
+    const { container } = render(<Pagination page={6} pageSize={10} total={100} onChange={() => {}} hrefOf={(p) => `/portal/x?page=${p}`} locale="zh-CN" />);
     const numbers = screen.getAllByRole('link', { name: /^第 \d+ 页$/ });
-    expect(numbers.map((a) => a.textContent)).toEqual(['1', '3', '4', '5', '7']);
-    expect(numbers.map((a) => a.getAttribute('href'))).toEqual([1, 3, 4, 5, 7].map((p) => `/portal/x?page=${p}`));
+    expect(numbers.map((a) => a.textContent)).toEqual(['1', '5', '6', '7', '10']);
+    expect(numbers.map((a) => a.getAttribute('href'))).toEqual([1, 5, 6, 7, 10].map((p) => `/portal/x?page=${p}`));
     const near = Array.from(container.querySelectorAll('.pagination__near a')).map((a) => a.textContent);
-    expect(near).toEqual(['3', '5']);
-    expect(screen.getByRole('link', { name: '上一页' })).toHaveAttribute('href', '/portal/x?page=3');
+    expect(near).toEqual(['5', '7']);
+    expect(screen.getByRole('link', { name: '上一页' })).toHaveAttribute('href', '/portal/x?page=5');
   });
 
   it('labels in English by default and in Chinese on request', async () => {

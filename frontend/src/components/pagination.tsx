@@ -49,20 +49,29 @@ interface PaginationProps {
 export const JUMP_FROM_PAGES = 6;
 
 /**
- * Page numbers around the current page (`siblings` each side), with the first and last always shown.
- * A phone shows none around it, so 上一页, the numbers and 下一页 fit one row at 390 px.
+ * The page numbers a desktop pager shows: the first and the last, the current page with `siblings`
+ * each side, and a gap (…) only where it stands for two pages or more — a gap for one page says less
+ * than its number. The row keeps one width as the visitor pages (`2 × siblings + 5` places, as
+ * MUI's and Ant Design's pagers do): a list of up to that many pages shows every number, so a
+ * 5-page list reads 1 2 3 4 5, not 1 2 … 5 with pages 3 and 4 out of reach.
  */
 export function pageWindow(page: number, pages: number, siblings = 1): (number | 'gap')[] {
-  // Up to four pages all fit, and a gap standing for one page would say less than its number.
-  const near = pages <= 4 ? Array.from({ length: pages }, (_, i) => i + 1) : Array.from({ length: 2 * siblings + 1 }, (_, i) => page - siblings + i);
-  const shown = new Set([1, pages, ...near].filter((p) => p >= 1 && p <= pages));
-  const sorted = [...shown].sort((a, b) => a - b);
-  const out: (number | 'gap')[] = [];
-  sorted.forEach((p, i) => {
-    if (i > 0 && p - sorted[i - 1] > 1) out.push('gap');
-    out.push(p);
-  });
-  return out;
+  const places = 2 * siblings + 5;
+  if (pages <= places) return Array.from({ length: pages }, (_, i) => i + 1);
+  // The run around the current page, slid away from the ends so the row stays `places` long.
+  const start = Math.max(Math.min(page - siblings, pages - 2 * siblings - 2), 3);
+  const end = Math.min(Math.max(page + siblings, 2 * siblings + 3), pages - 2);
+  const run = Array.from({ length: end - start + 1 }, (_, i) => start + i);
+  return [1, start > 3 ? 'gap' : 2, ...run, end < pages - 2 ? 'gap' : pages - 1, pages];
+}
+
+/**
+ * The numbers a phone keeps of the pager: the first, the current and the last (all of up to four),
+ * so 上一页, the numbers and 下一页 fit one row at 390 px.
+ */
+export function phoneNumbers(page: number, pages: number): Set<number> {
+  if (pages <= 4) return new Set(Array.from({ length: pages }, (_, i) => i + 1));
+  return new Set([1, page, pages]);
 }
 
 /** 跳至 N 页: a typed number, brought into 1..pages (without JavaScript, the form asks for `?page=N`). */
@@ -122,7 +131,7 @@ export function Pagination({ page, pageSize, total, onChange, hrefOf, keep, loca
   // A phone shows only the first, current and last numbers (the stylesheet hides the others), so
   // 上一页, the numbers and 下一页 fit one row at 390 px: the same markup on every screen, so the
   // server's page is the one the browser keeps.
-  const compact = new Set(pageWindow(page, pages, 0));
+  const compact = phoneNumbers(page, pages);
   return (
     <nav className="pagination" aria-label={labels.nav}>
       <span className="pagination__total">{labels.total(total)}</span>

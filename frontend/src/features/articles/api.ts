@@ -26,7 +26,8 @@ export const listSpec: QuerySpec<ListArgs, ArticlePage> = {
   request: ({ categoryId, page = 1, size = 10 }) => ({ url: '/article/list', params: { categoryId, page, size } }),
 };
 export const articleSpec: QuerySpec<Id, Article> = {
-  request: (id) => ({ url: '/article/detail', params: { id } }),
+  // A missing article is its page's to say (文章不存在), not a notice's over the header too.
+  request: (id) => ({ url: '/article/detail', params: { id }, quietOn: [404] }),
 };
 
 export const articlesApi = api.injectEndpoints({

@@ -55,4 +55,6 @@ export function applyPrefs(prefs: ReadingPrefs, root: HTMLElement = document.doc
   set('data-contrast', prefs.contrast ? 'high' : null);
   set('data-spacing', prefs.spacing ? 'wide' : null);
   set('data-cursor', prefs.cursor ? 'large' : null);
+  // Any aid on: the 关怀版 entry shows it (reading.css), 十字线 included, which has no attribute of its own.
+  set('data-care', isChanged(prefs) ? 'on' : null);
 }

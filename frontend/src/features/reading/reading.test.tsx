@@ -94,6 +94,21 @@ describe('reading preferences', () => {
     }
   });
 
+  it('marks <html> while any aid is on, 十字线 included, so the 关怀版 entry shows the mode is on', () => {
+    // The review: the entry looked the same with the aids on as off.
+    const root = document.createElement('html');
+    applyPrefs({ ...DEFAULT_PREFS, guide: true }, root);
+    expect(root.getAttribute('data-care')).toBe('on');
+    applyPrefs({ ...DEFAULT_PREFS, size: 'large' }, root);
+    expect(root.getAttribute('data-care')).toBe('on');
+    applyPrefs(DEFAULT_PREFS, root);
+    expect(root.getAttribute('data-care')).toBeNull();
+    // And the stylesheet lights the entry on it, and on the attributes set before the first paint.
+    const css = readFileSync(join(__dirname, 'reading.css'), 'utf8');
+    const lit = /:root:is\(([^)]*)\) \.reading__toggle::before/.exec(css)?.[1] ?? '';
+    for (const attribute of ['data-care', ...PAINT_ATTRIBUTES]) expect(lit).toContain(`[${attribute}]`);
+  });
+
   it("zoom, the large cursor and 十字线 apply as soon as the app's script loads, before anything renders", async () => {
     clearAttributes();
     window.localStorage.setItem(STORAGE_KEYS.readingPrefs, JSON.stringify({ ...DEFAULT_PREFS, size: 'xlarge', zoom: 150, cursor: true, guide: true }));

@@ -63,6 +63,15 @@ describe('envelope', () => {
     await request({ url: '/x', silent: true });
     expect(notices).toHaveLength(0);
   });
+
+  it('stays silent on the codes its caller shows itself, and speaks on the others', async () => {
+    server.answer(json({ code: 404, msg: '文章不存在。' }, 404));
+    expect((await request({ url: '/x', quietOn: [404] })).error?.code).toBe(404);
+    expect(notices).toHaveLength(0);
+    server.answer(json({ code: 502, msg: '网关错误' }, 502));
+    await request({ url: '/x', quietOn: [404] });
+    expect(notices.map((n) => n.message)).toEqual(['网关错误']);
+  });
 });
 
 describe('401', () => {

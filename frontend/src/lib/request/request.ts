@@ -40,6 +40,11 @@ export interface RequestArgs {
   allowNull?: boolean;
   /** No notification for this call's failure (the caller shows it itself). */
   silent?: boolean;
+  /**
+   * No notification for failures with these codes, which the caller shows itself: an article's
+   * page says 文章不存在 for a 404, and a red notice over the header saying it too was noise.
+   */
+  quietOn?: readonly number[];
 }
 
 export interface RequestError {
@@ -94,12 +99,12 @@ export const pageLoad = {
   assign: (href: string): void => window.location.assign(href),
 };
 
-function fail(error: RequestError, silent: boolean | undefined): RequestResult<never> {
+function fail(error: RequestError, args: Pick<RequestArgs, 'silent' | 'quietOn'>): RequestResult<never> {
   if (onServer) return { error };
   if (error.code === 401) {
     // Not again from the login page itself (its own calls refused too): that would reload it forever.
     if (window.location.pathname !== LOGIN_ROUTE) pageLoad.assign(LOGIN_ROUTE);
-  } else if (!silent) {
+  } else if (!args.silent && !args.quietOn?.includes(error.code)) {
     notify(error.msg);
   }
   return { error };
@@ -109,16 +114,16 @@ function fail(error: RequestError, silent: boolean | undefined): RequestResult<n
 function answerOf<T>(body: Record<string, unknown> | null, status: number, ok: boolean, args: RequestArgs): RequestResult<T> {
   if (!body) {
     const failed = ok ? 502 : status;
-    return fail({ code: failed, msg: messageForStatus(failed) }, args.silent);
+    return fail({ code: failed, msg: messageForStatus(failed) }, args);
   }
   const code = typeof body.code === 'number' ? body.code : Number(body.code ?? status);
   if (SUCCESS_CODES.has(code) && ok) {
     const result = (body.result ?? body.data ?? null) as T;
-    if (result === null && args.allowNull === false) return fail({ code: -2, msg: EMPTY_RESPONSE }, args.silent);
+    if (result === null && args.allowNull === false) return fail({ code: -2, msg: EMPTY_RESPONSE }, args);
     return { data: result };
   }
   const failedCode = SUCCESS_CODES.has(code) ? status : code;
-  return fail({ code: failedCode, msg: messageOf(body, failedCode) }, args.silent);
+  return fail({ code: failedCode, msg: messageOf(body, failedCode) }, args);
 }
 
 /**
@@ -149,7 +154,7 @@ export async function request<T = unknown>(args: RequestArgs, outer?: AbortSigna
     const now = Date.now();
     const previous = lastSent.get(key);
     if (previous !== undefined && now - previous < DUPLICATE_WINDOW_MS) {
-      return fail({ code: -1, msg: DUPLICATE_REQUEST }, args.silent);
+      return fail({ code: -1, msg: DUPLICATE_REQUEST }, args);
     }
     lastSent.set(key, now);
   }
@@ -178,9 +183,9 @@ export async function request<T = unknown>(args: RequestArgs, outer?: AbortSigna
         signal: controller.signal,
       });
     } catch {
-      if (timedOut) return fail({ code: 408, msg: messageForStatus(408) }, args.silent);
+      if (timedOut) return fail({ code: 408, msg: messageForStatus(408) }, args);
       if (outer?.aborted) return { error: { code: -3, msg: '请求已取消' } };
-      return fail({ code: 503, msg: NETWORK_FAILED }, args.silent);
+      return fail({ code: 503, msg: NETWORK_FAILED }, args);
     }
 
     const contentType = response.headers.get('Content-Type') ?? '';
@@ -191,10 +196,10 @@ export async function request<T = unknown>(args: RequestArgs, outer?: AbortSigna
 
     const text = await response.text();
     if (!text.trim()) {
-      if (response.status === 401) return fail({ code: 401, msg: messageForStatus(401) }, args.silent);
-      if (!response.ok) return fail({ code: response.status, msg: messageForStatus(response.status) }, args.silent);
+      if (response.status === 401) return fail({ code: 401, msg: messageForStatus(401) }, args);
+      if (!response.ok) return fail({ code: response.status, msg: messageForStatus(response.status) }, args);
       if (allowNull) return { data: null as T };
-      return fail({ code: -2, msg: EMPTY_RESPONSE }, args.silent);
+      return fail({ code: -2, msg: EMPTY_RESPONSE }, args);
     }
 
     let body: Record<string, unknown> | null = null;
@@ -205,7 +210,7 @@ export async function request<T = unknown>(args: RequestArgs, outer?: AbortSigna
       body = null;
     }
     if (mode === 'blob') {
-      return fail({ code: Number(body?.code) || response.status, msg: DOWNLOAD_FAILED }, args.silent);
+      return fail({ code: Number(body?.code) || response.status, msg: DOWNLOAD_FAILED }, args);
     }
     return answerOf<T>(body, response.status, response.ok, args);
   } finally {

@@ -1,4 +1,4 @@
-import { render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { Provider } from 'react-redux';
 import { Router } from 'wouter';
@@ -145,6 +145,27 @@ describe('a list page', () => {
     expect(container.querySelector('.content-region')).toHaveAttribute('aria-busy', 'false');
     expect(container.querySelector('.skeleton')).toBeNull();
     expect(screen.getByRole('link', { name: '通知第 11 号' })).toHaveAttribute('href', '/portal/article/11?listPage=2');
+  });
+
+  it('moves focus to the main region when 下一页 opens the next page, not to the document body', () => {
+    // The review: Enter on 下一页 dropped keyboard focus to <body> (the pager goes while the next
+    // page loads, and the route announcer moves focus only when the path changes, not its query).
+    mockApi.lists['23:1:10'] = pageOf([summary(11, 1)], 1, 12);
+    mockApi.lists['23:2:10'] = undefined;
+    const { hook, searchHook } = memoryLocation({ path: '/news_center/notice' });
+    render(
+      <Provider store={makeStore()}>
+        <Router hook={hook} searchHook={searchHook}>
+          <main id="main-content" tabIndex={-1}>
+            <ListPage {...CONTEXT} />
+          </main>
+        </Router>
+      </Provider>,
+    );
+    const next = screen.getByRole('link', { name: '下一页' });
+    next.focus();
+    fireEvent.click(next);
+    expect(document.activeElement).toBe(document.getElementById('main-content'));
   });
 
   it('leaves page 1’s article addresses plain, and keeps a page’s own query (党建风采)', () => {

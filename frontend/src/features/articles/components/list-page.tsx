@@ -47,7 +47,12 @@ export function ListPage(props: ListPageProps) {
     (next: number, options?: { replace?: boolean }) => {
       dispatch(setListPage({ list: path, page: next }));
       navigate(next > 1 ? `${path}?page=${next}` : path, options);
-      document.getElementById('main-content')?.scrollIntoView({ block: 'start' });
+      const main = document.getElementById('main-content');
+      main?.scrollIntoView({ block: 'start' });
+      // The pager goes while the next page loads, and with it the link that had focus: the focus
+      // moves to the page's main region (as after a route change), not to the document's body,
+      // where a keyboard visitor would start again from the top of the site.
+      main?.focus({ preventScroll: true });
     },
     [dispatch, navigate, path],
   );
