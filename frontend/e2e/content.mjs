@@ -94,6 +94,25 @@ export const contentTests = [
       assert.equal(Math.round(a.y), Math.round(b.y), 'side by side');
       assert.ok(b.x > a.x + a.width - 1, 'notices right of the news');
       assert.equal(await newsColumn.getByRole('link', { name: lead.title, exact: true }).count(), 0);
+      // No line of a notice's title is cut across: each is shown whole or not at all (the review saw
+      // the top half of a third line under the ellipsis of a clamped title).
+      const lines = await noticeColumn.locator('.home-lines a').evaluateAll((links) =>
+        links.map((a) => {
+          // Where what is shown ends: the lowest bottom the link or anything in it clips at.
+          const clips = [a, ...a.querySelectorAll('*')].filter((el) => getComputedStyle(el).overflowY !== 'visible');
+          const shownTo = Math.min(...clips.map((el) => el.getBoundingClientRect().bottom));
+          const range = document.createRange();
+          range.selectNodeContents(a);
+          const rects = [...range.getClientRects()].filter((r) => r.height > 0 && r.width > 0);
+          return {
+            title: a.textContent,
+            cut: rects.some((r) => r.top < shownTo - 0.5 && r.bottom > shownTo + 0.5),
+            hidden: rects.some((r) => r.top >= shownTo - 0.5),
+          };
+        }),
+      );
+      assert.deepEqual(lines.filter((l) => l.cut).map((l) => l.title), [], 'a line cut across');
+      assert.ok(lines.some((l) => l.hidden), `a long title is clamped here: ${JSON.stringify(lines)}`);
 
       // 专题专栏: the topics the CMS lists under /topics, each to its landing page.
       const topics = byUrl('/topics').subCategory.filter((c) => !c.hidden);
