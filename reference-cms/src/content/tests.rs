@@ -165,3 +165,22 @@ fn native_passes_lead_and_captions_through() {
     let vtt = std::fs::read_to_string(dir.join("videos/tongda-ouya.zh.vtt")).unwrap();
     assert!(vtt.starts_with("WEBVTT"), "a WebVTT file");
 }
+
+/// The demo speaks to visitors, not to technicians: no article tells them a file's format (the
+/// review found the video's page explaining "WebM格式…WebVTT", words a reader does not need).
+#[test]
+fn no_article_tells_visitors_file_formats() {
+    let content = bundled();
+    for article in content.articles_in(None) {
+        let detail = content.detail(article.id).unwrap();
+        let text = detail["content"].as_str().unwrap_or_default();
+        for format in ["WebM", "WebVTT", "MP4", "H.264"] {
+            assert!(
+                !text.contains(format),
+                "article {} ({}) tells visitors about {format}",
+                article.id,
+                detail["title"]
+            );
+        }
+    }
+}
