@@ -171,6 +171,30 @@ function fakeSpeech(langs) {
   Object.defineProperty(window, 'speechSynthesis', { configurable: true, value: engine });
 }
 
+/**
+ * Breadcrumb entries broken across lines although each would fit a line of the breadcrumb's width
+ * (the review, at 特大 on a phone: names broken beside 当前位置): an entry wraps whole to the next
+ * line, and breaks inside only when it is longer than the breadcrumb. One function, for page.evaluate.
+ */
+function brokenCrumbs() {
+  const out = [];
+  for (const li of document.querySelectorAll('.breadcrumb li')) {
+    const range = document.createRange();
+    range.selectNodeContents(li);
+    const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+    if (tops.size < 2) continue;
+    // The breadcrumb's whole width: its entries may take a line below 当前位置 rather than break.
+    const row = li.closest('.breadcrumb').getBoundingClientRect().width;
+    const probe = li.cloneNode(true);
+    Object.assign(probe.style, { position: 'absolute', visibility: 'hidden', whiteSpace: 'nowrap', width: 'max-content' });
+    li.parentElement.appendChild(probe);
+    const whole = probe.getBoundingClientRect().width;
+    probe.remove();
+    if (whole <= row) out.push(`breadcrumb "${li.textContent.trim()}" broken across ${tops.size} lines though it fits one (${Math.round(whole)} of ${Math.round(row)} px)`);
+  }
+  return out;
+}
+
 export const careTests = [
   {
     name: '关怀版: the entry is in sight on phones and desktops, and the toolbar works by keyboard',
@@ -250,6 +274,7 @@ export const careTests = [
             for (const o of await overflowing(page)) problems.push(`${at}: ${o}`);
             for (const c of await page.evaluate(clippedHeadlines)) problems.push(`${at}: ${c}`);
             for (const r of await page.evaluate(raggedCardRows)) problems.push(`${at}: ${r}`);
+            for (const b of await page.evaluate(brokenCrumbs)) problems.push(`${at}: ${b}`);
           }
           // The phone menu open, with the search box's hint showing: still nothing past the edge.
           if (viewport.width < 768) {
