@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 
 import { Header } from './header';
 
@@ -18,5 +18,19 @@ describe('header search box', () => {
     // 关怀版 stays: one entry, in the strip above the menu, which phones show too (reading.css).
     expect(document.querySelectorAll('summary.reading__toggle')).toHaveLength(1);
     expect(document.querySelector('.site-header__tools summary')).toHaveTextContent('关怀版');
+  });
+});
+
+describe('the phone menu', () => {
+  it('starts with 首页, marked when the visitor is there (the review: a phone menu without it)', () => {
+    const { unmount } = render(<Header companyName="云川陆港" items={[]} currentPath="/" search={false} />);
+    const menu = document.getElementById('site-nav')!;
+    const home = within(menu).getByRole('link', { name: '首页' });
+    expect(home).toHaveAttribute('href', '/portal/');
+    expect(home).toHaveAttribute('aria-current', 'page');
+    expect(menu.firstElementChild).toBe(home);
+    unmount();
+    render(<Header companyName="云川陆港" items={[]} currentPath="/about" search={false} />);
+    expect(within(document.getElementById('site-nav')!).getByRole('link', { name: '首页' })).not.toHaveAttribute('aria-current');
   });
 });

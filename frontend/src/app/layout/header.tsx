@@ -65,6 +65,11 @@ export function Header({ companyName, items, currentPath, search = false }: Head
           {open ? '关闭菜单' : '菜单'}
         </a>
         <div id="site-nav" className={`site-nav${open ? ' is-open' : ''}`}>
+          {/* 首页 heads the phone's menu (a phone visitor looks for it there; on a desktop the logo
+              and the name are the way home, and the stylesheet leaves this out). */}
+          <a className="site-nav__home" href={pageHref('/')} aria-current={currentPath === '/' ? 'page' : undefined} onClick={() => setOpen(false)}>
+            首页
+          </a>
           <Menu items={items} currentPath={currentPath} onNavigate={() => setOpen(false)} />
           <div className="site-nav__tools">
             {search && <SearchBox onSearch={() => setOpen(false)} />}
