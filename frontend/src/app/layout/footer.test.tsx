@@ -107,3 +107,10 @@ describe('footer', () => {
     expect(screen.queryByRole('link', { name: '信访举报' })).toBeNull();
   });
 });
+
+describe('返回顶部', () => {
+  it('ends every page with a way back to its top that needs no script', () => {
+    render(<Footer site={SITE} />);
+    expect(screen.getByRole('link', { name: '返回顶部' })).toHaveAttribute('href', '#top');
+  });
+});

@@ -83,6 +83,11 @@ export function Footer({ site, liaison = false }: { site?: Site; liaison?: boole
         )}
         {site && (
           <p className="site-footer__legal">
+            {/* To the top of the page, without a script (`#top` is the document's top); the
+                browser's next Tab starts there too. */}
+            <a className="site-footer__top" href="#top">
+              返回顶部
+            </a>
             <span>
               © {year} {site.copyright || `${site.companyName} 版权所有`}
             </span>
