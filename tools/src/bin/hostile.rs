@@ -367,6 +367,7 @@ per_client_per_second = 1000000
 per_client_burst = 1000000
 per_client_cms_per_second = 1000000
 per_client_cms_burst = 1000000
+per_client_renders = 1000000
 
 [admin]
 token = "{ADMIN_TOKEN}"
