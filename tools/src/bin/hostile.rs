@@ -1118,42 +1118,52 @@ mode = "index"
     let prober = Prober::start(base.clone());
     let mut failures = Vec::new();
     for (round, attack) in Attack::ALL.into_iter().enumerate() {
-        let from = Instant::now();
-        let until = from + ATTACK;
-        let (_, (ok, asked, failed)) = tokio::join!(
-            attack.run(base.clone(), until),
-            visitor(base.clone(), round, until)
-        );
-        let (worst, probes) = prober.worst_between(from, Instant::now());
-        let alive = gateway.try_wait().ok().flatten().is_none();
-        let rss = gateway_process::status_kib(pid, "VmRSS:") / 1024;
-        println!(
-            "{:<46} {:>7}ms {:>7} {:>9}  the visitor: {ok} of {asked} answered {failed}",
-            attack.name(),
-            worst.as_millis(),
-            probes,
-            rss
-        );
-        if !alive {
-            failures.push(format!("{}: the gateway exited", attack.name()));
-            break;
-        }
-        if ok * 10 < asked * 9 {
-            failures.push(format!(
-                "{}: the visitor got {ok} of {asked}",
-                attack.name()
-            ));
-        }
-        if worst > HEALTH_BOUND {
-            failures.push(format!(
-                "{}: /healthz took {} ms (bound {} ms)",
+        // As for the CMS cases: one that fails only on `/healthz`'s time is run once more (these
+        // machines are shared).
+        for tries in 1..=2 {
+            let from = Instant::now();
+            let until = from + ATTACK;
+            let (_, (ok, asked, failed)) = tokio::join!(
+                attack.run(base.clone(), until),
+                visitor(base.clone(), round * 2 + tries, until)
+            );
+            let (worst, probes) = prober.worst_between(from, Instant::now());
+            let alive = gateway.try_wait().ok().flatten().is_none();
+            let rss = gateway_process::status_kib(pid, "VmRSS:") / 1024;
+            let again = if tries > 1 { " (second try)" } else { "" };
+            println!(
+                "{:<46} {:>7}ms {:>7} {:>9}  the visitor: {ok} of {asked} answered {failed}{again}",
                 attack.name(),
                 worst.as_millis(),
-                HEALTH_BOUND.as_millis()
-            ));
+                probes,
+                rss
+            );
+            // Let the attack's connections close before the next.
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            if !alive {
+                failures.push(format!("{}: the gateway exited", attack.name()));
+                return failures;
+            }
+            if ok * 10 < asked * 9 {
+                failures.push(format!(
+                    "{}: the visitor got {ok} of {asked}",
+                    attack.name()
+                ));
+                break;
+            }
+            if worst > HEALTH_BOUND {
+                if tries < 2 {
+                    continue;
+                }
+                failures.push(format!(
+                    "{}: /healthz took {} ms (bound {} ms)",
+                    attack.name(),
+                    worst.as_millis(),
+                    HEALTH_BOUND.as_millis()
+                ));
+            }
+            break;
         }
-        // Let the attack's connections close before the next.
-        tokio::time::sleep(Duration::from_secs(1)).await;
     }
     drop(prober);
     let peak_mib = gateway_process::status_kib(pid, "VmHWM:") / 1024;
