@@ -450,14 +450,6 @@ async fn walk(
     let tree = content.tree().await?;
     // Past the budget already (articles a webhook added one by one since): fewer are listed.
     let trims = budget.reached(settings, engine, held.len());
-    if trims {
-        tracing::warn!(
-            bytes = engine.bytes(),
-            max = settings.max_memory_bytes,
-            keeps = budget.fits,
-            "the search index is past search.max_memory_bytes: it keeps the newest articles that fit (raise it, or set search.dir)"
-        );
-    }
     let most = budget.most(settings, engine);
     let listed = content.first_articles(None, most).await?;
     if most == settings.max_articles && listed.value.len() >= settings.max_articles {
@@ -559,15 +551,17 @@ async fn walk(
     }
     drop(reads);
     if full {
+        changed = true;
+    } else {
+        changed |= put(engine, batch, held).await;
+    }
+    if full || trims {
         tracing::warn!(
             bytes = engine.bytes(),
             max = settings.max_memory_bytes,
             keeps = budget.fits,
             "the search index reached search.max_memory_bytes: it keeps the newest articles that fit (raise it, or set search.dir)"
         );
-        changed = true;
-    } else {
-        changed |= put(engine, batch, held).await;
     }
     if failed > 0 {
         tracing::warn!(

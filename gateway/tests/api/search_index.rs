@@ -537,17 +537,22 @@ async fn an_edit_is_read_from_the_cms_once_for_the_cache_and_the_index() {
 }
 
 /// Three articles, the second a body nested 50 000 deep, which the gateway refuses.
+/// A tree of one list, 公司新闻 (21), as the scripted CMSes below answer it.
+fn one_news_category() -> Reply {
+    Reply::Json(
+        200,
+        json!({"code": 200, "result": [{"id": 21, "parentId": 0, "name": "公司新闻",
+            "url": "/news_center/company_announcement/1", "type": "list"}]}),
+    )
+}
+
 fn a_list_with_one_deep_body(path: &str, query: &str) -> Reply {
     let article = |id: u64| {
         json!({"id": id, "categoryId": 21, "title": format!("班列新闻{id}"),
             "publishTime": format!("2026-11-0{id} 09:00:00")})
     };
     if path.ends_with("category/list") {
-        return Reply::Json(
-            200,
-            json!({"code": 200, "result": [{"id": 21, "parentId": 0, "name": "公司新闻",
-                "url": "/news_center/company_announcement/1", "type": "list"}]}),
-        );
+        return one_news_category();
     }
     if path.ends_with("article/detail") {
         let id: u64 = query
@@ -641,11 +646,7 @@ fn many_articles(path: &str, query: &str) -> Reply {
             "publishTime": format!("2026-{:02}-{:02} {:02}:00:00", 1 + day / 28, 1 + day % 28, id % 24)})
     };
     if path.ends_with("category/list") {
-        return Reply::Json(
-            200,
-            json!({"code": 200, "result": [{"id": 21, "parentId": 0, "name": "公司新闻",
-                "url": "/news_center/company_announcement/1", "type": "list"}]}),
-        );
+        return one_news_category();
     }
     if path.ends_with("article/detail") {
         let id = param("id").unwrap_or(0);
