@@ -51,6 +51,10 @@ const DIRECTUS: Example = Example {
     name: "Directus",
     text: include_str!("../../config/examples/directus.toml"),
 };
+const PLONE: Example = Example {
+    name: "Plone 6 (plone.restapi)",
+    text: include_str!("../../config/examples/plone.toml"),
+};
 
 /// How the gateway presents its credential (`upstream.auth`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -196,6 +200,10 @@ fn reads_the_tree(report: &Report) -> bool {
 struct Facts {
     company_name: Option<String>,
     time_zone: Option<String>,
+    /// Where the CMS's API is, when not at the address given (Plone's `++api++/`).
+    api_base: Option<Url>,
+    /// The path the CMS's content is below (Plone's site, `/Plone`): its ids' root.
+    site_path: Option<String>,
 }
 
 enum Known {
@@ -239,14 +247,24 @@ async fn fingerprint(client: &Client, base: &Url, facts: &mut Facts) -> Option<K
         return Some(Known::Mapped(&STRAPI));
     }
     // Plone (plone.restapi): the site root's `@type`, or Zope's `X-Powered-By`.
-    if let Some((headers, body)) = get(client, base, "++api++").await
+    // Given the site's address or its API's (`…/Plone/++api++/`).
+    let api = if base.path().ends_with("/++api++/") {
+        ""
+    } else {
+        "++api++/"
+    };
+    if let Some((headers, body)) = get(client, base, api).await
         && (body["@type"] == "Plone Site" || powered_by(&headers, "zope"))
     {
-        return Some(Known::Unmapped {
-            cms: "Plone (plone.restapi)",
-            hint: "address content by its UID (`ids = \"text\"`, `fields.article.id = \"UID\"`) and \
-                   ask lists with `@search` under each section's path",
-        });
+        // Its title may be short of the company's full name: `[site]` asks to check it.
+        facts.company_name = text(&body["title"]);
+        facts.api_base = base.join(api).ok();
+        // Ids are paths below the site, whose own path (`/Plone`) its `@id` says.
+        facts.site_path = body["@id"]
+            .as_str()
+            .and_then(|id| Url::parse(id).ok())
+            .map(|site| site.path().trim_end_matches('/').to_owned());
+        return Some(Known::Mapped(&PLONE));
     }
     // Wagtail: its pages API.
     if let Some((_, body)) = get(client, base, "api/v2/pages/").await
@@ -335,10 +353,7 @@ fn draft(example: &Example, request: &Request, facts: &Facts) -> String {
         if table == "[upstream]" {
             match key {
                 "base_url" => {
-                    text.push_str(&format!(
-                        "base_url = \"{}\"\n",
-                        with_slash(&request.base_url)
-                    ));
+                    text.push_str(&format!("base_url = \"{}\"\n", api_base(request, facts)));
                     continue;
                 }
                 // The credential is the environment's (PORTAL__UPSTREAM__CLIENT_ID / _SECRET),
@@ -367,13 +382,37 @@ fn draft(example: &Example, request: &Request, facts: &Facts) -> String {
     // The example's CMS address elsewhere (WordPress's article pages, `[dialect.links]`) is this
     // CMS's.
     if let Some(old) = example_base(example) {
-        text = text.replace(&old, with_slash(&request.base_url).as_str());
+        text = text.replace(&old, api_base(request, facts).as_str());
+    }
+    // The example's site path (Plone's `/Plone`) where the ids, lists and routes name it.
+    if let Some(path) = &facts.site_path {
+        for (written, own) in [
+            (
+                "id_root = \"/Plone\"",
+                format!("id_root = {}", toml_string(path)),
+            ),
+            ("\"/Plone/{id}\"", toml_string(&format!("{path}/{{id}}"))),
+            (
+                "strip_prefix = \"/Plone\"",
+                format!("strip_prefix = {}", toml_string(path)),
+            ),
+        ] {
+            text = text.replace(written, &own);
+        }
     }
     text.push_str(&site_table(facts));
     if let Some(zone) = &facts.time_zone {
         text = apply_fix(&text, &format!("dialect.time_zone = \"{zone}\""));
     }
     text
+}
+
+/// The CMS's API address: where its fingerprint found it, else the address given.
+fn api_base(request: &Request, facts: &Facts) -> Url {
+    facts
+        .api_base
+        .clone()
+        .unwrap_or_else(|| with_slash(&request.base_url))
 }
 
 /// The `base_url` the example is written for.

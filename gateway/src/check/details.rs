@@ -104,7 +104,7 @@ impl Checker {
                         "payload",
                         "dialect.endpoints.article_search (path or param)",
                     ).with_fix(Some(
-                        "search.mode = \"index\" (the gateway's own index, which segments Chinese)"
+                        "search.mode = \"index\"   # the gateway's own index, which segments Chinese"
                             .to_owned(),
                     )));
                 }
@@ -325,7 +325,8 @@ impl Checker {
                         )),
                     );
                 }
-                if let Some(problem) = stray_links(self.upstream.links(), body) {
+                let slugs = self.dialect().looks_up_slugs();
+                if let Some(problem) = stray_links(self.upstream.links(), body, slugs) {
                     self.last().problems.push(problem);
                 }
                 let full_title = article.title.clone();
@@ -461,8 +462,10 @@ fn hrefs(body: &str) -> Vec<&str> {
 /// Links in an article's body to pages of the CMS's own site that are no article page the
 /// config names: the portal sends a visitor to the file store (where such a page is not), to the
 /// CMS's own address, or drops the link. The fix line is a `links.article` pattern made of the
-/// first such address, its number as `{id}`, else its last segment as `{slug}`.
-fn stray_links(links: &portal_cms::FileLinks, body: &str) -> Option<Problem> {
+/// first such address, its number as `{id}`, else its last segment as `{slug}` (only where the
+/// dialect can look a slug up, `endpoints.article_by_slug`: a `{slug}` pattern without it is a
+/// config that does not load, so the fix says what it needs instead).
+fn stray_links(links: &portal_cms::FileLinks, body: &str, slugs: bool) -> Option<Problem> {
     let strays: Vec<portal_cms::StrayPage> = hrefs(body)
         .into_iter()
         .filter_map(|href| links.stray_page(&href.replace("&amp;", "&")))
@@ -495,11 +498,21 @@ fn stray_links(links: &portal_cms::FileLinks, body: &str) -> Option<Problem> {
             "payload.content",
             "dialect.links.article",
         )
-        .with_fix(Some(format!(
-            "dialect.links.article = [\"{}\"]   # the address of the CMS's article pages, so \
-             links to them open the portal's; a link to any other page of the CMS cannot be shown",
-            pattern_of(&first.path)
-        ))),
+        .with_fix(Some({
+            let pattern = pattern_of(&first.path);
+            if pattern.contains("{slug}") && !slugs {
+                format!(
+                    "[dialect.endpoints.article_by_slug] (where the CMS finds an article by its \
+                     slug), then dialect.links.article = [\"{pattern}\"]"
+                )
+            } else {
+                format!(
+                    "dialect.links.article = [\"{pattern}\"]   # the address of the CMS's article \
+                     pages, so links to them open the portal's; a link to any other page of the \
+                     CMS cannot be shown"
+                )
+            }
+        })),
     )
 }
 

@@ -207,12 +207,13 @@ async fn links_to_pages_of_the_cms_that_are_no_articles_are_named() {
             .contains("(sent to /portal/api/files/news/notice-2024.html, which the file store"),
         "{rendered}"
     );
+    // This CMS's dialect has no `article_by_slug`: a `{slug}` pattern alone would be a config
+    // that does not load (and `init` pastes `a.b = …` lines), so the fix names what it needs.
     assert!(
-        found
-            .fix
-            .as_deref()
-            .unwrap()
-            .starts_with("dialect.links.article = [\"/column/{slug}\"]"),
+        found.fix.as_deref().unwrap().starts_with(
+            "[dialect.endpoints.article_by_slug] (where the CMS finds an article by its slug), \
+             then dialect.links.article = [\"/column/{slug}\"]"
+        ),
         "{rendered}"
     );
     let good = scripted(site, "").await;

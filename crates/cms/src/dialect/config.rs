@@ -44,8 +44,15 @@ pub struct DialectConfig {
     /// Directus's serial keys, reference-cms) or `text` (Strapi 5's `documentId`, Plone's UID,
     /// UUIDs, hex ids, slugs). Either way the portal carries them as the CMS writes them; with
     /// `numbers` an address naming an article by a word answers "not found" without asking the
-    /// CMS, which many answer with a 400 or a 500.
+    /// CMS, which many answer with a 400 or a 500. `paths`: the CMS names its content by where
+    /// it sits (Plone: `/Plone/news_center/notice`); see `id_root`.
     pub ids: IdKind,
+    /// With `ids = "paths"`: the CMS path every id is written below (Plone's site, `/Plone`).
+    /// An id is the path below it with `:` for `/` (`news_center:notice`), read from a path or
+    /// a full address of the CMS (`@id`); a path is sent back where an endpoint says `{id}`,
+    /// with `/` again. A category or an article whose parent or category is not given is in
+    /// the folder above it.
+    pub id_root: String,
     pub envelope: EnvelopeConfig,
     pub paging: PagingConfig,
     pub endpoints: EndpointsConfig,
@@ -63,6 +70,7 @@ impl Default for DialectConfig {
             content_format: ContentFormat::default(),
             text_format: TextFormat::default(),
             ids: IdKind::default(),
+            id_root: String::new(),
             envelope: EnvelopeConfig::default(),
             paging: PagingConfig::default(),
             endpoints: EndpointsConfig::default(),
@@ -81,6 +89,7 @@ pub enum IdKind {
     #[default]
     Numbers,
     Text,
+    Paths,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]

@@ -485,8 +485,12 @@ impl Dialect {
                 format!("a category must be an object, found {}", type_name(object)),
             ));
         }
-        let id = required(object, &f.id, at, AN_ID, as_id)?;
-        let parent = read(object, &f.parent_id, at, &format!("{AN_ID} or null"), as_id)?;
+        let id = required(object, &f.id, at, AN_ID, |v| self.id_of(v))?;
+        // A CMS that names content by path (`ids = "paths"`) has a category's parent in its path.
+        let parent = read(object, &f.parent_id, at, &format!("{AN_ID} or null"), |v| {
+            self.id_of(v)
+        })?
+        .or_else(|| self.folder_of(&id));
         let name = required(object, &f.name, at, "a name (string)", as_text)?;
         let slug = read(object, &f.slug, at, "a string", as_text)?;
         let derived_from = match &self.categories.route_from {
@@ -532,21 +536,28 @@ impl Dialect {
             .paths
             .iter()
             .flat_map(|path| path.every_item(item))
-            .any(|value| as_id(value).as_ref() == Some(category))
+            .any(|value| self.id_of(value).as_ref() == Some(category))
     }
 
     pub fn category_id_of(&self, object: &Value) -> Option<Id> {
-        self.category.id.get(object).and_then(as_id)
+        self.category.id.get(object).and_then(|v| self.id_of(v))
     }
 
     /// The id of a raw article (a webhook's entry), if it has a readable one.
     pub fn article_id_of(&self, object: &Value) -> Option<Id> {
-        self.article.id.get(object).and_then(as_id)
+        self.article.id.get(object).and_then(|v| self.id_of(v))
     }
 
     /// The category a raw article names, if it names one readably.
     pub fn article_category_of(&self, object: &Value) -> Option<Id> {
-        self.article.category_id.get(object).and_then(as_id)
+        self.article
+            .category_id
+            .get(object)
+            .and_then(|v| self.id_of(v))
+            .or_else(|| {
+                self.article_id_of(object)
+                    .and_then(|id| self.folder_of(&id))
+            })
     }
 
     /// The raw category objects of a category-list payload.
@@ -723,7 +734,7 @@ impl Dialect {
         );
         // A neighbour without its id or title is left out rather than failing the article.
         let f = &self.article;
-        let id = read(value, &f.id, &at, AN_ID, as_id)?;
+        let id = read(value, &f.id, &at, AN_ID, |v| self.id_of(v))?;
         let title = read(value, &f.title, &at, "a title (string)", as_text)?;
         Ok(id.zip(title).map(|(id, title)| Link { id, title }))
     }
@@ -801,9 +812,12 @@ impl Dialect {
                 ));
             }
         };
+        let id = required(object, &f.id, at, AN_ID, |v| self.id_of(v))?;
         Ok(Article {
-            id: required(object, &f.id, at, AN_ID, as_id)?,
-            category_id: read(object, &f.category_id, at, AN_ID, as_id)?.unwrap_or_else(Id::top),
+            category_id: read(object, &f.category_id, at, AN_ID, |v| self.id_of(v))?
+                .or_else(|| self.folder_of(&id))
+                .unwrap_or_else(Id::top),
+            id,
             title: self.text(required(object, &f.title, at, "a title (string)", as_text)?),
             // A summary is text, whatever markup the CMS wrapped it in.
             summary: read(object, &f.summary, at, "a string", as_text)?.map(|s| {

@@ -206,6 +206,12 @@ pub struct CmsEndpoint {
     param: String,
     /// The value goes into the path rather than a parameter.
     in_path: bool,
+    /// The value goes into fixed parameters that name it (`"path.query" = "/Plone/{id}"`):
+    /// a list asked by a path rather than a parameter of its own. Without a value (every
+    /// category's articles) those parameters are left out.
+    in_query: bool,
+    /// `{placeholder}` as written.
+    marker: String,
     /// Statuses read as "not found" besides 404 and 410 (`not_found`).
     not_found: Vec<u16>,
 }
@@ -252,6 +258,20 @@ impl CmsEndpoint {
         if !rest.is_empty() {
             pieces.push(Piece::Text(rest.to_owned()));
         }
+        let marker = format!("{{{placeholder}}}");
+        let mut in_query = false;
+        for (name, value) in &config.query {
+            let stripped = value.replace(&marker, "");
+            if stripped.contains('{') {
+                return Err(invalid(
+                    format!("{key}.query.{name}"),
+                    format!(
+                        "unknown placeholder in `{value}` (this endpoint knows `{marker}`, for the value it sends)"
+                    ),
+                ));
+            }
+            in_query |= stripped.len() != value.len();
+        }
         Ok(Self {
             pieces,
             query: config
@@ -259,6 +279,8 @@ impl CmsEndpoint {
                 .iter()
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect(),
+            in_query,
+            marker,
             param: if config.param.is_empty() {
                 default_param.to_owned()
             } else {
@@ -287,7 +309,23 @@ impl CmsEndpoint {
             }
         }
         let mut query = self.query.clone();
-        if let (false, Some(value), false) = (self.in_path, value, self.param.is_empty()) {
+        if self.in_query {
+            query.retain_mut(|(_, fixed)| {
+                if !fixed.contains(&self.marker) {
+                    return true;
+                }
+                match value {
+                    Some(value) => {
+                        *fixed = fixed.replace(&self.marker, value);
+                        true
+                    }
+                    None => false,
+                }
+            });
+        }
+        if let (false, false, Some(value), false) =
+            (self.in_path, self.in_query, value, self.param.is_empty())
+        {
             query.push((self.param.clone(), value.to_string()));
         }
         (path, query)
@@ -425,6 +463,8 @@ pub struct Dialect {
     content_format: ContentFormat,
     text_format: TextFormat,
     ids: config::IdKind,
+    /// With `ids = "paths"`, the path ids are below (`/Plone`; empty for the CMS's root).
+    id_root: Option<String>,
     /// Response headers with a list's total and page count.
     total_header: Option<axum::http::HeaderName>,
     total_pages_header: Option<axum::http::HeaderName>,
@@ -630,6 +670,26 @@ fn check_categories(
 }
 
 /// The path files are read under, relative.
+/// `id_root`, checked: set only with `ids = "paths"`, a path without a trailing `/`.
+fn id_root(config: &DialectConfig) -> Result<Option<String>, DialectError> {
+    let root = config.id_root.trim();
+    if config.ids != config::IdKind::Paths {
+        return match root.is_empty() {
+            true => Ok(None),
+            false => Err(invalid(key("id_root"), "is read only with ids = \"paths\"")),
+        };
+    }
+    if !root.is_empty()
+        && (!root.starts_with('/') || root.contains("..") || root.contains(['?', '#', ' ']))
+    {
+        return Err(invalid(
+            key("id_root"),
+            "must be the CMS path the ids are below, starting with '/' (Plone's site: \"/Plone\")",
+        ));
+    }
+    Ok(Some(root.trim_end_matches('/').to_owned()))
+}
+
 fn files_path(files: &str) -> Result<&str, DialectError> {
     let files = files.trim_matches('/');
     if files.is_empty() || files.contains("..") || files.contains('?') {
@@ -735,6 +795,7 @@ impl Dialect {
             content_format: config.content_format,
             text_format: config.text_format,
             ids: config.ids,
+            id_root: id_root(config)?,
             total_header: header_named("lists.total_header", &config.lists.total_header)?,
             total_pages_header: header_named(
                 "lists.total_pages_header",
@@ -794,13 +855,42 @@ impl Dialect {
     /// Whether `id` may name something in this CMS (`ids`: any id for `text`, a whole number
     /// for `numbers`).
     pub fn holds(&self, id: &Id) -> bool {
-        self.ids == config::IdKind::Text || id.as_number().is_some()
+        self.ids != config::IdKind::Numbers || id.as_number().is_some()
     }
 
-    /// Whether the CMS's ids are text (`ids = "text"`): a whole number found in its payloads is
-    /// then some other key (Strapi's row `id` beside the `documentId` the portal goes by).
+    /// Whether the CMS's ids are text (`ids = "text"` or `"paths"`): a whole number found in
+    /// its payloads is then some other key (Strapi's row `id` beside the `documentId` the
+    /// portal goes by).
     pub fn ids_are_text(&self) -> bool {
-        self.ids == config::IdKind::Text
+        self.ids != config::IdKind::Numbers
+    }
+
+    /// An id as the CMS writes it: a whole number or a string that is an id; with
+    /// `ids = "paths"`, a path or an address below `id_root` (the root itself is the top).
+    pub fn id_of(&self, value: &Value) -> Option<Id> {
+        match &self.id_root {
+            None => map::as_id(value),
+            Some(root) => path_id(root, value.as_str()?),
+        }
+    }
+
+    /// What an id is in a call to the CMS (`{id}`): the id itself, or with `ids = "paths"` its
+    /// path below `id_root`, `/` again for `:`.
+    pub fn cms_value<'a>(&self, id: &'a Id) -> std::borrow::Cow<'a, str> {
+        match &self.id_root {
+            None => std::borrow::Cow::Borrowed(id.as_str()),
+            Some(_) if id.is_top() => std::borrow::Cow::Borrowed(""),
+            Some(_) => std::borrow::Cow::Owned(id.as_str().replace(':', "/")),
+        }
+    }
+
+    /// With `ids = "paths"`, the folder `id` sits in: its parent category, or the top (`None`)
+    /// for what sits at `id_root`. Nothing with other ids.
+    pub fn folder_of(&self, id: &Id) -> Option<Id> {
+        self.id_root.as_ref()?;
+        id.as_str()
+            .rsplit_once(':')
+            .and_then(|(folder, _)| Id::parse(folder).ok())
     }
 
     pub fn category_root(&self) -> &Id {
@@ -857,7 +947,7 @@ impl Dialect {
     /// The id of the article an `article_by_slug` answer found.
     pub fn slug_answer(&self, payload: &Value) -> Option<Id> {
         let item = self.slug_item.get(payload).filter(|v| !v.is_null())?;
-        map::as_id(self.article.id.get(item)?)
+        self.id_of(self.article.id.get(item)?)
     }
 
     /// The address an `image_detail` answer gives its image.
@@ -890,8 +980,13 @@ impl Dialect {
         Ok(items
             .iter()
             .filter_map(|item| {
-                let id = map::as_id(self.article.id.get(item)?)?;
-                let category = self.article.category_id.get(item).and_then(map::as_id);
+                let id = self.id_of(self.article.id.get(item)?)?;
+                let category = self
+                    .article
+                    .category_id
+                    .get(item)
+                    .and_then(|v| self.id_of(v))
+                    .or_else(|| self.folder_of(&id));
                 let mut hasher = std::collections::hash_map::DefaultHasher::new();
                 item.to_string().hash(&mut hasher);
                 Some((id, category, hasher.finish()))
@@ -952,8 +1047,10 @@ impl Dialect {
     pub fn request(&self, call: &CmsCall) -> CmsRequest {
         let (path, query) = match call {
             CmsCall::Categories => self.category_list.build(None),
-            CmsCall::Children { parent } => self.category_children.build(Some(parent.as_str())),
-            CmsCall::Article { id } => self.article_detail.build(Some(id.as_str())),
+            CmsCall::Children { parent } => {
+                self.category_children.build(Some(&self.cms_value(parent)))
+            }
+            CmsCall::Article { id } => self.article_detail.build(Some(&self.cms_value(id))),
             CmsCall::ArticleBySlug { slug } => self.article_by_slug.build(Some(slug)),
             CmsCall::Image { id } => self.image_detail.build(Some(&id.to_string())),
             CmsCall::Changes { since } => self.changes.build(Some(since)),
@@ -962,7 +1059,8 @@ impl Dialect {
                 page,
                 size,
             } => {
-                let (path, query) = self.article_list.build(category.as_ref().map(Id::as_str));
+                let category = category.as_ref().map(|c| self.cms_value(c));
+                let (path, query) = self.article_list.build(category.as_deref());
                 self.paged(path, query, *page, *size)
             }
             CmsCall::Search {
@@ -1128,6 +1226,31 @@ impl Dialect {
             }
         }
     }
+}
+
+/// The id a CMS path or address names below `root` (`ids = "paths"`): the path's segments
+/// joined by `:` (`/Plone/news_center/notice` → `news_center:notice`). An address is read for its
+/// path; a path not below `root` is read as it is (a virtual host that hides the site's folder);
+/// the root itself is the top.
+fn path_id(root: &str, text: &str) -> Option<Id> {
+    let text = text.trim();
+    let path = match text.find("://") {
+        Some(scheme) => {
+            let rest = &text[scheme + 3..];
+            &rest[rest.find('/').unwrap_or(rest.len())..]
+        }
+        None => text,
+    };
+    let path = path.split(['?', '#']).next().unwrap_or_default();
+    let below = path
+        .strip_prefix(root)
+        .filter(|rest| rest.is_empty() || rest.starts_with('/'))
+        .unwrap_or(path)
+        .trim_matches('/');
+    if below.is_empty() {
+        return Some(Id::top());
+    }
+    Id::parse(&below.replace('/', ":")).ok()
 }
 
 fn is_json_type(content_type: &str) -> bool {

@@ -645,3 +645,131 @@ category_id = "categories.0.categories_id"
         Id::parse("train").unwrap()
     );
 }
+
+/// Plone's form: content named by path below the site (`ids = "paths"`).
+fn plone() -> Dialect {
+    from_toml(
+        r#"
+ids = "paths"
+id_root = "/Plone"
+[envelope]
+style = "none"
+[paging]
+style = "offset"
+offset = "b_start"
+size = "b_size"
+[endpoints.category_list]
+path = "@search"
+query = { portal_type = "Folder" }
+[endpoints.article_list]
+path = "@search"
+query = { "path.query" = "/Plone/{id}", portal_type = "News Item" }
+[endpoints.article_detail]
+path = "{id}"
+[lists]
+items = "items"
+total = "items_total"
+[categories]
+shape = "flat"
+items = "items"
+[fields.category]
+id = "getPath"
+name = "title"
+[fields.article]
+id = "@id"
+title = "title"
+"#,
+    )
+}
+
+#[test]
+fn ids_that_are_paths_are_read_below_the_root_and_sent_back_as_paths() {
+    let d = plone();
+    let id = |text: &str| Id::parse(text).unwrap();
+    // A list by the folder's path, in a fixed parameter; no path at all for every folder's.
+    assert_eq!(
+        d.request(&CmsCall::Articles {
+            category: Some(id("news_center:notice")),
+            page: 2,
+            size: 10,
+        }),
+        CmsRequest {
+            path: "@search".into(),
+            query: vec![
+                ("path.query".into(), "/Plone/news_center/notice".into()),
+                ("portal_type".into(), "News Item".into()),
+                ("b_start".into(), "10".into()),
+                ("b_size".into(), "10".into()),
+            ],
+        }
+    );
+    let every = d.request(&CmsCall::Articles {
+        category: None,
+        page: 1,
+        size: 10,
+    });
+    assert!(
+        every.query.iter().all(|(k, _)| k != "path.query"),
+        "{every:?}"
+    );
+    // An item at its path.
+    assert_eq!(
+        d.request(&CmsCall::Article {
+            id: id("news_center:notice:spring-schedule")
+        })
+        .path,
+        "news_center/notice/spring-schedule"
+    );
+    // Folders under the folders above them, whether the CMS writes a path or an address; a
+    // folder at the site's top is at the portal's.
+    let payload = json!({"items": [
+        {"getPath": "/Plone/news_center", "title": "新闻中心"},
+        {"getPath": "http://cms.example.com/Plone/news_center/notice/", "title": "通知公告"},
+        {"getPath": "/Plone/business", "title": "业务板块"},
+    ]});
+    let tree = d.category_tree(&CategorySource::List(payload)).unwrap();
+    assert_eq!(tree.len(), 2, "{tree:?}");
+    let news = tree.iter().find(|c| c.id == id("news_center")).unwrap();
+    assert!(news.parent_id.is_top());
+    assert_eq!(news.sub_category[0].id, id("news_center:notice"));
+    assert_eq!(news.sub_category[0].parent_id, id("news_center"));
+    // An item's category is the folder it sits in; a virtual host that hides the site's folder
+    // names the same item.
+    for address in [
+        "http://cms.example.com/Plone/news_center/notice/spring-schedule",
+        "https://www.example.com/news_center/notice/spring-schedule",
+    ] {
+        let article = d
+            .article(&json!({"@id": address, "title": "春节运输安排"}), "item")
+            .unwrap();
+        assert_eq!(
+            article.id,
+            id("news_center:notice:spring-schedule"),
+            "{address}"
+        );
+        assert_eq!(article.category_id, id("news_center:notice"), "{address}");
+    }
+    // Any id is text to such a CMS; a path that is no id (a character the portal's addresses
+    // cannot carry) names nothing.
+    assert!(d.holds(&id("about")));
+    assert!(d.id_of(&json!("/Plone/news/%E6%96%B0")).is_none());
+}
+
+#[test]
+fn id_root_is_for_path_ids_only_and_a_placeholder_must_be_known() {
+    let config = |toml: &str| -> DialectConfig {
+        figment::Figment::new()
+            .merge(figment::providers::Toml::string(toml))
+            .extract()
+            .unwrap()
+    };
+    let err = Dialect::compile(&config("id_root = \"/Plone\"")).unwrap_err();
+    assert_eq!(err.key, "dialect.id_root", "{err:?}");
+    let err = Dialect::compile(&config("ids = \"paths\"\nid_root = \"Plone\"")).unwrap_err();
+    assert!(err.reason.contains("starting with '/'"), "{err:?}");
+    let err = Dialect::compile(&config(
+        "[endpoints.article_list]\npath = \"x\"\nquery = { q = \"{category}\" }",
+    ))
+    .unwrap_err();
+    assert!(err.reason.contains("unknown placeholder"), "{err:?}");
+}
