@@ -88,6 +88,9 @@ mkdir -p "$T"
 admin_password=$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')
 "$VENV/bin/mkwsgiinstance" -d "$T/instance" -u "admin:$admin_password" >/dev/null
 sed -i "s/^host = .*/host = ${PLONE_ADDR%:*}/; s/^port = .*/port = ${PLONE_ADDR#*:}/" "$T/instance/etc/zope.ini"
+# Images and files are blobs: the instance's storage needs a folder for them.
+sed -i 's|^\( *\)path \$INSTANCE/var/Data.fs|&\n\1blob-dir $INSTANCE/var/blobs|' "$T/instance/etc/zope.conf"
+grep -q 'blob-dir' "$T/instance/etc/zope.conf" || fail "no blob-dir in $T/instance/etc/zope.conf"
 "$VENV/bin/zconsole" run "$T/instance/etc/zope.conf" scripts/plone/site.py >"$T/site.log" 2>&1 ||
   { tail -20 "$T/site.log" >&2; fail "making the Plone site"; }
 setsid "$VENV/bin/runwsgi" "$T/instance/etc/zope.ini" </dev/null >"$T/plone.log" 2>&1 &
@@ -95,25 +98,28 @@ pids+=($!)
 wait_for 60 curl -fsS -o /dev/null "http://$PLONE_ADDR/Plone/++api++" || fail "Plone did not answer in 60 s"
 "$VENV/bin/python" scripts/plone/seed.py "http://$PLONE_ADDR/Plone" "admin:$admin_password" >/dev/null ||
   fail "seeding the site"
-done_in "4 folders, 15 news items published, 1 draft"
+done_in "4 folders, 15 news items published (one with a cover), 1 draft"
 
 # --- The gateway, by the example config alone ---------------------------------------------------------
-export PORTAL__UPSTREAM__BASE_URL="http://$PLONE_ADDR/Plone/++api++/"
+export PORTAL__UPSTREAM__BASE_URL="http://$PLONE_ADDR/Plone/"
 step "check-upstream --config $CONFIG"
 "$GATEWAY_BIN" check-upstream --config "$CONFIG" >"$T/check.log" 2>&1 || { cat "$T/check.log" >&2; fail "check-upstream"; }
 grep -q '^0 errors' "$T/check.log" || { cat "$T/check.log" >&2; fail "check-upstream reported errors"; }
 done_in "$(tail -1 "$T/check.log")"
 
-step "init --base-url http://$PLONE_ADDR/Plone: recognises Plone and writes its config"
-PORTAL__UPSTREAM__CLIENT_SECRET=portal-gateway "$GATEWAY_BIN" init --base-url "http://$PLONE_ADDR/Plone" --auth header \
-  --out "$T/init.toml" >"$T/init.log" 2>&1 || { cat "$T/init.log" >&2; fail "init"; }
-grep -q '^base_url = "http://'"$PLONE_ADDR"'/Plone/++api++/"' "$T/init.toml" || fail "init's base_url: $(grep base_url "$T/init.toml")"
-grep -q '^id_root = "/Plone"' "$T/init.toml" || fail "init's id_root"
-grep -q '^company_name = "青岚陆港"' "$T/init.toml" || fail "init took the site's title as the company's name: $(grep company_name "$T/init.toml")"
-env -u PORTAL__UPSTREAM__BASE_URL -u PORTAL__SITE__COMPANY_NAME PORTAL__UPSTREAM__CLIENT_SECRET=portal-gateway \
-  "$GATEWAY_BIN" check-upstream --config "$T/init.toml" >"$T/init-check.log" 2>&1 || { cat "$T/init-check.log" >&2; fail "check-upstream of init's config"; }
-grep -q '^0 errors' "$T/init-check.log" || { cat "$T/init-check.log" >&2; fail "check-upstream of init's config reported errors"; }
-done_in "$(tail -1 "$T/init-check.log")"
+for given in "http://$PLONE_ADDR/Plone" "http://$PLONE_ADDR/Plone/++api++/"; do
+  step "init --base-url $given: recognises Plone and writes its config"
+  rm -f "$T/init.toml"
+  PORTAL__UPSTREAM__CLIENT_SECRET=portal-gateway "$GATEWAY_BIN" init --base-url "$given" --auth header \
+    --out "$T/init.toml" >"$T/init.log" 2>&1 || { cat "$T/init.log" >&2; fail "init"; }
+  grep -q '^base_url = "http://'"$PLONE_ADDR"'/Plone/"' "$T/init.toml" || fail "init's base_url: $(grep base_url "$T/init.toml")"
+  grep -q '^id_root = "/Plone"' "$T/init.toml" || fail "init's id_root"
+  grep -q '^company_name = "青岚陆港"' "$T/init.toml" || fail "init took the site's title as the company's name: $(grep company_name "$T/init.toml")"
+  env -u PORTAL__UPSTREAM__BASE_URL -u PORTAL__SITE__COMPANY_NAME PORTAL__UPSTREAM__CLIENT_SECRET=portal-gateway \
+    "$GATEWAY_BIN" check-upstream --config "$T/init.toml" >"$T/init-check.log" 2>&1 || { cat "$T/init-check.log" >&2; fail "check-upstream of init's config"; }
+  grep -q '^0 errors' "$T/init-check.log" || { cat "$T/init-check.log" >&2; fail "check-upstream of init's config reported errors"; }
+  done_in "$(tail -1 "$T/init-check.log")"
+done
 
 step "the gateway on $GW_ADDR"
 dist=$ROOT/frontend/dist
@@ -156,6 +162,20 @@ page3=$(get '/portal/api/article/list?categoryId=news_center:company_announcemen
 [ "$(echo "$page3" | json 'len(d["result"]["content"])')" = 2 ] || fail "page 3 of 5 holds the last two: $page3"
 group=$(get '/portal/api/article/list?categoryId=news_center&page=1&size=50')
 [ "$(echo "$group" | json 'd["result"]["totalElements"]')" = 13 ] || fail "新闻中心 lists its subfolders' items: $group"
+done_in
+
+step "a cover: Plone's image scale, relayed as a file"
+cover=$(echo "$list" | json 'd["result"]["content"][0]["cover"]')
+case $cover in
+  /portal/api/files/news_center/company_announcement/news-12/@@images/image-*.png) ;;
+  *) fail "the newest item's cover is Plone's image at the portal's file route: $cover" ;;
+esac
+[ "$(curl -sS -o /dev/null -w '%{http_code} %{content_type}' "$GW$cover")" = "200 image/png" ] || fail "the cover $cover"
+# Any other address of the site is no file: a page, the API (files_match).
+for other in news_center/company_announcement/news-12 @search; do
+  status=$(curl -sS -o /dev/null -w '%{http_code}' "$GW/portal/api/files/$other")
+  [ "$status" = 404 ] || fail "/portal/api/files/$other: $status, not 404"
+done
 done_in
 
 step "an article at its path"

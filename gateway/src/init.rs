@@ -200,7 +200,7 @@ fn reads_the_tree(report: &Report) -> bool {
 struct Facts {
     company_name: Option<String>,
     time_zone: Option<String>,
-    /// Where the CMS's API is, when not at the address given (Plone's `++api++/`).
+    /// Where the CMS's API is, when not at the address given (Plone's site for its `++api++/`).
     api_base: Option<Url>,
     /// The path the CMS's content is below (Plone's site, `/Plone`): its ids' root.
     site_path: Option<String>,
@@ -258,7 +258,12 @@ async fn fingerprint(client: &Client, base: &Url, facts: &mut Facts) -> Option<K
     {
         // Its title may be short of the company's full name: `[site]` asks to check it.
         facts.company_name = text(&body["title"]);
-        facts.api_base = base.join(api).ok();
+        // plone.restapi answers at the site's own addresses (asked for JSON), where its files
+        // are too: the config names the site, not `++api++`.
+        facts.api_base = match api {
+            "" => base.join("..").ok(),
+            _ => Some(base.clone()),
+        };
         // Ids are paths below the site, whose own path (`/Plone`) its `@id` says.
         facts.site_path = body["@id"]
             .as_str()

@@ -2,8 +2,10 @@
 editor would (make test-plone). Fictional content. Prints what the test checks, as JSON."""
 import base64
 import json
+import struct
 import sys
 import urllib.request
+import zlib
 
 SITE = sys.argv[1].rstrip("/")  # http://127.0.0.1:PORT/Plone
 AUTH = "Basic " + base64.b64encode(sys.argv[2].encode()).decode()
@@ -21,6 +23,17 @@ def call(method, url, body=None):
         return json.loads(text) if text else None
 
 
+def png(width, height, rgb):
+    """A plain PNG of one colour (a cover for the test: no image library needed)."""
+    rows = b"".join(b"\x00" + bytes(rgb) * width for _ in range(height))
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
 def add(parent, kind, id, title, publish=True, **fields):
     made = call("POST", parent, {"@type": kind, "id": id, "title": title, **fields})
     if publish:
@@ -28,10 +41,13 @@ def add(parent, kind, id, title, publish=True, **fields):
     return made["@id"]
 
 
-def news(parent, id, title, body, summary="", effective=None, publish=True):
+def news(parent, id, title, body, summary="", effective=None, publish=True, cover=None):
     fields = {"description": summary, "text": {"content-type": "text/html", "data": body, "encoding": "utf-8"}}
     if effective:
         fields["effective"] = effective
+    if cover:
+        fields["image"] = {"data": base64.b64encode(cover).decode(), "encoding": "base64",
+                           "filename": "cover.png", "content-type": "image/png"}
     return add(parent, "News Item", id, title, publish, **fields)
 
 
@@ -49,6 +65,7 @@ for n in range(1, 13):
         f"<p>详见<a href=\"{SITE}/news_center/notice/spring-schedule\">春节运输安排</a>。</p>",
         summary=f"第{n}期班列发车",
         effective=f"2026-11-{n:02d}T10:00:00+08:00",
+        cover=png(64, 40, (20, 90, 160)) if n == 12 else None,
     )
 news(announcements, "draft-plan", "尚未发布的计划", "<p>草稿，访客不应看到。</p>", publish=False)
 notice = add(centre, "Folder", "notice", "通知公告")

@@ -29,7 +29,8 @@ pub use entry::{
 pub use entry::{Class, Source};
 pub use entry::{Encoding, matches_etag, matches_etag_value, negotiate};
 use portal_core::endpoint::CacheKey;
-pub use settings::{CacheConfig, SharedCacheConfig, TtlOverride, glob_match};
+pub use portal_core::glob::glob_match;
+pub use settings::{CacheConfig, SharedCacheConfig, TtlOverride};
 pub use shared::{Coordinated, Purge, SharedTier};
 pub use stats::Kind;
 

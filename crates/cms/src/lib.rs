@@ -192,7 +192,8 @@ impl Upstream {
                 FileLinks::new(&base, &dialect.files)
                     .with_article_pages(dialect.article_links.clone())
                     .with_image_file(dialect.image_file.clone())
-                    .with_files_query(dialect.files_query().to_vec()),
+                    .with_files_query(dialect.files_query().to_vec())
+                    .with_files_match(dialect.files_match().to_vec()),
             ),
             base,
             dialect: Arc::new(dialect),

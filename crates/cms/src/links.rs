@@ -36,6 +36,15 @@ pub fn kept_file_query(allowed: &[String], raw: Option<&str>) -> Vec<(String, St
     kept
 }
 
+/// Whether `path` (below the file store's prefix, no leading `/`) is a file's: any path when
+/// `patterns` (`dialect.endpoints.files_match`) are none, else one they match.
+pub fn is_file_path(patterns: &[String], path: &str) -> bool {
+    patterns.is_empty()
+        || patterns
+            .iter()
+            .any(|p| portal_core::glob::glob_match(p, path))
+}
+
 /// The portal's own page of article `id`.
 pub fn article_path(id: &portal_core::model::Id) -> String {
     format!("/portal/article/{id}")
@@ -62,6 +71,8 @@ pub struct FileLinks {
     image_file: Option<(String, String)>,
     /// The query parameters a file's address keeps (`dialect.endpoints.files_query`).
     files_query: Vec<String>,
+    /// Which addresses below the file store's prefix are files (`dialect.endpoints.files_match`).
+    files_match: Vec<String>,
 }
 
 impl FileLinks {
@@ -70,16 +81,28 @@ impl FileLinks {
         if !base.path().ends_with('/') {
             base.set_path(&format!("{}/", base.path()));
         }
-        let files_root = base
-            .join(&format!("{}/", files_path.trim_matches('/')))
-            .expect("validated relative path");
+        // No prefix (`files_match` then says which addresses are files): the base itself.
+        let files = files_path.trim_matches('/');
+        let files_root = match files {
+            "" => base.clone(),
+            files => base
+                .join(&format!("{files}/"))
+                .expect("validated relative path"),
+        };
         Self {
             base,
             files_root,
             article_pages: Vec::new(),
             image_file: None,
             files_query: Vec::new(),
+            files_match: Vec::new(),
         }
+    }
+
+    /// These links, with only the addresses these patterns match taken for files.
+    pub fn with_files_match(mut self, patterns: Vec<String>) -> Self {
+        self.files_match = patterns;
+        self
     }
 
     /// These links, keeping only these parameters of a file's address.
@@ -222,6 +245,7 @@ impl FileLinks {
         };
         if resolved.origin() == self.files_root.origin()
             && let Some(rest) = resolved.path().strip_prefix(self.files_root.path())
+            && is_file_path(&self.files_match, rest)
         {
             let mut out = format!("{FILES_ROUTE}{rest}");
             let kept = kept_file_query(&self.files_query, resolved.query());
@@ -326,6 +350,35 @@ mod tests {
             None,
             "an article page"
         );
+    }
+
+    #[test]
+    fn where_files_sit_among_pages_only_the_addresses_files_match_names_are_files() {
+        // Plone: images at `<item>/@@images/…`, downloads at `<item>/@@download/file`.
+        let plone = FileLinks::new(&Url::parse("http://cms.internal:8080/Plone/").unwrap(), "")
+            .with_files_match(vec!["*/@@images/*".to_owned(), "*/@@download/*".to_owned()]);
+        assert_eq!(
+            plone
+                .rewrite("http://cms.internal:8080/Plone/news_center/a/@@images/image-800-f1.png")
+                .unwrap(),
+            "/portal/api/files/news_center/a/@@images/image-800-f1.png"
+        );
+        assert_eq!(
+            plone
+                .rewrite("/Plone/reports/q3.pdf/@@download/file")
+                .unwrap(),
+            "/portal/api/files/reports/q3.pdf/@@download/file"
+        );
+        // A page of the site is no file: a link to it is left at the CMS's address (and named
+        // by check-upstream), never relayed through the file store.
+        let page = "http://cms.internal:8080/Plone/news_center/notice/spring";
+        assert_eq!(plone.rewrite(page).unwrap(), page);
+        assert_eq!(
+            plone.stray_page(page).unwrap().becomes.as_deref(),
+            Some(page)
+        );
+        assert!(!is_file_path(&plone.files_match, "@search"));
+        assert!(is_file_path(&[], "anything/at/all.png"), "no patterns: any");
     }
 
     #[test]

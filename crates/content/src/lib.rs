@@ -181,6 +181,16 @@ impl<'a> ContentService<'a> {
         forward: &HeaderMap,
     ) -> Result<FileAnswer, ApiError> {
         let kind = Kind::Api(Endpoint::Files);
+        // Where files sit among the CMS's pages (`files_match`), any other address is none: the
+        // CMS is not asked for it.
+        if !self
+            .source
+            .upstream
+            .dialect()
+            .is_file_path(&segments.join("/"))
+        {
+            return Err(ApiError::NotFound("文件不存在。".to_owned()));
+        }
         // The image parameters the CMS reads (`?width=300`), as the dialect allows them: sent
         // on, and part of the key (each size its own entry).
         let query = self.source.upstream.dialect().file_query(raw_query);

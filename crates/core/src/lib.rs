@@ -8,6 +8,7 @@
 #![forbid(unsafe_code)]
 
 pub mod endpoint;
+pub mod glob;
 pub mod metrics;
 pub mod model;
 pub mod portal_routes;

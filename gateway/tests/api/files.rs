@@ -566,3 +566,29 @@ async fn an_images_size_parameters_reach_the_store_and_each_size_is_kept_apart()
         store.queries
     );
 }
+
+/// A CMS whose files sit among its pages (Plone's `<item>/@@images/…`): only the addresses
+/// `files_match` names are files; any other is "not found" without a call to the CMS, whatever
+/// the CMS would have answered there (this store has a PDF at `docs/a.pdf`).
+#[tokio::test]
+async fn only_addresses_files_match_names_are_asked_of_the_cms() {
+    let (app, store) = gateway(|c| {
+        bound(c);
+        c.dialect.endpoints.files_match = vec!["covers/*.jpg".to_owned()];
+    })
+    .await;
+    assert_eq!(
+        app.get("/portal/api/files/covers/a.jpg").await.status(),
+        200
+    );
+    for (path, file) in [
+        ("/portal/api/files/docs/a.pdf", "docs/a.pdf"),
+        ("/portal/api/files/covers/b.svg", "covers/b.svg"),
+    ] {
+        let answer = app.get(path).await;
+        assert_eq!(answer.status(), 404, "{path}");
+        let body: serde_json::Value = answer.json().await.unwrap();
+        assert_eq!(body["msg"], "文件不存在。", "{body}");
+        assert_eq!(store.calls(file), 0, "{path} was asked of the CMS");
+    }
+}

@@ -321,6 +321,10 @@ pub struct EndpointsConfig {
     /// Query parameters of a file's address sent on to the file store (an image's size or
     /// format, `?width=300`); any other is dropped.
     pub files_query: Vec<String>,
+    /// Which addresses below `files` are files, as `*` patterns (`"*/@@images/*"`): a CMS whose
+    /// files sit anywhere in its site among its pages (Plone's images are `<item>/@@images/…`).
+    /// Empty: every address below `files`.
+    pub files_match: Vec<String>,
 }
 
 impl Default for EndpointsConfig {
@@ -340,6 +344,7 @@ impl Default for EndpointsConfig {
             ]
             .map(str::to_owned)
             .to_vec(),
+            files_match: Vec::new(),
         }
     }
 }

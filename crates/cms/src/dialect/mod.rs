@@ -453,6 +453,8 @@ pub struct Dialect {
     files_not_found: Vec<u16>,
     /// Query parameters of a file's address sent on (`files_query`).
     files_query: Vec<String>,
+    /// Which addresses below `files` are files (`files_match`); empty: every one.
+    files_match: Vec<String>,
     pub lists: map::ListFields,
     pub(crate) categories: map::CategoryRules,
     pub category: map::CategoryFields,
@@ -690,13 +692,31 @@ fn id_root(config: &DialectConfig) -> Result<Option<String>, DialectError> {
     Ok(Some(root.trim_end_matches('/').to_owned()))
 }
 
-fn files_path(files: &str) -> Result<&str, DialectError> {
+/// `files`, checked: a relative path, empty only where `files_match` says which addresses of
+/// the CMS's site are files (an empty prefix alone would relay every page and API answer of it).
+fn files_path<'a>(files: &'a str, files_match: &[String]) -> Result<&'a str, DialectError> {
     let files = files.trim_matches('/');
-    if files.is_empty() || files.contains("..") || files.contains('?') {
+    if files.contains("..") || files.contains('?') {
         return Err(invalid(
             key("endpoints.files"),
             "must be a relative path without '..' or '?'",
         ));
+    }
+    if files.is_empty() && files_match.is_empty() {
+        return Err(invalid(
+            key("endpoints.files"),
+            "must not be empty unless files_match says which addresses are files",
+        ));
+    }
+    for pattern in files_match {
+        if pattern.trim().is_empty() || pattern.contains("..") || pattern.contains('?') {
+            return Err(invalid(
+                key("endpoints.files_match"),
+                format!(
+                    "`{pattern}` must be an address below `files` with `*` for any run of characters (\"*/@@images/*\"), without '..' or '?'"
+                ),
+            ));
+        }
     }
     Ok(files)
 }
@@ -786,7 +806,7 @@ impl Dialect {
         let paging = paging_rules(&config.paging)?;
         let endpoints = Endpoints::compile(config)?;
         check_categories(&config.categories, &endpoints)?;
-        let files = files_path(&config.endpoints.files)?;
+        let files = files_path(&config.endpoints.files, &config.endpoints.files_match)?;
         let time_zone = time_zone(&config.time_zone)?;
         let links = link_rules(&config.links, &endpoints)?;
         let items = &config.endpoints;
@@ -835,6 +855,11 @@ impl Dialect {
             files: files.to_owned(),
             files_not_found: items.files_not_found.clone(),
             files_query: items.files_query.clone(),
+            files_match: items
+                .files_match
+                .iter()
+                .map(|p| p.trim().trim_start_matches('/').to_owned())
+                .collect(),
             lists: map::ListFields::compile(&config.lists)?,
             categories: map::CategoryRules::compile(&config.categories)?,
             category: map::CategoryFields::compile(&config.fields.category)?,
@@ -1041,6 +1066,17 @@ impl Dialect {
 
     pub fn file_query(&self, raw: Option<&str>) -> Vec<(String, String)> {
         super::links::kept_file_query(&self.files_query, raw)
+    }
+
+    /// The patterns of the addresses below `files` that are files (`files_match`).
+    pub fn files_match(&self) -> &[String] {
+        &self.files_match
+    }
+
+    /// Whether `path` (below `files`, without a leading `/`) is a file's address: any, unless
+    /// `files_match` says which.
+    pub fn is_file_path(&self, path: &str) -> bool {
+        super::links::is_file_path(&self.files_match, path)
     }
 
     /// What to send for `call`.
