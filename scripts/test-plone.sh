@@ -32,43 +32,10 @@ done_in() { say "  ok ($((($(date +%s%N) - step_start) / 1000000)) ms)${1:+: $1}
 GATEWAY_BIN=${GATEWAY_BIN:-target/release/portal-gateway}
 [ -x "$GATEWAY_BIN" ] || cargo build --release --locked -p portal-gateway
 
-for addr in $PLONE_ADDR $GW_ADDR; do
-  if (exec 3<>"/dev/tcp/${addr%:*}/${addr#*:}") 2>/dev/null; then
-    say "$addr is taken by another process; stop it first" >&2
-    exit 1
-  fi
-done
-
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill -TERM -- "-$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do
-    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL -- "-$pid" 2>/dev/null || true
-  done
-}
-trap cleanup EXIT
-
-fail() {
-  say "FAILED: $*" >&2
-  for log in gateway.log plone.log; do
-    if [ -s "$T/$log" ]; then
-      printf '\n----- %s (last 40 lines) -----\n' "$T/$log" >&2
-      tail -n 40 "$T/$log" >&2
-    fi
-  done
-  exit 1
-}
-
-wait_for() { # seconds command...
-  local seconds=$1
-  shift
-  local until=$(($(date +%s%N) + seconds * 1000000000))
-  until "$@" >/dev/null 2>&1; do
-    [ "$(date +%s%N)" -lt "$until" ] || return 1
-    sleep 0.2
-  done
-}
+LOGS=(gateway.log plone.log)
+# shellcheck source=scripts/lib/throwaway.sh
+. scripts/lib/throwaway.sh
+refuse_taken $PLONE_ADDR $GW_ADDR
 
 # --- Plone from PyPI, pinned ------------------------------------------------------------------------
 step "Plone in $VENV"

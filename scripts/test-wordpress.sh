@@ -43,45 +43,10 @@ if [ ! -x "$GATEWAY_BIN" ]; then
   cargo build --locked -p portal-gateway
 fi
 
-for addr in $WP_ADDR $GW_ADDR $GW2_ADDR; do
-  if (exec 3<>"/dev/tcp/${addr%:*}/${addr#*:}") 2>/dev/null; then
-    say "$addr is taken by another process; stop it first" >&2
-    exit 1
-  fi
-done
-
-# Processes started here, each in its own session (its process group is its pid), ended on exit.
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill -TERM -- "-$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do
-    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL -- "-$pid" 2>/dev/null || true
-  done
-}
-trap cleanup EXIT
-
-fail() {
-  say "FAILED: $*" >&2
-  for log in gateway.log gateway-poll.log php-server.log mariadb.log cli.log; do
-    if [ -s "$T/$log" ]; then
-      printf '\n----- %s (last 40 lines) -----\n' "$T/$log" >&2
-      tail -n 40 "$T/$log" >&2
-    fi
-  done
-  exit 1
-}
-
-# Waits up to $1 seconds for the command that follows to succeed.
-wait_for() {
-  local seconds=$1
-  shift
-  local until=$(($(date +%s%N) + seconds * 1000000000))
-  until "$@" >/dev/null 2>&1; do
-    [ "$(date +%s%N)" -lt "$until" ] || return 1
-    sleep 0.1
-  done
-}
+LOGS=(gateway.log gateway-poll.log php-server.log mariadb.log cli.log)
+# shellcheck source=scripts/lib/throwaway.sh
+. scripts/lib/throwaway.sh
+refuse_taken $WP_ADDR $GW_ADDR $GW2_ADDR
 
 rm -rf "$T"
 mkdir -p "$T/empty-app"
