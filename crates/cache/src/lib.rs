@@ -51,6 +51,12 @@ pub trait LoadError: Clone + std::fmt::Display + Send + Sync + 'static {
     fn charge_new_load() -> Result<(), Self>;
     /// The CMS failed (down, slow, a 5xx): a stale answer within `stale_if_error` beats it.
     fn is_upstream_failure(&self) -> bool;
+    /// The load was refused before it began: the visitor's share (of CMS calls, of the render
+    /// pool) is taken. An older copy within `stale_if_error` beats the refusal, as it beats a
+    /// failing CMS; nothing failed, so nothing is logged.
+    fn is_share_refusal(&self) -> bool {
+        false
+    }
 }
 
 /// What a look-up found and how the answer may be described to the browser.
@@ -396,6 +402,7 @@ impl<E: LoadError> ResponseCache<E> {
                 tracing::warn!(error = %err, age_s = age.as_secs(), "serving a stale answer while the CMS fails");
                 stale(entry)
             }
+            Err(err) if err.is_share_refusal() && age < ttl + policy.stale_if_error => stale(entry),
             // An empty answer does not replace a good one.
             Ok(fresh) if !fresh.cacheable && age < ttl + policy.stale_if_error => {
                 tracing::warn!(

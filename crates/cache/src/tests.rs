@@ -12,6 +12,8 @@ pub(super) enum TestError {
     TimedOut,
     #[error("task failed")]
     TaskFailed,
+    #[error("the visitor's share is taken")]
+    ShareTaken,
 }
 
 impl LoadError for TestError {
@@ -26,6 +28,9 @@ impl LoadError for TestError {
     }
     fn is_upstream_failure(&self) -> bool {
         *self == Self::TimedOut
+    }
+    fn is_share_refusal(&self) -> bool {
+        *self == Self::ShareTaken
     }
 }
 
@@ -519,4 +524,29 @@ async fn past_its_budget_a_load_leaves_the_visitor_the_older_copy_and_keeps_its_
         2,
         "the first load and the held one"
     );
+}
+
+/// Past its TTL and its stale-while-revalidate window, within `stale_if_error`: a load the
+/// visitor's share refuses (their CMS calls or renders taken) leaves them the older copy, as a
+/// failing CMS does; past `stale_if_error`, the refusal itself.
+#[tokio::test]
+async fn a_load_the_visitors_share_refuses_leaves_them_the_older_copy() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let cache = Cache::new(1 << 20, None);
+    let calls = Arc::new(AtomicUsize::new(0));
+    let mut kept = policy(Duration::from_secs(30));
+    kept.stale_if_error = Duration::from_secs(600);
+    let first = cache
+        .get_or_load("k", &kept, tagged_load(calls.clone(), None, "old"))
+        .await;
+    assert_eq!(first.outcome, Outcome::Miss);
+    let refused = || async { Err::<Arc<Entry>, _>(TestError::ShareTaken) };
+    cache.clock().advance(Duration::from_secs(61));
+    let lookup = cache.get_or_load("k", &kept, refused).await;
+    assert_eq!(lookup.outcome, Outcome::Stale);
+    assert_eq!(&lookup.result.unwrap().body.bytes[..], b"old");
+    cache.clock().advance(Duration::from_secs(600));
+    let lookup = cache.get_or_load("k", &kept, refused).await;
+    assert_eq!(lookup.result.unwrap_err(), TestError::ShareTaken);
+    assert_eq!(calls.load(Ordering::SeqCst), 1);
 }

@@ -61,6 +61,10 @@ impl portal_cache::LoadError for ApiError {
     fn is_upstream_failure(&self) -> bool {
         ApiError::is_upstream_failure(self)
     }
+
+    fn is_share_refusal(&self) -> bool {
+        matches!(self, Self::CmsShareSpent { .. } | Self::RenderShareTaken)
+    }
 }
 
 /// A file as the service gives it: the cache's answer (kept, or just loaded and kept), or the

@@ -1817,6 +1817,16 @@ async fn one_page_is_one_key_however_its_address_is_spelled() {
 
 /// A page asked for over a connection from the loopback address `source`: its status and body.
 async fn page_from(source: &str, addr: std::net::SocketAddr, path: &str) -> (u16, String) {
+    let (status, _, html) = page_answer_from(source, addr, path).await;
+    (status, html)
+}
+
+/// `page_from`, with the answer's headers.
+async fn page_answer_from(
+    source: &str,
+    addr: std::net::SocketAddr,
+    path: &str,
+) -> (u16, hyper::HeaderMap, String) {
     use http_body_util::{BodyExt, Empty};
     let socket = tokio::net::TcpSocket::new_v4().unwrap();
     socket.bind(format!("{source}:0").parse().unwrap()).unwrap();
@@ -1832,8 +1842,9 @@ async fn page_from(source: &str, addr: std::net::SocketAddr, path: &str) -> (u16
         .unwrap();
     let response = sender.send_request(request).await.unwrap();
     let status = response.status().as_u16();
+    let headers = response.headers().clone();
     let body = response.into_body().collect().await.unwrap().to_bytes();
-    (status, String::from_utf8_lossy(&body).into_owned())
+    (status, headers, String::from_utf8_lossy(&body).into_owned())
 }
 
 /// Red team round three, row 7: the render pool is everyone's. Forty addresses each asking for
@@ -1896,4 +1907,58 @@ async fn a_client_flooding_cold_pages_leaves_room_in_the_render_pool() {
         }
     }
     assert!(rendered <= 4, "the flood had {rendered} pages rendered");
+}
+
+/// A page past its TTL and stale-while-revalidate window, still within `stale_if_error`, asked by
+/// a client whose render share is taken: the older copy (STALE), not the shell's 429. The share
+/// protects the pool; a copy already made costs it nothing.
+#[tokio::test]
+async fn a_client_whose_render_share_is_taken_gets_an_older_copy_where_there_is_one() {
+    let bundle = "globalThis.portalRender = (input) => { const url = JSON.parse(input).url;\n\
+                  if (url.includes('hold')) { const until = Date.now() + 800; while (Date.now() < until) {} }\n\
+                  return JSON.stringify({status: 200, head: '<title>页</title>', html: '<p>已渲染 ' + url + '</p>', state: {}, renders: 1}); };";
+    let cms = spawn_reference_cms().await;
+    let app = spawn_app(page_config_of(
+        &format!("http://{cms}/"),
+        &build_with_bundle("render-share-stale", bundle),
+        |c| {
+            open_limits(c);
+            c.limits.per_client_renders = 2;
+            c.render.threads = 2;
+            c.render.timeout = Duration::from_secs(5);
+            c.cache.overrides.insert(
+                0,
+                portal_cache::TtlOverride {
+                    pattern: "page/*".to_owned(),
+                    ttl: Duration::from_secs(1),
+                },
+            );
+            c.cache.stale_while_revalidate = Duration::ZERO;
+            c.cache.stale_if_error = Duration::from_secs(600);
+        },
+    ))
+    .await;
+    let page = "/portal/search?q=old";
+    let (status, headers, html) = page_answer_from("127.0.0.2", app.addr, page).await;
+    assert_eq!(status, 200, "{html:.300}");
+    assert_eq!(headers["x-cache"], "MISS");
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    // Two slow pages of the same client's hold its share of the pool.
+    let holding: Vec<_> = ["hold1", "hold2"]
+        .into_iter()
+        .map(|q| {
+            let addr = app.addr;
+            tokio::spawn(async move {
+                page_from("127.0.0.2", addr, &format!("/portal/search?q={q}")).await
+            })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let (status, headers, html) = page_answer_from("127.0.0.2", app.addr, page).await;
+    assert_eq!(status, 200, "{html:.300}");
+    assert_eq!(headers["x-cache"], "STALE");
+    assert!(html.contains("已渲染 /portal/search?q=old"), "{html:.300}");
+    for held in holding {
+        assert_eq!(held.await.unwrap().0, 200);
+    }
 }
