@@ -36,6 +36,9 @@ struct Route {
     page: Option<String>,
     /// A spec route whose page another route shows: no category of its own, no sitemap entry.
     same_as: Option<String>,
+    /// A page reached otherwise (a form, a link inside a page): in no sitemap.
+    #[serde(default)]
+    unlisted: bool,
     #[serde(default)]
     routes: Vec<Route>,
 }
@@ -70,6 +73,30 @@ static ROUTES: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
         .map(|path| &*path.leak())
         .collect()
 });
+
+/// The app's own pages a sitemap lists (联系我们, 信访举报, 无障碍声明, 法律声明, 隐私政策): routes
+/// whose page shows no CMS category, less the home page (listed on its own) and those `unlisted`
+/// (网站地图 itself, 登录, a detail reached from a list), in table order.
+pub fn own_pages() -> &'static [&'static str] {
+    static OWN: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+        let table: Table = serde_json::from_str(ROUTE_TABLE)
+            .expect("frontend/src/app/route-table.json is a route table");
+        let mut all = Vec::new();
+        flattened(table.routes, &mut all);
+        all.into_iter()
+            .filter(|r| {
+                r.same_as.is_none()
+                    && !r.unlisted
+                    && r.page
+                        .as_ref()
+                        .is_some_and(|p| p != "home" && !table.content_pages.contains(p))
+            })
+            .filter_map(|r| r.path)
+            .map(|path| &*path.leak())
+            .collect()
+    });
+    &OWN
+}
 
 /// The kind of category the app shows at the content route `path` when nothing else says:
 /// `"list"` for the table's `listPages`, `"group"` for a group, `"page"` for any other content
@@ -292,6 +319,20 @@ mod tests {
     use std::collections::BTreeSet;
 
     use super::{PORTAL_ROUTES, ROUTE_TABLE, content_routes, kind_of, name_of, same_as, spelled};
+
+    #[test]
+    fn the_apps_own_pages_are_those_with_no_category_and_listed() {
+        assert_eq!(
+            super::own_pages(),
+            [
+                "/contact",
+                "/whistleblowing",
+                "/accessibility",
+                "/legal",
+                "/privacy"
+            ]
+        );
+    }
 
     #[test]
     fn a_content_route_has_its_menus_name() {

@@ -23,6 +23,8 @@ jest.mock('./pages/sitemap-page', () => mockPage('sitemap'));
 jest.mock('./pages/contact-page', () => mockPage('contact'));
 jest.mock('./pages/accessibility-page', () => mockPage('accessibility'));
 jest.mock('./pages/whistleblowing-page', () => mockPage('whistleblowing'));
+jest.mock('./pages/legal-page', () => mockPage('legal'));
+jest.mock('./pages/privacy-page', () => mockPage('privacy'));
 jest.mock('./layout/layout', () => ({ Layout: ({ children }: { children: unknown }) => children }));
 jest.mock('../features/categories', () => ({
   ...jest.requireActual('../features/categories'),

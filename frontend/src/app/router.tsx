@@ -62,6 +62,8 @@ const PAGES: Record<PageKey, LazyPage<ContentPageProps>> = {
   contact: lazyPage('page-contact', () => import(/* webpackChunkName: "page-contact" */ './pages/contact-page')),
   accessibility: lazyPage('page-accessibility', () => import(/* webpackChunkName: "page-accessibility" */ './pages/accessibility-page')),
   whistleblowing: lazyPage('page-whistleblowing', () => import(/* webpackChunkName: "page-whistleblowing" */ './pages/whistleblowing-page')),
+  legal: lazyPage('page-legal', () => import(/* webpackChunkName: "page-legal" */ './pages/legal-page')),
+  privacy: lazyPage('page-privacy', () => import(/* webpackChunkName: "page-privacy" */ './pages/privacy-page')),
 };
 const ArticlePage = lazyPage('page-article', () => import(/* webpackChunkName: "page-article" */ '../features/articles/pages/article-page'), skeleton('article'));
 const SearchPage = lazyPage<SearchPageProps>('page-search', () => import(/* webpackChunkName: "page-search" */ '../features/search/search-page'));

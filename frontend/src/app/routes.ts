@@ -20,7 +20,10 @@
  * - `sameAs`: a spec route whose page another route shows; it redirects there and is listed nowhere.
  * - `/disclosure` (信息公开) and `/topics` (专题专栏, the home page's strip; its list categories are the
  *   topics) are not in spec §2: the portals of China's state-owned enterprises carry both.
- * - `/accessibility` (无障碍声明) is the 关怀版 statement the 适老化 design rules ask for.
+ * - `/accessibility` (无障碍声明) is the 关怀版 statement the 适老化 design rules ask for; `/legal`
+ *   (法律声明) and `/privacy` (隐私政策) the statements every such portal links from its footer, in
+ *   the name of the company `[site]` names (the privacy policy says what this portal itself records).
+ *   None has an article in the CMS.
  * - `query`: the parameters each page reads of its address (`reads`, in the order its address writes
  *   them) and those its shared address and canonical link keep (`shares`): a page by its path
  *   (`/article/:id`, any one segment), every other page `otherwise`. The gateway keys a rendered
@@ -46,6 +49,8 @@ export const PAGE_KEYS = [
   'contact',
   'accessibility',
   'whistleblowing',
+  'legal',
+  'privacy',
 ] as const;
 
 export type PageKey = (typeof PAGE_KEYS)[number];

@@ -28,6 +28,16 @@ const SERVICES: { path: string; words: string[]; description: string; shown?: (s
     words: ['无障碍', '关怀', '适老', '老年', '读屏', '大字', '放大', '朗读'],
     description: '关怀版的功能、键盘操作方法和问题反馈方式',
   },
+  {
+    path: '/privacy',
+    words: ['隐私', '个人信息', '日志', 'cookie', '数据'],
+    description: '本网站记录哪些信息、如何使用和保存，以及您的权利',
+  },
+  {
+    path: '/legal',
+    words: ['法律', '声明', '版权', '转载', '著作权', '免责', '备案'],
+    description: '版权、转载、信息准确性、外部链接和网站备案',
+  },
   { path: '/sitemap', words: ['地图', '导航', '栏目', '网站'], description: '全部栏目和页面一览' },
 ];
 

@@ -1232,6 +1232,14 @@ async fn the_sitemap_lists_every_page_and_article_once_at_its_real_url() {
             .iter()
             .map(|route| format!("{PUBLIC}/portal{route}")),
     );
+    let dated = pages.len();
+    // The app's own pages (联系我们, 无障碍声明, 法律声明, 隐私政策), undated: no article dates
+    // them. 信访举报 only where the site has a channel, which this one has not: its page is 404.
+    let (channel, _, _, _) = fetch(&app, "/portal/whistleblowing").await;
+    assert_eq!(channel, 404, "no 信访举报 channel in this config");
+    for own in ["/contact", "/accessibility", "/legal", "/privacy"] {
+        pages.push(format!("{PUBLIC}/portal{own}"));
+    }
     for page in &pages {
         assert_eq!(
             locs.iter().filter(|l| **l == page.as_str()).count(),
@@ -1246,8 +1254,8 @@ async fn the_sitemap_lists_every_page_and_article_once_at_its_real_url() {
     );
     assert_eq!(
         xml.matches("<lastmod>").count(),
-        locs.len(),
-        "every page and article has its date"
+        dated + articles.len(),
+        "every section and article has its date"
     );
     let (status, kind, _, robots) = fetch(&app, "/robots.txt").await;
     assert_eq!((status, kind.as_str()), (200, "text/plain; charset=utf-8"));
@@ -1604,6 +1612,10 @@ async fn the_integrity_page_carries_the_whistleblowing_channel_only_when_set() {
     }
     assert!(!markup.contains("举报邮箱") && !markup.contains("来信地址"));
     assert!(markup.contains(r#"class="whistleblowing""#));
+    // With a channel, its page is a page crawlers are offered.
+    let (status, _, _, xml) = fetch(&set, "/portal/sitemap.xml").await;
+    assert_eq!(status, 200);
+    assert!(xml.contains("/portal/whistleblowing</loc>"), "{xml:.400}");
     // Other pages link to the channel's page from the footer only; the block is 清正廉洁's.
     let (_, _, _, other) = fetch(&set, "/portal/party-construction/trade-union-activities").await;
     assert!(

@@ -115,6 +115,16 @@ pub struct Whistleblowing {
     pub website: String,
 }
 
+impl Whistleblowing {
+    /// Whether a visitor has a way to report (the app's `hasChannel`): without one, 信访举报 is
+    /// no page (404), in no footer and no sitemap.
+    pub fn has_channel(&self) -> bool {
+        [&self.phone, &self.email, &self.address, &self.website]
+            .iter()
+            .any(|s| !s.trim().is_empty())
+    }
+}
+
 /// `[[site.figures]]`: one key figure, `value = "5200+"`, `label = "中欧班列累计开行（列）"`.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]

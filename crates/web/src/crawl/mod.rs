@@ -325,6 +325,14 @@ async fn sitemap(State(state): State<AppState>, info: RequestInfo) -> Response {
                     .filter(|c| PORTAL_ROUTES.contains(&c.url.as_str()) && !empty_section(c))
                     .map(|c| (absolute(site, &links::route(&c.url)), lastmod(c))),
             );
+            // The app's own pages (联系我们, the statements; 信访举报 where there is a channel):
+            // no date of their own.
+            urls.extend(
+                portal_core::portal_routes::own_pages()
+                    .iter()
+                    .filter(|p| **p != "/whistleblowing" || site.whistleblowing.has_channel())
+                    .map(|p| (absolute(site, &links::route(p)), None)),
+            );
             urls.extend(articles.value.iter().map(|a| {
                 let date = a.date();
                 (

@@ -31,11 +31,20 @@ const SITE: Site = {
 };
 
 describe('footer', () => {
-  it('shows no 公安备案 line while the number is unset, and the links to 网站地图 and 联系我们', () => {
+  it('shows no 公安备案 line while the number is unset, and the links to 网站地图, 联系我们 and the statements', () => {
     const { container } = render(<Footer site={{ ...SITE, policeFilingNumber: '' }} />);
     expect(container.querySelector('.site-footer__filing')).toBeNull();
     expect(screen.getByRole('link', { name: '网站地图' })).toHaveAttribute('href', '/portal/sitemap');
     expect(screen.getByRole('link', { name: '联系我们' })).toHaveAttribute('href', '/portal/contact');
+    expect(screen.getByRole('link', { name: '法律声明' })).toHaveAttribute('href', '/portal/legal');
+    expect(screen.getByRole('link', { name: '隐私政策' })).toHaveAttribute('href', '/portal/privacy');
+  });
+
+  it('links 人才招聘 only when the CMS has that section', () => {
+    const { rerender } = render(<Footer site={SITE} />);
+    expect(screen.queryByRole('link', { name: '人才招聘' })).toBeNull();
+    rerender(<Footer site={SITE} careers />);
+    expect(screen.getByRole('link', { name: '人才招聘' })).toHaveAttribute('href', '/portal/careers');
   });
 
   it('shows the number with its emblem, linked when a URL is set and as text when not', () => {

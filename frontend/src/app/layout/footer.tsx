@@ -22,7 +22,7 @@ function FilingEmblem() {
   );
 }
 
-export function Footer({ site, liaison = false }: { site?: Site; liaison?: boolean }) {
+export function Footer({ site, liaison = false, careers = false }: { site?: Site; liaison?: boolean; careers?: boolean }) {
   // China's year, not the machine's: the gateway's render and the visitor's browser (another time
   // zone at New Year) must write the same markup.
   const year = chinaDate(new Date()).slice(0, 4);
@@ -52,7 +52,10 @@ export function Footer({ site, liaison = false }: { site?: Site; liaison?: boole
             <a href={pageHref('/contact')}>联系我们</a>
             {hasChannel(site?.whistleblowing) && <a href={pageHref(WHISTLEBLOWING_PATH)}>信访举报</a>}
             {liaison && <a href={pageHref('/liaison')}>联络合作</a>}
+            {careers && <a href={pageHref('/careers')}>人才招聘</a>}
             <a href={pageHref('/accessibility')}>无障碍声明</a>
+            <a href={pageHref('/legal')}>法律声明</a>
+            <a href={pageHref('/privacy')}>隐私政策</a>
           </nav>
         </div>
         {site && site.links.length > 0 && (

@@ -13,6 +13,7 @@ export { FALLBACK_NAME, useCompanyName } from '../page-title';
 
 /** 联络合作, linked from the footer when the CMS has it. */
 const LIAISON = '/liaison';
+const CAREERS = '/careers';
 
 /**
  * The home page's title: the company name alone (spec §1), and its description, made of the
@@ -62,11 +63,11 @@ export function SiteHeader() {
   );
 }
 
-/** The footer; its link to 联络合作 only when the CMS has that section. */
+/** The footer; its links to 联络合作 and 人才招聘 only when the CMS has those sections. */
 export function SiteFooter() {
   const { data: site } = useGetSiteQuery();
   const { data: tree = [] } = useGetCategoriesQuery();
-  return <Footer site={site} liaison={Boolean(findByUrl(tree, LIAISON))} />;
+  return <Footer site={site} liaison={Boolean(findByUrl(tree, LIAISON))} careers={Boolean(findByUrl(tree, CAREERS))} />;
 }
 
 export function Layout({ children }: { children: ReactNode }) {

@@ -3,6 +3,7 @@ import type { ContentPageProps } from '../../features/articles';
 import { ZOOMS } from '../../features/reading';
 import { useGetSiteQuery } from '../../features/site';
 import { pageHref } from '../../lib/page-href';
+import { SiteContacts } from './site-contacts';
 
 const STANDARDS = [
   'GB/T 37668—2019《信息技术 互联网内容无障碍可访问性技术要求与测试方法》',
@@ -74,26 +75,7 @@ export default function AccessibilityPage({ title, breadcrumb }: ContentPageProp
       <section aria-labelledby="a11y-contact">
         <h2 id="a11y-contact">问题反馈</h2>
         <p>如您在使用本网站时遇到困难，或需要以其他方式获取页面上的信息，请联系{who}：</p>
-        {site && (site.email || site.phone) ? (
-          <dl className="contact-list">
-            {site.email && (
-              <>
-                <dt>电子邮箱</dt>
-                <dd>
-                  <a href={`mailto:${site.email}`}>{site.email}</a>
-                </dd>
-              </>
-            )}
-            {site.phone && (
-              <>
-                <dt>联系电话</dt>
-                <dd>
-                  <a href={`tel:${site.phone.replace(/[^\d+]/g, '')}`}>{site.phone}</a>
-                </dd>
-              </>
-            )}
-          </dl>
-        ) : null}
+        <SiteContacts site={site} />
         <p>
           来信请说明所访问的页面和遇到的问题，我们会尽快答复。更多联系方式请见<a href={pageHref('/contact')}>联系我们</a>。
         </p>
