@@ -231,15 +231,21 @@ export const pagesTests = [
       // An article: 正文字号 大, then 复制链接.
       release = holdScripts();
       await page.goto(`${base}/portal/article/2101`, { waitUntil: 'commit' });
-      const large = page.getByRole('button', { name: '正文字号大' });
+      const large = page.getByRole('radio', { name: '正文字号大' });
       await large.waitFor();
+      const bodySize = () => page.locator('.article__body').evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+      const medium = await bodySize();
       await large.tap();
+      // The body takes the size at once, from its CSS: nothing waits for the app.
+      assert.ok((await bodySize()) > medium, '正文字号大 took effect before the app ran');
       await page.getByRole('button', { name: '复制链接' }).tap();
       assert.equal(await appRuns(), false, 'the taps came before the app ran');
       release();
       await takenOver(page);
-      await page.waitForFunction(() => document.querySelector('[aria-label="正文字号大"]')?.getAttribute('aria-pressed') === 'true');
       await page.getByText('链接已复制').waitFor();
+      // The app's render after 复制链接 keeps the size chosen before it ran.
+      assert.equal(await large.isChecked(), true);
+      assert.ok((await bodySize()) > medium, 'the size stays once the app runs');
       const copied = await page.evaluate(() => navigator.clipboard.readText());
       const canonical = await page.locator('link[rel="canonical"]').getAttribute('href');
       assert.equal(copied, canonical, 'the copied link is the page’s');

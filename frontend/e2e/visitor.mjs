@@ -338,12 +338,16 @@ export const visitorTests = [
       const size = (sel) => page.locator(sel).first().evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
       const medium = await size('.article__body');
       const title = await size('main h1');
-      const sizes = page.getByRole('group', { name: '正文字号' });
-      assert.equal(await sizes.getByRole('button', { name: '正文字号中' }).getAttribute('aria-pressed'), 'true');
-      await sizes.getByRole('button', { name: '正文字号大' }).click();
+      const sizes = page.getByRole('radiogroup', { name: '正文字号' });
+      assert.equal(await sizes.getByRole('radio', { name: '正文字号中' }).isChecked(), true);
+      await sizes.getByRole('radio', { name: '正文字号大' }).click();
       assert.ok((await size('.article__body')) > medium);
-      await sizes.getByRole('button', { name: '正文字号小' }).click();
+      await sizes.getByRole('radio', { name: '正文字号小' }).click();
       assert.ok((await size('.article__body')) < medium);
+      // The arrow keys move the choice, as in any radio group.
+      await page.keyboard.press('ArrowLeft');
+      assert.equal(await sizes.getByRole('radio', { name: '正文字号中' }).isChecked(), true);
+      assert.equal(await size('.article__body'), medium);
       assert.equal(await size('main h1'), title);
     },
   },

@@ -1,8 +1,8 @@
 // Presses made before the app runs. A server-rendered page is painted, and its buttons shown, well
 // before its script has arrived and hydrated it (on a phone on Slow 4G: seconds). React replays the
 // events it sees during hydration, but none from before `hydrateRoot` is called: a press on
-// 正文字号, 复制链接, 下一张 or an aid of the 关怀版 panel then did nothing (关怀版 itself is a
-// `<details>`, which the browser opens). The page's inline head script
+// 复制链接, 下一张 or an aid of the 关怀版 panel then did nothing (关怀版 itself is a `<details>`,
+// which the browser opens; 正文字号 radios, which the body's CSS follows). The page's inline head script
 // (`public/index.html`) notes each press on a `<button type="button">` (a button with no action of
 // its own; links and forms work without the app) until the app takes the list; the app presses
 // them again once hydrated. Hydration keeps the server's nodes, so each noted button is the one
