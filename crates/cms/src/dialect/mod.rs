@@ -671,7 +671,6 @@ fn check_categories(
     Ok(())
 }
 
-/// The path files are read under, relative.
 /// `id_root`, checked: set only with `ids = "paths"`, a path without a trailing `/`.
 fn id_root(config: &DialectConfig) -> Result<Option<String>, DialectError> {
     let root = config.id_root.trim();
@@ -880,7 +879,13 @@ impl Dialect {
     /// Whether `id` may name something in this CMS (`ids`: any id for `text`, a whole number
     /// for `numbers`).
     pub fn holds(&self, id: &Id) -> bool {
-        self.ids != config::IdKind::Numbers || id.as_number().is_some()
+        match self.ids {
+            config::IdKind::Numbers => id.as_number().is_some(),
+            config::IdKind::Text => true,
+            // A path of named segments: an empty one, `.` or `..` would send the call elsewhere
+            // in the CMS (`news_center:..:..:acl_users`).
+            config::IdKind::Paths => is_plain_path(id.as_str()),
+        }
     }
 
     /// Whether the CMS's ids are text (`ids = "text"` or `"paths"`): a whole number found in
@@ -1286,7 +1291,14 @@ fn path_id(root: &str, text: &str) -> Option<Id> {
     if below.is_empty() {
         return Some(Id::top());
     }
-    Id::parse(&below.replace('/', ":")).ok()
+    let id = below.replace('/', ":");
+    is_plain_path(&id).then(|| Id::parse(&id).ok()).flatten()
+}
+
+/// Whether a path id's segments are all names: none empty, `.` or `..`.
+fn is_plain_path(id: &str) -> bool {
+    id.split(':')
+        .all(|s| !s.is_empty() && s != "." && s != "..")
 }
 
 fn is_json_type(content_type: &str) -> bool {

@@ -753,6 +753,11 @@ fn ids_that_are_paths_are_read_below_the_root_and_sent_back_as_paths() {
     // cannot carry) names nothing.
     assert!(d.holds(&id("about")));
     assert!(d.id_of(&json!("/Plone/news/%E6%96%B0")).is_none());
+    // A path that climbs names nothing: it is never sent (`news_center/../../acl_users`).
+    for climbing in ["news_center:..:..:acl_users", "news_center::x", "a:.:b"] {
+        assert!(!d.holds(&id(climbing)), "{climbing}");
+    }
+    assert!(d.id_of(&json!("/Plone/news_center/../acl_users")).is_none());
 }
 
 #[test]
