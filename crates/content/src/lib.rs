@@ -187,12 +187,8 @@ impl<'a> ContentService<'a> {
         let kind = Kind::Api(Endpoint::Files);
         // Where files sit among the CMS's pages (`files_match`), any other address is none: the
         // CMS is not asked for it.
-        if !self
-            .source
-            .upstream
-            .dialect()
-            .is_file_path(&segments.join("/"))
-        {
+        let dialect = self.source.upstream.dialect();
+        if !dialect.files_match().is_empty() && !dialect.is_file_path(&segments.join("/")) {
             return Err(ApiError::NotFound("文件不存在。".to_owned()));
         }
         // The image parameters the CMS reads (`?width=300`), as the dialect allows them: sent
