@@ -291,6 +291,36 @@ export const careTests = [
     },
   },
   {
+    name: '关怀版: at 特大 a table too wide for its column is read a row at a time, each value beside its column’s name, none scrolls sideways',
+    async run({ page, base }) {
+      const problems = [];
+      for (const viewport of VIEWPORTS) {
+        await page.setViewportSize(viewport);
+        await store(page, base, LARGEST);
+        // 班列线路与时刻 (six columns), 运营线路 (four).
+        for (const route of ['/services/timetable', '/business_overview/operating_route']) {
+          await visit(page, base, route);
+          const boxes = await page.evaluate(() =>
+            [...document.querySelectorAll('main .article__body .table-scroll')].map((box) => {
+              const cell = box.querySelector('tbody td');
+              return {
+                scrolls: box.scrollWidth > box.clientWidth + 1,
+                stacked: cell !== null && getComputedStyle(cell).display === 'block',
+                label: cell ? getComputedStyle(cell, '::before').content : 'none',
+              };
+            }),
+          );
+          if (boxes.length === 0) problems.push(`${viewport.width} ${route}: no table`);
+          boxes.forEach((b, i) => {
+            if (b.scrolls) problems.push(`${viewport.width} ${route}: table ${i + 1} scrolls sideways`);
+            if (b.stacked && !/：/.test(b.label)) problems.push(`${viewport.width} ${route}: table ${i + 1}'s rows stand alone without their columns' names`);
+          });
+        }
+      }
+      assert.deepEqual(problems, []);
+    },
+  },
+  {
     name: '关怀版: at the standard size cards of a row are even and headlines are not cut either',
     async run({ page, base }) {
       const routes = await layoutRoutes(base);

@@ -470,5 +470,50 @@ export const visitorTests = [
       await heading(page, '信访举报');
     },
   },
+  {
+    name: '客户服务: the home page’s band and the menu lead to the company’s systems and to 班列线路与时刻 at 1366 and 390 px; both site maps list them',
+    async run({ page, base, consoleErrors }) {
+      const site = await api(base, '/site');
+      assert.ok(site.services.length >= 3, 'the demo lists its services');
+      const external = site.services.filter((s) => /^https?:/.test(s.url));
+      const hrefOf = (s) => (s.url.startsWith('/') ? `/portal${s.url}` : s.url);
+      for (const viewport of [{ width: 1366, height: 768 }, { width: 390, height: 844 }]) {
+        await page.setViewportSize(viewport);
+        await open(page, base, '/');
+        // The band, in the server's markup: every entry a plain link to where it lives.
+        const band = page.getByRole('region', { name: '客户服务' });
+        for (const s of site.services) {
+          assert.equal(await band.getByRole('link', { name: new RegExp(s.name) }).getAttribute('href'), hrefOf(s), `${viewport.width}: ${s.name}`);
+        }
+        const box = await band.boundingBox();
+        assert.ok(box.width <= viewport.width, `the band fits ${viewport.width} px`);
+        // The menu's 客户服务 (the phone's behind 菜单): the CMS's page, then each system.
+        if (viewport.width < 600) await page.getByRole('button', { name: '菜单' }).click();
+        const nav = page.locator('#site-nav');
+        const group = nav.getByRole('button', { name: '客户服务', exact: true });
+        await group.click();
+        const entries = nav.locator(`#${await group.getAttribute('aria-controls')} a`);
+        const names = (await entries.allTextContents()).map((t) => t.trim());
+        assert.deepEqual(names, ['班列线路与时刻', ...external.map((s) => s.name)]);
+        for (const s of external) {
+          assert.equal(await nav.getByRole('link', { name: s.name, exact: true }).getAttribute('href'), s.url);
+        }
+        await nav.getByRole('link', { name: '班列线路与时刻', exact: true }).click();
+        await heading(page, '班列线路与时刻');
+        // The CMS's timetable: its lines with their days and cut-offs, whole on the screen.
+        const table = page.locator('.article__body table').first();
+        assert.match(await table.locator('caption').textContent(), /去程班列/);
+        assert.ok((await table.locator('tbody tr').count()) >= 5, 'the outbound lines');
+        assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), viewport.width, 'nothing wider than the screen');
+      }
+      const sitemap = await (await page.request.get(`${base}/portal/sitemap.xml`)).text();
+      assert.ok(sitemap.includes(`${base}/portal/services/timetable</loc>`), 'sitemap.xml lists 班列线路与时刻');
+      await open(page, base, '/sitemap');
+      const map = page.locator('main .sitemap');
+      for (const s of site.services) {
+        assert.equal(await map.getByRole('link', { name: s.name, exact: true }).first().getAttribute('href'), hrefOf(s), `网站地图: ${s.name}`);
+      }
+      assert.deepEqual(consoleErrors, []);
+    },
+  },
 ];
-

@@ -41,6 +41,10 @@ const SITE: Site = {
   whistleblowing: { phone: '0874-6288 5312', email: '', address: '', hours: '', website: '' },
   figures: [{ value: '3000+', label: '中欧班列累计开行（列）' }],
   partners: [{ name: '汉堡港', url: 'https://www.hafen-hamburg.de/' }],
+  services: [
+    { name: '货物追踪', icon: 'track', url: 'https://track.example.com/', description: '凭箱号查询在途位置' },
+    { name: '班列线路与时刻', icon: 'timetable', url: '/services/timetable', description: '' },
+  ],
   links: [{ name: '国务院国有资产监督管理委员会', url: 'http://www.sasac.gov.cn/' }],
   wechat: { name: '云川陆港', account: 'yclandport', qrImage: '/portal/api/files/site/wechat-qr.svg' },
   contact: { hours: '工作日 8:30—17:30', departments: [{ name: '客户服务中心', duties: '班列订舱', phone: '400-687-5200', email: '' }], mapImage: '', mapAlt: '', directions: ['地铁 3 号线陆港新区站'] },

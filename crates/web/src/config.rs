@@ -760,6 +760,17 @@ impl Config {
                 ));
             }
         }
+        for service in &self.site.services {
+            // A page of the portal (`/services/timetable`) or a system's own address; a
+            // protocol-relative `//host` would be another site under a path's guise.
+            let page = service.url.starts_with('/') && !service.url.starts_with("//");
+            if service.name.trim().is_empty() || !(page || web(&service.url)) {
+                return Err(invalid(
+                    "site.services",
+                    "each service needs a name and a url: an http or https address, or a page of the portal beginning with / (e.g. /services/timetable)",
+                ));
+            }
+        }
         if !self.site.login_url.is_empty() {
             let ok = Url::parse(&self.site.login_url)
                 .map(|u| matches!(u.scheme(), "http" | "https"))

@@ -13,7 +13,9 @@
  * - `listPages`: the content pages that show a list of articles. A category of such a route is a
  *   list unless the CMS (or the gateway's `dialect.categories.types`) says otherwise; the gateway
  *   gives it that kind when the CMS gives none, so the pager, the feeds and the sitemap agree.
- * - The path-less 客户服务 group is the replaced portal's customer-service group, kept hidden.
+ * - `/services` (客户服务) is the replaced portal's customer-service group (path-less and empty there):
+ *   its page and its menu entry list `[site.services]` (`services.tsx`), and 班列线路与时刻 is a page the
+ *   CMS feeds (a table of the lines, their days and cut-offs).
  * - `/sitemap` and `/contact` are the footer's pages (not in spec §2): every page at a glance, and how
  *   to reach the company.
  * - `unlisted`: pages reached otherwise (a form, a link inside a page), left out of the sitemap.

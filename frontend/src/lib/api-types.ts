@@ -125,6 +125,14 @@ export type Figure = { value: string, label: string, };
 
 export type Partner = { name: string, url?: string, };
 
+export type ServiceIcon = "route" | "track" | "booking" | "timetable" | "customs" | "invoice" | "service" | "warehouse";
+
+export type Service = { name: string, 
+/**
+ * What the app draws beside it (the config refuses an icon it does not know).
+ */
+icon: ServiceIcon, url: string, description: string, };
+
 export type Wechat = { 
 /**
  * The account's name (`云川陆港`); the block shows only when it is set.
@@ -215,6 +223,12 @@ figures: Array<Figure>,
  * The home page's partners (name, and a link when given); none, no block.
  */
 partners: Array<Partner>, 
+/**
+ * 客户服务: the company's own systems (班列查询, 货物追踪, 在线订舱…) and the portal's service
+ * pages, in order: a band on the home page and the entries of 客户服务 in the menu, each
+ * opening at its own address; none, neither.
+ */
+services: Array<Service>, 
 /**
  * 友情链接: the footer's links to the regulator, the group and peers (name and URL); none, no
  * block.

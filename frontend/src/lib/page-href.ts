@@ -10,6 +10,13 @@ export const BASE = '/portal';
  */
 export const pageHref = (path: string): string => `${BASE}${path.startsWith('/') ? path : `/${path}`}`;
 
+/**
+ * Where a configured link goes: a page of the portal (`/services/timetable`, written as an app
+ * route) at its real address, anything else (a system's `https://…`, checked by the gateway's
+ * config) as it is.
+ */
+export const linkHref = (url: string): string => (url.startsWith('/') && !url.startsWith('//') ? pageHref(url) : url);
+
 /** An article's address (`/portal/article/2101`, `/portal/article/zx8k2m9q4w7e1r5t3y6u0i2o`). */
 export const articleHref = (id: Id): string => pageHref(`/article/${id}`);
 

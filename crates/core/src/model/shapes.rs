@@ -12,7 +12,8 @@ use super::{
     Article, ArticlePage, Attachment, Category, CategoryTree, Highlight, Id, Link, Marked,
     SearchHit, SearchPage, SearchSource, SectionCount,
     site::{
-        Contact, Department, Figure, Mourning, Partner, Site, SiteAnswer, Wechat, Whistleblowing,
+        Contact, Department, Figure, Mourning, Partner, Service, ServiceIcon, Site, SiteAnswer,
+        Wechat, Whistleblowing,
     },
 };
 
@@ -43,6 +44,8 @@ fn typescript() -> String {
         Whistleblowing::decl(&cfg),
         Figure::decl(&cfg),
         Partner::decl(&cfg),
+        ServiceIcon::decl(&cfg),
+        Service::decl(&cfg),
         Wechat::decl(&cfg),
         Department::decl(&cfg),
         Contact::decl(&cfg),

@@ -45,6 +45,10 @@ pub struct Site {
     pub figures: Vec<Figure>,
     /// The home page's partners (name, and a link when given); none, no block.
     pub partners: Vec<Partner>,
+    /// 客户服务: the company's own systems (班列查询, 货物追踪, 在线订舱…) and the portal's service
+    /// pages, in order: a band on the home page and the entries of 客户服务 in the menu, each
+    /// opening at its own address; none, neither.
+    pub services: Vec<Service>,
     /// 友情链接: the footer's links to the regulator, the group and peers (name and URL); none, no
     /// block.
     pub links: Vec<Partner>,
@@ -144,6 +148,44 @@ pub struct Partner {
     pub url: Option<String>,
 }
 
+/// `[[site.services]]`: one service entry: `name = "货物追踪"`, `icon = "track"`, `url` (a system's
+/// http or https address, or a page of the portal beginning with `/`), and a line on what it does.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct Service {
+    pub name: String,
+    /// What the app draws beside it (the config refuses an icon it does not know).
+    pub icon: ServiceIcon,
+    pub url: String,
+    #[serde(default)]
+    pub description: String,
+}
+
+/// The icons a service entry may name; the app draws each (`service-icon.tsx`, whose map the
+/// generated type keeps complete).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename_all = "lowercase"))]
+pub enum ServiceIcon {
+    /// 班列查询, 线路查询
+    Route,
+    /// 货物追踪
+    Track,
+    /// 在线订舱
+    Booking,
+    /// 线路与时刻, 班期
+    Timetable,
+    /// 报关, 口岸
+    Customs,
+    /// 运费, 发票, 结算
+    Invoice,
+    /// 客服, 咨询
+    Service,
+    /// 仓储, 海外仓
+    Warehouse,
+}
+
 /// `site.mourning`: `true`/`false`, or days: `"MM-DD"` every year, `"YYYY-MM-DD"` once. The app
 /// decides a day in China Standard Time when it loads `/site`, so a listed day begins and ends
 /// without a reload (and the answer stays one entry per config load).
@@ -200,6 +242,7 @@ impl Default for Site {
             whistleblowing: Whistleblowing::default(),
             figures: Vec::new(),
             partners: Vec::new(),
+            services: Vec::new(),
             links: Vec::new(),
             wechat: Wechat::default(),
             contact: Contact::default(),

@@ -553,6 +553,23 @@ fn service_entries_are_refused_with_their_key_when_they_could_not_be_shown() {
             "[[site.links]]\nname = \"\"\nurl = \"http://www.sasac.gov.cn/\"\n",
             "site.links",
         ),
+        (
+            "[[site.services]]\nname = \"货物追踪\"\nicon = \"track\"\nurl = \"javascript:alert(1)\"\n",
+            "site.services",
+        ),
+        (
+            "[[site.services]]\nname = \"货物追踪\"\nicon = \"track\"\nurl = \"//track.example.com/\"\n",
+            "site.services",
+        ),
+        (
+            "[[site.services]]\nname = \" \"\nicon = \"track\"\nurl = \"https://track.example.com/\"\n",
+            "site.services",
+        ),
+        // An icon the app does not draw: serde names the ones it does.
+        (
+            "[[site.services]]\nname = \"货物追踪\"\nicon = \"truck\"\nurl = \"https://track.example.com/\"\n",
+            "`route`, `track`",
+        ),
     ];
     for (extra, key) in cases {
         let err = Config::from_toml_str(&format!("{MINIMAL}{extra}"))
@@ -562,9 +579,13 @@ fn service_entries_are_refused_with_their_key_when_they_could_not_be_shown() {
     }
     let good = "[site.contact]\nmap_image = \"/portal/api/files/site/hq.svg\"\nmap_alt = \"总部位置示意图\"\n\
                 [site.wechat]\nname = \"云川陆港\"\nqr_image = \"/portal/api/files/site/qr.svg\"\n\
-                [[site.links]]\nname = \"国资委\"\nurl = \"http://www.sasac.gov.cn/\"\n";
+                [[site.links]]\nname = \"国资委\"\nurl = \"http://www.sasac.gov.cn/\"\n\
+                [[site.services]]\nname = \"货物追踪\"\nicon = \"track\"\nurl = \"https://track.example.com/\"\n\
+                [[site.services]]\nname = \"班列线路与时刻\"\nicon = \"timetable\"\nurl = \"/services/timetable\"\n";
     let config = Config::from_toml_str(&format!("{MINIMAL}{good}")).unwrap();
     assert_eq!(config.site.links.len(), 1);
+    assert_eq!(config.site.services.len(), 2);
+    assert_eq!(config.site.services[1].description, "");
     assert_eq!(config.site.wechat.qr_image, "/portal/api/files/site/qr.svg");
 }
 

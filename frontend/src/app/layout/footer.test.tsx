@@ -25,6 +25,7 @@ const SITE: Site = {
   whistleblowing: { phone: '', email: '', address: '', hours: '', website: '' },
   figures: [],
   partners: [],
+  services: [],
   links: [],
   wechat: { name: '', account: '', qrImage: '' },
   contact: { hours: '', departments: [], mapImage: '', mapAlt: '', directions: [] },

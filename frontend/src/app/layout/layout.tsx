@@ -8,6 +8,7 @@ import { ROUTES } from '../routes';
 import { Footer } from './footer';
 import { Header } from './header';
 import { menuFromRoutes } from './menu-items';
+import { reachableServices, withServices } from '../services';
 
 export { FALLBACK_NAME, useCompanyName } from '../page-title';
 
@@ -53,7 +54,9 @@ export function SiteHeader() {
   // than the route table's: the two differ, and swapping one for the other moved the whole page
   // (a cold load's layout shift was 0.24 on a 1366 px screen, the fallback menu wrapping to a second row).
   const settled = tree !== undefined || isError;
-  const items = tree && tree.length > 0 && !isError ? categoriesToMenu(tree) : settled ? menuFromRoutes(ROUTES) : [];
+  const sections = tree && tree.length > 0 && !isError ? categoriesToMenu(tree) : settled ? menuFromRoutes(ROUTES) : [];
+  // 客户服务's entries join once the menu has its sections (an empty menu stays empty: see above).
+  const items = sections.length > 0 ? withServices(sections, reachableServices(site?.services ?? [], tree)) : sections;
   return (
     <>
       {mourning && <meta name="portal-mourning" content="on" />}

@@ -5,7 +5,7 @@ describe('the menu from the route table (when the category tree cannot load)', (
   const menu = menuFromRoutes(ROUTES);
 
   it('shows the groups with visible children and the children shown in the menu', () => {
-    expect(menu.map((m) => m.name)).toEqual(['走进我们', '新闻中心', '业务板块', '党建工会', '联络合作', '信息公开', '社会责任']);
+    expect(menu.map((m) => m.name)).toEqual(['走进我们', '新闻中心', '业务板块', '客户服务', '党建工会', '联络合作', '信息公开', '社会责任']);
     const about = menu.find((m) => m.url === '/about');
     expect(about?.children.map((c) => c.url)).toContain('/about/honor');
   });

@@ -1,7 +1,9 @@
 import { Breadcrumb } from '../../components/breadcrumb';
 import type { ContentPageProps } from '../../features/articles';
 import { findByUrl, useGetCategoriesQuery } from '../../features/categories';
+import { useGetSiteQuery } from '../../features/site';
 import { ROUTES, routeTrail, shownRoute } from '../routes';
+import { SERVICES_PATH, ServiceList, reachableServices } from '../services';
 import { pageHref } from '../../lib/page-href';
 
 /**
@@ -15,12 +17,18 @@ export default function GroupPage({ path, title, breadcrumb, category }: Content
   // Each section's own line from the CMS (its category's description), under its name; only
   // the sections the CMS has.
   const { data: tree = [] } = useGetCategoriesQuery();
-  const children = (route?.routes ?? []).filter((r) => !r.sameAs && shownRoute(r, tree, findByUrl));
+  const { data: site } = useGetSiteQuery();
+  // 客户服务 lists the configured services first (with their icons), then any other section.
+  const services = path === SERVICES_PATH ? reachableServices(site?.services ?? [], tree) : [];
+  const children = (route?.routes ?? []).filter(
+    (r) => !r.sameAs && shownRoute(r, tree, findByUrl) && !services.some((s) => s.url === r.path),
+  );
   return (
     <section className="content-page group-page">
       <Breadcrumb items={breadcrumb} />
       <h1>{category?.name ?? title}</h1>
       {category?.description && <p className="lead">{category.description}</p>}
+      {services.length > 0 && <ServiceList services={services} />}
       {children.length > 0 ? (
         <ul className="tile-list">
           {children.map((r) => {
@@ -36,7 +44,7 @@ export default function GroupPage({ path, title, breadcrumb, category }: Content
           })}
         </ul>
       ) : (
-        <p className="empty">本栏目内容正在建设中，敬请期待。</p>
+        services.length === 0 && <p className="empty">本栏目内容正在建设中，敬请期待。</p>
       )}
     </section>
   );

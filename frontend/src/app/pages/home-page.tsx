@@ -3,6 +3,7 @@ import { findByUrl, useGetCategoriesQuery } from '../../features/categories';
 import { useGetSiteQuery, useMourning } from '../../features/site';
 import { CompanyTitle, SiteFooter, SiteHeader, useCompanyName } from '../layout/layout';
 import { childrenOf, shownRoute } from '../routes';
+import { ServiceList, reachableServices } from '../services';
 import { HOME_LISTS } from './home/home-lists';
 import { DisclosureBlock } from './home/disclosure-block';
 import { LeadStory, pickLead } from './home/lead-story';
@@ -11,7 +12,7 @@ import { NewsColumn } from './home/news-lines';
 import { TopicStrip } from './home/topic-strip';
 import { articleHref, dayOf, useCategoryArticles } from './home/use-category-articles';
 import './home/home.css';
-import { pageHref } from '../../lib/page-href';
+import { linkHref, pageHref } from '../../lib/page-href';
 
 /** The home page's sources: routes of the table, their categories found in the CMS's tree. */
 const { news: NEWS, notices: NOTICES, party: PARTY, integrity: INTEGRITY } = HOME_LISTS;
@@ -62,6 +63,22 @@ function NewsRow({ stopped }: { stopped: boolean }) {
         )}
       </div>
     </>
+  );
+}
+
+/** 客户服务: the company's systems and service pages (`[site.services]`), right under the news. */
+function HomeServices() {
+  const { data: site } = useGetSiteQuery();
+  const { data: tree } = useGetCategoriesQuery();
+  const services = reachableServices(site?.services ?? [], tree);
+  if (services.length === 0) return null;
+  return (
+    <section className="home-services" aria-labelledby="home-services-title">
+      <div className="container">
+        <h2 id="home-services-title">客户服务</h2>
+        <ServiceList services={services} />
+      </div>
+    </section>
   );
 }
 
@@ -133,7 +150,6 @@ function SiteBlocks() {
   const { data: site } = useGetSiteQuery();
   const figures = site?.figures ?? [];
   const partners = site?.partners ?? [];
-  const hrefOf = (url: string) => (url.startsWith('/') ? pageHref(url) : url);
   return (
     <>
       {figures.length > 0 && (
@@ -154,7 +170,7 @@ function SiteBlocks() {
           <h2 id="home-partners-title">合作伙伴</h2>
           <ul className="partner-list">
             {partners.map((p) => (
-              <li key={p.name}>{p.url ? <a href={hrefOf(p.url)}>{p.name}</a> : <span>{p.name}</span>}</li>
+              <li key={p.name}>{p.url ? <a href={linkHref(p.url)}>{p.name}</a> : <span>{p.name}</span>}</li>
             ))}
           </ul>
         </section>
@@ -174,6 +190,7 @@ export default function HomePage() {
       <main id="main-content" tabIndex={-1}>
         <h1 className="visually-hidden">{companyName}</h1>
         <NewsRow stopped={mourning} />
+        <HomeServices />
         <TopicStrip />
         <MediaVideoRow />
         <PartyBlock />

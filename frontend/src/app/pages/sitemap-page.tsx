@@ -6,14 +6,15 @@ import { useGetSiteQuery } from '../../features/site';
 import { hasChannel } from '../../components/whistleblowing';
 import { menuFromRoutes } from '../layout/menu-items';
 import { ROUTES, flattenRoutes, shownRoute } from '../routes';
-import { pageHref } from '../../lib/page-href';
+import { reachableServices, withServices } from '../services';
+import { linkHref, pageHref } from '../../lib/page-href';
 
 function Tree({ items }: { items: MenuItem[] }) {
   return (
     <ul>
       {items.map((item) => (
         <li key={item.key}>
-          <a href={pageHref(item.url)}>{item.name}</a>
+          {item.url ? <a href={linkHref(item.url)}>{item.name}</a> : <span>{item.name}</span>}
           {item.children.length > 0 && <Tree items={item.children} />}
         </li>
       ))}
@@ -21,11 +22,12 @@ function Tree({ items }: { items: MenuItem[] }) {
   );
 }
 
-/** 网站地图: the menu as the header shows it, then every other page of the route table. */
+/** 网站地图: the menu as the header shows it (客户服务's systems with it), then every other page of the route table. */
 export default function SitemapPage({ breadcrumb }: ContentPageProps) {
   const { data: tree, isError } = useGetCategoriesQuery();
   const { data: site } = useGetSiteQuery();
-  const menu = tree && tree.length > 0 && !isError ? categoriesToMenu(tree) : menuFromRoutes(ROUTES);
+  const sections = tree && tree.length > 0 && !isError ? categoriesToMenu(tree) : menuFromRoutes(ROUTES);
+  const menu = withServices(sections, reachableServices(site?.services ?? [], tree));
   const listed = new Set<string>();
   const walk = (items: MenuItem[]) => {
     for (const item of items) {

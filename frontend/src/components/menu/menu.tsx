@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 
 import type { MenuItem } from './types';
-import { pageHref } from '../../lib/page-href';
+import { linkHref } from '../../lib/page-href';
 
 interface MenuProps {
   items: MenuItem[];
@@ -11,7 +11,8 @@ interface MenuProps {
   onNavigate?: () => void;
 }
 
-const href = pageHref;
+/** A section's page, or a service's own address (`[site.services]`: a system elsewhere). */
+const href = linkHref;
 
 function isCurrent(item: MenuItem, path: string): boolean {
   return item.url === path || item.children.some((c) => isCurrent(c, path));

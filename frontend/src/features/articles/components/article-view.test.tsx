@@ -139,6 +139,29 @@ describe('enhanceBody', () => {
     );
   });
 
+  it('names each body cell by its column where the table can be read a row at a time, and leaves any other table alone', () => {
+    const timetable =
+      '<table><caption>去程</caption><thead><tr><th scope="col">线路</th><th scope="col">车次</th><th scope="col">发车日</th><th scope="col">集港截止</th><th scope="col">口岸</th><th scope="col">全程 &amp; 天数</th></tr></thead>' +
+      '<tbody><tr><th scope="row">云川—汉堡</th><td>X9301</td><td>每日</td><td>前一日</td><td>阿拉山口</td><td>16天</td></tr></tbody></table>';
+    const out = enhanceBody(timetable, 't');
+    expect(out).toContain('<div class="table-scroll table-scroll--stack table-scroll--wide" role="region"');
+    expect(out).toContain('<th data-label="线路" scope="row">云川—汉堡</th><td data-label="车次">X9301</td>');
+    expect(out).toContain('<td data-label="全程 &amp; 天数">16天</td></tr></tbody></table></div>');
+    // The header row itself is not labelled (it is hidden when rows stand alone).
+    expect(out).toContain('<thead><tr><th scope="col">线路</th>');
+    const four = timetable.replace(/<th scope="col">口岸<\/th><th scope="col">全程 &amp; 天数<\/th>/, '').replace('<td>阿拉山口</td><td>16天</td>', '');
+    expect(enhanceBody(four, 't')).toContain('table-scroll--stack table-scroll--mid"');
+    // Merged cells, no header row, or a row of another length: its columns are kept (it scrolls).
+    for (const other of [
+      timetable.replace('<td>每日</td>', '<td colspan="2">每日</td>'),
+      timetable.replace(/<thead>[\s\S]*<\/thead>/, ''),
+      timetable.replace('<td>16天</td>', ''),
+    ]) {
+      expect(enhanceBody(other, 't')).toContain('<div class="table-scroll" role="region"');
+      expect(enhanceBody(other, 't')).not.toContain('data-label');
+    }
+  });
+
   it('leaves a body without wide content as it is', () => {
     const html = '<p>正文<!-- <table> --></p><ul class="gallery"><li><figure><img src="a.svg" width="720" height="500" alt=""></figure></li></ul>';
     expect(enhanceBody(html, 'x')).toBe(html);

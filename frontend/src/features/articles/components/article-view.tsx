@@ -60,6 +60,39 @@ const escapeAttr = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '
 /** A chart: an SVG drawn for a wide page (its width attribute); scaled to a phone it wants the 大图 view. */
 const isChart = (imgAttrs: string) => /\.svg([?#]|$)/i.test(attrOf(imgAttrs, 'src') ?? '') && Number(attrOf(imgAttrs, 'width')) >= 600;
 
+/**
+ * A table that can be read a row at a time (`table-scroll--stack`): one header row of `th` naming
+ * its columns, no merged cell, no table inside, every body row as many cells as columns. Its body
+ * cells are given their column's name (`data-label`), which article-view.css shows beside each value
+ * when the text is large and the table would not fit its column (issue 47: at 特大 a wide table's
+ * last column was a sideways scroll on every row). Returns the table's HTML so labelled and its
+ * column count, or nothing for any other table (it keeps scrolling).
+ */
+export function labelledTable(table: string): { html: string; columns: number } | undefined {
+  if (/\s(?:colspan|rowspan)\s*=/i.test(table) || (table.match(/<table\b/gi) ?? []).length !== 1) return undefined;
+  const head = /<thead\b[^>]*>([\s\S]*?)<\/thead>/i.exec(table);
+  if (!head || (head[1].match(/<tr\b/gi) ?? []).length !== 1) return undefined;
+  const labels = [...head[1].matchAll(/<th\b[^>]*>([\s\S]*?)<\/th>/gi)].map((m) => textOf(m[1]));
+  if (labels.length < 2 || labels.some((l) => l === '')) return undefined;
+  const bodyFrom = head.index + head[0].length;
+  let body = table.slice(bodyFrom);
+  let rows = 0;
+  let fits = true;
+  body = body.replace(/<tr\b[^>]*>([\s\S]*?)<\/tr>/gi, (row: string) => {
+    let cell = 0;
+    const labelled = row.replace(/<(td|th)\b/gi, (open: string) => {
+      const label = labels[cell];
+      cell += 1;
+      return label === undefined ? open : `${open} data-label="${escapeAttr(label)}"`;
+    });
+    rows += 1;
+    if (cell !== labels.length) fits = false;
+    return labelled;
+  });
+  if (!fits || rows === 0) return undefined;
+  return { html: table.slice(0, bodyFrom) + body, columns: labels.length };
+}
+
 /** The cue above a box that scrolls sideways: kept hidden (its line kept too) until the box scrolls. */
 const scrollHint = (id: string, what: string) => `<p class="scroll-hint" id="${id}" aria-hidden="true">左右滑动查看完整${what}</p>`;
 
@@ -140,11 +173,16 @@ export function enhanceBody(html: string, idPrefix: string): string {
     named.add(label);
     boxes += 1;
     const id = `${idPrefix}-scroll-${boxes}`;
+    // Labelled only when no other edit falls inside it (a chart in a cell): edits keep the original's offsets.
+    const inside = edits.some((e) => e.at > t.start && e.at < t.end);
+    const stack = inside ? undefined : labelledTable(html.slice(t.start, t.end));
+    const kind = stack ? ` table-scroll--stack table-scroll--${stack.columns >= 6 ? 'wide' : stack.columns >= 4 ? 'mid' : 'narrow'}` : '';
     edits.push({
       at: t.start,
       remove: 0,
-      insert: `${scrollHint(id, '表格')}<div class="table-scroll" role="region" tabindex="0" aria-label="${escapeAttr(label)}" data-scroll-hint="${id}">`,
+      insert: `${scrollHint(id, '表格')}<div class="table-scroll${kind}" role="region" tabindex="0" aria-label="${escapeAttr(label)}" data-scroll-hint="${id}">`,
     });
+    if (stack) edits.push({ at: t.start, remove: t.end - t.start, insert: stack.html });
     edits.push({ at: t.end, remove: 0, insert: '</div>' });
   });
   // Applied from the end, so each edit's offset is still the original's; at one offset, in the order made.
