@@ -300,6 +300,34 @@ fn page_url(path: &str, query: Option<&str>) -> String {
     url
 }
 
+/// `dayOf` (features/search/keyword.ts): a real day as people write it (`2026-01-31`, `2026-1-31`,
+/// `2026/1/31`, `2026.1.31`, `2026年1月31日`, spaces around the parts), as `yyyy-MM-dd`.
+fn day_of(value: &str) -> Option<String> {
+    /// `min` to `max` ASCII digits at the start of `text` (after spaces), and what follows them.
+    fn digits(text: &str, min: usize, max: usize) -> Option<(u32, &str)> {
+        let text = text.trim_start_matches(' ');
+        let len = text.bytes().take_while(u8::is_ascii_digit).count();
+        if !(min..=max).contains(&len) {
+            return None;
+        }
+        Some((text[..len].parse().ok()?, &text[len..]))
+    }
+    /// `text` after spaces and one of `seps`.
+    fn sep<'a>(text: &'a str, seps: &[char]) -> Option<&'a str> {
+        text.trim_start_matches(' ').strip_prefix(seps)
+    }
+    let (year, rest) = digits(value, 4, 4)?;
+    let (month, rest) = digits(sep(rest, &['-', '/', '.', '年'])?, 1, 2)?;
+    let (day, rest) = digits(sep(rest, &['-', '/', '.', '月'])?, 1, 2)?;
+    let rest = rest.trim_start_matches(' ');
+    let rest = rest.strip_prefix('日').unwrap_or(rest);
+    if !rest.trim_start_matches(' ').is_empty() {
+        return None;
+    }
+    let year = i32::try_from(year).ok()?;
+    chrono::NaiveDate::from_ymd_opt(year, month, day).map(|d| d.format("%Y-%m-%d").to_string())
+}
+
 /// `value` of the parameter `name` as the app reads it, `None` where the app takes none.
 fn read_as_app(name: &str, value: &str) -> Option<String> {
     let digits = |max_len: usize| {
@@ -318,10 +346,7 @@ fn read_as_app(name: &str, value: &str) -> Option<String> {
             .ok()
             .filter(|id| !id.is_top())
             .map(|id| id.to_string()),
-        // `dayOf`: `yyyy-MM-dd`, a real day.
-        "from" | "to" => (value.len() == 10
-            && chrono::NaiveDate::parse_from_str(value, "%Y-%m-%d").is_ok())
-        .then(|| value.to_owned()),
+        "from" | "to" => day_of(value),
         // `normalizeKeyword`.
         "q" => {
             let keyword = portal_content::request::query::canonical_keyword(value);

@@ -24,14 +24,20 @@ export function normalizeKeyword(raw: string | null | undefined): string | null 
 }
 
 /**
- * A day as the gateway takes it (`from`, `to`: `yyyy-MM-dd`, a real day), or null. The gateway reads
- * an address's days the same way (`pages::read_as_app`).
+ * A day as the gateway takes it (`from`, `to`: `yyyy-MM-dd`, a real day), or null, read from the
+ * ways people write one (2026-01-31, 2026-1-31, 2026/1/31, 2026.1.31, 2026年1月31日; spaces around
+ * the parts). The gateway reads an address's days the same way (`pages::day_of`; both are fed
+ * `lib/address-cases.json`).
  */
 export function dayOf(raw: string | null | undefined): string | null {
-  if (!raw || !/^\d{4}-\d{2}-\d{2}$/.test(raw)) return null;
-  const [year, month, day] = raw.split('-').map(Number);
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day ? raw : null;
+  const parts = raw ? /^ *(\d{4}) *[-/.年] *(\d{1,2}) *[-/.月] *(\d{1,2}) *日? *$/.exec(raw) : null;
+  if (!parts) return null;
+  const [year, month, day] = parts.slice(1).map(Number);
+  const date = new Date(0);
+  // setUTCFullYear, not Date.UTC: that reads the years 0 to 99 as 1900 to 1999.
+  date.setUTCFullYear(year, month - 1, day);
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
+  return `${parts[1]}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }
 
 /** The filters of the gateway's own index: a section (a category and those under it) and days. */

@@ -1,4 +1,4 @@
-import { Fragment, useId, type FormEvent } from 'react';
+import { Fragment, useId, useState, type FormEvent } from 'react';
 import { useLocation, useSearch } from 'wouter';
 
 import { Breadcrumb } from '../../components/breadcrumb';
@@ -132,33 +132,50 @@ function SectionFilter({
 
 /**
  * 按时间筛选: two days, a GET form (it works without JavaScript; with it, the results route opens in
- * place). Shown only when the index answered.
+ * place). Shown only when the index answered. The days are text written 年-月-日 (`dayOf` reads
+ * 2026-1-5, 2026/1/5 and 2026年1月5日 too): a date field shows the browser's own order, and a Chinese
+ * visitor's browser in English showed mm/dd/yyyy (issue 47). A day that is none is said, not dropped.
  */
 function DateFilter({ keyword, query }: { keyword: string; query: SearchQuery }) {
   const [, navigate] = useLocation();
   const fromId = useId();
   const toId = useId();
+  const hintId = useId();
+  const [wrong, setWrong] = useState<string | null>(null);
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    navigate(
-      searchHref(keyword, 1, {
-        section: query.section,
-        from: dayOf(String(form.get('from') ?? '')),
-        to: dayOf(String(form.get('to') ?? '')),
-      }),
-    );
+    const fields = event.currentTarget.elements;
+    const written = (name: string) => (fields.namedItem(name) as HTMLInputElement | null)?.value.trim() ?? '';
+    const [from, to] = [dayOf(written('from')), dayOf(written('to'))];
+    const bad = [
+      ['开始日期', written('from'), from],
+      ['结束日期', written('to'), to],
+    ].find(([, text, day]) => text !== '' && day === null);
+    if (bad) {
+      setWrong(`${bad[0]}“${bad[1]}”不是有效的日期，请按 年-月-日 填写，如 2026-01-31。`);
+      return;
+    }
+    setWrong(null);
+    navigate(searchHref(keyword, 1, { section: query.section, from, to }));
   };
   return (
-    <form className="search-dates" action={pageHref('/search')} method="get" onSubmit={submit} aria-label="按时间筛选">
+    <form className="search-dates" action={pageHref('/search')} method="get" onSubmit={submit} aria-label="按时间筛选" noValidate>
       <input type="hidden" name="q" value={keyword} />
       {query.section && <input type="hidden" name="section" value={query.section} />}
       <label htmlFor={fromId}>发布时间从</label>
-      <input id={fromId} type="date" name="from" defaultValue={query.from ?? ''} />
+      <input id={fromId} type="text" inputMode="numeric" autoComplete="off" name="from" placeholder="年-月-日" size={11} aria-describedby={hintId} defaultValue={query.from ?? ''} />
       <label htmlFor={toId}>至</label>
-      <input id={toId} type="date" name="to" defaultValue={query.to ?? ''} />
+      <input id={toId} type="text" inputMode="numeric" autoComplete="off" name="to" placeholder="年-月-日" size={11} aria-describedby={hintId} defaultValue={query.to ?? ''} />
       <button type="submit">筛选</button>
       {(query.from || query.to) && <a href={pageHref(searchHref(keyword, 1, { section: query.section }))}>不限时间</a>}
+      <span id={hintId} className="visually-hidden">
+        按 年-月-日 填写，如 2026-01-31
+      </span>
+      {wrong && (
+        <p className="search-dates__error" role="alert">
+          {wrong}
+        </p>
+      )}
     </form>
   );
 }
