@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { useLocation } from 'wouter';
 
+import { BackToTop } from '../../components/back-to-top';
 import { categoriesToMenu, findByUrl, useGetCategoriesQuery } from '../../features/categories';
 import { useGetSiteQuery, useMourning } from '../../features/site';
 import { PageTitle, useCompanyName } from '../page-title';
@@ -70,7 +71,12 @@ export function SiteHeader() {
 export function SiteFooter() {
   const { data: site } = useGetSiteQuery();
   const { data: tree = [] } = useGetCategoriesQuery();
-  return <Footer site={site} liaison={Boolean(findByUrl(tree, LIAISON))} careers={Boolean(findByUrl(tree, CAREERS))} />;
+  return (
+    <>
+      <Footer site={site} liaison={Boolean(findByUrl(tree, LIAISON))} careers={Boolean(findByUrl(tree, CAREERS))} />
+      <BackToTop />
+    </>
+  );
 }
 
 export function Layout({ children }: { children: ReactNode }) {
