@@ -263,6 +263,9 @@ export const contentTests = [
       await video.waitFor();
       assert.ok(await video.getAttribute('poster'));
       await page.waitForFunction(() => document.querySelector('.video video')?.readyState >= 1, null, { timeout: 10_000 });
+      // H.264 in MP4: what Safari and WeChat's browser play as well as Chromium and Firefox (a WebM
+      // played nowhere on an iPhone, issue 47).
+      assert.match(await video.evaluate((v) => v.currentSrc), /\.mp4$/);
       await context.route(/\/portal\/api\/files\/videos\//, (route) => route.fulfill({ status: 404, body: '' }));
       await page.reload();
       await page.getByText('视频暂时无法播放。').waitFor();

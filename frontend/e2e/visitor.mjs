@@ -112,7 +112,7 @@ export const visitorTests = [
       await page.getByRole('button', { name: '菜单' }).click();
       assert.equal(await page.evaluate(() => getComputedStyle(document.documentElement).fontSize), '19px');
       await page.locator('#site-nav').getByRole('button', { name: '业务板块' }).click();
-      await page.getByRole('link', { name: '海外仓', exact: true }).click();
+      await page.locator('#site-nav').getByRole('link', { name: '海外仓', exact: true }).click();
       await heading(page, '海外仓');
       await open(page, base, '/about/honor');
       await page.getByRole('button', { name: /^查看大图/ }).first().click();

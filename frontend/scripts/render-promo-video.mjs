@@ -1,7 +1,7 @@
 // Renders the group's promotional film 《通达欧亚》 (entry 1015 of the demo content) and its
 // narration subtitles:
 //
-//   node scripts/render-promo-video.mjs                 film + subtitles into reference-cms/content/files/videos/
+//   node scripts/render-promo-video.mjs                 film (MP4) + subtitles into reference-cms/content/files/videos/
 //   node scripts/render-promo-video.mjs --stills 9,40   only PNG frames at those seconds (to /tmp), for checking a scene
 //   node scripts/render-promo-video.mjs --verify        only play the files already written back in Chromium
 //
@@ -15,7 +15,13 @@
 // a busy machine drops frames but never stretches the film against its subtitles. Its WebM has no
 // duration in the header (it is written while recording); addDuration() below writes one into the
 // Segment's Info, so players show the length and a seek bar from the start.
+//
+// The portal serves the film as H.264 in MP4 (issue 47: a WebM plays in no iPhone browser and in
+// no older WeChat): the recording is transcoded by ffmpeg (Debian's, with libx264; installed when
+// missing), 30 frames a second, limited-range BT.709, Main profile, the index at the front
+// (faststart) so a player starts before the whole file has come. The WebM stays in /tmp.
 import { chromium } from 'playwright-core';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
@@ -23,7 +29,8 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const OUT_DIR = join(here, '../../reference-cms/content/files/videos');
-const WEBM = join(OUT_DIR, 'tongda-ouya.webm');
+const WEBM = '/tmp/tongda-ouya.webm';
+const MP4 = join(OUT_DIR, 'tongda-ouya.mp4');
 const VTT = join(OUT_DIR, 'tongda-ouya.zh.vtt');
 
 const WIDTH = 640;
@@ -856,13 +863,27 @@ async function main() {
     if (webm.length > MAX_BYTES) throw new Error(`${webm.length} bytes is over the ${MAX_BYTES}-byte budget: lower BITS_PER_SECOND`);
     mkdirSync(OUT_DIR, { recursive: true });
     writeFileSync(WEBM, webm);
+    toMp4();
     writeFileSync(VTT, webvtt());
-    console.log(`${WEBM}: ${statSync(WEBM).size} bytes`);
+    console.log(`${MP4}: ${statSync(MP4).size} bytes`);
     console.log(`${VTT}: ${NARRATION.length} cues`);
     await verify(browser);
   } finally {
     await browser.close();
   }
+}
+
+/** The recording as the portal serves it (see the top of this file). */
+function toMp4() {
+  try {
+    execFileSync('ffmpeg', ['-version'], { stdio: 'ignore' });
+  } catch {
+    execFileSync('apt-get', ['install', '-y', '-q', 'ffmpeg'], { stdio: 'inherit' });
+  }
+  const video = ['-vf', 'scale=in_range=full:out_range=limited,format=yuv420p', '-color_range', 'tv', '-colorspace', 'bt709', '-color_primaries', 'bt709', '-color_trc', 'bt709'];
+  const codec = ['-c:v', 'libx264', '-preset', 'slow', '-crf', '24', '-r', '30', '-profile:v', 'main', '-level', '3.1', '-movflags', '+faststart', '-an'];
+  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-i', WEBM, ...video, ...codec, MP4], { stdio: 'inherit' });
+  if (statSync(MP4).size > MAX_BYTES) throw new Error(`${MP4} is over the ${MAX_BYTES}-byte budget: raise -crf`);
 }
 
 /**
@@ -871,8 +892,8 @@ async function main() {
  * seeks near the end: a recording has no Cues, and the player must still find its way there.
  */
 async function verify(browser) {
-  const files = { '/f.webm': ['video/webm', readFileSync(WEBM)], '/f.vtt': ['text/vtt; charset=utf-8', readFileSync(VTT)] };
-  const page0 = '<!doctype html><video muted preload="auto" src="/f.webm"><track kind="captions" srclang="zh-CN" src="/f.vtt" default></video>';
+  const files = { '/f.mp4': ['video/mp4', readFileSync(MP4)], '/f.vtt': ['text/vtt; charset=utf-8', readFileSync(VTT)] };
+  const page0 = '<!doctype html><video muted preload="auto" src="/f.mp4"><track kind="captions" srclang="zh-CN" src="/f.vtt" default></video>';
   const server = createServer((req, res) => {
     if (req.url === '/') return res.end(page0);
     const file = files[req.url];

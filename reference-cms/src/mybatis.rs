@@ -175,7 +175,7 @@ mod tests {
             json!(false)
         );
         let video = row(cms.article(1015).unwrap(), true);
-        assert_eq!(video["videoUrl"], "videos/tongda-ouya.webm");
+        assert_eq!(video["videoUrl"], "videos/tongda-ouya.mp4");
         assert_eq!(video["captionsUrl"], "videos/tongda-ouya.zh.vtt");
         assert_eq!(
             row(cms.article(2301).unwrap(), false)["captionsUrl"],

@@ -206,7 +206,7 @@ mod tests {
         }
         assert_eq!(featured, 1, "one lead story");
         let video = item(cms.article(1015).unwrap(), true);
-        assert_eq!(video["video"], "videos/tongda-ouya.webm");
+        assert_eq!(video["video"], "videos/tongda-ouya.mp4");
         assert_eq!(video["captions"], "videos/tongda-ouya.zh.vtt");
         assert_eq!(
             item(cms.article(2301).unwrap(), false)["captions"],

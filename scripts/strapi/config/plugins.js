@@ -4,7 +4,7 @@ module.exports = () => ({
   upload: {
     config: {
       sizeLimit: 10 * 1024 * 1024,
-      // No responsive variants / thumbnails (the seed files are SVG/PDF/WebM anyway).
+      // No responsive variants / thumbnails (the seed files are SVG/PDF/MP4 anyway).
       breakpoints: {},
     },
   },
