@@ -178,16 +178,22 @@ export const contentTests = [
         assert.ok(chars >= 400 || items >= 3, `${href}: ${chars} characters, ${items} items`);
       }
 
-      // The group landing pages: every section, the ones the menu hides too, with its line.
+      // The group landing pages: every section, the ones the menu hides too, with its line and
+      // what it holds (a page's summary; a list's newest items and count), in the server's page.
       await open(page, base, '/social_responsibility');
       await heading(page, '社会责任');
-      const tiles = page.locator('main .tile-list > li');
-      await tiles.first().waitFor();
-      const names = await tiles.locator('a').allTextContents();
+      const cards = page.locator('main .section-cards > li');
+      await cards.first().waitFor();
+      const names = (await cards.locator('h2 a').allTextContents()).map((n) => n.trim());
       for (const name of ['社会责任报告', '安全生产与环保', '乡村振兴与帮扶', '员工关爱', '社会影响']) {
-        assert.ok(names.some((n) => n.startsWith(name)), `${name} on the landing page: ${names.join(' | ')}`);
+        assert.ok(names.includes(name), `${name} on the landing page: ${names.join(' | ')}`);
       }
+      assert.equal(await cards.locator('.section-card__summary').count(), names.length, 'each page section summarised');
       assert.equal(await page.getByText('本栏目内容正在建设中').count(), 0);
+      const landing = await (await page.request.get(`${base}/portal/news_center`)).text();
+      const notices = await api(base, `/article/list?categoryId=${(await api(base, '/category/list')).content.flatMap((c) => c.subCategory ?? []).find((c) => c.url === '/news_center/notice').id}&page=1&size=10`);
+      assert.ok(landing.includes(notices.content[0].title.replace(/&/g, '&amp;')), '新闻中心 lists the newest notice');
+      assert.ok(landing.includes(`共 ${notices.totalElements} 条`), '新闻中心 says how many notices there are');
 
       // The spec's duplicate routes go to the page they duplicate.
       for (const [from, to] of SAME_AS_ROUTES) {

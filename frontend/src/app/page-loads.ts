@@ -11,6 +11,7 @@ import { searchLoads } from '../features/search';
 import { siteApi, siteSpec } from '../features/site';
 import { idOf } from '../lib/id';
 import { queryOf, readerOf, type PageQuery, type Reader } from './loader';
+import { groupLoads } from './pages/group-sections';
 import { homeLoads } from './pages/home/home-lists';
 import { routeTrail } from './routes';
 
@@ -62,6 +63,8 @@ function own(path: string, search: string, tree: readonly Category[], read: Read
   switch (routeTrail(path).at(-1)?.page) {
     case 'home':
       return homeLoads(tree);
+    case 'group':
+      return groupLoads(path, tree);
     case 'single':
       return singleLoads(category, search, read);
     case 'news':

@@ -2,4 +2,4 @@ export type { ContentPageProps, CategoryRef, PageExtras } from './types';
 export { articleSpec, articlesApi, listSpec, useGetArticleQuery, useGetArticlesQuery, usePrefetchArticle, type ArticleSummary } from './api';
 export { LIST_PAGE_SIZE, pageFromSearch } from './list-page-slice';
 export { ArticleMeta } from './components/article-view';
-export { articleLoads, listLoads, singleLoads } from './loads';
+export { articleLoads, listArgs, listLoads, pageArticleArgs, singleLoads } from './loads';
