@@ -329,7 +329,8 @@ impl Checker {
 
     /// Page 1 and page 2 of a list with enough articles; returns an article id and a file.
     /// The first two articles of the first list with any (the second in case the first is a
-    /// draft the list shows but the detail does not), and the first's cover.
+    /// draft the list shows but the detail does not), and the first cover of the items read (the
+    /// newest article often has none, and the file store would then go unchecked).
     pub(super) async fn lists(&mut self, tree: &[Category]) -> Option<(Vec<Id>, Option<String>)> {
         let mut lists = Vec::new();
         walk(tree, &mut |c| {
@@ -352,12 +353,10 @@ impl Checker {
                 !one.content.is_empty() || one.total_elements > 0,
             );
             if first_article.is_none() {
-                first_article = one.content.first().map(|a| {
-                    (
-                        one.content.iter().take(2).map(|a| a.id.clone()).collect(),
-                        a.cover.clone(),
-                    )
-                });
+                first_article = one
+                    .content
+                    .first()
+                    .map(|_| one.content.iter().take(2).map(|a| a.id.clone()).collect::<Vec<_>>());
             }
             if !one.content.is_empty() && sample_check.is_none() {
                 sample_check = Some(self.checks.len() - 1);
@@ -464,7 +463,8 @@ impl Checker {
                 )],
             });
         }
-        first_article
+        let cover = sampled.iter().find_map(|a| a.cover.clone());
+        first_article.map(|ids| (ids, cover))
     }
 
     /// Mapped fields empty on every item sampled: most often a path the CMS does not use.

@@ -123,8 +123,15 @@ async fn check_dialect(name: &str, dialect: Dialect, shape: CategoryShape) {
         total % 10
     );
 
-    // A detail: sanitised body, file links through the gateway, neighbours, China time.
-    let id = first["result"]["content"][0]["id"].as_u64().unwrap();
+    // A detail with a cover: sanitised body, file links through the gateway, neighbours, China
+    // time.
+    let id = first["result"]["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["cover"].is_string())
+        .and_then(|a| a["id"].as_u64())
+        .unwrap();
     let detail = same_as_native(
         &app,
         &reference,

@@ -802,8 +802,14 @@ mod tests {
             ),
             (
                 "/portal/search",
-                "q=a&section=a%2Fb&from=2025-02-30&to=2025-1-1",
+                "q=a&section=a%2Fb&from=2025-02-30&to=2025-1-x",
                 "/portal/search?q=a",
+            ),
+            // A day as people write it is the day it is (a form sent without the app).
+            (
+                "/portal/search",
+                "q=a&to=2025-1-1",
+                "/portal/search?q=a&to=2025%2D01%2D01",
             ),
             // An article the list page it was opened from; 党建风采详情 its id.
             (
