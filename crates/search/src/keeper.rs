@@ -334,7 +334,19 @@ fn card_of(detail: &Article) -> Article {
     }
 }
 
-fn doc_of(card: Article, detail: &Article, tree: &CategoryTree, settings: &SearchSettings) -> Doc {
+fn doc_of(
+    mut card: Article,
+    detail: &Article,
+    tree: &CategoryTree,
+    settings: &SearchSettings,
+) -> Doc {
+    // As the list shows it: the next walk compares the list's card with this.
+    let fingerprint = fingerprint(&card);
+    // A list whose items name no category (Wagtail's): the article's own answer does, and a hit
+    // then names its section (it was 0 on every hit) and the section filter finds it.
+    if card.category_id.is_top() && !detail.category_id.is_top() {
+        card.category_id = detail.category_id.clone();
+    }
     let indexed = settings.indexed();
     let body = match (&detail.content, indexed.body) {
         (Some(html), true) => text::html_text(html, settings.max_body_chars),
@@ -344,7 +356,6 @@ fn doc_of(card: Article, detail: &Article, tree: &CategoryTree, settings: &Searc
         .trail_to_id(&card.category_id)
         .map(|trail| trail.iter().map(|c| c.id.clone()).collect())
         .unwrap_or_else(|| vec![card.category_id.clone()]);
-    let fingerprint = fingerprint(&card);
     Doc {
         article: card,
         body,

@@ -353,10 +353,13 @@ impl Checker {
                 !one.content.is_empty() || one.total_elements > 0,
             );
             if first_article.is_none() {
-                first_article = one
-                    .content
-                    .first()
-                    .map(|_| one.content.iter().take(2).map(|a| a.id.clone()).collect::<Vec<_>>());
+                first_article = one.content.first().map(|_| {
+                    one.content
+                        .iter()
+                        .take(2)
+                        .map(|a| a.id.clone())
+                        .collect::<Vec<_>>()
+                });
             }
             if !one.content.is_empty() && sample_check.is_none() {
                 sample_check = Some(self.checks.len() - 1);

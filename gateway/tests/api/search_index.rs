@@ -619,6 +619,77 @@ async fn an_article_that_cannot_be_shown_is_not_read_again_by_each_walk() {
     assert_eq!(asked(&cms), 1, "the refused article was asked for again");
 }
 
+/// A CMS whose list items name no category (Wagtail's pages API): each article's own answer does.
+fn lists_naming_no_category(path: &str, query: &str) -> Reply {
+    let article = |id: u64| {
+        json!({"id": id, "title": format!("冷链班列{id}"),
+            "publishTime": format!("2026-11-0{id} 09:00:00")})
+    };
+    if path.ends_with("category/list") {
+        return one_news_category();
+    }
+    if path.ends_with("article/detail") {
+        let id: u64 = query
+            .split('&')
+            .find_map(|p| p.strip_prefix("id="))
+            .and_then(|id| id.parse().ok())
+            .unwrap_or(0);
+        let mut one = article(id);
+        one["categoryId"] = json!(21);
+        one["content"] = json!("<p>冷链班列开行。</p>");
+        return Reply::Json(200, json!({"code": 200, "result": one}));
+    }
+    Reply::Json(
+        200,
+        json!({"code": 200, "result": {"content": [article(2), article(1)], "totalElements": 2}}),
+    )
+}
+
+/// Issue 46: on a CMS whose lists name no category, every hit said `categoryId` 0 and the
+/// section filter found nothing. The index takes the category the article's own answer names;
+/// and a walk after that does not read the articles again (the list's card is what it compares).
+#[tokio::test]
+async fn hits_name_the_section_an_article_names_when_its_list_does_not() {
+    let token = "index-token-0123456789";
+    let (app, cms) = spawn_with_fake(Reply::Route(lists_naming_no_category), |c| {
+        open_limits(c);
+        c.admin.token = Some(token.into());
+        c.search.mode = SearchMode::Index;
+    })
+    .await;
+    let settled = index_settled(&app).await;
+    assert_eq!(settled["articles"], 2, "{settled}");
+    let body = search(&app, &format!("keyword={}", encode("冷链"))).await;
+    let found = hits(&body);
+    assert_eq!(found.len(), 2, "{body}");
+    assert!(found.iter().all(|h| h["categoryId"] == 21), "{body}");
+    let filtered = search(&app, &format!("keyword={}&section=21", encode("冷链"))).await;
+    assert_eq!(hits(&filtered).len(), 2, "{filtered}");
+    // Another walk (a purge of the lists) reads no article again: nothing changed.
+    let details = || cms.calls_to("article/detail");
+    let (lists_before, details_before) = (cms.calls_to("article/list"), details());
+    let response = app
+        .client
+        .post(app.url("/portal/admin/cache/purge?tag=articles"))
+        .header("authorization", format!("Bearer {token}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert!(
+        until_true(Duration::from_secs(30), || cms.calls_to("article/list")
+            > lists_before)
+        .await,
+        "the keeper walked again"
+    );
+    index_settled(&app).await;
+    assert_eq!(
+        details(),
+        details_before,
+        "the walk read the articles again"
+    );
+}
+
 async fn until_true(within: Duration, done: impl Fn() -> bool) -> bool {
     let deadline = Instant::now() + within;
     while Instant::now() < deadline {
