@@ -1,15 +1,6 @@
 import type { Category } from '../features/categories';
+import { category as cat } from '../test/categories';
 import { sectionOf, sectionOfCategory } from './sections';
-
-const cat = (id: number, parentId: number, name: string, url: string, sub: Category[] = [], hidden = false): Category => ({
-  id,
-  parentId,
-  name,
-  url,
-  sort: id,
-  subCategory: sub,
-  ...(hidden ? { hidden } : {}),
-});
 
 const TREE: Category[] = [
   cat(2, 0, '新闻中心', '/news_center', [

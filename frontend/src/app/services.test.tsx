@@ -2,18 +2,10 @@ import { render, screen, within } from '@testing-library/react';
 
 import { Menu } from '../components/menu/menu';
 import type { MenuItem } from '../components/menu/types';
-import type { Category } from '../features/categories';
+import { category as cat } from '../test/categories';
 import type { Service } from '../lib/api-types';
 import { ServiceList, reachableServices, withServices } from './services';
 
-const cat = (id: number, parentId: number, name: string, url: string, sub: Category[] = []): Category => ({
-  id,
-  parentId,
-  name,
-  url,
-  sort: id,
-  subCategory: sub,
-});
 
 const TRACK: Service = { name: '货物追踪', icon: 'track', url: 'https://track.example.com/', description: '凭箱号查询在途位置' };
 const BOOKING: Service = { name: '在线订舱', icon: 'booking', url: 'https://ebooking.example.com/', description: '' };
