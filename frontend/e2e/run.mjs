@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 
 import { careTests } from './care.mjs';
 import { contentTests } from './content.mjs';
+import { englishTests } from './english.mjs';
 import { innerTests } from './inner.mjs';
 import { pagesTests } from './pages.mjs';
 import { sweepTests } from './sweep.mjs';
@@ -18,7 +19,7 @@ import { ARCHIVE_ARTICLES, HOSTILE_ARTICLE, launchChromium } from './support.mjs
 import { visitorTests } from './visitor.mjs';
 import { tests as shellTests } from './tests.mjs';
 
-const tests = [...shellTests, ...pagesTests, ...contentTests, ...visitorTests, ...innerTests, ...careTests, ...sweepTests];
+const tests = [...shellTests, ...pagesTests, ...contentTests, ...visitorTests, ...innerTests, ...careTests, ...sweepTests, ...englishTests];
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const GATEWAY = process.env.E2E_GATEWAY_LISTEN ?? '127.0.0.1:18080';
@@ -71,6 +72,8 @@ mkdirSync(CONTENT, { recursive: true });
 const demo = join(root, 'reference-cms', 'content');
 cpSync(join(demo, 'categories.json'), join(CONTENT, 'categories.json'));
 cpSync(join(demo, 'articles'), join(CONTENT, 'articles'), { recursive: true });
+// The English content (`locale=en`) as it is.
+cpSync(join(demo, 'en'), join(CONTENT, 'en'), { recursive: true });
 symlinkSync(join(demo, 'files'), join(CONTENT, 'files'));
 writeFileSync(
   join(CONTENT, 'articles', 'zz-e2e-hostile.json'),

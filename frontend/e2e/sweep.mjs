@@ -16,7 +16,7 @@
 // buttons, which scroll into view as Tab reaches them), a named landmark holds it (the box itself as
 // role="region" with a name, or the named navigation it is part of), and its aria-describedby (or its
 // landmark's) names a cue the visitor can see: on screen, inside the viewport, with a text that says
-// 滑动 or 滚动, which a screen reader reads as the description.
+// 滑动 or 滚动 (on an English page, swipe or scroll), which a screen reader reads as the description.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -103,7 +103,7 @@ async function everyRoute(base) {
  * (2026-12-06) saw this case wait 80 minutes, until the run was killed, on a page whose frames or
  * fonts never came; a second frame that does not come within a second lets the checks run anyway.
  */
-const settle = (page) =>
+export const settle = (page) =>
   page.evaluate(async () => {
     const atMost = (ms, promise) => Promise.race([promise, new Promise((r) => setTimeout(r, ms))]);
     await atMost(5_000, document.fonts.ready);
@@ -186,7 +186,7 @@ export function layoutFindings() {
       .filter(Boolean);
     const seen = cues.find((cue) => {
       const r = cue.getBoundingClientRect();
-      return r.width > 1 && r.height > 1 && r.left >= -1 && r.right <= vw + 1 && !hidden(cue) && style(cue).visibility === 'visible' && /滑动|滚动/.test(cue.textContent);
+      return r.width > 1 && r.height > 1 && r.left >= -1 && r.right <= vw + 1 && !hidden(cue) && style(cue).visibility === 'visible' && /滑动|滚动|swipe|scroll/i.test(cue.textContent);
     });
     if (!seen) missing.push('no visible cue that says it scrolls (aria-describedby)');
     const verdict = missing.length ? missing.join(', ') : null;
@@ -319,7 +319,7 @@ const fromAxeBuilder = createRequire(createRequire(import.meta.url).resolve('@ax
 const AXE_SOURCE = readFileSync(fromAxeBuilder.resolve('axe-core/axe.min.js'), 'utf8');
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 
-async function axeFindings(page) {
+export async function axeFindings(page) {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate((tags) => window.axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) }))), AXE_TAGS);
   return violations.map((v) => `axe ${v.id} (${v.impact}): ${v.nodes.slice(0, 2).join(', ')}`);

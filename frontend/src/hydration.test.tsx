@@ -32,6 +32,8 @@ const SITE: Site = {
   icpUrl: 'https://beian.miit.gov.cn/',
   copyright: '云川陆港国际物流集团有限公司 版权所有',
   paginationLocale: 'zh-CN',
+  lang: 'zh',
+  languages: [],
   publicUrl: 'https://www.example.com',
   policeFilingNumber: '',
   policeFilingUrl: '',

@@ -1,5 +1,10 @@
 import { hashRouteOf } from './app/location';
+import { localeOfLang, setLocale } from './lib/locale';
 import { pageHref } from './lib/page-href';
+
+// The page's language, as the gateway wrote it on `<html lang>`: before any module of the app
+// builds an address or a string.
+setLocale(localeOfLang(document.documentElement.lang));
 
 // The app's script, evaluated in three tasks rather than one: React DOM (~40 ms of a desktop
 // core, 4× that on Lighthouse's phone), then the app's modules and its store, then the start. A

@@ -26,15 +26,18 @@ import { api } from './app/api';
 import { App } from './app/app';
 import { queryKey, type PageQuery, type Reader } from './app/loader';
 import { pageLoads } from './app/page-loads';
+import { localeOfLang, setLocale } from './lib/locale';
 import { ResponseStatusContext } from './lib/response-status';
 import { preloadAllPages } from './app/router';
 import { splitHead } from './app/split-head';
 import { makeStore } from './app/store';
 import { heldResult, holdAnswers, neededUrls, readUrls, type HeldAnswer, type RequestResult } from './lib/request';
 
-/** What the gateway passes: the address to render and the answers it has so far, by API URL. */
+/** What the gateway passes: the address to render, its language and the answers it has so far, by API URL. */
 interface RenderInput {
   url: string;
+  /** `en` for a page at `/portal/en/…` when the portal is in English; else the site's own. */
+  lang?: string;
   answers: Record<string, HeldAnswer>;
 }
 
@@ -99,7 +102,9 @@ function load(url: string): { loaded: Map<string, Loaded>; needs: string[] } {
 
 async function render(input: string): Promise<string> {
   await pagesReady;
-  const { url, answers } = JSON.parse(input) as RenderInput;
+  const { url, lang, answers } = JSON.parse(input) as RenderInput;
+  // Before anything reads it: the loader's URLs and every string of the page are in this language.
+  setLocale(localeOfLang(lang));
   holdAnswers(answers ?? {});
   try {
     const { loaded, needs } = load(url);

@@ -14,7 +14,7 @@ import { prefetchPage } from './app/page-loads';
 import { preloadPageAt } from './app/router';
 import { makeStore, type AppStore } from './app/store';
 import { replayClicks, takeEarlyClicks } from './lib/early-clicks';
-import { BASE } from './lib/page-href';
+import { base } from './lib/page-href';
 import { validToken } from './lib/storage';
 
 /** The id of the page's data block: the server render's store state (crates/web/src/pages). */
@@ -58,7 +58,7 @@ export function startApp(dom: Dom): void {
   if (state) store.dispatch({ type: HYDRATE, payload: state });
   const root = document.getElementById('root')!;
   if (state && root.firstElementChild) {
-    void preloadPageAt(window.location.pathname.slice(BASE.length) || '/').then(() => hydrate(dom, root, store, () => routeLinks(store)));
+    void preloadPageAt(window.location.pathname.slice(base().length) || '/').then(() => hydrate(dom, root, store, () => routeLinks(store)));
   } else {
     // The app shell (the gateway could not render this page): the browser renders it. It drew
     // no buttons before, so nothing was pressed.

@@ -153,6 +153,9 @@ async fn main() -> ExitCode {
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => serve(config, cli.config).await,
         Command::CheckConfig => {
+            for gap in config.language_gaps() {
+                println!("warning: {gap}");
+            }
             println!(
                 "portal-gateway: {}: the configuration is valid",
                 cli.config.display()

@@ -98,7 +98,14 @@ pub struct Content {
     by_id: HashMap<u64, usize>,
     /// Newest first.
     articles: Vec<Article>,
+    /// The content in other languages (`content/en/`: its own categories and articles, the
+    /// same ids where an item is translated), asked for by `locale=en`. Read-only: editors
+    /// change the site's own language.
+    translations: std::sync::Arc<HashMap<String, std::sync::Arc<Content>>>,
 }
+
+/// The languages whose folder (`content/en/`) is read beside the site's own content.
+const TRANSLATIONS: &[&str] = &["en"];
 
 fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, ContentError> {
     let text = std::fs::read_to_string(path).map_err(ContentError::Io)?;
@@ -123,7 +130,21 @@ impl Content {
             let mut batch: Vec<Article> = read_json(&file)?;
             articles.append(&mut batch);
         }
-        Self::new(categories, articles)
+        let mut content = Self::new(categories, articles)?;
+        let mut translations = HashMap::new();
+        for code in TRANSLATIONS {
+            let below = dir.join(code);
+            if below.join("categories.json").is_file() {
+                translations.insert((*code).to_owned(), std::sync::Arc::new(Self::load(&below)?));
+            }
+        }
+        content.translations = std::sync::Arc::new(translations);
+        Ok(content)
+    }
+
+    /// The content in `locale` (`en`); `None` when there is none in that language.
+    pub fn in_locale(&self, locale: &str) -> Option<std::sync::Arc<Content>> {
+        self.translations.get(locale).cloned()
     }
 
     pub fn new(
@@ -161,6 +182,7 @@ impl Content {
             categories,
             by_id,
             articles,
+            translations: std::sync::Arc::default(),
         })
     }
 

@@ -144,6 +144,16 @@ impl AppState {
         Arc::clone(&self.content.read().expect("content lock"))
     }
 
+    /// The content in the language `locale` asks for (Strapi's `locale=en`): the site's own
+    /// when absent or `zh`; a language it has no content in is refused, as Strapi refuses one.
+    pub(crate) fn content_in(&self, locale: &Locale) -> Option<Arc<Content>> {
+        let content = self.content();
+        match locale.0.as_deref() {
+            None | Some("zh") => Some(content),
+            Some(code) => content.in_locale(code),
+        }
+    }
+
     /// Applies an edit to a copy of the content and puts the copy in place.
     pub(crate) fn edit<T>(&self, change: impl FnOnce(&mut Content) -> T) -> T {
         let mut slot = self.content.write().expect("content lock");
@@ -151,6 +161,22 @@ impl AppState {
         let result = change(&mut next);
         *slot = Arc::new(next);
         result
+    }
+}
+
+/// The `locale` a request names (`?locale=en`), if any.
+pub(crate) struct Locale(Option<String>);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Locale {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _: &S,
+    ) -> Result<Self, Self::Rejection> {
+        let query: Option<Query<std::collections::HashMap<String, String>>> =
+            Query::try_from_uri(&parts.uri).ok();
+        Ok(Self(query.and_then(|Query(mut q)| q.remove("locale"))))
     }
 }
 
@@ -215,6 +241,11 @@ pub async fn serve(
         .map_err(ContentError::Io)
 }
 
+/// A `locale` the content is not in.
+fn unknown_locale() -> Response {
+    envelope_error(StatusCode::BAD_REQUEST, "参数 locale 无效")
+}
+
 fn envelope_error(status: StatusCode, msg: &str) -> Response {
     (status, Json(json!({ "code": status.as_u16(), "msg": msg }))).into_response()
 }
@@ -247,8 +278,10 @@ async fn require_credential(
     next.run(request).await
 }
 
-async fn category_list(State(state): State<AppState>) -> Response {
-    let cms = state.content();
+async fn category_list(State(state): State<AppState>, locale: Locale) -> Response {
+    let Some(cms) = state.content_in(&locale) else {
+        return unknown_locale();
+    };
     ok(json!({ "content": cms.tree() }))
 }
 
@@ -261,8 +294,14 @@ pub(crate) fn parse_id(raw: Option<&str>) -> Option<u64> {
     raw?.trim().parse().ok()
 }
 
-async fn parent_category(State(state): State<AppState>, Query(q): Query<IdQuery>) -> Response {
-    let cms = state.content();
+async fn parent_category(
+    State(state): State<AppState>,
+    locale: Locale,
+    Query(q): Query<IdQuery>,
+) -> Response {
+    let Some(cms) = state.content_in(&locale) else {
+        return unknown_locale();
+    };
     let Some(id) = parse_id(q.id.as_deref()) else {
         return envelope_error(StatusCode::BAD_REQUEST, "参数 id 无效");
     };
@@ -284,8 +323,14 @@ struct ListQuery {
     keyword: Option<String>,
 }
 
-async fn article_list(State(state): State<AppState>, Query(q): Query<ListQuery>) -> Response {
-    let cms = state.content();
+async fn article_list(
+    State(state): State<AppState>,
+    locale: Locale,
+    Query(q): Query<ListQuery>,
+) -> Response {
+    let Some(cms) = state.content_in(&locale) else {
+        return unknown_locale();
+    };
     let category = match q.category_id.as_deref() {
         None => None,
         Some(raw) => match parse_id(Some(raw)) {
@@ -321,10 +366,13 @@ async fn article_list(State(state): State<AppState>, Query(q): Query<ListQuery>)
 
 async fn article_detail(
     State(state): State<AppState>,
+    locale: Locale,
     Query(q): Query<IdQuery>,
     _headers: HeaderMap,
 ) -> Response {
-    let cms = state.content();
+    let Some(cms) = state.content_in(&locale) else {
+        return unknown_locale();
+    };
     let Some(id) = parse_id(q.id.as_deref()) else {
         return envelope_error(StatusCode::BAD_REQUEST, "参数 id 无效");
     };

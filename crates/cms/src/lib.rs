@@ -64,6 +64,7 @@ pub struct Fetched<T> {
 
 /// The gateway's own credential, made once per config: a header (Basic, Bearer or a named
 /// one, marked sensitive so it is never logged) or a query parameter.
+#[derive(Clone)]
 enum Auth {
     Header(header::HeaderName, HeaderValue),
     Query(String, secrecy::SecretString),
@@ -121,10 +122,14 @@ pub struct Upstream {
     auth: Auth,
     timeout: Duration,
     links: Arc<FileLinks>,
-    /// Calls a second to the CMS, all visitors together.
-    ceiling: governor::DefaultDirectRateLimiter,
+    /// Calls a second to the CMS, all visitors together (and every language: `in_language`
+    /// shares it).
+    ceiling: Arc<governor::DefaultDirectRateLimiter>,
     /// Calls waiting for the CMS's answer (for files: until its headers arrive).
-    in_flight: Semaphore,
+    in_flight: Arc<Semaphore>,
+    /// Parameters every call of this language adds (`[languages.en] query`: Strapi's
+    /// `locale=en`, Polylang's `lang=en`); none for the site's own language.
+    language_query: Arc<[(String, String)]>,
     /// The size of `in_flight`.
     concurrency: usize,
     /// What the calls say of the CMS; shared across reloads.
@@ -199,12 +204,41 @@ impl Upstream {
             dialect: Arc::new(dialect),
             auth,
             timeout: config.timeout,
-            ceiling: RateLimiter::direct(Quota::per_second(rate).allow_burst(burst)),
-            in_flight: Semaphore::new(limits.concurrency),
+            ceiling: Arc::new(RateLimiter::direct(
+                Quota::per_second(rate).allow_burst(burst),
+            )),
+            in_flight: Arc::new(Semaphore::new(limits.concurrency)),
+            language_query: Arc::new([]),
             concurrency: limits.concurrency,
             health,
             probed: tokio::sync::Mutex::new(None),
         })
+    }
+
+    /// This CMS in another language: `dialect` (the site's, with the language's own settings
+    /// over it) and `query` added to every call. The same client, credential, ceiling and
+    /// calls in flight: a language is more of the same CMS's calls, not a second share of it.
+    pub fn in_language(&self, dialect: Dialect, query: Vec<(String, String)>) -> Self {
+        Self {
+            http: self.http.clone(),
+            links: Arc::new(
+                FileLinks::new(&self.base, &dialect.files)
+                    .with_article_pages(dialect.article_links.clone())
+                    .with_image_file(dialect.image_file.clone())
+                    .with_files_query(dialect.files_query().to_vec())
+                    .with_files_match(dialect.files_match().to_vec()),
+            ),
+            base: self.base.clone(),
+            dialect: Arc::new(dialect),
+            auth: self.auth.clone(),
+            timeout: self.timeout,
+            ceiling: Arc::clone(&self.ceiling),
+            in_flight: Arc::clone(&self.in_flight),
+            language_query: query.into(),
+            concurrency: self.concurrency,
+            health: Arc::clone(&self.health),
+            probed: tokio::sync::Mutex::new(None),
+        }
     }
 
     /// How CMS file references become gateway paths.
@@ -369,6 +403,7 @@ impl Upstream {
             .get(url)
             .timeout(self.timeout)
             .query(&wanted.query)
+            .query(&*self.language_query)
             .header(header::ACCEPT, "application/json");
         let mut request = self.authenticate(request, credential);
         if let Some(id) = request_id {

@@ -122,6 +122,9 @@ pub struct Source {
     pub search_by_index: bool,
     /// How long a hit's fragment is (`search.fragment_chars`).
     pub fragment_chars: usize,
+    /// The language this source answers in (`[languages.en]`), `None` for the site's own: its
+    /// answers are kept under keys of their own (`CacheKey::in_language`).
+    pub lang: Option<Arc<str>>,
 }
 
 impl<'a> ContentService<'a> {
@@ -132,6 +135,16 @@ impl<'a> ContentService<'a> {
             cache,
             index,
         }
+    }
+
+    /// `query`'s cache key in this service's language.
+    pub fn key(&self, query: &Query) -> portal_core::endpoint::CacheKey {
+        query.key().in_language(self.source.lang.as_deref())
+    }
+
+    /// The language this service answers in; `None` for the site's own.
+    pub fn lang(&self) -> Option<&str> {
+        self.source.lang.as_deref()
     }
 
     /// What this service reads of the config.
@@ -293,7 +306,7 @@ impl<'a> ContentService<'a> {
                 timing: Timing::default(),
             };
         }
-        let key = query.key();
+        let key = self.key(&query);
         let policy = Policy::new(&self.source.cache, &key, self.source.upstream.timeout());
         let lookup = self
             .cache
@@ -340,7 +353,7 @@ impl<'a> ContentService<'a> {
         let query = Query::of_key(key, self.max_page_size())?;
         let policy = Policy::new(
             &self.source.cache,
-            &query.key(),
+            &self.key(&query),
             self.source.upstream.timeout(),
         );
         let load = self.loader(query, Caller::default(), &policy);
@@ -414,7 +427,7 @@ impl<'a> ContentService<'a> {
         } else {
             match self
                 .cache
-                .peek(Query::Categories.key().as_str())
+                .peek(self.key(&Query::Categories).as_str())
                 .await
                 .and_then(|entry| entry.content.clone())
             {

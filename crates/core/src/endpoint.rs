@@ -6,6 +6,12 @@
 
 use std::{borrow::Cow, fmt::Write, time::Duration};
 
+/// The parameter every content endpoint and `/site` take besides the table's: the language
+/// of the answer (`lang=en`, one of `[languages]`; absent or `zh`, the site's own). Not in a
+/// `Spec`'s `params`: it picks the content service, and its keys carry it
+/// (`CacheKey::in_language`).
+pub const LANGUAGE_PARAM: &str = "lang";
+
 /// Where every API path starts.
 pub const API_PREFIX: &str = "/portal/api";
 
@@ -244,6 +250,24 @@ impl CacheKey {
             endpoint,
             text: Cow::Owned(text),
         }
+    }
+
+    /// The key of the same query in another language (`lang=en` last; the site's own language,
+    /// `None`, keeps today's keys): one entry a language, purged by the same tags.
+    #[must_use]
+    pub fn in_language(self, lang: Option<&str>) -> Self {
+        let Some(lang) = lang else { return self };
+        let sep = if self.text.contains('?') { '&' } else { '?' };
+        Self {
+            endpoint: self.endpoint,
+            text: Cow::Owned(format!("{}{sep}lang={lang}", self.text)),
+        }
+    }
+
+    /// The language a key's answer is in (`lang=en`), `None` for the site's own.
+    pub fn language_of(key: &str) -> Option<&str> {
+        let (_, query) = key.split_once('?')?;
+        query.split('&').find_map(|pair| pair.strip_prefix("lang="))
     }
 
     /// The key of a search: the keyword percent-encoded, the filters (empty when absent), then

@@ -18,7 +18,10 @@ pub use portal_content::limits::LimitsConfig;
 pub use portal_core::traces::TelemetryConfig;
 
 use portal_cms::dialect::{Dialect, DialectConfig};
-use portal_core::{endpoint::Endpoint, model::site::Site};
+use portal_core::{
+    endpoint::Endpoint,
+    model::site::{APP_LANGUAGES, Site},
+};
 use portal_render::RenderSettings;
 
 /// Environment variables with this prefix override file keys; `__` separates levels.
@@ -53,12 +56,81 @@ pub struct Config {
     /// Site search: the CMS's own, or the gateway's index (`search/`).
     #[serde(default)]
     pub search: portal_search::SearchSettings,
+    /// The portal in other languages than the site's own (`[languages.en]`): each at
+    /// `/portal/<code>/…`, its content from the same CMS by the parameters and settings given.
+    #[serde(default)]
+    pub languages: std::collections::BTreeMap<String, LanguageConfig>,
     /// Serve the demo as it is on an address others can reach, demo secret and all.
     #[serde(default)]
     pub demo: bool,
     /// `dialect` as compiled when the config loaded, with what it was compiled from.
     #[serde(skip)]
     compiled: Option<(DialectConfig, Dialect)>,
+}
+
+/// `[languages.en]`: the portal in English at `/portal/en/…`. The CMS's content in that language
+/// by parameters added to every call (Strapi's `locale`, Polylang's `lang`), by dialect settings
+/// of its own (Plone's `/en` folder, Directus's translated fields), or both; the site's facts
+/// in that language over `[site]`'s.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LanguageConfig {
+    /// What the language switch shows (`English`).
+    pub name: String,
+    /// Parameters every CMS call for this language adds (`locale = "en"`).
+    pub query: std::collections::BTreeMap<String, String>,
+    /// `[dialect]` keys this language has otherwise (`id_root = "/Plone/en"`), over `[dialect]`.
+    pub dialect: figment::value::Dict,
+    /// `[site]` keys in this language (`company_name`, `address`, `services`…), over `[site]`:
+    /// a key not given here is `[site]`'s.
+    pub site: figment::value::Dict,
+    /// The two above laid over `[site]` and `[dialect]`, at load.
+    #[serde(skip)]
+    resolved: Option<std::sync::Arc<ResolvedLanguage>>,
+}
+
+/// A language's facts and dialect as they stand over the site's own.
+#[derive(Debug)]
+pub struct ResolvedLanguage {
+    pub site: Site,
+    pub dialect: Dialect,
+}
+
+impl LanguageConfig {
+    /// Its facts and dialect, laid over `[site]` and `[dialect]` when the config loaded.
+    pub fn resolved(&self) -> std::sync::Arc<ResolvedLanguage> {
+        std::sync::Arc::clone(
+            self.resolved
+                .as_ref()
+                .expect("languages are resolved when the config loads"),
+        )
+    }
+
+    /// Its CMS parameters, as calls add them.
+    pub fn query_pairs(&self) -> Vec<(String, String)> {
+        self.query
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect()
+    }
+}
+
+/// `base`'s table (`site`, `dialect`) with `over`'s keys laid over it (tables merged key by key,
+/// a list replaced whole), read as `T`.
+fn laid_over<T: serde::de::DeserializeOwned>(
+    figment: &Figment,
+    base: &str,
+    over: &figment::value::Dict,
+) -> Result<T, Box<figment::Error>> {
+    use figment::providers::Serialized;
+    let base = figment
+        .find_value(base)
+        .unwrap_or_else(|_| figment::value::Dict::new().into());
+    Figment::new()
+        .merge(Serialized::defaults(base))
+        .merge(Serialized::defaults(over))
+        .extract()
+        .map_err(Box::new)
 }
 
 /// The operator's endpoints (`/portal/admin/*`); off while no token is set.
@@ -224,6 +296,20 @@ impl Config {
 
     fn from_figment(figment: Figment) -> Result<Self, ConfigError> {
         let mut config: Config = figment.extract().map_err(describe)?;
+        for (code, language) in &mut config.languages {
+            let site: Site =
+                laid_over(&figment, "site", &language.site).map_err(|err| describe(*err))?;
+            let dialect: DialectConfig =
+                laid_over(&figment, "dialect", &language.dialect).map_err(|err| describe(*err))?;
+            let dialect = Dialect::compile(&dialect).map_err(|err| ConfigError::Invalid {
+                key: "languages.en.dialect",
+                reason: format!(
+                    "[languages.{code}.dialect] over [dialect]: `{}` {}",
+                    err.key, err.reason
+                ),
+            })?;
+            language.resolved = Some(std::sync::Arc::new(ResolvedLanguage { site, dialect }));
+        }
         read_secret_file(&mut config.upstream)?;
         // Before any check can name a value: whatever is written out from here on hides them.
         portal_core::redact::remember(config.secrets());
@@ -669,118 +755,226 @@ impl Config {
     }
 
     /// `[site]`: a company, a known locale, addresses that are URLs, days that are days.
+    /// Each `[site]` key in Chinese that a language's facts leave as they are
+    /// (`languages.en.site.address is [site]'s, in Chinese`): its pages would show it. By the
+    /// key's path in `[site]`; a list counts as one key.
+    pub fn language_gaps(&self) -> Vec<String> {
+        fn walk(
+            path: &str,
+            own: &serde_json::Value,
+            theirs: &serde_json::Value,
+            out: &mut Vec<String>,
+        ) {
+            match (own, theirs) {
+                (serde_json::Value::Object(own), serde_json::Value::Object(theirs)) => {
+                    for (key, value) in own {
+                        if let Some(their) = theirs.get(key) {
+                            walk(&format!("{path}.{}", snake(key)), value, their, out);
+                        }
+                    }
+                }
+                _ if own == theirs && has_han(&own.to_string()) => out.push(path.to_owned()),
+                _ => {}
+            }
+        }
+        fn snake(key: &str) -> String {
+            key.chars().fold(String::new(), |mut out, c| {
+                if c.is_ascii_uppercase() {
+                    out.push('_');
+                    out.push(c.to_ascii_lowercase());
+                } else {
+                    out.push(c);
+                }
+                out
+            })
+        }
+        fn has_han(text: &str) -> bool {
+            text.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
+        }
+        let own = serde_json::to_value(&self.site).unwrap_or_default();
+        let mut gaps = Vec::new();
+        for (code, language) in &self.languages {
+            let theirs = serde_json::to_value(&language.resolved().site).unwrap_or_default();
+            let mut keys = Vec::new();
+            walk("", &own, &theirs, &mut keys);
+            gaps.extend(keys.into_iter().map(|key| {
+                format!(
+                    "languages.{code}.site{key} is [site]'s, in Chinese: its pages show it as it is"
+                )
+            }));
+        }
+        gaps
+    }
+
+    /// `[site]`, and each language's facts as they stand over it.
     fn validate_site(&self) -> Result<(), ConfigError> {
-        let invalid = |key, reason: &str| ConfigError::Invalid {
-            key,
-            reason: reason.to_owned(),
-        };
-        if self.site.company_name.trim().is_empty() {
-            return Err(invalid(
-                "site.company_name",
-                "must name the company (every page's title, the header and footer, the feeds)",
-            ));
-        }
-        if !matches!(self.site.pagination_locale.as_str(), "en" | "zh-CN") {
-            return Err(invalid(
-                "site.pagination_locale",
-                "must be \"en\" or \"zh-CN\"",
-            ));
-        }
-        let public = Url::parse(&self.site.public_url);
-        let public_ok = self.site.public_url.is_empty()
-            || public.as_ref().is_ok_and(|u| {
-                matches!(u.scheme(), "http" | "https")
-                    && u.host().is_some()
-                    && u.path() == "/"
-                    && u.query().is_none()
-            });
-        if !public_ok {
-            return Err(invalid(
-                "site.public_url",
-                "must be an http or https address with no path, e.g. https://www.example.com (or left out: pages then link by paths, and there is no sitemap or feed)",
-            ));
-        }
-        if let Some(day) = self.site.mourning.bad_day() {
-            return Err(invalid(
-                "site.mourning",
-                &format!(
-                    "\"{day}\" is not a day: write true, false or days as \"MM-DD\" (every year) or \"YYYY-MM-DD\""
-                ),
-            ));
-        }
-        for (key, url) in [
-            ("site.police_filing_url", &self.site.police_filing_url),
-            ("site.icp_url", &self.site.icp_url),
-        ] {
-            let ok = url.is_empty()
-                || Url::parse(url).is_ok_and(|u| matches!(u.scheme(), "http" | "https"));
-            if !ok {
-                return Err(invalid(key, "must be an http or https URL"));
-            }
-        }
-        // Pictures the pages show from the config: the CSP lets a page load images from the site
-        // only, so a picture elsewhere would be a broken image on every page.
-        for (key, path) in [
-            ("site.wechat.qr_image", &self.site.wechat.qr_image),
-            ("site.contact.map_image", &self.site.contact.map_image),
-        ] {
-            let on_site = path.starts_with('/') && !path.starts_with("//");
-            if !path.is_empty() && !on_site {
+        validate_site_facts(&self.site)?;
+        self.validate_languages()
+    }
+
+    /// `[languages.*]`: a language the app is written in, a name for its switch, parameters a
+    /// URL can carry, and its facts checked as `[site]`'s are (the key named under it).
+    fn validate_languages(&self) -> Result<(), ConfigError> {
+        let invalid = |key, reason: String| ConfigError::Invalid { key, reason };
+        for (code, language) in &self.languages {
+            if !APP_LANGUAGES.contains(&code.as_str()) {
                 return Err(invalid(
-                    key,
-                    "must be a path on this site beginning with / (e.g. /portal/api/files/site/map.svg): pages load images from the site itself only",
+                    "languages",
+                    format!(
+                        "`{code}` is no language the app is written in (it has: {})",
+                        APP_LANGUAGES.join(", ")
+                    ),
                 ));
             }
-        }
-        if !self.site.contact.map_image.is_empty() && self.site.contact.map_alt.trim().is_empty() {
-            return Err(invalid(
-                "site.contact.map_alt",
-                "must say what the map shows (visitors who cannot see it read this)",
-            ));
-        }
-        if !self.site.wechat.qr_image.is_empty() && self.site.wechat.name.trim().is_empty() {
-            return Err(invalid(
-                "site.wechat.name",
-                "must name the account whose QR code qr_image is",
-            ));
-        }
-        let web = |u: &str| Url::parse(u).is_ok_and(|u| matches!(u.scheme(), "http" | "https"));
-        if !self.site.whistleblowing.website.is_empty() && !web(&self.site.whistleblowing.website) {
-            return Err(invalid(
-                "site.whistleblowing.website",
-                "must be an http or https URL",
-            ));
-        }
-        for link in &self.site.links {
-            let url = link.url.as_deref().unwrap_or("");
-            if link.name.trim().is_empty() || !web(url) {
+            if language.name.trim().is_empty() {
                 return Err(invalid(
-                    "site.links",
-                    "each link needs a name and an http or https url",
+                    "languages.en.name",
+                    "must say what the language switch shows (e.g. \"English\")".to_owned(),
                 ));
             }
-        }
-        for service in &self.site.services {
-            // A page of the portal (`/services/timetable`) or a system's own address; a
-            // protocol-relative `//host` would be another site under a path's guise.
-            let page = service.url.starts_with('/') && !service.url.starts_with("//");
-            if service.name.trim().is_empty() || !(page || web(&service.url)) {
+            let plain = |text: &str| {
+                !text.is_empty()
+                    && text.len() <= 64
+                    && text.bytes().all(|b| {
+                        b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'[' | b']')
+                    })
+            };
+            if let Some((name, value)) = language
+                .query
+                .iter()
+                .find(|(name, value)| !plain(name) || !plain(value))
+            {
                 return Err(invalid(
-                    "site.services",
-                    "each service needs a name and a url: an http or https address, or a page of the portal beginning with / (e.g. /services/timetable)",
+                    "languages.en.query",
+                    format!(
+                        "`{name} = \"{value}\"`: names and values of 1 to 64 letters, digits, `-_.[]`"
+                    ),
                 ));
             }
-        }
-        if !self.site.login_url.is_empty() {
-            let ok = Url::parse(&self.site.login_url)
-                .map(|u| matches!(u.scheme(), "http" | "https"))
-                .unwrap_or(false);
-            if !ok {
-                return Err(invalid("site.login_url", "must be an http or https URL"));
+            let resolved = language.resolved();
+            if let Err(ConfigError::Invalid { key, reason }) = validate_site_facts(&resolved.site) {
+                return Err(invalid(
+                    "languages.en.site",
+                    format!("`{key}` as this language has it: {reason}"),
+                ));
             }
         }
         Ok(())
     }
+}
+
+/// `[site]`'s rules: a company name, links that are links, pictures served from this site.
+fn validate_site_facts(site: &Site) -> Result<(), ConfigError> {
+    let invalid = |key, reason: &str| ConfigError::Invalid {
+        key,
+        reason: reason.to_owned(),
+    };
+    if site.company_name.trim().is_empty() {
+        return Err(invalid(
+            "site.company_name",
+            "must name the company (every page's title, the header and footer, the feeds)",
+        ));
+    }
+    if !matches!(site.pagination_locale.as_str(), "en" | "zh-CN") {
+        return Err(invalid(
+            "site.pagination_locale",
+            "must be \"en\" or \"zh-CN\"",
+        ));
+    }
+    let public = Url::parse(&site.public_url);
+    let public_ok = site.public_url.is_empty()
+        || public.as_ref().is_ok_and(|u| {
+            matches!(u.scheme(), "http" | "https")
+                && u.host().is_some()
+                && u.path() == "/"
+                && u.query().is_none()
+        });
+    if !public_ok {
+        return Err(invalid(
+            "site.public_url",
+            "must be an http or https address with no path, e.g. https://www.example.com (or left out: pages then link by paths, and there is no sitemap or feed)",
+        ));
+    }
+    if let Some(day) = site.mourning.bad_day() {
+        return Err(invalid(
+            "site.mourning",
+            &format!(
+                "\"{day}\" is not a day: write true, false or days as \"MM-DD\" (every year) or \"YYYY-MM-DD\""
+            ),
+        ));
+    }
+    for (key, url) in [
+        ("site.police_filing_url", &site.police_filing_url),
+        ("site.icp_url", &site.icp_url),
+    ] {
+        let ok =
+            url.is_empty() || Url::parse(url).is_ok_and(|u| matches!(u.scheme(), "http" | "https"));
+        if !ok {
+            return Err(invalid(key, "must be an http or https URL"));
+        }
+    }
+    // Pictures the pages show from the config: the CSP lets a page load images from the site
+    // only, so a picture elsewhere would be a broken image on every page.
+    for (key, path) in [
+        ("site.wechat.qr_image", &site.wechat.qr_image),
+        ("site.contact.map_image", &site.contact.map_image),
+    ] {
+        let on_site = path.starts_with('/') && !path.starts_with("//");
+        if !path.is_empty() && !on_site {
+            return Err(invalid(
+                key,
+                "must be a path on this site beginning with / (e.g. /portal/api/files/site/map.svg): pages load images from the site itself only",
+            ));
+        }
+    }
+    if !site.contact.map_image.is_empty() && site.contact.map_alt.trim().is_empty() {
+        return Err(invalid(
+            "site.contact.map_alt",
+            "must say what the map shows (visitors who cannot see it read this)",
+        ));
+    }
+    if !site.wechat.qr_image.is_empty() && site.wechat.name.trim().is_empty() {
+        return Err(invalid(
+            "site.wechat.name",
+            "must name the account whose QR code qr_image is",
+        ));
+    }
+    let web = |u: &str| Url::parse(u).is_ok_and(|u| matches!(u.scheme(), "http" | "https"));
+    if !site.whistleblowing.website.is_empty() && !web(&site.whistleblowing.website) {
+        return Err(invalid(
+            "site.whistleblowing.website",
+            "must be an http or https URL",
+        ));
+    }
+    for link in &site.links {
+        let url = link.url.as_deref().unwrap_or("");
+        if link.name.trim().is_empty() || !web(url) {
+            return Err(invalid(
+                "site.links",
+                "each link needs a name and an http or https url",
+            ));
+        }
+    }
+    for service in &site.services {
+        // A page of the portal (`/services/timetable`) or a system's own address; a
+        // protocol-relative `//host` would be another site under a path's guise.
+        let page = service.url.starts_with('/') && !service.url.starts_with("//");
+        if service.name.trim().is_empty() || !(page || web(&service.url)) {
+            return Err(invalid(
+                "site.services",
+                "each service needs a name and a url: an http or https address, or a page of the portal beginning with / (e.g. /services/timetable)",
+            ));
+        }
+    }
+    if !site.login_url.is_empty() {
+        let ok = Url::parse(&site.login_url)
+            .map(|u| matches!(u.scheme(), "http" | "https"))
+            .unwrap_or(false);
+        if !ok {
+            return Err(invalid("site.login_url", "must be an http or https URL"));
+        }
+    }
+    Ok(())
 }
 
 /// Whether a token or signing key resists guessing: at least 16 characters, of which at least 8

@@ -22,7 +22,7 @@ use portal_content::{
     Cache, ContentService, Source, envelope::success_bytes, limits::ClientLimits,
 };
 use portal_core::{
-    model::site::{Site, SiteAnswer},
+    model::site::{Language as SiteLanguage, SITE_LANGUAGE, Site, SiteAnswer},
     security::Hsts,
     traces::{Traces, TracesError},
 };
@@ -40,10 +40,23 @@ pub struct Runtime {
     pub site: Entry,
     /// `/robots.txt`, which names `site.public_url`.
     pub robots: Entry,
+    /// The portal in other languages (`[languages]`), in code order.
+    pub languages: Vec<Language>,
     /// The server-render pool, running this build's server bundle. One pool lives across
     /// reloads (its threads keep their engines) until `[render]` changes; a new build's bundle
     /// is handed to it.
     pub render: RenderPool,
+}
+
+/// The portal in one more language: its content from the same CMS by that language's settings,
+/// and its `/site` answer.
+pub struct Language {
+    /// `en`: its pages are at `/portal/en/…`, its API answers at `?lang=en`.
+    pub code: Arc<str>,
+    pub content: Arc<Source>,
+    pub site: Entry,
+    /// Its facts (the sitemap's and the feeds' names).
+    pub facts: Arc<Site>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -98,14 +111,68 @@ impl Runtime {
                 "no built app found: /portal/ answers 404 until `make frontend` has run and the config is reloaded"
             );
         }
+        // Every language the portal is in, the site's own first (none when it has one).
+        let listed: Vec<SiteLanguage> = if config.languages.is_empty() {
+            Vec::new()
+        } else {
+            std::iter::once(SiteLanguage {
+                code: SITE_LANGUAGE.to_owned(),
+                name: "中文".to_owned(),
+            })
+            .chain(
+                config
+                    .languages
+                    .iter()
+                    .map(|(code, language)| SiteLanguage {
+                        code: code.clone(),
+                        name: language.name.clone(),
+                    }),
+            )
+            .collect()
+        };
         let site = Entry::new(
             StatusCode::OK,
             success_bytes(&SiteAnswer {
                 site: &config.site,
                 // A search box wherever someone answers: the CMS, or the gateway's index.
                 search: upstream.dialect().has_search() || search_by_index,
+                lang: SITE_LANGUAGE,
+                languages: &listed,
             }),
         );
+        // Another language's searches are the CMS's (the gateway's index holds the site's own).
+        let languages = config
+            .languages
+            .iter()
+            .map(|(code, language)| {
+                let resolved = language.resolved();
+                let upstream =
+                    upstream.in_language(resolved.dialect.clone(), language.query_pairs());
+                let searches = upstream.dialect().has_search();
+                let site = Entry::new(
+                    StatusCode::OK,
+                    success_bytes(&SiteAnswer {
+                        site: &resolved.site,
+                        search: searches,
+                        lang: code,
+                        languages: &listed,
+                    }),
+                );
+                Language {
+                    code: code.as_str().into(),
+                    content: Arc::new(Source {
+                        upstream,
+                        cache: config.cache.clone(),
+                        cms_per_second: config.limits.upstream_per_second,
+                        search_by_index: false,
+                        fragment_chars: config.search.fragment_chars,
+                        lang: Some(code.as_str().into()),
+                    }),
+                    site,
+                    facts: Arc::new(resolved.site.clone()),
+                }
+            })
+            .collect();
         let robots = robots_txt(&config.site);
         // Last, past every step that can fail: a refused reload leaves the pool as it was.
         let render = render_pool(&config.render, &app_files, previous.map(|p| &p.render));
@@ -115,6 +182,7 @@ impl Runtime {
             cms_per_second: config.limits.upstream_per_second,
             search_by_index,
             fragment_chars: config.search.fragment_chars,
+            lang: None,
         });
         Ok(Self {
             config: Arc::new(config),
@@ -122,8 +190,21 @@ impl Runtime {
             app_files,
             site,
             robots,
+            languages,
             render,
         })
+    }
+}
+
+impl Runtime {
+    /// The other language `code` names (`en`), when the portal is in it.
+    pub fn language(&self, code: &str) -> Option<&Language> {
+        self.languages.iter().find(|l| &*l.code == code)
+    }
+
+    /// `/site`'s answer in `lang` (`None`: the site's own language).
+    pub fn site_in<'a>(&'a self, lang: Option<&'a Language>) -> &'a Entry {
+        lang.map_or(&self.site, |l| &l.site)
     }
 }
 
@@ -255,6 +336,31 @@ impl Shared {
     /// The content service over the current runtime.
     pub fn content(&self) -> ContentService<'_> {
         self.content_of(&self.runtime())
+    }
+
+    /// The content service in `lang` (`None`: the site's own language) over `runtime`.
+    pub fn content_in(&self, runtime: &Runtime, lang: Option<&Language>) -> ContentService<'_> {
+        match lang {
+            None => self.content_of(runtime),
+            Some(language) => ContentService::new(
+                Arc::clone(&language.content),
+                &self.cache,
+                Arc::clone(&self.search) as Arc<dyn portal_content::Index>,
+            ),
+        }
+    }
+
+    /// The content service that answers the cache key `key` (`…&lang=en`: that language's),
+    /// over the current runtime; `None` for a language no longer configured.
+    pub fn content_for_key(&self, key: &str) -> Option<ContentService<'_>> {
+        let runtime = self.runtime();
+        match portal_core::endpoint::CacheKey::language_of(key) {
+            None => Some(self.content_of(&runtime)),
+            Some(code) => {
+                let language = runtime.language(code)?;
+                Some(self.content_in(&runtime, Some(language)))
+            }
+        }
     }
 
     /// The content service over `runtime` (a face that reads the runtime's config too).

@@ -5,7 +5,7 @@ import { Provider } from 'react-redux';
 import { Router } from 'wouter';
 
 import { Notifications } from '../components/notifications';
-import { BASE } from '../lib/page-href';
+import { base } from '../lib/page-href';
 import { AppRoutes } from './router';
 import type { AppStore } from './store';
 
@@ -33,7 +33,7 @@ export function App({ store, ssrPath, onReady }: AppProps) {
   return (
     <StrictMode>
       <Provider store={store}>
-        <Router base={BASE} ssrPath={ssrPath}>
+        <Router base={base()} ssrPath={ssrPath}>
           <AppRoutes />
         </Router>
         <Notifications />

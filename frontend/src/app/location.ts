@@ -5,7 +5,8 @@
 // painted, and a hash route met later (a link in an article body) is adopted in place.
 import { navigate } from 'wouter/use-browser-location';
 
-import { BASE, pageHref } from '../lib/page-href';
+import { BASE, base, pageHref } from '../lib/page-href';
+import { LOCALES, locale } from '../lib/locale';
 
 export { BASE, pageHref };
 
@@ -21,9 +22,22 @@ const NOT_PAGES = /^\/portal\/(api|assets|admin|feed|files)(\/|$)|^\/portal\/(si
 export function routeOfUrl(url: URL, origin: string): string | null {
   if (url.origin !== origin) return null;
   const hashRoute = hashRouteOf(url.hash);
-  if (url.pathname === BASE) return hashRoute;
-  if (!url.pathname.startsWith(`${BASE}/`) || NOT_PAGES.test(url.pathname)) return null;
-  return hashRoute ?? `${url.pathname.slice(BASE.length)}${url.search}`;
+  const own = base();
+  if (url.pathname === own) return hashRoute;
+  if (!url.pathname.startsWith(`${own}/`) || NOT_PAGES.test(url.pathname)) return null;
+  // A page in another language is another document (its strings, its `<html lang>`): the
+  // browser loads it.
+  if (otherLanguage(url.pathname)) return null;
+  return hashRoute ?? `${url.pathname.slice(own.length)}${url.search}`;
+}
+
+/** Whether `pathname` is a page of another language than the page's own (`/portal/en/…` from a Chinese page). */
+function otherLanguage(pathname: string): boolean {
+  return LOCALES.some((other) => {
+    if (other === locale() || other === 'zh') return false;
+    const prefix = `${BASE}/${other}`;
+    return pathname === prefix || pathname.startsWith(`${prefix}/`);
+  });
 }
 
 /** The route a spec hash (`#/news_center/notice?page=2`) names, or null for any other hash. */

@@ -6,10 +6,12 @@
 // (nothing asked for that its loader did not name); the gateway's
 // `operations::every_kind_of_page_is_rendered_once` counts the same on the real build.
 import { articleLoads, listLoads, singleLoads } from '../features/articles';
-import { categoriesApi, categoriesSpec, findByUrl, type Category } from '../features/categories';
+import { categoriesApi, categoriesInSpec, categoriesSpec, findByUrl, type Category } from '../features/categories';
 import { searchLoads } from '../features/search';
 import { siteApi, siteSpec } from '../features/site';
 import { idOf } from '../lib/id';
+import { BASE, appPathOf } from '../lib/page-href';
+import { otherLanguage } from './languages';
 import { queryOf, readerOf, type PageQuery, type Reader } from './loader';
 import { groupLoads } from './pages/group-sections';
 import { homeLoads } from './pages/home/home-lists';
@@ -30,9 +32,16 @@ const EVERY_PAGE: PageQuery[] = [
  */
 export function pageLoads(url: string, read: Reader): PageQuery[] {
   const { pathname, search } = new URL(url, 'http://portal.invalid');
-  const path = pathname.replace(/^\/portal(?=\/|$)/, '') || '/';
+  const path = (pathname.startsWith(BASE) ? appPathOf(pathname) : pathname) || '/';
   const tree = read(categoriesApi.endpoints.getCategories, undefined);
-  return [...EVERY_PAGE, ...(tree ? own(path, search, tree, read) : [])];
+  const site = read(siteApi.endpoints.getSite, undefined);
+  // The other language's tree, where the portal has one: the language switch offers its page.
+  const other = site && otherLanguage(site.languages);
+  return [
+    ...EVERY_PAGE,
+    ...(other ? [queryOf(categoriesApi.endpoints.getCategoriesIn, categoriesInSpec, other)] : []),
+    ...(tree ? own(path, search, tree, read) : []),
+  ];
 }
 
 /** Loader passes a prefetch makes: the deepest page names its queries in three. */

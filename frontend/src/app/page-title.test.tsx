@@ -4,7 +4,8 @@ import { Router } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
 
 import type { Category } from '../features/categories';
-import { BASE } from '../lib/page-href';
+import { setLocale } from '../lib/locale';
+import { BASE, baseOf } from '../lib/page-href';
 import { composeTitle, FALLBACK_NAME, resetTitle, withPageNumber } from './page-title';
 import { AppRoutes } from './router';
 
@@ -107,10 +108,10 @@ afterEach(() => {
 const titles = () => [...document.head.querySelectorAll('title')].map((t) => t.textContent);
 
 /** The document's title once the app's routes have rendered at the real address `/portal{route}`. */
-async function titleAt(route: string): Promise<string> {
-  window.history.replaceState(null, '', `${BASE}${route}`);
+async function titleAt(route: string, base = BASE): Promise<string> {
+  window.history.replaceState(null, '', `${base}${route}`);
   render(
-    <Router base={BASE}>
+    <Router base={base}>
       <AppRoutes />
     </Router>,
   );
@@ -237,5 +238,47 @@ describe('the route announcer', () => {
     expect(titles()).toEqual([`文章详情 - ${COMPANY}`]);
     expect(document.title).toBe(`文章详情 - ${COMPANY}`);
     expect(region.textContent).toBe('');
+  });
+});
+
+describe('on an English page', () => {
+  // The site's own facts (the company's name here) come from its config: only the rest is the app's.
+  const CJK = /[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]/;
+  const englishAt = async (route: string) => {
+    const title = await titleAt(route, baseOf('en'));
+    expect(title.replace(COMPANY, '')).not.toMatch(CJK);
+    return title;
+  };
+  beforeEach(() => {
+    setLocale('en');
+    // The route table's names (the CMS tree of this test is the Chinese one).
+    mockState.treeLoading = true;
+  });
+  afterEach(() => setLocale('zh'));
+
+  it('names routes in English, a list’s page past the first, and what a page is', async () => {
+    expect(await englishAt('/news_center')).toBe(`News - ${COMPANY}`);
+    cleanup();
+    expect(await englishAt('/news_center/notice?page=3')).toBe(`Notices (Page 3) - News - ${COMPANY}`);
+    expect(document.head.querySelector('meta[name="description"]')?.getAttribute('content')).toBe(`Notices – ${COMPANY}`);
+    cleanup();
+    expect(await englishAt('/contact')).toBe(`Contact Us - ${COMPANY}`);
+  });
+
+  it('describes the home page in English (the sections as the CMS names them)', async () => {
+    mockState.treeLoading = false;
+    expect(await titleAt('/', baseOf('en'))).toBe(COMPANY);
+    expect(document.head.querySelector('meta[name="description"]')?.getAttribute('content')).toBe(
+      `The official website of ${COMPANY}, with sections including 新闻中心, 业务板块 and 党建工会.`,
+    );
+  });
+
+  it('titles a search, a missing article and a missing page in English', async () => {
+    mockState.treeLoading = false;
+    expect(await englishAt('/search?q=rail&page=2')).toBe(`Search results for “rail” (Page 2) - Site Search - ${COMPANY}`);
+    cleanup();
+    expect(await englishAt('/article/99')).toBe(`Article not found - ${COMPANY}`);
+    cleanup();
+    expect(await englishAt('/no/such/page')).toBe(`Page not found - ${COMPANY}`);
   });
 });

@@ -6,6 +6,12 @@
 import { useEffect } from 'react';
 
 import { useGetSiteQuery } from '../features/site';
+import { messages } from '../lib/locale';
+
+const text = messages({
+  zh: { page: (name: string, page: number) => `${name}（第 ${page} 页）` },
+  en: { page: (name: string, page: number) => `${name} (Page ${page})` },
+});
 
 /**
  * The company's name before `/site` answers (a page the gateway could not render, drawn by the
@@ -31,9 +37,9 @@ export function composeTitle(parts: readonly (string | null | undefined)[], comp
   return out.join(TITLE_SEPARATOR);
 }
 
-/** `通知公告（第 2 页）`: a list or result page past the first says which page it is. */
+/** `通知公告（第 2 页）`, `Notices (Page 2)`: a list or result page past the first says which page it is. */
 export const withPageNumber = (name: string, page: number | null | undefined): string =>
-  page && page > 1 ? `${name}（第 ${page} 页）` : name;
+  page && page > 1 ? text().page(name, page) : name;
 
 /** The title a route set last: its path, and whether its data had arrived (a final title). */
 export interface TitleEntry {

@@ -13,6 +13,7 @@ import { parseSearch, type SearchPageProps } from '../features/search';
 import { useGetSiteQuery, type Site } from '../features/site';
 import { lazyPage, type LazyPage } from '../lib/lazy-page';
 import { idOf, type Id } from '../lib/id';
+import { locale, messages } from '../lib/locale';
 import { Canonical } from './canonical';
 import { shareUrl } from './share-url';
 import { Layout } from './layout/layout';
@@ -21,8 +22,31 @@ import { useResponseStatus } from '../lib/response-status';
 import { RouteAnnouncer } from './route-announcer';
 import { shortcutsFor } from './service-shortcuts';
 import routeTable from './route-table.json';
-import { ROUTES, flattenRoutes, routeTrail, shownRoute, type PageKey, type RouteDef } from './routes';
+import { ROUTES, flattenRoutes, routeName, routeTrail, shownRoute, type PageKey, type RouteDef } from './routes';
 import { sectionOf, sectionOfCategory, type Section } from './sections';
+
+const text = messages({
+  zh: {
+    description: (company: string, page: string) => `${company}${page}`,
+    articleMissing: '文章不存在',
+    articleFailed: '文章加载失败',
+    partyDetail: '党建风采详情',
+    article: '文章详情',
+    search: '站内搜索',
+    results: (keyword: string) => `“${keyword}”的搜索结果`,
+    notFound: '页面不存在',
+  },
+  en: {
+    description: (company: string, page: string) => `${page} – ${company}`,
+    articleMissing: 'Article not found',
+    articleFailed: 'The article failed to load',
+    partyDetail: 'Party Building Article',
+    article: 'Article',
+    search: 'Site Search',
+    results: (keyword: string) => `Search results for “${keyword}”`,
+    notFound: 'Page not found',
+  },
+});
 
 /** While a content page's script loads: the placeholder the page itself shows while its data loads. */
 const skeleton = (kind: SkeletonKind) =>
@@ -127,7 +151,7 @@ function extrasFor(path: string, site: Site | undefined, tree: readonly Category
   if (isBusinessPath(path)) {
     const overview = (routeTrail(OVERVIEW).at(-1)?.routes ?? [])
       .filter((r) => r.path && !r.sameAs && shownRoute(r, tree, findByUrl))
-      .map((r) => ({ name: findByUrl(tree, r.path!)?.name ?? r.name, url: r.path! }));
+      .map((r) => ({ name: findByUrl(tree, r.path!)?.name ?? routeName(r), url: r.path! }));
     return { contact: { hotline: site.hotline, bookingUrl: site.bookingUrl }, overview };
   }
   if (path === CLEAN_HONEST) return { whistleblowing: site.whistleblowing };
@@ -142,7 +166,7 @@ function usePageContext(path: string, title: string): ContentPageProps {
   const category = findByUrl(tree, path);
   const breadcrumb: Crumb[] = category
     ? crumbsOf(tree, category)
-    : routeTrail(path).map((r) => ({ name: r.name, url: r.path }));
+    : routeTrail(path).map((r) => ({ name: routeName(r), url: r.path }));
   const breadcrumbFor = useCallback(
     (id: Id) => {
       const c = findById(tree, id);
@@ -179,13 +203,13 @@ function RouteTitle({ route, tree, ready }: { route: RouteDef; tree: readonly Ca
   const company = useCompanyName();
   const page = new URLSearchParams(useSearch()).get('page');
   const names = routeTrail(route.path ?? '/')
-    .map((r) => (r.path && findByUrl(tree, r.path)?.name) || r.name)
+    .map((r) => (r.path && findByUrl(tree, r.path)?.name) || routeName(r))
     .reverse();
   const own = names[0];
   if (route.page && LIST_PAGES.has(route.page) && names.length > 0) names[0] = withPageNumber(names[0], Number(page));
   // The category's own description (the CMS's lead), else what the page is and whose.
   const lead = (route.path && findByUrl(tree, route.path)?.description?.trim()) || undefined;
-  const description = lead ?? (own && company ? `${company}${own}` : undefined);
+  const description = lead ?? (own && company ? text().description(company, own) : undefined);
   return (
     <PageTitle title={composeTitle(names, company)} final={ready} path={route.path ?? '/'} shareTitle={names[0]} description={description} />
   );
@@ -203,7 +227,8 @@ function useArticleFrame(id: Id | null, fallbackName: string, path: string) {
   const settled = id === null || article !== undefined || isError || error !== undefined;
   const missing = id === null || (error as { code?: number } | undefined)?.code === 404;
   useResponseStatus(settled && missing ? 404 : 200);
-  const name = article ? article.title : settled ? (missing ? '文章不存在' : '文章加载失败') : fallbackName;
+  const t = text();
+  const name = article ? article.title : settled ? (missing ? t.articleMissing : t.articleFailed) : fallbackName;
   const category = article ? findById(tree, article.categoryId)?.name : undefined;
   const title = (
     <>
@@ -229,7 +254,7 @@ function ScrollToTop({ path }: { path: string }) {
 
 function RoutePage({ route }: { route: RouteDef }) {
   const path = route.path ?? '/';
-  const context = usePageContext(path, route.name);
+  const context = usePageContext(path, routeName(route));
   const Page = PAGES[route.page ?? 'group'];
   const { data: tree = [], isLoading: treeLoading, isError: treeFailed } = useGetCategoriesQuery();
   const { data: site, isLoading: siteLoading } = useGetSiteQuery();
@@ -252,7 +277,8 @@ function RoutePage({ route }: { route: RouteDef }) {
   // names its public address: a feed's links are absolute); here, not in the list's lazy chunk (a
   // hoisted tag a lazy boundary hydrates would be put in the head twice).
   const list = context.category && (context.category.type === 'list' || (route.page && LIST_PAGES.has(route.page)));
-  const feed = list && context.category && site?.publicUrl && (
+  // The feeds are the site's own language's (the gateway's feeds read its Chinese content).
+  const feed = list && locale() === 'zh' && context.category && site?.publicUrl && (
     <link rel="alternate" type="application/rss+xml" title={context.category.name} href={`/portal/feed/${context.category.id}.xml`} />
   );
   const nav = route.page && SECTION_PAGES.has(route.page) ? sectionNav(sectionOf(tree, path), path) : undefined;
@@ -269,7 +295,7 @@ function RoutePage({ route }: { route: RouteDef }) {
 /** 党建风采详情 (`/party/detail?id=9`): an article, titled and placed as the article page is. */
 function PartyDetailFrame({ children }: { children: ReactNode }) {
   const id = idOf(new URLSearchParams(useSearch()).get('id'));
-  const { loading, title, section, current } = useArticleFrame(id, '党建风采详情', '/party/detail');
+  const { loading, title, section, current } = useArticleFrame(id, text().partyDetail, '/party/detail');
   return (
     <InnerLayout nav={sectionNav(section, current, 'true')} reserve pending={loading}>
       {title}
@@ -284,8 +310,9 @@ function ArticleRoute() {
   const path = `/article/${raw ?? ''}`;
   const id = idOf(raw);
   usePrefetchArticle(id);
-  const context = usePageContext(path, '文章详情');
-  const { loading, title, section, current } = useArticleFrame(id, '文章详情', path);
+  const t = text();
+  const context = usePageContext(path, t.article);
+  const { loading, title, section, current } = useArticleFrame(id, t.article, path);
   return (
     <Layout>
       {title}
@@ -299,13 +326,14 @@ function ArticleRoute() {
 
 /** 站内搜索: `“班列”的搜索结果 - 站内搜索 - 公司名`, the page past the first named. */
 function SearchRoute() {
-  const { paginationLocale } = usePageContext('/search', '站内搜索');
+  const t = text();
+  const { paginationLocale } = usePageContext('/search', t.search);
   const { keyword, page } = parseSearch(useSearch());
   const company = useCompanyName();
   const { data: site, isLoading } = useGetSiteQuery();
   const { data: tree = [] } = useGetCategoriesQuery();
   const shortcuts = keyword ? shortcutsFor(keyword, tree, site) : [];
-  const parts = keyword ? [withPageNumber(`“${keyword}”的搜索结果`, page), '站内搜索'] : ['站内搜索'];
+  const parts = keyword ? [withPageNumber(t.results(keyword), page), t.search] : [t.search];
   return (
     <Layout>
       <PageTitle title={composeTitle(parts, company)} final={!isLoading} path="/search" />
@@ -322,7 +350,7 @@ function NotFoundRoute() {
   useResponseStatus(404);
   return (
     <Layout>
-      <PageTitle title={composeTitle(['页面不存在'], company)} final={!isLoading} path={path} />
+      <PageTitle title={composeTitle([text().notFound], company)} final={!isLoading} path={path} />
       <NotFoundPage {...({} as ContentPageProps)} />
     </Layout>
   );

@@ -5,7 +5,8 @@
  * adding a route here adds it everywhere. JSON has no comments; the why of its entries is here:
  *
  * - `page` names the lazy page that renders a route (`router.tsx`); a group without a page shows the
- *   placeholder. Display names are the Chinese ones visitors see.
+ *   placeholder. Display names are the Chinese ones visitors see; `en` is each one's English, which
+ *   an English page shows (`routeName`).
  * - `contentPages` lists the page kinds that show CMS content: a route of one of those kinds is found
  *   by the category whose `url` is its path, so the demo CMS (`reference-cms/content/categories.json`)
  *   has a category for each. The others (home, login, the party-style detail found by its article id,
@@ -37,6 +38,7 @@
  * and the gateway's `portal_routes::tests` (content routes = the demo CMS's category urls).
  */
 import table from './route-table.json';
+import { locale } from '../lib/locale';
 
 export const PAGE_KEYS = [
   'home',
@@ -60,6 +62,8 @@ export type PageKey = (typeof PAGE_KEYS)[number];
 export interface RouteDef {
   path?: string;
   name: string;
+  /** The route's name on an English page (`name` is the Chinese). */
+  en?: string;
   page?: PageKey;
   routes?: RouteDef[];
   hideInMenu?: boolean;
@@ -80,6 +84,9 @@ export interface RouteDef {
 
 /** The table as written; `routes.test.ts` checks every `page` is a `PageKey`. */
 export const ROUTES: RouteDef[] = table.routes as RouteDef[];
+
+/** The name a visitor reads of `route`: its English on an English page, else the Chinese `name`. */
+export const routeName = (route: RouteDef): string => (locale() === 'en' && route.en ? route.en : route.name);
 
 /** Every route with a path and a page, parents before children. */
 export function flattenRoutes(routes: readonly RouteDef[], out: RouteDef[] = []): RouteDef[] {

@@ -4,7 +4,7 @@
 // hidden page lists its hidden siblings too, a visible one only the visible.
 import type { SectionLink } from '../components/section-nav';
 import { findById, findByUrl, type Category } from '../features/categories';
-import { routeTrail, type RouteDef } from './routes';
+import { routeName, routeTrail, type RouteDef } from './routes';
 import { isTop, type Id } from '../lib/id';
 
 export interface Section {
@@ -33,8 +33,8 @@ function fromRoutes(path: string): Section | undefined {
   const current = { hidden: route.hideInMenu === true };
   const items = (group.routes ?? [])
     .filter((r: RouteDef) => r.path && r.page && !r.sameAs && listed(current, r.hideInMenu === true))
-    .map((r) => ({ name: r.name, url: r.path! }));
-  return { name: group.name, url: group.path ?? '', items };
+    .map((r) => ({ name: routeName(r), url: r.path! }));
+  return { name: routeName(group), url: group.path ?? '', items };
 }
 
 /** The section of the page at `path`, or undefined for a page in no section (联系我们, a group page). */

@@ -8,11 +8,17 @@ import type { ReactNode } from 'react';
 import type { MenuItem } from '../components/menu/types';
 import { findByUrl, type Category } from '../features/categories';
 import type { Service, ServiceIcon as IconName } from '../lib/api-types';
+import { messages } from '../lib/locale';
 import { linkHref } from '../lib/page-href';
 import { routeTrail, shownRoute } from './routes';
 
 /** The group whose page and menu entry list the services (the route table's 客户服务). */
 export const SERVICES_PATH = '/services';
+
+const text = messages({
+  zh: { services: '客户服务' },
+  en: { services: 'Customer Services' },
+});
 
 /** Line drawings on a 24-unit grid, in the text's colour; the generated type keeps the map complete. */
 const ICONS: Record<IconName, ReactNode> = {
@@ -135,6 +141,6 @@ export function withServices(items: readonly MenuItem[], services: readonly Serv
     return items.map((item, i) => (i === at ? { ...group, children: [...group.children, ...entries(group.children)] } : item));
   }
   // No page of its own (the CMS has no 客户服务 section): a heading over the entries, not a link.
-  const group: MenuItem = { key: 'services', name: '客户服务', url: '', children: entries([]) };
+  const group: MenuItem = { key: 'services', name: text().services, url: '', children: entries([]) };
   return [...items.slice(0, 3), group, ...items.slice(3)];
 }

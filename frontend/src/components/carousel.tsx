@@ -1,7 +1,29 @@
 import { useEffect, useId, useRef, useState, type TouchEvent } from 'react';
 
 import './carousel.css';
+import { messages } from '../lib/locale';
 import { useMediaQuery } from '../lib/media-query';
+
+const text = messages({
+  zh: {
+    slide: (n: number, of: number) => `第 ${n} 张，共 ${of} 张`,
+    play: '播放',
+    pause: '暂停',
+    carousel: '轮播',
+    prev: '上一张',
+    next: '下一张',
+    dot: (n: number, title: string) => `第 ${n} 张：${title}`,
+  },
+  en: {
+    slide: (n: number, of: number) => `${n} of ${of}`,
+    play: 'Play',
+    pause: 'Pause',
+    carousel: ' slideshow',
+    prev: 'Previous',
+    next: 'Next',
+    dot: (n: number, title: string) => `Slide ${n}: ${title}`,
+  },
+});
 
 /** One photo-news slide: a picture and its caption, both one link to the story. */
 export interface Slide {
@@ -50,21 +72,22 @@ export function Carousel({ slides, label, stopped = false }: CarouselProps) {
 
   const go = (step: number) => setIndex((i) => (i + step + slides.length) % slides.length);
   const onTouchStart = (e: TouchEvent) => {
-    const t = e.touches[0];
-    touch.current = e.touches.length === 1 && t ? { x: t.clientX, y: t.clientY } : null;
+    const point = e.touches[0];
+    touch.current = e.touches.length === 1 && point ? { x: point.clientX, y: point.clientY } : null;
   };
   const onTouchEnd = (e: TouchEvent) => {
     const start = touch.current;
-    const t = e.changedTouches[0];
+    const point = e.changedTouches[0];
     touch.current = null;
-    if (!start || !t) return;
-    const dx = t.clientX - start.x;
-    if (Math.abs(dx) >= SWIPE_PX && Math.abs(dx) > Math.abs(t.clientY - start.y)) {
+    if (!start || !point) return;
+    const dx = point.clientX - start.x;
+    if (Math.abs(dx) >= SWIPE_PX && Math.abs(dx) > Math.abs(point.clientY - start.y)) {
       // A swipe that ends on the caption's link must not follow it.
       e.preventDefault();
       go(dx < 0 ? 1 : -1);
     }
   };
+  const t = text();
 
   return (
     <section
@@ -90,7 +113,7 @@ export function Carousel({ slides, label, stopped = false }: CarouselProps) {
             className={`carousel__slide${i === index ? ' is-active' : ''}`}
             role="group"
             aria-roledescription="slide"
-            aria-label={`第 ${i + 1} 张，共 ${slides.length} 张`}
+            aria-label={t.slide(i + 1, slides.length)}
             hidden={i !== index}
           >
             <a className="carousel__link" href={slide.href}>
@@ -112,21 +135,21 @@ export function Carousel({ slides, label, stopped = false }: CarouselProps) {
       </div>
       <div className="carousel__controls">
         <button type="button" className="carousel__button" onClick={() => setChoice(!paused)}>
-          {paused ? '播放' : '暂停'}
-          <span className="visually-hidden">轮播</span>
+          {paused ? t.play : t.pause}
+          <span className="visually-hidden">{t.carousel}</span>
         </button>
         <button type="button" className="carousel__button" onClick={() => go(-1)} aria-controls={`${id}-slide-${index}`}>
-          上一张
+          {t.prev}
         </button>
         <button type="button" className="carousel__button" onClick={() => go(1)} aria-controls={`${id}-slide-${index}`}>
-          下一张
+          {t.next}
         </button>
         <ol className="carousel__dots">
           {slides.map((slide, i) => (
             <li key={slide.href}>
               <button
                 type="button"
-                aria-label={`第 ${i + 1} 张：${slide.title}`}
+                aria-label={t.dot(i + 1, slide.title)}
                 aria-current={i === index ? 'true' : undefined}
                 onClick={() => setIndex(i)}
               />

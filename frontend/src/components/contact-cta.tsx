@@ -2,6 +2,24 @@ import './page-extras.css';
 
 import { useId } from 'react';
 
+import { messages } from '../lib/locale';
+
+const text = messages({
+  zh: {
+    title: '业务咨询',
+    lead: (booking: boolean) => `了解班期、运价与服务方案，欢迎来电咨询${booking ? '或在线订舱' : ''}。`,
+    hotline: '咨询热线：',
+    booking: '在线订舱',
+  },
+  en: {
+    title: 'Business Enquiries',
+    lead: (booking: boolean) =>
+      `For schedules, rates and service solutions, call us${booking ? ' or book online' : ''}.`,
+    hotline: 'Hotline: ',
+    booking: 'Book Online',
+  },
+});
+
 /** A link the page may send a visitor to: an app route (`/…`) or a web address, never `javascript:`. */
 export const safeHref = (url: string): string | undefined => (/^(https?:\/\/|#\/|\/)/i.test(url) ? url : undefined);
 
@@ -21,21 +39,23 @@ export function ContactCta({ hotline, bookingUrl }: ContactCtaProps) {
   const phone = hotline.trim();
   const booking = safeHref(bookingUrl.trim());
   if (!phone && !booking) return null;
+  const t = text();
   return (
     <section className="contact-cta" aria-labelledby={`${id}-title`}>
       <div className="contact-cta__text">
-        <h2 id={`${id}-title`}>业务咨询</h2>
-        <p>了解班期、运价与服务方案，欢迎来电咨询{booking ? '或在线订舱' : ''}。</p>
+        <h2 id={`${id}-title`}>{t.title}</h2>
+        <p>{t.lead(Boolean(booking))}</p>
       </div>
       <p className="contact-cta__actions">
         {phone && (
           <a className="button contact-cta__phone" href={telHref(phone)}>
-            咨询热线：{phone}
+            {t.hotline}
+            {phone}
           </a>
         )}
         {booking && (
           <a className="button button--ghost" href={booking}>
-            在线订舱
+            {t.booking}
           </a>
         )}
       </p>

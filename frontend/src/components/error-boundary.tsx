@@ -1,13 +1,32 @@
 import { Component, type ReactNode } from 'react';
 
 import { describeChunkError, reportChunkFailure, type ChunkFailure } from '../lib/chunk-error';
+import { messages } from '../lib/locale';
 import { pageHref } from '../lib/page-href';
 
-const REASONS: Record<ChunkFailure['reason'], string> = {
-  load: '网络错误',
-  timeout: '加载超时',
-  missing: '文件缺失',
-};
+const text = messages({
+  zh: {
+    reasons: { load: '网络错误', timeout: '加载超时', missing: '文件缺失' } as Record<ChunkFailure['reason'], string>,
+    chunkTitle: '页面加载失败',
+    errorTitle: '页面出错了',
+    chunkBody: (css: boolean, reason: string) => `${css ? '样式文件' : '页面文件'}未能加载（${reason}），请检查网络后重试。`,
+    errorBody: '页面显示时出现问题，请重试或返回首页。',
+    detail: (kind: string, chunkId: string, reason: string) => `错误信息：${kind} ${chunkId}，原因 ${reason}`,
+    retry: '重新加载',
+    home: '返回首页',
+  },
+  en: {
+    reasons: { load: 'network error', timeout: 'timed out', missing: 'file missing' },
+    chunkTitle: 'The page failed to load',
+    errorTitle: 'Something went wrong',
+    chunkBody: (css: boolean, reason: string) =>
+      `The page's ${css ? 'stylesheet' : 'script'} could not be loaded (${reason}). Please check your connection and try again.`,
+    errorBody: 'A problem occurred while displaying the page. Please try again or return to the home page.',
+    detail: (kind: string, chunkId: string, reason: string) => `Error details: ${kind} ${chunkId}, reason ${reason}`,
+    retry: 'Reload',
+    home: 'Back to Home',
+  },
+});
 
 interface Props {
   children: ReactNode;
@@ -41,25 +60,18 @@ export class PageErrorBoundary extends Component<Props, State> {
     const { error } = this.state;
     if (!error) return this.props.children;
     const chunk = describeChunkError(error);
+    const t = text();
     return (
       <section className="error-panel" role="alert">
-        <h1>{chunk ? '页面加载失败' : '页面出错了'}</h1>
-        <p>
-          {chunk
-            ? `${chunk.css ? '样式文件' : '页面文件'}未能加载（${REASONS[chunk.reason]}），请检查网络后重试。`
-            : '页面显示时出现问题，请重试或返回首页。'}
-        </p>
-        {chunk && (
-          <p className="error-panel__detail">
-            错误信息：{chunk.css ? 'CSS chunk' : 'chunk'} {chunk.chunkId}，原因 {chunk.reason}
-          </p>
-        )}
+        <h1>{chunk ? t.chunkTitle : t.errorTitle}</h1>
+        <p>{chunk ? t.chunkBody(chunk.css, t.reasons[chunk.reason]) : t.errorBody}</p>
+        {chunk && <p className="error-panel__detail">{t.detail(chunk.css ? 'CSS chunk' : 'chunk', chunk.chunkId, chunk.reason)}</p>}
         <p className="error-panel__actions">
           <button type="button" className="button" onClick={this.retry}>
-            重新加载
+            {t.retry}
           </button>
           <a className="button button--ghost" href={pageHref('/')}>
-            返回首页
+            {t.home}
           </a>
         </p>
       </section>

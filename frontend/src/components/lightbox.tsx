@@ -1,5 +1,28 @@
 import { useEffect, useRef } from 'react';
 
+import { messages } from '../lib/locale';
+
+const text = messages({
+  zh: {
+    dialog: '大图',
+    dialogOf: (alt: string) => `大图：${alt}`,
+    turned: '图片已横向显示，横握手机看得更清楚',
+    count: (n: number, of: number) => `第 ${n} 张，共 ${of} 张`,
+    prev: '上一张',
+    next: '下一张',
+    close: '关闭',
+  },
+  en: {
+    dialog: 'Enlarged image',
+    dialogOf: (alt: string) => `Enlarged image: ${alt}`,
+    turned: 'The image is shown sideways: turn your phone for a better view',
+    count: (n: number, of: number) => `${n} of ${of}`,
+    prev: 'Previous',
+    next: 'Next',
+    close: 'Close',
+  },
+});
+
 export interface LightboxImage {
   src: string;
   alt: string;
@@ -40,6 +63,7 @@ export function Lightbox({ images, index, onIndex }: LightboxProps) {
   const image = index === null ? null : images[index];
   const several = images.length > 1;
   const step = (by: number) => index !== null && onIndex((index + by + images.length) % images.length);
+  const t = text();
   return (
     // The modal is keyboard-complete without these handlers (Esc closes; the buttons step and
     // close); the arrow keys and the backdrop click are conveniences on top.
@@ -47,7 +71,7 @@ export function Lightbox({ images, index, onIndex }: LightboxProps) {
     <dialog
       ref={dialog}
       className="lightbox"
-      aria-label={image ? `大图：${image.alt}` : '大图'}
+      aria-label={image ? t.dialogOf(image.alt) : t.dialog}
       onClose={() => onIndex(null)}
       onKeyDown={(e) => {
         if (e.key === 'ArrowRight') step(1);
@@ -69,10 +93,10 @@ export function Lightbox({ images, index, onIndex }: LightboxProps) {
               </span>
             ))}
             {/* Shown where the picture is turned (a phone held upright: global.css). */}
-            {isLandscape(image) && <span className="lightbox__turned muted">图片已横向显示，横握手机看得更清楚</span>}
+            {isLandscape(image) && <span className="lightbox__turned muted">{t.turned}</span>}
             {several && (
               <span className="lightbox__count muted">
-                第 {(index ?? 0) + 1} 张，共 {images.length} 张
+                {t.count((index ?? 0) + 1, images.length)}
               </span>
             )}
           </figcaption>
@@ -82,17 +106,17 @@ export function Lightbox({ images, index, onIndex }: LightboxProps) {
         {several && (
           <>
             <button type="button" className="button button--ghost" onClick={() => step(-1)}>
-              上一张
+              {t.prev}
             </button>
             <button type="button" className="button button--ghost" onClick={() => step(1)}>
-              下一张
+              {t.next}
             </button>
           </>
         )}
         {/* The dialog's initial focus (HTML's dialog focusing steps honour autofocus). */}
         {/* eslint-disable-next-line jsx-a11y/no-autofocus */}
         <button type="button" className="button" onClick={() => onIndex(null)} autoFocus>
-          关闭
+          {t.close}
         </button>
       </div>
     </dialog>

@@ -1,8 +1,15 @@
-export function Loading({ label = '正在加载…' }: { label?: string }) {
+import { messages } from '../lib/locale';
+
+const text = messages({
+  zh: { loading: '正在加载…' },
+  en: { loading: 'Loading…' },
+});
+
+export function Loading({ label }: { label?: string }) {
   return (
     <div className="loading" role="status" aria-live="polite">
       <span className="loading__spinner" aria-hidden="true" />
-      {label}
+      {label ?? text().loading}
     </div>
   );
 }

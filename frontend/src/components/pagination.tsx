@@ -2,6 +2,8 @@ import './pagination.css';
 
 import { useState, type FormEvent, type MouseEvent } from 'react';
 
+import { formatNumber, locale as pageLocale } from '../lib/locale';
+
 export type PaginationLocale = 'en' | 'zh-CN';
 
 const LABELS = {
@@ -9,7 +11,7 @@ const LABELS = {
     nav: 'Pagination',
     prev: 'Previous',
     next: 'Next',
-    total: (n: number) => `Total ${n} items`,
+    total: (n: number) => `Total ${formatNumber(n)} item${n === 1 ? '' : 's'}`,
     page: (p: number) => `Page ${p}`,
     jumpBefore: 'Go to',
     jumpAfter: 'page',
@@ -41,7 +43,10 @@ interface PaginationProps {
   hrefOf: (page: number) => string;
   /** Query parameters the page keeps when 跳至 is submitted without JavaScript (a search's `q`). */
   keep?: Record<string, string>;
-  /** English by default (the replaced portal's labels); zh-CN by site setting. */
+  /**
+   * English by default (the replaced portal's labels); zh-CN by site setting. A page in English
+   * (`/portal/en/…`) is always paged in English.
+   */
   locale?: PaginationLocale;
 }
 
@@ -111,7 +116,7 @@ function PageJump({
 }
 
 export function Pagination({ page, pageSize, total, onChange, hrefOf, keep, locale = 'en' }: PaginationProps) {
-  const labels = LABELS[locale] ?? LABELS.en;
+  const labels = pageLocale() === 'en' ? LABELS.en : (LABELS[locale] ?? LABELS.en);
   const pages = Math.max(1, Math.ceil(total / pageSize));
   if (total <= pageSize) return <p className="pagination__total">{labels.total(total)}</p>;
   const go = (target: number) => (event: MouseEvent) => {

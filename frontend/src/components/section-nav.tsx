@@ -1,7 +1,13 @@
 import './section-nav.css';
 
 import { useId, useLayoutEffect, useRef, useState } from 'react';
+import { messages } from '../lib/locale';
 import { pageHref } from '../lib/page-href';
+
+const text = messages({
+  zh: { nav: (title: string) => `${title}栏目导航`, hint: '左右滑动查看更多栏目' },
+  en: { nav: (title: string) => `${title}: section navigation`, hint: 'Swipe sideways for more' },
+});
 
 export interface SectionLink {
   name: string;
@@ -56,15 +62,16 @@ export function SectionNav({ title, url, items, current, currentKind = 'page' }:
     strip.scrollLeft = Math.max(0, offset - (strip.clientWidth - here.offsetWidth) / 2);
   }, [current, items]);
 
+  const t = text();
   return (
     <nav
       className={`section-nav${scrolls ? ' is-scrolling' : ''}`}
-      aria-label={`${title}栏目导航`}
+      aria-label={t.nav(title)}
       aria-describedby={scrolls ? hint : undefined}
     >
       <p className="section-nav__title">{url ? <a href={pageHref(url)}>{title}</a> : title}</p>
       <p className="section-nav__hint" id={hint} aria-hidden="true">
-        左右滑动查看更多栏目
+        {t.hint}
       </p>
       <ul className="section-nav__list" ref={list}>
         {items.map((item) => (

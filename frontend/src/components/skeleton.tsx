@@ -3,6 +3,12 @@ import './skeleton.css';
 import type { ReactNode } from 'react';
 
 import { Breadcrumb, type Crumb } from './breadcrumb';
+import { messages } from '../lib/locale';
+
+const text = messages({
+  zh: { loading: '正在加载…' },
+  en: { loading: 'Loading…' },
+});
 
 /**
  * Content placeholders (issue 24): grey lines where a page's text will be, each in the element the
@@ -76,7 +82,7 @@ export function ArticleHeaderSkeleton() {
 export function LoadingNote() {
   return (
     <p className="visually-hidden" role="status">
-      正在加载…
+      {text().loading}
     </p>
   );
 }

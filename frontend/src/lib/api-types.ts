@@ -180,7 +180,18 @@ mapAlt: string,
  */
 directions: Array<string>, };
 
-export type Site = { search: boolean, companyName: string, shortName: string, loginUrl: string, address: string, phone: string, email: string, postcode: string, icpNumber: string, icpUrl: string, copyright: string, 
+export type Language = { code: 'zh' | 'en', name: string, };
+
+export type Site = { search: boolean, 
+/**
+ * The language these facts are in: `zh`, the site's own, or one of `[languages]` (`en`).
+ */
+lang: 'zh' | 'en', 
+/**
+ * Every language the portal is in, the site's own first; none when it has only its own
+ * (the app shows no language switch then).
+ */
+languages: Array<Language>, companyName: string, shortName: string, loginUrl: string, address: string, phone: string, email: string, postcode: string, icpNumber: string, icpUrl: string, copyright: string, 
 /**
  * Language of the pagination labels: `en` (the spec's default) or `zh-CN` (the config
  * refuses any other).

@@ -1,14 +1,31 @@
 import type { Id } from './id';
+import { locale, type Locale } from './locale';
 
 /** The path every page of the portal lives under (the gateway's `/portal/`). */
 export const BASE = '/portal';
 
+/** Where the pages of a language live: `/portal` for the site's own, `/portal/en` for English. */
+export const baseOf = (of: Locale): string => (of === 'zh' ? BASE : `${BASE}/${of}`);
+
+/** Where the pages of the page's own language live (the router's base). */
+export const base = (): string => baseOf(locale());
+
 /**
- * The real address of the app route `path` (`/news_center/notice` → `/portal/news_center/notice`),
- * which the gateway renders: what every link of the app points at, so each works without
- * JavaScript and is the address a visitor shares.
+ * The real address of the app route `path` (`/news_center/notice` → `/portal/news_center/notice`,
+ * `/portal/en/news_center/notice` in English), which the gateway renders: what every link of the
+ * app points at, so each works without JavaScript and is the address a visitor shares.
  */
-export const pageHref = (path: string): string => `${BASE}${path.startsWith('/') ? path : `/${path}`}`;
+export const pageHref = (path: string, of: Locale = locale()): string => `${baseOf(of)}${path.startsWith('/') ? path : `/${path}`}`;
+
+/**
+ * The app route of a page's path (`/portal/en/about` → `/about` on an English page,
+ * `/portal/about` → `/about`), `/` for the language's home.
+ */
+export const appPathOf = (pathname: string): string => {
+  const own = base();
+  if (pathname === own) return '/';
+  return pathname.startsWith(`${own}/`) ? pathname.slice(own.length) : pathname;
+};
 
 /**
  * Where a configured link goes: a page of the portal (`/services/timetable`, written as an app

@@ -223,6 +223,7 @@ pub fn with_toml(config: &mut Config, toml: &str) {
         match section.as_str() {
             "dialect" => config.dialect = loaded.dialect.clone(),
             "search" => config.search = loaded.search.clone(),
+            "languages" => config.languages = loaded.languages.clone(),
             other => panic!("with_toml does not set [{other}] yet"),
         }
     }

@@ -15,6 +15,7 @@ mod helpers;
 mod hostile;
 mod hostile_cms;
 mod init;
+mod languages;
 mod normalise;
 mod operations;
 mod outage;

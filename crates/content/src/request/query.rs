@@ -48,6 +48,15 @@ impl RawQuery {
             .map(|(_, value)| value.as_str())
     }
 
+    /// The language asked for (`lang=en`, `endpoint::LANGUAGE_PARAM`): `None` when absent or
+    /// the site's own (`zh`); the caller checks it is one the portal is in.
+    pub fn language(&self) -> Result<Option<&str>, ApiError> {
+        let name = portal_core::endpoint::LANGUAGE_PARAM;
+        Ok(self
+            .single(name)?
+            .filter(|code| *code != portal_core::model::site::SITE_LANGUAGE))
+    }
+
     /// The pairs `endpoint` accepts (its `params` in the table), nothing else.
     pub fn only(mut self, endpoint: Endpoint) -> Self {
         let params = endpoint.spec().params;

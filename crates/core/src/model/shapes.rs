@@ -12,8 +12,8 @@ use super::{
     Article, ArticlePage, Attachment, Category, CategoryTree, Highlight, Id, Link, Marked,
     SearchHit, SearchPage, SearchSource, SectionCount,
     site::{
-        Contact, Department, Figure, Mourning, Partner, Service, ServiceIcon, Site, SiteAnswer,
-        Wechat, Whistleblowing,
+        Contact, Department, Figure, Language, Mourning, Partner, Service, ServiceIcon, Site,
+        SiteAnswer, Wechat, Whistleblowing,
     },
 };
 
@@ -49,6 +49,7 @@ fn typescript() -> String {
         Wechat::decl(&cfg),
         Department::decl(&cfg),
         Contact::decl(&cfg),
+        Language::decl(&cfg),
         SiteAnswer::decl(&cfg),
     ];
     let mut out = String::from(
@@ -185,6 +186,11 @@ fn the_openapi_schemas_name_exactly_the_models_fields() {
     let answer = SiteAnswer {
         site: &site,
         search: true,
+        lang: "en",
+        languages: &[Language {
+            code: "en".into(),
+            name: "English".into(),
+        }],
     };
     let cases: [(&str, BTreeSet<String>); 6] = [
         ("Category", keys(&full_category())),

@@ -259,4 +259,43 @@ pub struct SiteAnswer<'a> {
     #[serde(flatten)]
     pub site: &'a Site,
     pub search: bool,
+    /// The language these facts are in: `zh`, the site's own, or one of `[languages]` (`en`).
+    #[cfg_attr(test, ts(type = "'zh' | 'en'"))]
+    pub lang: &'a str,
+    /// Every language the portal is in, the site's own first; none when it has only its own
+    /// (the app shows no language switch then).
+    pub languages: &'a [Language],
+}
+
+/// A language the portal is in: its code (the pages' `/portal/<code>/…`; the site's own, `zh`,
+/// at `/portal/…`) and what its switch says.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct Language {
+    #[cfg_attr(test, ts(type = "'zh' | 'en'"))]
+    pub code: String,
+    pub name: String,
+}
+
+/// The site's own language: its pages live at `/portal/…`, its answers under today's keys.
+pub const SITE_LANGUAGE: &str = "zh";
+
+/// The languages the app is written in besides the site's own: the only codes `[languages]`
+/// may name, and the only `/portal/<code>/…` prefixes a page's address may carry.
+pub const APP_LANGUAGES: [&str; 1] = ["en"];
+
+/// A page's address without its language (`/portal/en/about` → `en`, `/portal/about`); the
+/// site's own language's is returned as it is, with `None`.
+pub fn page_language(path: &str) -> (Option<&'static str>, std::borrow::Cow<'_, str>) {
+    for code in APP_LANGUAGES {
+        if let Some(rest) = path
+            .strip_prefix("/portal/")
+            .and_then(|p| p.strip_prefix(code))
+            && (rest.is_empty() || rest.starts_with('/'))
+        {
+            let rest = if rest.is_empty() { "/" } else { rest };
+            return (Some(code), format!("/portal{rest}").into());
+        }
+    }
+    (None, path.into())
 }

@@ -15,7 +15,7 @@ use axum::{
     routing::{MethodRouter, any, get},
 };
 
-use crate::state::AppState;
+use crate::state::{AppState, Language, Runtime};
 use portal_cache::{CACHE_STATUS, Entry, Outcome, Timing, X_CACHE, cache_status, respond};
 use portal_content::{Caller, ContentService, Query};
 use portal_content::{
@@ -131,8 +131,12 @@ fn private_if_bypassed(mut response: Response, outcome: Outcome) -> Response {
     response
 }
 
-async fn category_list(State(state): State<AppState>, info: RequestInfo) -> Response {
-    answer(&state.content(), info, Query::Categories).await
+async fn category_list(
+    State(state): State<AppState>,
+    info: RequestInfo,
+    query: RawQuery,
+) -> Result<Response, ApiError> {
+    content_answer(&state, info, Endpoint::CategoryList, query).await
 }
 
 async fn parent_category(
@@ -173,9 +177,30 @@ async fn content_answer(
     endpoint: Endpoint,
     query: RawQuery,
 ) -> Result<Response, ApiError> {
-    let content = state.content();
+    let runtime = state.runtime();
+    let lang = language(&runtime, &query)?;
+    let content = state.content_in(&runtime, lang);
     let query = content_query(&content, endpoint, query)?;
     Ok(answer(&content, info, query).await)
+}
+
+/// The language `query` asks for (`lang=en`): `None` for the site's own (absent, or `zh`), one
+/// of `[languages]`, else a 400 that names those there are.
+pub fn language<'r>(
+    runtime: &'r Runtime,
+    query: &RawQuery,
+) -> Result<Option<&'r Language>, ApiError> {
+    let Some(code) = query.language()? else {
+        return Ok(None);
+    };
+    runtime.language(code).map(Some).ok_or_else(|| {
+        let mut known = vec![portal_core::model::site::SITE_LANGUAGE];
+        known.extend(runtime.languages.iter().map(|l| &*l.code));
+        ApiError::bad_query(
+            portal_core::endpoint::LANGUAGE_PARAM,
+            format!("参数 lang 只能是 {}。", known.join("、")),
+        )
+    })
 }
 
 /// The content query an API request asks, its parameters checked (`Query::of_request`), for the
@@ -193,12 +218,18 @@ pub fn content_query(
     Query::of_request(endpoint, query, content.max_page_size())
 }
 
-async fn site(State(state): State<AppState>, info: RequestInfo) -> Response {
+async fn site(
+    State(state): State<AppState>,
+    info: RequestInfo,
+    query: RawQuery,
+) -> Result<Response, ApiError> {
+    let runtime = state.runtime();
+    let lang = language(&runtime, &query)?;
     // Revalidated on every use (its ETag makes that a 304): a reload changes it at once.
-    respond(
-        &state.runtime().site,
+    Ok(respond(
+        runtime.site_in(lang),
         Outcome::Hit,
         &info.wants,
         Timing::default(),
-    )
+    ))
 }

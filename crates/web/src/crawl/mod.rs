@@ -211,10 +211,6 @@ fn id_of(text: &str) -> Option<Id> {
 
 /// The pages' real URLs (the app's routes under `/portal`, `frontend/src/lib/page-href.ts`).
 mod links {
-    pub fn home() -> String {
-        "/portal/".to_owned()
-    }
-
     pub fn route(route: &str) -> String {
         format!("/portal{route}")
     }
@@ -224,6 +220,15 @@ mod links {
             route(path)
         } else {
             format!("/portal{path}?page={page}")
+        }
+    }
+
+    /// An app path (`/about`, `/`) in a language's pages (`/portal`, `/portal/en`).
+    pub fn in_language(prefix: &str, path: &str) -> String {
+        if path == "/" {
+            format!("{prefix}/")
+        } else {
+            format!("{prefix}{path}")
         }
     }
 
@@ -282,74 +287,122 @@ async fn sitemap(State(state): State<AppState>, info: RequestInfo) -> Response {
         Endpoint::ArticleList,
         |state| async move {
             let runtime = state.runtime();
-            let content = state.content_of(&runtime);
             let site = &runtime.config.site;
-            let tree = content.tree().await?;
-            let articles = content.first_articles(None, usize::MAX).await?;
-            // A page changes when its newest article does: that date is its lastmod (a group's,
-            // its children's newest; the home page's, the newest of all).
-            let mut newest: HashMap<&Id, &str> = HashMap::new();
-            for a in articles.value.iter() {
-                let slot = newest.entry(&a.category_id).or_default();
-                if a.date() > *slot {
-                    *slot = a.date();
+            // Each language's pages, by their address in the app (`/about`, `/article/2101`).
+            let (own, mut cacheable) = pages_in(&state.content_of(&runtime), site).await?;
+            let mut languages = vec![(SITE_HREFLANG, "/portal".to_owned(), own)];
+            for language in &runtime.languages {
+                let (pages, kept) =
+                    pages_in(&state.content_in(&runtime, Some(language)), &language.facts).await?;
+                cacheable &= kept;
+                let prefix = format!("/portal/{}", language.code);
+                languages.push((&*language.code, prefix, pages));
+            }
+            // A page in more than one language names each of them (`hreflang`), itself too.
+            let mut urls = Vec::new();
+            for (_, prefix, pages) in &languages {
+                for (path, lastmod) in pages {
+                    let alternates: Vec<(String, String)> = if languages.len() < 2 {
+                        Vec::new()
+                    } else {
+                        languages
+                            .iter()
+                            .filter(|(_, _, theirs)| theirs.iter().any(|(p, _)| p == path))
+                            .map(|(code, prefix, _)| {
+                                (
+                                    (*code).to_owned(),
+                                    absolute(site, &links::in_language(prefix, path)),
+                                )
+                            })
+                            .collect()
+                    };
+                    let alternates = if alternates.len() < 2 {
+                        Vec::new()
+                    } else {
+                        alternates
+                    };
+                    urls.push((
+                        absolute(site, &links::in_language(prefix, path)),
+                        lastmod.clone(),
+                        alternates,
+                    ));
                 }
             }
-            let lastmod = |c: &Category| {
-                flatten(std::slice::from_ref(c))
-                    .iter()
-                    .filter_map(|c| newest.get(&c.id).copied())
-                    .max()
-                    .map(str::to_owned)
-            };
-            let overall = newest.values().max().map(|d| (*d).to_owned());
-            // A section with no article (a list or a single page; a group shows its children) is
-            // no page worth a crawler's visit; said only when the walk above read every article,
-            // not when it stopped short.
-            let read_all = (articles.value.len() as u64)
-                < u64::from(content.max_page_size()) * u64::from(portal_content::MAX_PAGES_WALKED);
-            // And only when the CMS names each listed article's category (Wagtail's list items
-            // name none: every section would look empty).
-            let categorised = articles.value.iter().any(|a| !a.category_id.is_top());
-            let empty_section = |c: &Category| {
-                read_all
-                    && categorised
-                    && c.kind.as_deref() != Some("group")
-                    && lastmod(c).is_none()
-            };
-            let mut urls = vec![(absolute(site, &links::home()), overall)];
-            urls.extend(
-                tree.value
-                    .flatten()
-                    .into_iter()
-                    .filter(|c| PORTAL_ROUTES.contains(&c.url.as_str()) && !empty_section(c))
-                    .map(|c| (absolute(site, &links::route(&c.url)), lastmod(c))),
-            );
-            // The app's own pages (联系我们, the statements; 信访举报 where there is a channel):
-            // no date of their own.
-            urls.extend(
-                portal_core::portal_routes::own_pages()
-                    .iter()
-                    .filter(|p| **p != "/whistleblowing" || site.whistleblowing.has_channel())
-                    .map(|p| (absolute(site, &links::route(p)), None)),
-            );
-            urls.extend(articles.value.iter().map(|a| {
-                let date = a.date();
-                (
-                    absolute(site, &links::article(&a.id)),
-                    (!date.is_empty()).then(|| date.to_owned()),
-                )
-            }));
             Ok(Made {
                 status: StatusCode::OK,
                 media_type: MediaType::Xml,
                 body: render(&templates::Sitemap { urls })?,
                 tags: vec![tags::CATEGORIES.to_owned(), tags::ALL_ARTICLES.to_owned()],
-                cacheable: tree.cacheable && articles.cacheable,
+                cacheable,
             })
         },
     )
     .await
+}
+
+/// The `hreflang` of the site's own language's pages.
+const SITE_HREFLANG: &str = "zh-CN";
+
+/// A language's pages for the sitemap, each with the date it last changed: the home page, the
+/// sections the CMS has (less those without an article), the app's own pages, every article.
+async fn pages_in(
+    content: &portal_content::ContentService<'_>,
+    site: &Site,
+) -> Result<(Vec<(String, Option<String>)>, bool), ApiError> {
+    let tree = content.tree().await?;
+    let articles = content.first_articles(None, usize::MAX).await?;
+    // A page changes when its newest article does: that date is its lastmod (a group's,
+    // its children's newest; the home page's, the newest of all).
+    let mut newest: HashMap<&Id, &str> = HashMap::new();
+    for a in articles.value.iter() {
+        let slot = newest.entry(&a.category_id).or_default();
+        if a.date() > *slot {
+            *slot = a.date();
+        }
+    }
+    let lastmod = |c: &Category| {
+        flatten(std::slice::from_ref(c))
+            .iter()
+            .filter_map(|c| newest.get(&c.id).copied())
+            .max()
+            .map(str::to_owned)
+    };
+    let overall = newest.values().max().map(|d| (*d).to_owned());
+    // A section with no article (a list or a single page; a group shows its children) is
+    // no page worth a crawler's visit; said only when the walk above read every article,
+    // not when it stopped short.
+    let read_all = (articles.value.len() as u64)
+        < u64::from(content.max_page_size()) * u64::from(portal_content::MAX_PAGES_WALKED);
+    // And only when the CMS names each listed article's category (Wagtail's list items
+    // name none: every section would look empty).
+    let categorised = articles.value.iter().any(|a| !a.category_id.is_top());
+    let empty_section = |c: &Category| {
+        read_all && categorised && c.kind.as_deref() != Some("group") && lastmod(c).is_none()
+    };
+    let mut pages = vec![("/".to_owned(), overall)];
+    pages.extend(
+        tree.value
+            .flatten()
+            .into_iter()
+            .filter(|c| PORTAL_ROUTES.contains(&c.url.as_str()) && !empty_section(c))
+            .map(|c| (c.url.clone(), lastmod(c))),
+    );
+    // The app's own pages (联系我们, the statements; 信访举报 where there is a channel):
+    // no date of their own.
+    pages.extend(
+        portal_core::portal_routes::own_pages()
+            .iter()
+            .filter(|p| **p != "/whistleblowing" || site.whistleblowing.has_channel())
+            .map(|p| ((*p).to_owned(), None)),
+    );
+    pages.extend(articles.value.iter().map(|a| {
+        let date = a.date();
+        (
+            format!("/article/{}", a.id),
+            (!date.is_empty()).then(|| date.to_owned()),
+        )
+    }));
+    Ok((pages, tree.cacheable && articles.cacheable))
 }
 
 /// `/portal/feed/<categoryId>.xml` (a list category) or `/portal/feed/news.xml` (every list

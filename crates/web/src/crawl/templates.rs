@@ -3,11 +3,14 @@
 
 use askama::Template;
 
+/// A sitemap entry: its absolute URL, lastmod `yyyy-MM-dd`, and the page in each language
+/// (`hreflang`, URL; none when it is in one).
+pub type SitemapUrl = (String, Option<String>, Vec<(String, String)>);
+
 #[derive(Template)]
 #[template(path = "crawl/sitemap.xml")]
 pub struct Sitemap {
-    /// (absolute URL, lastmod `yyyy-MM-dd`)
-    pub urls: Vec<(String, Option<String>)>,
+    pub urls: Vec<SitemapUrl>,
 }
 
 pub struct FeedItem {

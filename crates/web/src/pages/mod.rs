@@ -34,14 +34,23 @@ use axum::{
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use crate::{api::content_query, state::AppState};
+use crate::{
+    api::content_query,
+    state::{AppState, Language},
+};
 use portal_cache::{Entry, Kind, MediaType, Outcome, Timing, Wants, respond};
-use portal_content::{Caller, ContentService};
+use portal_content::Caller;
 use portal_content::{
     envelope::ApiError,
     request::query::{MAX_KEYWORD, MAX_PAGE, RawQuery},
 };
-use portal_core::{endpoint::Endpoint, model::tags};
+use portal_core::{
+    endpoint::Endpoint,
+    model::{
+        site::{SITE_LANGUAGE, page_language},
+        tags,
+    },
+};
 
 /// Rounds of asking per page: the deepest page needs three (settings and tree, a list, the
 /// article the list names), each a call of the loader alone.
@@ -59,9 +68,18 @@ const STATE_SLOT: &str = "<!--portal-state-->";
 pub async fn page(state: &AppState, request: &Parts) -> Option<Response> {
     let runtime = state.runtime();
     let (_, build) = runtime.app_files.index_html()?;
+    // `/portal/en/…`: the page in English, when the portal is in it (else an unknown route).
+    let (code, own_path) = page_language(request.uri.path());
+    let lang = code.and_then(|code| runtime.language(code));
+    let prefix = lang.map_or_else(|| "/portal".to_owned(), |l| format!("/portal/{}", l.code));
     // A duplicate route of the spec is its page's route (the route table's `sameAs`); a page's
     // address written in other letters or with a trailing slash is its one address.
-    if let Some(below) = request.uri.path().strip_prefix("/portal") {
+    let own_path = if lang.is_some() {
+        own_path
+    } else {
+        request.uri.path().into()
+    };
+    if let Some(below) = own_path.strip_prefix("/portal") {
         let moved = unreserved_decoded(below)
             .or_else(|| portal_core::portal_routes::same_as(below).map(str::to_owned))
             .or_else(|| portal_core::portal_routes::spelled(below));
@@ -71,24 +89,25 @@ pub async fn page(state: &AppState, request: &Parts) -> Option<Response> {
                 .query()
                 .map(|q| format!("?{q}"))
                 .unwrap_or_default();
+            let to = if lang.is_some() && to == "/" { "" } else { &to };
             return Some(
                 (
                     StatusCode::MOVED_PERMANENTLY,
-                    [(header::LOCATION, format!("/portal{to}{query}"))],
+                    [(header::LOCATION, format!("{prefix}{to}{query}"))],
                 )
                     .into_response(),
             );
         }
     }
     let url = page_url(request.uri.path(), request.uri.query());
-    let key = format!("{}{url}", key_prefix(&runtime, build));
-    let content = state.content();
+    let key = format!("{}{url}", key_prefix(&runtime, lang, build));
+    let content = state.content_in(&runtime, lang);
     // A render over its budget is no reason to keep a visitor from a page already made.
     let policy = content
         .policy(Kind::Page, Endpoint::ArticleList, &key)
         .with_older_copy_after(runtime.config.render.older_copy_after);
     let wants = Wants::of(&request.headers);
-    let load = loader(state, url, portal_content::limits::current_client());
+    let load = loader(state, url.clone(), portal_content::limits::current_client());
     let mut response = if runtime.config.cache.enabled {
         let lookup = state.cache.get_or_load(&key, &policy, load).await;
         portal_cache::stats::record(Kind::Page, lookup.outcome);
@@ -106,7 +125,12 @@ pub async fn page(state: &AppState, request: &Parts) -> Option<Response> {
                     .retry_after()
                     .unwrap_or(std::time::Duration::from_secs(1));
                 metrics::counter!("portal_page_fallbacks_total", "reason" => reason).increment(1);
-                let mut shell = respond(&shell(state), Outcome::Miss, &wants, Timing::default());
+                let mut shell = respond(
+                    &shell(state, &url),
+                    Outcome::Miss,
+                    &wants,
+                    Timing::default(),
+                );
                 *shell.status_mut() = StatusCode::TOO_MANY_REQUESTS;
                 shell.headers_mut().insert(
                     header::RETRY_AFTER,
@@ -118,7 +142,12 @@ pub async fn page(state: &AppState, request: &Parts) -> Option<Response> {
             // shell now; the load goes on and keeps the page for the next one.
             Err(_) => {
                 metrics::counter!("portal_page_fallbacks_total", "reason" => "wait").increment(1);
-                respond(&shell(state), Outcome::Miss, &wants, Timing::default())
+                respond(
+                    &shell(state, &url),
+                    Outcome::Miss,
+                    &wants,
+                    Timing::default(),
+                )
             }
         }
     } else {
@@ -138,9 +167,9 @@ pub async fn page(state: &AppState, request: &Parts) -> Option<Response> {
 
 /// What a page's cache key starts with: the build's `index.html` and `/site`'s answer, which the
 /// page holds (a new build, or a reload that changes the site facts, is a new page).
-fn key_prefix(runtime: &crate::state::Runtime, build: u64) -> String {
+fn key_prefix(runtime: &crate::state::Runtime, lang: Option<&Language>, build: u64) -> String {
     let site = runtime
-        .site
+        .site_in(lang)
         .etag
         .to_str()
         .unwrap_or_default()
@@ -181,16 +210,46 @@ pub(crate) async fn render_again(state: &AppState, key: &str) -> bool {
     let Some((_, build)) = runtime.app_files.index_html() else {
         return false;
     };
-    let Some(url) = key.strip_prefix(key_prefix(&runtime, build).as_str()) else {
+    let Some(lang) = page_language_configured(&runtime, key) else {
         return false;
     };
-    let content = state.content();
+    let Some(url) = key.strip_prefix(key_prefix(&runtime, lang, build).as_str()) else {
+        return false;
+    };
+    let content = state.content_in(&runtime, lang);
     let policy = content.policy(Kind::Page, Endpoint::ArticleList, key);
     state
         .cache
         .refresh(key, &policy, loader(state, url.to_owned(), None))
         .await
         .is_ok_and(|entry| entry.cacheable)
+}
+
+/// The language of a page's address or key (`…/portal/en/…`) when the portal is in it:
+/// `Some(None)` for the site's own, `None` for a language no longer configured.
+fn page_language_configured<'r>(
+    runtime: &'r crate::state::Runtime,
+    address: &str,
+) -> Option<Option<&'r Language>> {
+    let path = address.find("/portal").map_or(address, |at| &address[at..]);
+    match page_language(path).0 {
+        None => Some(None),
+        Some(code) => runtime.language(code).map(Some),
+    }
+}
+
+/// The build's `index.html` in `lang`: its `<html lang="zh-CN">` says the page's language.
+fn in_html_language<'a>(template: &'a str, lang: Option<&Language>) -> std::borrow::Cow<'a, str> {
+    match lang {
+        None => template.into(),
+        Some(l) => template
+            .replacen(
+                r#"<html lang="zh-CN">"#,
+                &format!(r#"<html lang="{}">"#, l.code),
+                1,
+            )
+            .into(),
+    }
 }
 
 /// An app address that no route has: the app draws its 页面不存在 page there, in the site's layout.
@@ -280,7 +339,8 @@ fn page_url(path: &str, query: Option<&str>) -> String {
     let raw = RawQuery::parse(query.unwrap_or(""));
     let mut url = path.to_owned();
     let mut first = true;
-    for &name in portal_core::portal_routes::reads(path.strip_prefix("/portal").unwrap_or(path)) {
+    let (_, own) = page_language(path);
+    for &name in portal_core::portal_routes::reads(own.strip_prefix("/portal").unwrap_or(&own)) {
         let Some(value) = raw
             .all(name)
             .next()
@@ -460,30 +520,40 @@ async fn make(state: &AppState, url: &str) -> Entry {
             metrics::counter!("portal_page_fallbacks_total", "reason" => fallback.reason())
                 .increment(1);
             tracing::warn!(page = url, error = %fallback, "the page is answered with the app shell");
-            shell(state)
+            shell(state, url)
         }
     }
 }
 
 async fn render(state: &AppState, url: &str) -> Result<Entry, Fallback> {
     let runtime = state.runtime();
-    let content = state.content();
+    let (code, _) = page_language(url);
+    let lang = code.and_then(|code| runtime.language(code));
     let build = runtime.app_files.index_html().map_or(0, |(_, build)| build);
     let mut answers = Answers::default();
     // Every page starts from the site settings and the category tree (the header, the menu), and
     // what it read when last rendered (`reads.rs`): given at once, they spare the render its
-    // rounds of asking.
+    // rounds of asking. In another language, as the app asks them there (`lang=en`).
     let known = state.page_reads.of(build, url);
-    let mut first = vec![Endpoint::Site.path(), Endpoint::CategoryList.path()];
+    let in_language = |path: &str| match lang {
+        Some(l) => format!("{path}?lang={}", l.code),
+        None => path.to_owned(),
+    };
+    let starts = [
+        in_language(Endpoint::Site.path()),
+        in_language(Endpoint::CategoryList.path()),
+    ];
+    let mut first: Vec<&str> = starts.iter().map(String::as_str).collect();
     for read in known.iter().flat_map(|reads| reads.iter()) {
         if !first.contains(&read.as_str()) {
             first.push(read);
         }
     }
-    add_answers(&mut answers, state, &content, &first).await?;
+    add_answers(&mut answers, state, &first).await?;
+    let lang_code = lang.map_or(SITE_LANGUAGE, |l| &*l.code);
     for _ in 0..MAX_ROUNDS {
         let input = format!(
-            r#"{{"url":{},"answers":{{{}}}}}"#,
+            r#"{{"url":{},"lang":"{lang_code}","answers":{{{}}}}}"#,
             serde_json::to_string(url)?,
             answers.json
         );
@@ -502,13 +572,14 @@ async fn render(state: &AppState, url: &str) -> Result<Entry, Fallback> {
                 return Err(Fallback::Rounds(MAX_ROUNDS));
             }
             let needs: Vec<&str> = needs.iter().map(String::as_str).collect();
-            add_answers(&mut answers, state, &content, &needs).await?;
+            add_answers(&mut answers, state, &needs).await?;
             continue;
         }
         let store = rendered.state.as_deref().map_or("{}", RawValue::get);
-        let template = runtime.app_files.index_html().map_or("", |(t, _)| t);
+        let template =
+            in_html_language(runtime.app_files.index_html().map_or("", |(t, _)| t), lang);
         let document = fill_slots(
-            template,
+            &template,
             [
                 (HEAD_SLOT, &rendered.head),
                 (ROOT_SLOT, &rendered.html),
@@ -543,12 +614,10 @@ async fn render(state: &AppState, url: &str) -> Result<Entry, Fallback> {
 async fn add_answers(
     answers: &mut Answers,
     state: &AppState,
-    content: &ContentService<'_>,
     urls: &[&str],
 ) -> Result<(), Fallback> {
     let loaded =
-        futures_util::future::join_all(urls.iter().map(|url| api_answer(state, content, url)))
-            .await;
+        futures_util::future::join_all(urls.iter().map(|url| api_answer(state, url))).await;
     for (url, answer) in urls.iter().zip(loaded) {
         if !answers.json.is_empty() {
             answers.json.push(',');
@@ -607,7 +676,7 @@ struct ApiAnswer {
     cacheable: bool,
 }
 
-async fn api_answer(state: &AppState, content: &ContentService<'_>, url: &str) -> ApiAnswer {
+async fn api_answer(state: &AppState, url: &str) -> ApiAnswer {
     let (path, query) = url.split_once('?').unwrap_or((url, ""));
     let failed = |err: ApiError, cacheable: bool| ApiAnswer {
         status: err.status(),
@@ -618,8 +687,16 @@ async fn api_answer(state: &AppState, content: &ContentService<'_>, url: &str) -
     let Some(endpoint) = Endpoint::of_path(path) else {
         return failed(ApiError::NotFound("请求的接口不存在。".to_owned()), true);
     };
+    // In the language the URL asks for (`lang=en`), as `/portal/api` answers it.
+    let runtime = state.runtime();
+    let raw = RawQuery::parse(query);
+    let lang = match crate::api::language(&runtime, &raw) {
+        Ok(lang) => lang,
+        Err(err) => return failed(err, true),
+    };
+    let content = state.content_in(&runtime, lang);
     if endpoint == Endpoint::Site {
-        let site = &state.runtime().site;
+        let site = runtime.site_in(lang);
         return ApiAnswer {
             status: site.status,
             body: site.body.bytes.clone(),
@@ -627,7 +704,7 @@ async fn api_answer(state: &AppState, content: &ContentService<'_>, url: &str) -
             cacheable: true,
         };
     }
-    let query = match content_query(content, endpoint, RawQuery::parse(query)) {
+    let query = match content_query(&content, endpoint, raw) {
         Ok(query) => query,
         Err(err) => return failed(err, true),
     };
@@ -657,13 +734,12 @@ fn state_block(state: &str) -> String {
 
 /// The app shell: the build's page with the company's name as its title and nothing rendered;
 /// the browser renders the page itself.
-fn shell(state: &AppState) -> Entry {
+fn shell(state: &AppState, url: &str) -> Entry {
     let runtime = state.runtime();
-    let template = runtime.app_files.index_html().map_or("", |(t, _)| t);
-    let title = format!(
-        "<title>{}</title>",
-        html_escape::encode_text(&runtime.config.site.company_name)
-    );
+    let lang = page_language_configured(&runtime, url).flatten();
+    let template = in_html_language(runtime.app_files.index_html().map_or("", |(t, _)| t), lang);
+    let company = lang.map_or(&runtime.config.site.company_name, |l| &l.facts.company_name);
+    let title = format!("<title>{}</title>", html_escape::encode_text(company));
     let document = template
         .replacen(HEAD_SLOT, &title, 1)
         .replacen(ROOT_SLOT, "", 1)

@@ -473,23 +473,41 @@ async fn signed_notice(
 /// loaded.
 async fn refresh(state: &AppState, changes: &[Change], reached: &[String]) -> Vec<String> {
     let tree = CacheKey::new(Endpoint::CategoryList, &[]);
+    // The tree in any language (`category/list?lang=en`).
+    let is_tree = |key: &str| {
+        key.strip_prefix(tree.as_str())
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with("?lang="))
+    };
     let mut keys: Vec<String> = reached
         .iter()
-        .filter(|key| first_list_page(key) || key.as_str() == tree.as_str())
+        .filter(|key| first_list_page(key) || is_tree(key))
         .cloned()
+        .collect();
+    // The changed article in every language the portal is in (one it lacks there is a "not
+    // found", kept as such).
+    let runtime = state.runtime();
+    let languages: Vec<Option<&str>> = std::iter::once(None)
+        .chain(runtime.languages.iter().map(|l| Some(&*l.code)))
         .collect();
     keys.extend(
         changes
             .iter()
             .filter(|change| change.kind == Kind::Article && !change.removes())
-            .map(|change| CacheKey::new(Endpoint::ArticleDetail, &[Some(&change.id)]).to_string()),
+            .flat_map(|change| {
+                languages.iter().map(|lang| {
+                    CacheKey::new(Endpoint::ArticleDetail, &[Some(&change.id)])
+                        .in_language(*lang)
+                        .to_string()
+                })
+            }),
     );
     keys.sort_unstable();
     keys.dedup();
     keys.truncate(MAX_REFRESHES);
     let loads = keys.iter().map(|key| async move {
-        let result =
-            tokio::time::timeout(Duration::from_secs(30), state.content().refresh(key)).await;
+        // A key of a language no longer configured is left to expire.
+        let content = state.content_for_key(key)?;
+        let result = tokio::time::timeout(Duration::from_secs(30), content.refresh(key)).await;
         match result {
             Ok(Ok(())) => Some(key.clone()),
             Ok(Err(err)) => {

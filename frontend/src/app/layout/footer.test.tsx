@@ -15,6 +15,8 @@ const SITE: Site = {
   icpUrl: 'https://beian.miit.gov.cn/',
   copyright: '云川陆港国际物流集团有限公司 版权所有',
   paginationLocale: 'zh-CN',
+  lang: 'zh',
+  languages: [],
   publicUrl: 'http://127.0.0.1:8080',
   search: true,
   policeFilingNumber: '',

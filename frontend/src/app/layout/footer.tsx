@@ -2,7 +2,53 @@ import './footer.css';
 
 import { WHISTLEBLOWING_PATH, hasChannel } from '../../components/whistleblowing';
 import { chinaDate, type Site } from '../../features/site';
+import { locale, messages } from '../../lib/locale';
 import { pageHref } from '../../lib/page-href';
+
+const text = messages({
+  zh: {
+    address: '地址：',
+    postcode: '邮编：',
+    phone: '电话：',
+    email: '邮箱：',
+    nav: '页脚导航',
+    sitemap: '网站地图',
+    contact: '联系我们',
+    whistleblowing: '信访举报',
+    liaison: '联络合作',
+    careers: '人才招聘',
+    accessibility: '无障碍声明',
+    legal: '法律声明',
+    privacy: '隐私政策',
+    links: '友情链接',
+    wechatQr: (name: string) => `微信公众号“${name}”的二维码`,
+    wechat: '微信公众号',
+    wechatId: '微信号：',
+    top: '返回顶部',
+    rights: (company: string) => `${company} 版权所有`,
+  },
+  en: {
+    address: 'Address: ',
+    postcode: 'Postcode: ',
+    phone: 'Tel: ',
+    email: 'Email: ',
+    nav: 'Footer',
+    sitemap: 'Site Map',
+    contact: 'Contact Us',
+    whistleblowing: 'Report Misconduct',
+    liaison: 'Cooperation',
+    careers: 'Careers',
+    accessibility: 'Accessibility Statement',
+    legal: 'Legal Notice',
+    privacy: 'Privacy Policy',
+    links: 'Links',
+    wechatQr: (name: string) => `QR code of the WeChat official account “${name}”`,
+    wechat: 'WeChat Official Account',
+    wechatId: 'WeChat ID: ',
+    top: 'Back to top',
+    rights: (company: string) => `${company}. All rights reserved.`,
+  },
+});
 
 /**
  * The public-security filing mark beside its number, drawn here after the emblem's layout (the
@@ -26,6 +72,8 @@ export function Footer({ site, liaison = false, careers = false }: { site?: Site
   // China's year, not the machine's: the gateway's render and the visitor's browser (another time
   // zone at New Year) must write the same markup.
   const year = chinaDate(new Date()).slice(0, 4);
+  const t = text();
+  const filingLang = locale() === 'en' ? 'zh-CN' : undefined;
   return (
     <footer className="site-footer">
       <div className="container site-footer__inner">
@@ -33,34 +81,46 @@ export function Footer({ site, liaison = false, careers = false }: { site?: Site
           <p className="site-footer__name">{site?.companyName ?? ''}</p>
           {site && (site.address || site.phone || site.email) && (
             <address>
-              {site.address && <span>地址：{site.address}</span>}
-              {site.postcode && <span>邮编：{site.postcode}</span>}
+              {site.address && (
+                <span>
+                  {t.address}
+                  {site.address}
+                </span>
+              )}
+              {site.postcode && (
+                <span>
+                  {t.postcode}
+                  {site.postcode}
+                </span>
+              )}
               {site.phone && (
                 <span>
-                  电话：<a href={`tel:${site.phone.replace(/[^\d+]/g, '')}`}>{site.phone}</a>
+                  {t.phone}
+                  <a href={`tel:${site.phone.replace(/[^\d+]/g, '')}`}>{site.phone}</a>
                 </span>
               )}
               {site.email && (
                 <span>
-                  邮箱：<a href={`mailto:${site.email}`}>{site.email}</a>
+                  {t.email}
+                  <a href={`mailto:${site.email}`}>{site.email}</a>
                 </span>
               )}
             </address>
           )}
-          <nav className="site-footer__links" aria-label="页脚导航">
-            <a href={pageHref('/sitemap')}>网站地图</a>
-            <a href={pageHref('/contact')}>联系我们</a>
-            {hasChannel(site?.whistleblowing) && <a href={pageHref(WHISTLEBLOWING_PATH)}>信访举报</a>}
-            {liaison && <a href={pageHref('/liaison')}>联络合作</a>}
-            {careers && <a href={pageHref('/careers')}>人才招聘</a>}
-            <a href={pageHref('/accessibility')}>无障碍声明</a>
-            <a href={pageHref('/legal')}>法律声明</a>
-            <a href={pageHref('/privacy')}>隐私政策</a>
+          <nav className="site-footer__links" aria-label={t.nav}>
+            <a href={pageHref('/sitemap')}>{t.sitemap}</a>
+            <a href={pageHref('/contact')}>{t.contact}</a>
+            {hasChannel(site?.whistleblowing) && <a href={pageHref(WHISTLEBLOWING_PATH)}>{t.whistleblowing}</a>}
+            {liaison && <a href={pageHref('/liaison')}>{t.liaison}</a>}
+            {careers && <a href={pageHref('/careers')}>{t.careers}</a>}
+            <a href={pageHref('/accessibility')}>{t.accessibility}</a>
+            <a href={pageHref('/legal')}>{t.legal}</a>
+            <a href={pageHref('/privacy')}>{t.privacy}</a>
           </nav>
         </div>
         {site && site.links.length > 0 && (
           <nav className="site-footer__friends" aria-labelledby="footer-links-title">
-            <h2 id="footer-links-title">友情链接</h2>
+            <h2 id="footer-links-title">{t.links}</h2>
             <ul>
               {site.links.map((link) => (
                 <li key={link.name}>
@@ -75,12 +135,17 @@ export function Footer({ site, liaison = false, careers = false }: { site?: Site
         {site?.wechat.name && (
           <div className="site-footer__wechat">
             {site.wechat.qrImage && (
-              <img src={site.wechat.qrImage} alt={`微信公众号“${site.wechat.name}”的二维码`} width={96} height={96} loading="lazy" />
+              <img src={site.wechat.qrImage} alt={t.wechatQr(site.wechat.name)} width={96} height={96} loading="lazy" />
             )}
             <p>
-              <span>微信公众号</span>
+              <span>{t.wechat}</span>
               <strong>{site.wechat.name}</strong>
-              {site.wechat.account && <span>微信号：{site.wechat.account}</span>}
+              {site.wechat.account && (
+                <span>
+                  {t.wechatId}
+                  {site.wechat.account}
+                </span>
+              )}
             </p>
           </div>
         )}
@@ -89,18 +154,20 @@ export function Footer({ site, liaison = false, careers = false }: { site?: Site
             {/* To the top of the page, without a script (`#top` is the document's top); the
                 browser's next Tab starts there too. */}
             <a className="site-footer__top" href="#top">
-              返回顶部
+              {t.top}
             </a>
             <span>
-              © {year} {site.copyright || `${site.companyName} 版权所有`}
+              © {year} {site.copyright || t.rights(site.companyName)}
             </span>
+            {/* The filing numbers are written in Chinese by law, whatever the page's language: said
+                so, for a screen reader's voice and for the English pages' check. */}
             {site.icpNumber && (
-              <a href={site.icpUrl} target="_blank" rel="noopener noreferrer">
+              <a href={site.icpUrl} target="_blank" rel="noopener noreferrer" lang={filingLang}>
                 {site.icpNumber}
               </a>
             )}
             {site.policeFilingNumber && (
-              <span className="site-footer__filing">
+              <span className="site-footer__filing" lang={filingLang}>
                 <FilingEmblem />
                 {site.policeFilingUrl ? (
                   <a href={site.policeFilingUrl} target="_blank" rel="noopener noreferrer">

@@ -4,6 +4,8 @@ import { Header } from './header';
 
 // wouter ships ES modules only; the box needs just its navigate.
 jest.mock('wouter', () => ({ useLocation: () => ['/', jest.fn()] }));
+// The language switch reads /site from the store, which these tests do not provide.
+jest.mock('./language-switch', () => ({ LanguageSwitch: () => null }));
 
 describe('header search box', () => {
   it('is there while the CMS searches (desktop strip and phone menu)', () => {

@@ -4,18 +4,33 @@ import { Menu } from '../../components/menu/menu';
 import type { MenuItem } from '../../components/menu/types';
 import { ReadingToolbar } from '../../features/reading';
 import { SearchBox } from '../../features/search';
+import { LanguageSwitch } from './language-switch';
 import { Logo } from './logo';
+import { messages } from '../../lib/locale';
 import { pageHref } from '../../lib/page-href';
+
+const text = messages({
+  zh: { home: '首页', menu: '菜单', closeMenu: '关闭菜单' },
+  en: { home: 'Home', menu: 'Menu', closeMenu: 'Close menu' },
+});
 
 interface HeaderProps {
   companyName: string;
+  /**
+   * The name a phone's header shows when the full one is long (an English company name ran to
+   * four lines beside the menu button at 390 px): the stylesheet picks one, the link's name is the full one.
+   */
+  shortName?: string;
   items: MenuItem[];
   currentPath: string;
   /** Show the search box: unless the CMS has no search (shown while /site loads, so the menu does not move). */
   search?: boolean;
 }
 
-export function Header({ companyName, items, currentPath, search = false }: HeaderProps) {
+/** A name longer than this many characters gives way to the short one on a phone. */
+const LONG_NAME = 24;
+
+export function Header({ companyName, shortName, items, currentPath, search = false }: HeaderProps) {
   const [open, setOpen] = useState(false);
   // A menu opened by the link before the app ran (the address ends in #site-nav) is the app's
   // open menu now; the fragment goes, so closing it closes it.
@@ -26,6 +41,7 @@ export function Header({ companyName, items, currentPath, search = false }: Head
     window.history.replaceState(window.history.state, '', `${window.location.pathname}${window.location.search}`);
   }, []);
   const toggle = () => setOpen((o) => !o);
+  const t = text();
   return (
     <header className="site-header">
       {/* A strip above the menu (the menu keeps its room): 关怀版 on every screen, where a visitor
@@ -34,13 +50,23 @@ export function Header({ companyName, items, currentPath, search = false }: Head
       <div className="site-header__tools">
         <div className="container">
           <ReadingToolbar />
+          <LanguageSwitch />
           {search && <SearchBox />}
         </div>
       </div>
       <div className="container site-header__inner">
-        <a className="brand" href={pageHref('/')} aria-label={companyName ? undefined : '首页'}>
+        <a className="brand" href={pageHref('/')} aria-label={companyName ? undefined : t.home}>
           <Logo />
-          <span className="brand__name">{companyName}</span>
+          {shortName && companyName.length > LONG_NAME ? (
+            <>
+              <span className="brand__name brand__name--full">{companyName}</span>
+              <span className="brand__name brand__name--short" aria-hidden="true">
+                {shortName}
+              </span>
+            </>
+          ) : (
+            <span className="brand__name">{companyName}</span>
+          )}
         </a>
         {/* A link to the menu, so a tap opens it before the app's script has run (and with none:
             the stylesheet shows #site-nav when it is the target); the app then toggles it. */}
@@ -62,13 +88,13 @@ export function Header({ companyName, items, currentPath, search = false }: Head
           }}
         >
           <span className="menu-toggle__bars" aria-hidden="true" />
-          {open ? '关闭菜单' : '菜单'}
+          {open ? t.closeMenu : t.menu}
         </a>
         <div id="site-nav" className={`site-nav${open ? ' is-open' : ''}`}>
           {/* 首页 heads the phone's menu (a phone visitor looks for it there; on a desktop the logo
               and the name are the way home, and the stylesheet leaves this out). */}
           <a className="site-nav__home" href={pageHref('/')} aria-current={currentPath === '/' ? 'page' : undefined} onClick={() => setOpen(false)}>
-            首页
+            {t.home}
           </a>
           <Menu items={items} currentPath={currentPath} onNavigate={() => setOpen(false)} />
           <div className="site-nav__tools">

@@ -4,6 +4,7 @@ import { useLocation } from 'wouter';
 import { BackToTop } from '../../components/back-to-top';
 import { categoriesToMenu, findByUrl, useGetCategoriesQuery } from '../../features/categories';
 import { useGetSiteQuery, useMourning } from '../../features/site';
+import { messages } from '../../lib/locale';
 import { PageTitle, useCompanyName } from '../page-title';
 import { ROUTES } from '../routes';
 import { Footer } from './footer';
@@ -12,6 +13,22 @@ import { menuFromRoutes } from './menu-items';
 import { reachableServices, withServices } from '../services';
 
 export { FALLBACK_NAME, useCompanyName } from '../page-title';
+
+/** `A, B and C`: the sections an English description names. */
+const englishList = (items: readonly string[]): string =>
+  items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+
+const text = messages({
+  zh: {
+    description: (company: string, sections: readonly string[]) => `${company}官方网站，设有${sections.join('、')}等栏目。`,
+    skip: '跳到主要内容',
+  },
+  en: {
+    description: (company: string, sections: readonly string[]) =>
+      `The official website of ${company}, with sections including ${englishList(sections)}.`,
+    skip: 'Skip to main content',
+  },
+});
 
 /** 联络合作, linked from the footer when the CMS has it. */
 const LIAISON = '/liaison';
@@ -26,7 +43,7 @@ export function CompanyTitle() {
   const company = useCompanyName();
   const { data: tree = [] } = useGetCategoriesQuery();
   const sections = tree.filter((c) => !c.hidden && c.name.trim()).map((c) => c.name.trim());
-  const description = company && sections.length > 0 ? `${company}官方网站，设有${sections.join('、')}等栏目。` : undefined;
+  const description = company && sections.length > 0 ? text().description(company, sections) : undefined;
   return <PageTitle title={company} final={!isLoading} path="/" description={description} />;
 }
 
@@ -36,7 +53,7 @@ export function SkipLink() {
       e.preventDefault();
       document.getElementById('main-content')?.focus();
     }}>
-      跳到主要内容
+      {text().skip}
     </a>
   );
 }
@@ -62,7 +79,7 @@ export function SiteHeader() {
     <>
       {mourning && <meta name="portal-mourning" content="on" />}
       <SkipLink />
-      <Header companyName={companyName} items={items} currentPath={path} search={site?.search !== false} />
+      <Header companyName={companyName} shortName={site?.shortName} items={items} currentPath={path} search={site?.search !== false} />
     </>
   );
 }

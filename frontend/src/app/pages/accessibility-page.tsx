@@ -1,28 +1,42 @@
+import type { ReactNode } from 'react';
+
 import { Breadcrumb } from '../../components/breadcrumb';
 import type { ContentPageProps } from '../../features/articles';
 import { ZOOMS } from '../../features/reading';
-import { useGetSiteQuery } from '../../features/site';
+import { useGetSiteQuery, type Site } from '../../features/site';
+import { locale, messages } from '../../lib/locale';
 import { pageHref } from '../../lib/page-href';
 import { SiteContacts } from './site-contacts';
 
-const STANDARDS = [
-  'GB/T 37668—2019《信息技术 互联网内容无障碍可访问性技术要求与测试方法》',
-  '工业和信息化部《互联网网站适老化通用设计规范》',
-  'W3C《Web 内容无障碍指南》（WCAG）2.1 AA 级',
-];
+const text = messages({
+  zh: {
+    standards: [
+      'GB/T 37668—2019《信息技术 互联网内容无障碍可访问性技术要求与测试方法》',
+      '工业和信息化部《互联网网站适老化通用设计规范》',
+      'W3C《Web 内容无障碍指南》（WCAG）2.1 AA 级',
+    ],
+  },
+  en: {
+    standards: [
+      'GB/T 37668—2019 Information Technology — Requirements and Testing Methods for Accessibility of Web Content',
+      'Ministry of Industry and Information Technology: General Design Specification for Age-Friendly Websites',
+      'W3C Web Content Accessibility Guidelines (WCAG) 2.1, Level AA',
+    ],
+  },
+});
 
-/**
- * 无障碍声明: what the 关怀版 offers, how to use the site by keyboard, the standards it follows, and
- * how to report a problem — by the site's own e-mail and telephone from `/site`, each shown only
- * when the gateway's config sets it.
- */
-export default function AccessibilityPage({ title, breadcrumb }: ContentPageProps) {
-  const { data: site } = useGetSiteQuery();
+interface StatementProps {
+  title: string;
+  site: Site | undefined;
+  maxZoom: number;
+  standards: ReactNode;
+}
+
+/** The statement in Chinese (the site's own language). */
+function ChineseStatement({ title, site, maxZoom, standards }: StatementProps) {
   const who = site?.companyName || '我们';
-  const maxZoom = Math.max(...ZOOMS);
   return (
-    <article className="content-page accessibility-page">
-      <Breadcrumb items={breadcrumb} />
+    <>
       <header className="content-page__header">
         <h1>{title}</h1>
         <p className="lead">
@@ -61,11 +75,7 @@ export default function AccessibilityPage({ title, breadcrumb }: ContentPageProp
 
       <section aria-labelledby="a11y-standards">
         <h2 id="a11y-standards">遵循的标准</h2>
-        <ul>
-          {STANDARDS.map((s) => (
-            <li key={s}>{s}</li>
-          ))}
-        </ul>
+        {standards}
         <p>
           本网站的图片配有文字说明，页面在手机和电脑上均可完整浏览；浏览器自带的放大功能和读屏软件也可正常使用。
           如个别栏目由内容发布者提供的图片、视频或附件缺少文字说明，欢迎告诉我们。
@@ -80,6 +90,120 @@ export default function AccessibilityPage({ title, breadcrumb }: ContentPageProp
           来信请说明所访问的页面和遇到的问题，我们会尽快答复。更多联系方式请见<a href={pageHref('/contact')}>联系我们</a>。
         </p>
       </section>
+    </>
+  );
+}
+
+/** The statement in English: the same facts, as an English accessibility statement gives them. */
+function EnglishStatement({ title, site, maxZoom, standards }: StatementProps) {
+  const company = site?.companyName;
+  return (
+    <>
+      <header className="content-page__header">
+        <h1>{title}</h1>
+        <p className="lead">
+          {company ? `${company} wants` : 'We want'} every visitor, including older people and people with visual, hearing or
+          physical impairments, to be able to use this website with ease. The website offers an Accessibility mode with assistive
+          features, and is designed and checked against the standards listed below.
+        </p>
+      </header>
+
+      <section aria-labelledby="a11y-care">
+        <h2 id="a11y-care">What Accessibility mode offers</h2>
+        <p>
+          Select the “Accessibility mode” button at the top of any page (it is also at the top of the page on mobile phones) to
+          open the following features; select it again or press Esc to close them.
+        </p>
+        <ul>
+          <li>
+            Text size: three settings, Standard, Large and Extra large, the largest being 1.5 times the standard size. Headings and
+            section names wrap onto new lines rather than being cut off.
+          </li>
+          <li>
+            Page zoom: three levels, 100%, 125% and {maxZoom}%, which can be combined with the text size. The page is laid out again to
+            fit, so there is no need to scroll sideways.
+          </li>
+          <li>High contrast: strengthens the colour contrast between text and background, and underlines links.</li>
+          <li>Wider line spacing: increases the space between lines and between paragraphs for easier reading.</li>
+          <li>Large cursor: uses a larger black-and-white mouse pointer.</li>
+          <li>
+            Crosshair: shows a horizontal and a vertical guide line at the mouse position to help you keep your place on the line
+            you are reading.
+          </li>
+          <li>
+            Read aloud: reads out the main content of the current page; select it again to stop. This button appears only when
+            your browser or operating system has an English voice installed.
+          </li>
+          <li>Reset: restores all the default settings in one step.</li>
+        </ul>
+        <p>Your choices are saved in the browser you are using and apply automatically the next time you visit.</p>
+      </section>
+
+      <section aria-labelledby="a11y-keyboard">
+        <h2 id="a11y-keyboard">Using the keyboard</h2>
+        <ul>
+          <li>Press Tab to move the focus forwards and Shift+Tab to move it back; the item in focus is clearly outlined.</li>
+          <li>
+            The first time you press Tab on a page, a “Skip to main content” link appears: press Enter to skip the page header
+            and go straight to the main content.
+          </li>
+          <li>
+            Press Enter or Space to activate a button. Press Esc to close the Accessibility mode panel, drop-down menus and
+            enlarged images; the focus returns to the button you started from.
+          </li>
+          <li>
+            Use the arrow keys to move around the main menu; use the left and right arrow keys to switch between the news
+            category tabs on the home page and to move between enlarged images.
+          </li>
+        </ul>
+      </section>
+
+      <section aria-labelledby="a11y-standards">
+        <h2 id="a11y-standards">Standards we follow</h2>
+        {standards}
+        <p>
+          Images on this website have text descriptions, and every page can be viewed in full on mobile phones and computers;
+          your browser’s own zoom and screen readers also work as normal. If an image, video or attachment supplied by a content
+          publisher in any section lacks a text description, please let us know.
+        </p>
+      </section>
+
+      <section aria-labelledby="a11y-contact">
+        <h2 id="a11y-contact">Feedback</h2>
+        <p>
+          If you have difficulty using this website, or need the information on a page in another format, please contact{' '}
+          {company || 'us'}:
+        </p>
+        <SiteContacts site={site} />
+        <p>
+          Please tell us which page you were visiting and what problem you encountered, and we will reply as soon as possible. For
+          other ways to reach us, see <a href={pageHref('/contact')}>Contact us</a>.
+        </p>
+      </section>
+    </>
+  );
+}
+
+/**
+ * 无障碍声明: what the 关怀版 offers, how to use the site by keyboard, the standards it follows, and
+ * how to report a problem — by the site's own e-mail and telephone from `/site`, each shown only
+ * when the gateway's config sets it.
+ */
+export default function AccessibilityPage({ title, breadcrumb }: ContentPageProps) {
+  const { data: site } = useGetSiteQuery();
+  const maxZoom = Math.max(...ZOOMS);
+  const standards = (
+    <ul>
+      {text().standards.map((s) => (
+        <li key={s}>{s}</li>
+      ))}
+    </ul>
+  );
+  const Statement = locale() === 'en' ? EnglishStatement : ChineseStatement;
+  return (
+    <article className="content-page accessibility-page">
+      <Breadcrumb items={breadcrumb} />
+      <Statement title={title} site={site} maxZoom={maxZoom} standards={standards} />
     </article>
   );
 }

@@ -7,12 +7,64 @@ import { WHISTLEBLOWING_PATH, hasChannel } from '../../components/whistleblowing
 import type { ContentPageProps } from '../../features/articles';
 import { findByUrl, useGetCategoriesQuery } from '../../features/categories';
 import type { Department } from '../../lib/api-types';
+import { messages } from '../../lib/locale';
 import { pageHref } from '../../lib/page-href';
 import { useGetSiteQuery } from '../../features/site';
+
+const text = messages({
+  zh: {
+    title: '联系我们',
+    lead: (who: string) => `业务咨询、合作洽谈、媒体采访与意见建议，欢迎通过以下方式与${who}联系。`,
+    us: '我们',
+    companyName: '单位名称',
+    hotline: '服务热线',
+    switchboard: '总机电话',
+    hours: '办公时间',
+    email: '电子邮箱',
+    address: '通讯地址',
+    postcode: '邮政编码',
+    mapCaption: '位置示意图（非标准地图，仅供来访参考）',
+    directions: '交通指引',
+    departments: '部门联系方式',
+    media: '新闻媒体联系',
+    departmentPhone: '电话',
+    departmentEmail: '邮箱',
+    reportBefore: '反映党员干部违纪违法问题，请见',
+    whistleblowing: '信访举报',
+    reportAfter: '。',
+    cooperationBefore: '合作意向与友好往来请见',
+    cooperationAfter: '。',
+  },
+  en: {
+    title: 'Contact us',
+    lead: (who: string) =>
+      `For business enquiries, partnership discussions, media interviews, comments and suggestions, please contact ${who} using the details below.`,
+    us: 'us',
+    companyName: 'Company',
+    hotline: 'Customer hotline',
+    switchboard: 'Switchboard',
+    hours: 'Office hours',
+    email: 'Email',
+    address: 'Postal address',
+    postcode: 'Postcode',
+    mapCaption: 'Location sketch (not a standard map; for visitors’ reference only)',
+    directions: 'Getting here',
+    departments: 'Departments',
+    media: 'Media enquiries',
+    departmentPhone: 'Telephone',
+    departmentEmail: 'Email',
+    reportBefore: 'To report violations of discipline or the law by Party members or officials, see ',
+    whistleblowing: 'Report misconduct',
+    reportAfter: '. ',
+    cooperationBefore: 'For partnership proposals and friendly exchanges, see ',
+    cooperationAfter: '.',
+  },
+});
 
 /** One department's lines (每项 only when set). */
 function DepartmentCard({ department, headingLevel = 3 }: { department: Department; headingLevel?: 2 | 3 }) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
+  const t = text();
   return (
     <>
       <Heading className="contact-card__name">{department.name}</Heading>
@@ -20,7 +72,7 @@ function DepartmentCard({ department, headingLevel = 3 }: { department: Departme
       <dl className="contact-list contact-card__lines">
         {department.phone && (
           <>
-            <dt>电话</dt>
+            <dt>{t.departmentPhone}</dt>
             <dd>
               <a href={telHref(department.phone)}>{department.phone}</a>
             </dd>
@@ -28,7 +80,7 @@ function DepartmentCard({ department, headingLevel = 3 }: { department: Departme
         )}
         {department.email && (
           <>
-            <dt>邮箱</dt>
+            <dt>{t.departmentEmail}</dt>
             <dd>
               <a href={`mailto:${department.email}`}>{department.email}</a>
             </dd>
@@ -48,6 +100,7 @@ export default function ContactPage({ breadcrumb }: ContentPageProps) {
   const { data: site, isLoading } = useGetSiteQuery();
   const { data: tree = [] } = useGetCategoriesQuery();
   if (isLoading) return <Loading />;
+  const t = text();
   const contact = site?.contact;
   const departments = contact?.departments ?? [];
   const directions = contact?.directions ?? [];
@@ -55,16 +108,16 @@ export default function ContactPage({ breadcrumb }: ContentPageProps) {
   return (
     <section className="content-page contact-page">
       <Breadcrumb items={breadcrumb} />
-      <h1>联系我们</h1>
-      <p className="lead">业务咨询、合作洽谈、媒体采访与意见建议，欢迎通过以下方式与{site?.companyName ?? '我们'}联系。</p>
+      <h1>{t.title}</h1>
+      <p className="lead">{t.lead(site?.companyName ?? t.us)}</p>
       {site && (
         <div className="contact-page__main">
           <dl className="contact-list">
-            <dt>单位名称</dt>
+            <dt>{t.companyName}</dt>
             <dd>{site.companyName}</dd>
             {site.hotline && (
               <>
-                <dt>服务热线</dt>
+                <dt>{t.hotline}</dt>
                 <dd>
                   <a className="contact-page__hotline" href={telHref(site.hotline)}>
                     {site.hotline}
@@ -74,7 +127,7 @@ export default function ContactPage({ breadcrumb }: ContentPageProps) {
             )}
             {site.phone && (
               <>
-                <dt>总机电话</dt>
+                <dt>{t.switchboard}</dt>
                 <dd>
                   <a href={telHref(site.phone)}>{site.phone}</a>
                 </dd>
@@ -82,13 +135,13 @@ export default function ContactPage({ breadcrumb }: ContentPageProps) {
             )}
             {contact?.hours && (
               <>
-                <dt>办公时间</dt>
+                <dt>{t.hours}</dt>
                 <dd>{contact.hours}</dd>
               </>
             )}
             {site.email && (
               <>
-                <dt>电子邮箱</dt>
+                <dt>{t.email}</dt>
                 <dd>
                   <a href={`mailto:${site.email}`}>{site.email}</a>
                 </dd>
@@ -96,13 +149,13 @@ export default function ContactPage({ breadcrumb }: ContentPageProps) {
             )}
             {site.address && (
               <>
-                <dt>通讯地址</dt>
+                <dt>{t.address}</dt>
                 <dd>{site.address}</dd>
               </>
             )}
             {site.postcode && (
               <>
-                <dt>邮政编码</dt>
+                <dt>{t.postcode}</dt>
                 <dd>{site.postcode}</dd>
               </>
             )}
@@ -110,14 +163,14 @@ export default function ContactPage({ breadcrumb }: ContentPageProps) {
           {contact?.mapImage && (
             <figure className="contact-page__map">
               <img src={contact.mapImage} alt={contact.mapAlt} width={720} height={420} loading="lazy" />
-              <figcaption>位置示意图（非标准地图，仅供来访参考）</figcaption>
+              <figcaption>{t.mapCaption}</figcaption>
             </figure>
           )}
         </div>
       )}
       {directions.length > 0 && (
         <section aria-labelledby="contact-directions">
-          <h2 id="contact-directions">交通指引</h2>
+          <h2 id="contact-directions">{t.directions}</h2>
           <ul>
             {directions.map((line) => (
               <li key={line}>{line}</li>
@@ -127,7 +180,7 @@ export default function ContactPage({ breadcrumb }: ContentPageProps) {
       )}
       {departments.length > 0 && (
         <section aria-labelledby="contact-departments">
-          <h2 id="contact-departments">部门联系方式</h2>
+          <h2 id="contact-departments">{t.departments}</h2>
           <ul className="contact-cards">
             {departments.map((d) => (
               <li key={d.name} className="contact-card">
@@ -139,19 +192,23 @@ export default function ContactPage({ breadcrumb }: ContentPageProps) {
       )}
       {contact?.media && (
         <section aria-labelledby="contact-media" className="contact-card contact-card--media">
-          <h2 id="contact-media">新闻媒体联系</h2>
+          <h2 id="contact-media">{t.media}</h2>
           <DepartmentCard department={contact.media} />
         </section>
       )}
       <p>
         {hasChannel(site?.whistleblowing) && (
           <>
-            反映党员干部违纪违法问题，请见<a href={pageHref(WHISTLEBLOWING_PATH)}>信访举报</a>。
+            {t.reportBefore}
+            <a href={pageHref(WHISTLEBLOWING_PATH)}>{t.whistleblowing}</a>
+            {t.reportAfter}
           </>
         )}
         {cooperation && (
           <>
-            合作意向与友好往来请见<a href={pageHref(cooperation.url)}>{cooperation.name}</a>。
+            {t.cooperationBefore}
+            <a href={pageHref(cooperation.url)}>{cooperation.name}</a>
+            {t.cooperationAfter}
           </>
         )}
       </p>

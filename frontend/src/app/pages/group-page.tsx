@@ -2,9 +2,26 @@ import { Breadcrumb } from '../../components/breadcrumb';
 import { useGetArticlesQuery, type ContentPageProps } from '../../features/articles';
 import { useGetCategoriesQuery } from '../../features/categories';
 import { useGetSiteQuery } from '../../features/site';
+import { formatNumber, messages } from '../../lib/locale';
 import { articleHref, pageHref } from '../../lib/page-href';
+import { routeName } from '../routes';
 import { SERVICES_PATH, ServiceList, reachableServices } from '../services';
 import { groupSections, sectionArgs, type GroupSection } from './group-sections';
+
+const text = messages({
+  zh: {
+    count: (n: number) => `共 ${formatNumber(n)} 条`,
+    viewAll: '查看全部',
+    learnMore: '了解更多',
+    empty: '本栏目内容正在建设中，敬请期待。',
+  },
+  en: {
+    count: (n: number) => `${formatNumber(n)} ${n === 1 ? 'item' : 'items'}`,
+    viewAll: 'View all',
+    learnMore: 'Learn more',
+    empty: 'This section is under construction. Please check back soon.',
+  },
+});
 
 /** Newest items a list's card shows. */
 const NEWEST = 3;
@@ -16,10 +33,11 @@ const NEWEST = 3;
 function SectionCard({ route, category }: GroupSection) {
   const args = sectionArgs(category);
   const { data } = useGetArticlesQuery(args ?? { categoryId: 0, page: 1, size: 1 }, { skip: !args });
-  const name = category?.name ?? route.name;
+  const name = category?.name ?? routeName(route);
   const items = data?.content ?? [];
   const isList = category?.type === 'list';
   const entry = isList ? undefined : items[0];
+  const t = text();
   return (
     <li className="section-card">
       {entry?.cover && <img className="section-card__picture" src={entry.cover} alt="" width={320} height={180} loading="lazy" decoding="async" />}
@@ -38,11 +56,11 @@ function SectionCard({ route, category }: GroupSection) {
               </li>
             ))}
           </ul>
-          <p className="section-card__count">{`共 ${data?.totalElements ?? items.length} 条`}</p>
+          <p className="section-card__count">{t.count(data?.totalElements ?? items.length)}</p>
         </>
       )}
       <a className="section-card__more" href={pageHref(route.path)} aria-hidden="true" tabIndex={-1}>
-        {isList ? '查看全部' : '了解更多'} ›
+        {isList ? t.viewAll : t.learnMore} ›
       </a>
     </li>
   );
@@ -72,7 +90,7 @@ export default function GroupPage({ path, title, breadcrumb, category }: Content
           ))}
         </ul>
       ) : (
-        services.length === 0 && <p className="empty">本栏目内容正在建设中，敬请期待。</p>
+        services.length === 0 && <p className="empty">{text().empty}</p>
       )}
     </section>
   );

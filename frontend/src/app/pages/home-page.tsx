@@ -2,21 +2,51 @@ import { Carousel, CarouselPlaceholder, type Slide } from '../../components/caro
 import { findByUrl, useGetCategoriesQuery } from '../../features/categories';
 import { useGetSiteQuery, useMourning } from '../../features/site';
 import { CompanyTitle, SiteFooter, SiteHeader, useCompanyName } from '../layout/layout';
-import { childrenOf, shownRoute } from '../routes';
+import { childrenOf, routeName, shownRoute } from '../routes';
 import { ServiceList, reachableServices } from '../services';
 import { HOME_LISTS } from './home/home-lists';
 import { DisclosureBlock } from './home/disclosure-block';
 import { LeadStory, pickLead } from './home/lead-story';
 import { MediaVideoRow } from './home/media-video';
-import { NewsColumn } from './home/news-lines';
+import { NewsColumn, moreText } from './home/news-lines';
 import { TopicStrip } from './home/topic-strip';
 import { articleHref, dayOf, useCategoryArticles } from './home/use-category-articles';
 import './home/home.css';
+import { messages } from '../../lib/locale';
 import { linkHref, pageHref } from '../../lib/page-href';
 
 /** The home page's sources: routes of the table, their categories found in the CMS's tree. */
 const { news: NEWS, notices: NOTICES, party: PARTY, integrity: INTEGRITY } = HOME_LISTS;
 const SLIDES = 5;
+
+const text = messages({
+  zh: {
+    photos: '图片新闻',
+    news: '公司要闻',
+    notices: '通知公告',
+    services: '客户服务',
+    party: '党建工会',
+    partyActivities: '党建活动',
+    integrity: '清正廉洁',
+    business: '业务板块',
+    figuresOf: (shortName: string) => `数说${shortName}`,
+    figures: '关键数据',
+    partners: '合作伙伴',
+  },
+  en: {
+    photos: 'Photo News',
+    news: 'Company News',
+    notices: 'Notices',
+    services: 'Customer Services',
+    party: 'Party Building and Trade Union',
+    partyActivities: 'Party Building Activities',
+    integrity: 'Integrity',
+    business: 'Our Business',
+    figuresOf: (shortName: string) => `${shortName} in Figures`,
+    figures: 'Key Figures',
+    partners: 'Partners',
+  },
+});
 
 /** 头条, 图片新闻, 要闻 and 通知公告: the top of the home page. */
 function NewsRow({ stopped }: { stopped: boolean }) {
@@ -29,6 +59,7 @@ function NewsRow({ stopped }: { stopped: boolean }) {
     .map((a) => ({ image: a.cover!, alt: '', title: a.title, text: dayOf(a), href: articleHref(a.id) }));
   const headlines = news.articles.filter((a) => a.id !== lead?.id);
   const photos = slides.length > 0 || news.loading;
+  const t = text();
   return (
     <>
       <div className="container">
@@ -36,14 +67,14 @@ function NewsRow({ stopped }: { stopped: boolean }) {
       </div>
       <div className={`container home-news-row${photos ? '' : ' home-news-row--no-photos'}`}>
         {slides.length > 0 ? (
-          <Carousel slides={slides} label="图片新闻" stopped={stopped} />
+          <Carousel slides={slides} label={t.photos} stopped={stopped} />
         ) : (
           news.loading && <CarouselPlaceholder />
         )}
         {(news.category || news.loading) && (
           <NewsColumn
             id="home-news-title"
-            title={news.category?.name ?? '公司要闻'}
+            title={news.category?.name ?? t.news}
             route={NEWS.route}
             articles={headlines}
             loading={news.loading}
@@ -53,7 +84,7 @@ function NewsRow({ stopped }: { stopped: boolean }) {
         {(notices.category || notices.loading) && (
           <NewsColumn
             id="home-notices-title"
-            title={notices.category?.name ?? '通知公告'}
+            title={notices.category?.name ?? t.notices}
             route={NOTICES.route}
             articles={notices.articles}
             loading={notices.loading}
@@ -75,7 +106,7 @@ function HomeServices() {
   return (
     <section className="home-services" aria-labelledby="home-services-title">
       <div className="container">
-        <h2 id="home-services-title">客户服务</h2>
+        <h2 id="home-services-title">{text().services}</h2>
         <ServiceList services={services} />
       </div>
     </section>
@@ -87,19 +118,22 @@ function PartyBlock() {
   const party = useCategoryArticles(PARTY);
   const integrity = useCategoryArticles(INTEGRITY);
   if (!party.category && !integrity.category && !party.loading && !integrity.loading) return null;
+  const t = text();
+  const more = moreText();
   return (
     <section className="party-block" aria-labelledby="home-party-title">
       <div className="container">
         <div className="section-head">
-          <h2 id="home-party-title">党建工会</h2>
+          <h2 id="home-party-title">{t.party}</h2>
           <a href={pageHref('/party-construction')} className="more">
-            更多<span className="visually-hidden">党建工会</span>
+            {more.more}
+            <span className="visually-hidden">{more.of(t.party)}</span>
           </a>
         </div>
         <div className="party-block__columns">
           {[
-            { id: 'home-party-activities', route: PARTY.route, list: party, fallback: '党建活动' },
-            { id: 'home-party-integrity', route: INTEGRITY.route, list: integrity, fallback: '清正廉洁' },
+            { id: 'home-party-activities', route: PARTY.route, list: party, fallback: t.partyActivities },
+            { id: 'home-party-integrity', route: INTEGRITY.route, list: integrity, fallback: t.integrity },
           ]
             .filter(({ list }) => list.category || list.loading)
             .map(({ id, route, list, fallback }) => (
@@ -127,14 +161,14 @@ function BusinessTiles() {
   if (business.length === 0) return null;
   return (
     <section className="container home-business" aria-labelledby="home-business-title">
-      <h2 id="home-business-title">业务板块</h2>
+      <h2 id="home-business-title">{text().business}</h2>
       <ul className="tile-list">
         {business.map((b) => {
           const description = findByUrl(tree, b.path!)?.description;
           return (
             <li key={b.path}>
               <a className="tile" href={pageHref(b.path ?? '/')}>
-                <strong>{b.name}</strong>
+                <strong>{routeName(b)}</strong>
                 {description && <span>{description}</span>}
               </a>
             </li>
@@ -150,11 +184,12 @@ function SiteBlocks() {
   const { data: site } = useGetSiteQuery();
   const figures = site?.figures ?? [];
   const partners = site?.partners ?? [];
+  const t = text();
   return (
     <>
       {figures.length > 0 && (
         <section className="container home-figures" aria-labelledby="home-figures-title">
-          <h2 id="home-figures-title">{site?.shortName ? `数说${site.shortName}` : '关键数据'}</h2>
+          <h2 id="home-figures-title">{site?.shortName ? t.figuresOf(site.shortName) : t.figures}</h2>
           <ul>
             {figures.map((f) => (
               <li key={f.label}>
@@ -167,7 +202,7 @@ function SiteBlocks() {
       )}
       {partners.length > 0 && (
         <section className="container home-partners" aria-labelledby="home-partners-title">
-          <h2 id="home-partners-title">合作伙伴</h2>
+          <h2 id="home-partners-title">{t.partners}</h2>
           <ul className="partner-list">
             {partners.map((p) => (
               <li key={p.name}>{p.url ? <a href={linkHref(p.url)}>{p.name}</a> : <span>{p.name}</span>}</li>

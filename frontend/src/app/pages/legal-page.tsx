@@ -1,22 +1,21 @@
 import { Breadcrumb } from '../../components/breadcrumb';
 import type { ContentPageProps } from '../../features/articles';
-import { useGetSiteQuery } from '../../features/site';
+import { useGetSiteQuery, type Site } from '../../features/site';
+import { locale } from '../../lib/locale';
 import { pageHref } from '../../lib/page-href';
 import { SiteContacts } from './site-contacts';
 
-/**
- * 法律声明: the terms every such portal states (copyright of what it publishes, reprinted content,
- * the standing of its business information, external links, the site's filings, the law that
- * applies), in the name of the company the gateway's config names (`[site] company_name`), with
- * its filings and copyright line as `[site]` sets them; nothing of the demo company otherwise.
- */
-export default function LegalPage({ title, breadcrumb }: ContentPageProps) {
-  const { data: site } = useGetSiteQuery();
+interface StatementProps {
+  title: string;
+  site: Site | undefined;
+}
+
+/** The notice in Chinese (the site's own language). */
+function ChineseNotice({ title, site }: StatementProps) {
   const owner = site?.companyName || '本网站的运营单位';
   const filed = site && (site.icpNumber || site.policeFilingNumber);
   return (
-    <article className="content-page legal-page">
-      <Breadcrumb items={breadcrumb} />
+    <>
       <header className="content-page__header">
         <h1>{title}</h1>
         <p className="lead">访问和使用本网站，即表示您了解并同意以下声明。</p>
@@ -76,6 +75,118 @@ export default function LegalPage({ title, breadcrumb }: ContentPageProps) {
           个人信息的处理请见<a href={pageHref('/privacy')}>隐私政策</a>，更多联系方式请见<a href={pageHref('/contact')}>联系我们</a>。
         </p>
       </section>
+    </>
+  );
+}
+
+/** The notice in English: the same terms, as an English legal notice states them. */
+function EnglishNotice({ title, site }: StatementProps) {
+  const owner = site?.companyName || 'the operator of this website';
+  const filed = site && (site.icpNumber || site.policeFilingNumber);
+  return (
+    <>
+      <header className="content-page__header">
+        <h1>{title}</h1>
+        <p className="lead">By accessing and using this website, you acknowledge and agree to the following terms.</p>
+      </header>
+
+      <section aria-labelledby="legal-copyright">
+        <h2 id="legal-copyright">Copyright</h2>
+        <p>
+          Unless another source is credited, copyright in the text, images, audio, video, charts, logos and other content
+          published on this website belongs to {owner} and is protected by the Copyright Law of the People’s Republic of China and
+          other laws. No organisation or individual may reproduce, republish, excerpt or otherwise use this content without
+          written permission; content used with permission must be used within the scope of that permission, with its source
+          credited. Fair use for news reporting, teaching, research or similar purposes must credit the source and must not
+          distort or alter the original meaning.
+        </p>
+        {site?.copyright && <p>{site.copyright}</p>}
+      </section>
+
+      <section aria-labelledby="legal-reprint">
+        <h2 id="legal-reprint">Republished content</h2>
+        <p>
+          Copyright in content that this website republishes with its source credited belongs to the original author or
+          publisher. Such content is republished to share information more widely and does not mean that this website endorses
+          the views it expresses. If you hold the copyright and object to its republication, please contact us and we will deal
+          with the matter promptly.
+        </p>
+      </section>
+
+      <section aria-labelledby="legal-information">
+        <h2 id="legal-information">Accuracy of information</h2>
+        <p>
+          This website strives to publish accurate and up-to-date information, but makes no warranty as to its completeness or
+          fitness for any particular purpose. Business information such as train services, freight rates and customs clearance
+          times is for reference only; the contract signed by the parties and officially published notices prevail.
+        </p>
+      </section>
+
+      <section aria-labelledby="legal-links">
+        <h2 id="legal-links">External links</h2>
+        <p>
+          Links to external websites are provided solely for visitors’ convenience. The content and services of linked websites
+          are the responsibility of their operators, and this website accepts no responsibility for them.
+        </p>
+      </section>
+
+      {filed && (
+        <section aria-labelledby="legal-filings">
+          <h2 id="legal-filings">Website registration</h2>
+          <ul>
+            {/* The numbers themselves are written in Chinese by law: marked so. */}
+            {site.icpNumber && (
+              <li>
+                ICP registration number: <span lang="zh-CN">{site.icpNumber}</span>
+              </li>
+            )}
+            {site.policeFilingNumber && (
+              <li>
+                Public security filing number: <span lang="zh-CN">{site.policeFilingNumber}</span>
+              </li>
+            )}
+          </ul>
+        </section>
+      )}
+
+      <section aria-labelledby="legal-law">
+        <h2 id="legal-law">Governing law</h2>
+        <p>
+          The making and interpretation of this notice, and the resolution of any dispute arising from it, are governed by the
+          laws of the People’s Republic of China (excluding the laws of the Hong Kong and Macao Special Administrative Regions and
+          Taiwan).
+        </p>
+      </section>
+
+      <section aria-labelledby="legal-contact">
+        <h2 id="legal-contact">Contact us</h2>
+        <p>
+          If you have any questions about this notice, or find that content on this website infringes your lawful rights and
+          interests, please contact {owner}:
+        </p>
+        <SiteContacts site={site} />
+        <p>
+          For how personal information is handled, see the <a href={pageHref('/privacy')}>Privacy policy</a>; for other ways to
+          reach us, see <a href={pageHref('/contact')}>Contact us</a>.
+        </p>
+      </section>
+    </>
+  );
+}
+
+/**
+ * 法律声明: the terms every such portal states (copyright of what it publishes, reprinted content,
+ * the standing of its business information, external links, the site's filings, the law that
+ * applies), in the name of the company the gateway's config names (`[site] company_name`), with
+ * its filings and copyright line as `[site]` sets them; nothing of the demo company otherwise.
+ */
+export default function LegalPage({ title, breadcrumb }: ContentPageProps) {
+  const { data: site } = useGetSiteQuery();
+  const Notice = locale() === 'en' ? EnglishNotice : ChineseNotice;
+  return (
+    <article className="content-page legal-page">
+      <Breadcrumb items={breadcrumb} />
+      <Notice title={title} site={site} />
     </article>
   );
 }

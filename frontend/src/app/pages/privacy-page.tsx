@@ -1,22 +1,20 @@
 import { Breadcrumb } from '../../components/breadcrumb';
 import type { ContentPageProps } from '../../features/articles';
-import { useGetSiteQuery } from '../../features/site';
+import { useGetSiteQuery, type Site } from '../../features/site';
+import { locale } from '../../lib/locale';
 import { pageHref } from '../../lib/page-href';
 import { SiteContacts } from './site-contacts';
 
-/**
- * 隐私政策: what this portal itself records of a visitor and keeps in their browser — written from
- * what the gateway and the app do (the gateway's access line, `crates/web/src/access_log.rs`; the
- * per-address limits, kept in memory; `lib/storage.ts`, the only thing the app stores; no cookie;
- * a Content-Security-Policy that loads nothing from another site) — and whom to ask, by the site's
- * own e-mail and telephone from `/site`, each shown only when the gateway's config sets it.
- */
-export default function PrivacyPage({ title, breadcrumb }: ContentPageProps) {
-  const { data: site } = useGetSiteQuery();
+interface StatementProps {
+  title: string;
+  site: Site | undefined;
+}
+
+/** The policy in Chinese (the site's own language). */
+function ChinesePolicy({ title, site }: StatementProps) {
   const who = site?.companyName || '本网站的运营单位';
   return (
-    <article className="content-page privacy-page">
-      <Breadcrumb items={breadcrumb} />
+    <>
       <header className="content-page__header">
         <h1>{title}</h1>
         <p className="lead">
@@ -76,6 +74,113 @@ export default function PrivacyPage({ title, breadcrumb }: ContentPageProps) {
           <a href={pageHref('/legal')}>法律声明</a>。本政策如有修改，将在本页面公布。
         </p>
       </section>
+    </>
+  );
+}
+
+/** The policy in English: the same facts, as an English privacy policy states them. */
+function EnglishPolicy({ title, site }: StatementProps) {
+  const company = site?.companyName;
+  return (
+    <>
+      <header className="content-page__header">
+        <h1>{title}</h1>
+        <p className="lead">
+          {company || 'The operator of this website'} is committed to protecting the personal information of every visitor. This
+          policy explains what information this website records when you visit it, why, how long it is kept, and how you can
+          exercise your rights. You do not need to register or log in to browse any of the public content on this website.
+        </p>
+      </header>
+
+      <section aria-labelledby="privacy-recorded">
+        <h2 id="privacy-recorded">Information this website records</h2>
+        <p>
+          When you open a page, image or attachment, the website’s server records one line in its access log for each request,
+          containing:
+        </p>
+        <ul>
+          <li>the time of the request and the address requested (including any keywords you enter in the site search);</li>
+          <li>
+            your network address (IP address) and, if you connect through a proxy server, the addresses the proxy forwards;
+          </li>
+          <li>the type and version your browser reports for itself (User-Agent);</li>
+          <li>the outcome of the request, the amount of data returned and the time taken.</li>
+        </ul>
+        <p>
+          This website does not collect your name, telephone number, identity document number, location or similar information,
+          sets no cookies to identify or track visitors, and uses no third-party analytics, advertising, map or social sharing
+          code: pages load content from this website only.
+        </p>
+      </section>
+
+      <section aria-labelledby="privacy-use">
+        <h2 id="privacy-use">How the information is used and kept</h2>
+        <ul>
+          <li>
+            Access logs are used only to keep the website secure and running reliably, to investigate faults and to count visits.
+            They are not used to identify you, and are neither sold nor provided to any third party, except where laws or
+            administrative regulations provide otherwise.
+          </li>
+          <li>
+            Access logs are retained for no less than six months, as required by the Cybersecurity Law of the People’s Republic
+            of China.
+          </li>
+          <li>
+            To stop any single visitor from overloading the server, the website temporarily counts requests by network address;
+            these counts are held only in the server’s memory and are not written to the logs.
+          </li>
+        </ul>
+      </section>
+
+      <section aria-labelledby="privacy-browser">
+        <h2 id="privacy-browser">Settings saved in your browser</h2>
+        <p>
+          The text size, zoom, high contrast and other settings you choose in Accessibility mode are saved in your browser’s
+          local storage. They are used only on your device and are never sent to the server. To delete them, select “Reset” in
+          the Accessibility mode panel, or clear this website’s data in your browser.
+        </p>
+      </section>
+
+      <section aria-labelledby="privacy-links">
+        <h2 id="privacy-links">Other websites</h2>
+        <p>
+          Links to other websites, such as those listed under “Links”, take you to those websites; how they handle your personal
+          information is governed by the rules they publish.
+        </p>
+      </section>
+
+      <section aria-labelledby="privacy-rights">
+        <h2 id="privacy-rights">Your rights</h2>
+        <p>
+          Under the Personal Information Protection Law of the People’s Republic of China, you have the right to access, copy,
+          correct and delete your personal information, and to comment on how it is processed. For any questions or requests,
+          please contact {company || 'the operator of this website'}:
+        </p>
+        <SiteContacts site={site} />
+        <p>
+          We will reply promptly. For other ways to reach us, see <a href={pageHref('/contact')}>Contact us</a>; for the other
+          terms that apply to this website, see the <a href={pageHref('/legal')}>Legal notice</a>. Any changes to this policy
+          will be published on this page.
+        </p>
+      </section>
+    </>
+  );
+}
+
+/**
+ * 隐私政策: what this portal itself records of a visitor and keeps in their browser — written from
+ * what the gateway and the app do (the gateway's access line, `crates/web/src/access_log.rs`; the
+ * per-address limits, kept in memory; `lib/storage.ts`, the only thing the app stores; no cookie;
+ * a Content-Security-Policy that loads nothing from another site) — and whom to ask, by the site's
+ * own e-mail and telephone from `/site`, each shown only when the gateway's config sets it.
+ */
+export default function PrivacyPage({ title, breadcrumb }: ContentPageProps) {
+  const { data: site } = useGetSiteQuery();
+  const Policy = locale() === 'en' ? EnglishPolicy : ChinesePolicy;
+  return (
+    <article className="content-page privacy-page">
+      <Breadcrumb items={breadcrumb} />
+      <Policy title={title} site={site} />
     </article>
   );
 }

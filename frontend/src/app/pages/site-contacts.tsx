@@ -1,4 +1,10 @@
 import type { Site } from '../../features/site';
+import { messages } from '../../lib/locale';
+
+const text = messages({
+  zh: { email: '电子邮箱', phone: '联系电话' },
+  en: { email: 'Email', phone: 'Telephone' },
+});
 
 /**
  * The site's own e-mail and telephone (`[site] email`, `phone`), each only when the config sets
@@ -7,11 +13,12 @@ import type { Site } from '../../features/site';
  */
 export function SiteContacts({ site }: { site: Site | undefined }) {
   if (!site || !(site.email || site.phone)) return null;
+  const t = text();
   return (
     <dl className="contact-list">
       {site.email && (
         <>
-          <dt>电子邮箱</dt>
+          <dt>{t.email}</dt>
           <dd>
             <a href={`mailto:${site.email}`}>{site.email}</a>
           </dd>
@@ -19,7 +26,7 @@ export function SiteContacts({ site }: { site: Site | undefined }) {
       )}
       {site.phone && (
         <>
-          <dt>联系电话</dt>
+          <dt>{t.phone}</dt>
           <dd>
             <a href={`tel:${site.phone.replace(/[^\d+]/g, '')}`}>{site.phone}</a>
           </dd>

@@ -5,9 +5,15 @@ import { categoriesToMenu, findByUrl, useGetCategoriesQuery } from '../../featur
 import { useGetSiteQuery } from '../../features/site';
 import { hasChannel } from '../../components/whistleblowing';
 import { menuFromRoutes } from '../layout/menu-items';
-import { ROUTES, flattenRoutes, shownRoute } from '../routes';
+import { ROUTES, flattenRoutes, routeName, shownRoute } from '../routes';
 import { reachableServices, withServices } from '../services';
+import { messages } from '../../lib/locale';
 import { linkHref, pageHref } from '../../lib/page-href';
+
+const text = messages({
+  zh: { title: '网站地图', menu: '栏目导航', more: '其他页面' },
+  en: { title: 'Sitemap', menu: 'Sections', more: 'Other pages' },
+});
 
 function Tree({ items }: { items: MenuItem[] }) {
   return (
@@ -46,21 +52,22 @@ export default function SitemapPage({ breadcrumb }: ContentPageProps) {
       (!tree || isError || shownRoute(r, tree, findByUrl)) &&
       (r.page !== 'whistleblowing' || hasChannel(site?.whistleblowing)),
   );
+  const t = text();
   return (
     <section className="content-page sitemap-page">
       <Breadcrumb items={breadcrumb} />
-      <h1>网站地图</h1>
+      <h1>{t.title}</h1>
       <div className="sitemap">
         <section aria-labelledby="sitemap-menu">
-          <h2 id="sitemap-menu">栏目导航</h2>
+          <h2 id="sitemap-menu">{t.menu}</h2>
           <Tree items={menu} />
         </section>
         <section aria-labelledby="sitemap-more">
-          <h2 id="sitemap-more">其他页面</h2>
+          <h2 id="sitemap-more">{t.more}</h2>
           <ul>
             {others.map((r) => (
               <li key={r.path}>
-                <a href={pageHref(r.path ?? '/')}>{r.name}</a>
+                <a href={pageHref(r.path ?? '/')}>{routeName(r)}</a>
               </li>
             ))}
           </ul>

@@ -2,28 +2,27 @@ import { Breadcrumb } from '../../components/breadcrumb';
 import { Loading } from '../../components/loading';
 import { WhistleblowingChannels, hasChannel } from '../../components/whistleblowing';
 import type { ContentPageProps } from '../../features/articles';
-import { findByUrl, useGetCategoriesQuery } from '../../features/categories';
-import { useGetSiteQuery } from '../../features/site';
+import { findByUrl, useGetCategoriesQuery, type Category } from '../../features/categories';
+import { useGetSiteQuery, type Site } from '../../features/site';
+import { locale } from '../../lib/locale';
 import { pageHref } from '../../lib/page-href';
 
 /** 清正廉洁, where the office's news is listed (linked only when the CMS has it). */
 const INTEGRITY = '/party-construction/clean-honest';
 
-/**
- * 信访举报: the discipline inspection office's channel (`[site.whistleblowing]`) with what it takes
- * and how a report is handled, in the words state-owned enterprises' portals use. The router
- * answers 404 here when the site has no channel.
- */
-export default function WhistleblowingPage({ title, breadcrumb }: ContentPageProps) {
-  const { data: site, isLoading } = useGetSiteQuery();
-  const { data: tree = [] } = useGetCategoriesQuery();
-  if (isLoading) return <Loading />;
+interface NoticeProps {
+  title: string;
+  site: Site | undefined;
+  /** 清正廉洁's category, when the CMS has it. */
+  integrity: Category | undefined;
+}
+
+/** The page in Chinese (the site's own language). */
+function ChineseNotice({ title, site, integrity }: NoticeProps) {
   const channel = site?.whistleblowing;
   const who = site?.companyName || '本单位';
-  const integrity = findByUrl(tree, INTEGRITY);
   return (
-    <article className="content-page whistleblowing-page">
-      <Breadcrumb items={breadcrumb} />
+    <>
       <header className="content-page__header">
         <h1>{title}</h1>
         <p className="lead">
@@ -64,6 +63,96 @@ export default function WhistleblowingPage({ title, breadcrumb }: ContentPagePro
           廉洁教育、警示通报等工作动态见<a href={pageHref(INTEGRITY)}>{integrity.name}</a>栏目。
         </p>
       )}
+    </>
+  );
+}
+
+/** The page in English: the same channel and rules, as such a page says them in English. */
+function EnglishNotice({ title, site, integrity }: NoticeProps) {
+  const channel = site?.whistleblowing;
+  const company = site?.companyName;
+  return (
+    <>
+      <header className="content-page__header">
+        <h1>{title}</h1>
+        <p className="lead">
+          {company ? `The discipline inspection and supervision office of ${company}` : 'Our discipline inspection and supervision office'}{' '}
+          accepts reports and complaints about violations of discipline or the law by the company’s Party organisations, Party
+          members and managers. You are welcome to report by telephone, by letter, in person or online.
+        </p>
+      </header>
+      {hasChannel(channel) && (
+        <section aria-labelledby="whistleblowing-channels">
+          <h2 id="whistleblowing-channels">Reporting channels</h2>
+          <WhistleblowingChannels channel={channel} />
+        </section>
+      )}
+      <section aria-labelledby="whistleblowing-scope">
+        <h2 id="whistleblowing-scope">What we handle</h2>
+        <ul>
+          <li>
+            Violations by Party organisations or Party members of political discipline, organisational discipline, integrity
+            discipline, discipline in dealing with the public, work discipline or discipline in personal life;
+          </li>
+          <li>
+            Corruption and bribery, abuse of power, neglect of duty, rent-seeking, transfers of benefits, malpractice for personal
+            gain, waste of state assets and similar misconduct by managers;
+          </li>
+          <li>Irregularities in tendering and procurement, construction projects, freight settlement, asset disposal and similar processes;</li>
+          <li>Breaches of the spirit of the Central Committee’s Eight-point Regulations, and formalism and bureaucratism.</li>
+        </ul>
+        <p>
+          Matters for which there are statutory channels, such as litigation, arbitration or administrative reconsideration, as
+          well as business enquiries and service complaints, should be pursued through the appropriate channels; you can find the
+          department concerned on the <a href={pageHref('/contact')}>Contact us</a> page.
+        </p>
+      </section>
+      <section aria-labelledby="whistleblowing-rules">
+        <h2 id="whistleblowing-rules">How to report</h2>
+        <ul>
+          <li>
+            We encourage reports made under your real name. Please give the name, organisation and position of the person you are
+            reporting and the main issue, and provide specific leads and supporting evidence wherever possible so that the report
+            can be verified.
+          </li>
+          <li>
+            If you report under your real name, you will be told once your report has been accepted, and the outcome will be
+            communicated to you in accordance with the regulations.
+          </li>
+          <li>
+            The identity of whistleblowers and the content of reports are kept strictly confidential; any retaliation against a
+            whistleblower will be dealt with severely once established.
+          </li>
+          <li>
+            Reports must be truthful; anyone who fabricates facts or makes false accusations against others will be held to
+            account under Party rules, discipline and the law.
+          </li>
+        </ul>
+      </section>
+      {integrity && (
+        <p>
+          News of integrity education, warnings and other work can be found under <a href={pageHref(INTEGRITY)}>{integrity.name}</a>.
+        </p>
+      )}
+    </>
+  );
+}
+
+/**
+ * 信访举报: the discipline inspection office's channel (`[site.whistleblowing]`) with what it takes
+ * and how a report is handled, in the words state-owned enterprises' portals use. The router
+ * answers 404 here when the site has no channel.
+ */
+export default function WhistleblowingPage({ title, breadcrumb }: ContentPageProps) {
+  const { data: site, isLoading } = useGetSiteQuery();
+  const { data: tree = [] } = useGetCategoriesQuery();
+  if (isLoading) return <Loading />;
+  const integrity = findByUrl(tree, INTEGRITY);
+  const Notice = locale() === 'en' ? EnglishNotice : ChineseNotice;
+  return (
+    <article className="content-page whistleblowing-page">
+      <Breadcrumb items={breadcrumb} />
+      <Notice title={title} site={site} integrity={integrity} />
     </article>
   );
 }

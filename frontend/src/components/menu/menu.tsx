@@ -1,7 +1,13 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 
 import type { MenuItem } from './types';
+import { messages } from '../../lib/locale';
 import { linkHref } from '../../lib/page-href';
+
+const text = messages({
+  zh: { nav: '主导航' },
+  en: { nav: 'Main navigation' },
+});
 
 interface MenuProps {
   items: MenuItem[];
@@ -121,7 +127,7 @@ export function Menu({ items, currentPath, onNavigate }: MenuProps) {
   };
 
   return (
-    <nav className="menu" aria-label="主导航" ref={navRef}>
+    <nav className="menu" aria-label={text().nav} ref={navRef}>
       <ul className="menu__list">
         {items.map((item) => {
           const current = isCurrent(item, currentPath);

@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 
 import { onRouteChange } from '../../lib/route-change';
-import { currentChineseVoice } from './voices';
+import { currentVoice } from './voices';
 
 /** The element whose text is read: the page's main content (the skip link's target). */
 export const MAIN_CONTENT_ID = 'main-content';
@@ -36,7 +36,7 @@ export function useReadAloud(): ReadAloud {
     import(/* webpackChunkName: "reading-speech" */ './speech')
       .then(({ readAloud }) => {
         if (run.current !== mine) return;
-        stopCurrent.current = readAloud(main, currentChineseVoice(), () => {
+        stopCurrent.current = readAloud(main, currentVoice(), () => {
           if (run.current !== mine) return;
           stopCurrent.current = null;
           setSpeaking(false);

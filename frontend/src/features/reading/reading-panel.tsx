@@ -1,22 +1,53 @@
 import './reading-panel.css';
 
-import { DEFAULT_PREFS, ZOOMS, isChanged, setPrefs, useReadingPrefs, type ReadingPrefs, type TextSize } from './prefs';
+import { DEFAULT_PREFS, TEXT_SIZES, ZOOMS, isChanged, setPrefs, useReadingPrefs, type ReadingPrefs, type TextSize } from './prefs';
 import { useReadAloud } from './read-aloud';
-import { useHasChineseVoice } from './voices';
+import { useHasVoice } from './voices';
+import { messages } from '../../lib/locale';
 import { pageHref } from '../../lib/page-href';
 
-const SIZE_LABELS: Record<TextSize, string> = { standard: '标准', large: '大', xlarge: '特大' };
+type Switch = 'contrast' | 'spacing' | 'cursor' | 'guide';
+
+const text = messages<{
+  panel: string;
+  size: string;
+  sizes: Record<TextSize, string>;
+  zoom: string;
+  aids: string;
+  switches: Record<Switch, string>;
+  readAloud: string;
+  statement: string;
+  reset: string;
+}>({
+  zh: {
+    panel: '关怀版设置',
+    size: '文字大小',
+    sizes: { standard: '标准', large: '大', xlarge: '特大' },
+    zoom: '页面缩放',
+    aids: '辅助功能',
+    switches: { contrast: '高对比度', spacing: '加大行距', cursor: '大鼠标', guide: '十字线' },
+    readAloud: '语音朗读',
+    statement: '无障碍声明',
+    reset: '重置',
+  },
+  en: {
+    panel: 'Accessibility settings',
+    size: 'Text size',
+    sizes: { standard: 'Standard', large: 'Large', xlarge: 'Extra large' },
+    zoom: 'Page zoom',
+    aids: 'Reading aids',
+    switches: { contrast: 'High contrast', spacing: 'Wider line spacing', cursor: 'Large cursor', guide: 'Crosshair' },
+    readAloud: 'Read aloud',
+    statement: 'Accessibility statement',
+    reset: 'Reset',
+  },
+});
 
 /** The on/off aids, in the order they are offered. */
-const SWITCHES: { key: 'contrast' | 'spacing' | 'cursor' | 'guide'; label: string }[] = [
-  { key: 'contrast', label: '高对比度' },
-  { key: 'spacing', label: '加大行距' },
-  { key: 'cursor', label: '大鼠标' },
-  { key: 'guide', label: '十字线' },
-];
+const SWITCHES: readonly Switch[] = ['contrast', 'spacing', 'cursor', 'guide'];
 
 /** Where the 关怀版's statement is (the route table's `accessibility` page). */
-export const STATEMENT_HREF = pageHref('/accessibility');
+const statementHref = (): string => pageHref('/accessibility');
 
 export interface ReadingPanelProps {
   /** Whether the entry is open (the browser's voices are asked for only then). */
@@ -26,28 +57,29 @@ export interface ReadingPanelProps {
 /**
  * The 关怀版's panel, the content of the entry's `<details>` (shown and hidden by the browser): text
  * size, page zoom, high contrast, wider line spacing, a large cursor, 十字线, 语音朗读 when the
- * browser has a Chinese voice, the 无障碍声明 and 重置, each aid a button with aria-pressed in
+ * browser has a voice in the page's language, the 无障碍声明 and 重置, each aid a button with aria-pressed in
  * labelled groups. Always mounted, so 语音朗读 goes on reading behind a closed panel.
  */
 export default function ReadingPanel({ open }: ReadingPanelProps) {
   const prefs = useReadingPrefs();
   const speech = useReadAloud();
-  const canSpeak = useHasChineseVoice(open || speech.speaking);
+  const canSpeak = useHasVoice(open || speech.speaking);
+  const t = text();
 
   const change = (patch: Partial<ReadingPrefs>) => setPrefs({ ...prefs, ...patch });
   const changed = isChanged(prefs);
   return (
-    <div className="reading__panel" role="group" aria-label="关怀版设置">
+    <div className="reading__panel" role="group" aria-label={t.panel}>
       <fieldset className="reading__group">
-        <legend>文字大小</legend>
-        {(Object.keys(SIZE_LABELS) as TextSize[]).map((size) => (
+        <legend>{t.size}</legend>
+        {TEXT_SIZES.map((size) => (
           <button key={size} type="button" aria-pressed={prefs.size === size} onClick={() => change({ size })}>
-            {SIZE_LABELS[size]}
+            {t.sizes[size]}
           </button>
         ))}
       </fieldset>
       <fieldset className="reading__group">
-        <legend>页面缩放</legend>
+        <legend>{t.zoom}</legend>
         {ZOOMS.map((zoom) => (
           <button key={zoom} type="button" aria-pressed={prefs.zoom === zoom} onClick={() => change({ zoom })}>
             {zoom}%
@@ -55,20 +87,20 @@ export default function ReadingPanel({ open }: ReadingPanelProps) {
         ))}
       </fieldset>
       <fieldset className="reading__group">
-        <legend>辅助功能</legend>
-        {SWITCHES.map(({ key, label }) => (
+        <legend>{t.aids}</legend>
+        {SWITCHES.map((key) => (
           <button key={key} type="button" aria-pressed={prefs[key]} onClick={() => change({ [key]: !prefs[key] })}>
-            {label}
+            {t.switches[key]}
           </button>
         ))}
         {(canSpeak || speech.speaking) && (
           <button type="button" aria-pressed={speech.speaking} onClick={speech.speaking ? speech.stop : speech.start}>
-            语音朗读
+            {t.readAloud}
           </button>
         )}
       </fieldset>
       <div className="reading__actions">
-        <a href={STATEMENT_HREF}>无障碍声明</a>
+        <a href={statementHref()}>{t.statement}</a>
         <button
           type="button"
           onClick={() => {
@@ -77,7 +109,7 @@ export default function ReadingPanel({ open }: ReadingPanelProps) {
           }}
           disabled={!changed && !speech.speaking}
         >
-          重置
+          {t.reset}
         </button>
       </div>
     </div>

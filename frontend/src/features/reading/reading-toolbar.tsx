@@ -3,9 +3,15 @@ import './reading.css';
 import { useCallback, useEffect, useRef, useState } from 'react';
 
 import { useDismiss } from '../../lib/dismiss';
+import { messages } from '../../lib/locale';
 import { onRouteChange } from '../../lib/route-change';
 import { isChanged, useReadingPrefs } from './prefs';
 import ReadingPanel from './reading-panel';
+
+const text = messages({
+  zh: { entry: '关怀版', on: '（已开启辅助功能）' },
+  en: { entry: 'Accessibility mode', on: ' (aids on)' },
+});
 
 /**
  * 关怀版: the entry in the header (desktop and phone) opening the reading aids of the 适老化 rules
@@ -18,6 +24,7 @@ import ReadingPanel from './reading-panel';
  */
 export function ReadingToolbar() {
   const prefs = useReadingPrefs();
+  const t = text();
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDetailsElement>(null);
   const entry = useRef<HTMLElement>(null);
@@ -45,8 +52,8 @@ export function ReadingToolbar() {
           setOpen((now) => !now);
         }}
       >
-        关怀版
-        {isChanged(prefs) && <span className="visually-hidden">（已开启辅助功能）</span>}
+        {t.entry}
+        {isChanged(prefs) && <span className="visually-hidden">{t.on}</span>}
       </summary>
       <ReadingPanel open={open} />
     </details>

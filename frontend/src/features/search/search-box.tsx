@@ -1,8 +1,22 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useLocation } from 'wouter';
 
+import { messages } from '../../lib/locale';
 import { pageHref } from '../../lib/page-href';
 import { MAX_KEYWORD, normalizeKeyword, searchHref } from './keyword';
+
+const text = messages({
+  zh: {
+    search: '站内搜索',
+    submit: '搜索',
+    hint: (max: number) => `请输入 1 到 ${max} 个字的关键词。`,
+  },
+  en: {
+    search: 'Search the site',
+    submit: 'Search',
+    hint: (max: number) => `Please enter a keyword of 1 to ${max} characters.`,
+  },
+});
 
 interface SearchBoxProps {
   /** The keyword shown at first (the results page's own). */
@@ -14,7 +28,8 @@ interface SearchBoxProps {
 }
 
 /** 站内搜索: a keyword, then the results route. */
-export function SearchBox({ initial = '', onSearch, label = '站内搜索' }: SearchBoxProps) {
+export function SearchBox({ initial = '', onSearch, label }: SearchBoxProps) {
+  const t = text();
   const [, navigate] = useLocation();
   const [value, setValue] = useState(initial);
   const [hint, setHint] = useState('');
@@ -27,7 +42,7 @@ export function SearchBox({ initial = '', onSearch, label = '站内搜索' }: Se
     const field = event.currentTarget.elements.namedItem('q');
     const keyword = normalizeKeyword(field instanceof HTMLInputElement ? field.value : value);
     if (!keyword) {
-      setHint(`请输入 1 到 ${MAX_KEYWORD} 个字的关键词。`);
+      setHint(t.hint(MAX_KEYWORD));
       return;
     }
     setHint('');
@@ -35,21 +50,21 @@ export function SearchBox({ initial = '', onSearch, label = '站内搜索' }: Se
     onSearch?.();
   };
   return (
-    <form role="search" aria-label={label} className="search-box" action={pageHref('/search')} method="get" onSubmit={submit} noValidate>
+    <form role="search" aria-label={label ?? t.search} className="search-box" action={pageHref('/search')} method="get" onSubmit={submit} noValidate>
       <label htmlFor={id} className="visually-hidden">
-        站内搜索
+        {t.search}
       </label>
       <input
         id={id}
         type="search"
         name="q"
-        placeholder="站内搜索"
+        placeholder={t.search}
         maxLength={MAX_KEYWORD + 20}
         value={value}
         onChange={(e) => setValue(e.target.value)}
         aria-describedby={hint ? `${id}-hint` : undefined}
       />
-      <button type="submit">搜索</button>
+      <button type="submit">{t.submit}</button>
       {hint && (
         <span id={`${id}-hint`} className="search-box__hint" role="alert">
           {hint}

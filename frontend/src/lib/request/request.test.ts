@@ -1,8 +1,10 @@
 import { subscribe, type Notice } from '../notify';
 import { STORAGE_KEYS, saveToken } from '../storage';
 import { startServer, type TestServer } from '../../test/server';
-import { DOWNLOAD_FAILED, DUPLICATE_REQUEST, EMPTY_RESPONSE, STATUS_MESSAGES } from './messages';
-import { LOGIN_ROUTE, REQUEST_TIMEOUT_MS, download, pageLoad, request, requestSettings, resetDuplicateGuard } from './request';
+import { setLocale } from '../locale';
+import { messageForStatus, requestMessages } from './messages';
+import table from './messages.json';
+import { loginRoute, REQUEST_TIMEOUT_MS, download, pageLoad, request, requestSettings, resetDuplicateGuard } from './request';
 
 let server: TestServer;
 let notices: Notice[];
@@ -53,9 +55,9 @@ describe('envelope', () => {
 
   it('falls back to the Chinese default message of the status', async () => {
     server.answer({ status: 503, contentType: 'text/html', body: '<h1>down</h1>' });
-    expect((await request({ url: '/x' })).error).toEqual({ code: 503, msg: STATUS_MESSAGES[503] });
+    expect((await request({ url: '/x' })).error).toEqual({ code: 503, msg: messageForStatus(503) });
     server.answer(json({ code: 404 }, 404));
-    expect((await request({ url: '/x' })).error).toEqual({ code: 404, msg: STATUS_MESSAGES[404] });
+    expect((await request({ url: '/x' })).error).toEqual({ code: 404, msg: messageForStatus(404) });
   });
 
   it('stays silent when asked', async () => {
@@ -89,7 +91,7 @@ describe('401', () => {
     server.answer(json({ code: 401, msg: '未授权' }, 401));
     const result = await request({ url: '/x' });
     expect(result.error?.code).toBe(401);
-    expect(LOGIN_ROUTE).toBe('/portal/login');
+    expect(loginRoute()).toBe('/portal/login');
     expect(assign).toHaveBeenCalledWith('/portal/login');
     expect(notices).toHaveLength(0);
   });
@@ -131,8 +133,8 @@ describe('time-out', () => {
     requestSettings.timeoutMs = 100;
     server.answer({ ...json({ code: 200, result: 1 }), delayMs: 600 });
     const result = await request({ url: '/slow' });
-    expect(result.error).toEqual({ code: 408, msg: STATUS_MESSAGES[408] });
-    expect(notices[0].message).toBe(STATUS_MESSAGES[408]);
+    expect(result.error).toEqual({ code: 408, msg: messageForStatus(408) });
+    expect(notices[0].message).toBe(messageForStatus(408));
   });
 
   it('is 12 seconds by default', () => {
@@ -144,9 +146,9 @@ describe('empty responses', () => {
   it('are null unless nulls are refused', async () => {
     server.answer({ status: 200, body: '' });
     expect(await request({ url: '/x' })).toEqual({ data: null });
-    expect((await request({ url: '/x', allowNull: false })).error).toEqual({ code: -2, msg: EMPTY_RESPONSE });
+    expect((await request({ url: '/x', allowNull: false })).error).toEqual({ code: -2, msg: requestMessages().empty });
     server.answer(json({ code: 200, result: null }));
-    expect((await request({ url: '/x', allowNull: false })).error).toEqual({ code: -2, msg: EMPTY_RESPONSE });
+    expect((await request({ url: '/x', allowNull: false })).error).toEqual({ code: -2, msg: requestMessages().empty });
   });
 });
 
@@ -158,7 +160,7 @@ describe('duplicate guard', () => {
     expect(await request({ url: '/form', method: 'POST', body: { a: 1 } })).toEqual({ data: 'ok' });
     now.mockReturnValue(1_000_999);
     expect(await request({ url: '/form', method: 'POST', body: { a: 1 } })).toEqual({
-      error: { code: -1, msg: DUPLICATE_REQUEST },
+      error: { code: -1, msg: requestMessages().duplicate },
     });
     // A different body is a different request.
     expect((await request({ url: '/form', method: 'POST', body: { a: 2 } })).data).toBe('ok');
@@ -169,7 +171,7 @@ describe('duplicate guard', () => {
     expect((await request({ url: '/form' })).data).toBe('ok');
     now.mockRestore();
     expect(server.seen).toHaveLength(5);
-    expect(notices.map((n) => n.message)).toEqual([DUPLICATE_REQUEST]);
+    expect(notices.map((n) => n.message)).toEqual([requestMessages().duplicate]);
   });
 });
 
@@ -200,8 +202,8 @@ describe('modes', () => {
 
     server.answer(json({ code: 404, msg: '文件不存在' }, 404));
     const failed = await request({ url: '/files/missing.pdf', mode: 'blob' });
-    expect(failed.error?.msg).toBe(DOWNLOAD_FAILED);
-    expect(notices.at(-1)?.message).toBe(DOWNLOAD_FAILED);
+    expect(failed.error?.msg).toBe(requestMessages().download);
+    expect(notices.at(-1)?.message).toBe(requestMessages().download);
   });
 
   it('download() hands the file to the browser', async () => {
@@ -227,5 +229,36 @@ describe('network failure', () => {
     requestSettings.origin = saved;
     expect(result.error?.code).toBe(503);
     expect(notices[0].message).toMatch(/网络/);
+  });
+});
+
+describe('an English page', () => {
+  const CJK = /[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]/;
+  beforeEach(() => setLocale('en'));
+  afterEach(() => setLocale('zh'));
+
+  it('has an English message for every status the Chinese table has, and no Chinese in them', () => {
+    expect(Object.keys(table.en.byStatus)).toEqual(Object.keys(table.byStatus));
+    expect([...Object.values(table.en.byStatus), table.en.unknown].filter((m) => CJK.test(m))).toEqual([]);
+    expect(messageForStatus(503)).toBe('The service is temporarily unavailable. Please try again later.');
+    expect(messageForStatus(599)).toBe('The request failed. Please try again later.');
+  });
+
+  it('shows an English message of its own, and the English for the status in place of a Chinese one', async () => {
+    server.answer(json({ code: 1001, msg: 'Category disabled' }));
+    expect((await request({ url: '/x' })).error).toEqual({ code: 1001, msg: 'Category disabled' });
+    server.answer(json({ code: 404, msg: '文章不存在。' }, 404));
+    expect((await request({ url: '/x' })).error).toEqual({ code: 404, msg: messageForStatus(404) });
+    server.answer(json({ code: 200, result: null }));
+    expect((await request({ url: '/x', allowNull: false })).error?.msg).toBe('The response was empty.');
+    expect(notices.map((n) => n.message).filter((m) => CJK.test(m))).toEqual([]);
+  });
+
+  it('reports a network failure in English', async () => {
+    const saved = requestSettings.origin;
+    requestSettings.origin = 'http://127.0.0.1:9';
+    const result = await request({ url: '/x' });
+    requestSettings.origin = saved;
+    expect(result.error).toEqual({ code: 503, msg: 'Network connection failed. Please check your connection and try again.' });
   });
 });

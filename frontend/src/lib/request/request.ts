@@ -5,19 +5,15 @@ import { onServer } from '../environment';
 import { notify } from '../notify';
 import { validToken } from '../storage';
 import { heldAnswer } from './server-answers';
-import {
-  DOWNLOAD_FAILED,
-  DUPLICATE_REQUEST,
-  EMPTY_RESPONSE,
-  NETWORK_FAILED,
-  messageForStatus,
-} from './messages';
+import { messageForStatus, requestMessages } from './messages';
 import { pageHref } from '../page-href';
+import { locale } from '../locale';
 
 export const API_PREFIX = '/portal/api';
 export const REQUEST_TIMEOUT_MS = 12000;
 export const DUPLICATE_WINDOW_MS = 1000;
-export const LOGIN_ROUTE = pageHref('/login');
+/** The app's 登录 page, in the page's language. */
+export const loginRoute = (): string => pageHref('/login');
 
 /** Where calls go and how long they may take; tests point them at a local server. */
 export const requestSettings = {
@@ -67,6 +63,9 @@ function buildUrl(url: string, params: RequestArgs['params']): string {
   Object.entries(params ?? {}).forEach(([key, value]) => {
     if (value !== undefined && value !== null) query.append(key, String(value));
   });
+  // The page's language, last: the gateway answers in it, from the CMS's content in it (the
+  // site's own needs no parameter, so its URLs are those of a portal in one language).
+  if (locale() !== 'zh' && !query.has('lang')) query.append('lang', locale());
   const qs = query.toString();
   const path = url.startsWith(`${API_PREFIX}/`) ? url : `${API_PREFIX}${url.startsWith('/') ? url : `/${url}`}`;
   return `${requestSettings.origin}${path}${qs ? `?${qs}` : ''}`;
@@ -83,10 +82,15 @@ function encodeBody(mode: RequestMode, body: unknown, headers: Headers): BodyIni
   return JSON.stringify(body);
 }
 
+/** Chinese (and full-width) characters: a message in them is none an English page shows. */
+const CJK = /[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]/;
+
 function messageOf(body: Record<string, unknown> | null, status: number): string {
   for (const key of ['msg', 'message', 'error_description']) {
     const value = body?.[key];
-    if (typeof value === 'string' && value.trim()) return value;
+    // On an English page a Chinese message (a CMS's, or an envelope written in the site's own
+    // language) gives way to the English for its status.
+    if (typeof value === 'string' && value.trim() && !(locale() === 'en' && CJK.test(value))) return value;
   }
   return messageForStatus(status);
 }
@@ -103,7 +107,7 @@ function fail(error: RequestError, args: Pick<RequestArgs, 'silent' | 'quietOn'>
   if (onServer) return { error };
   if (error.code === 401) {
     // Not again from the login page itself (its own calls refused too): that would reload it forever.
-    if (window.location.pathname !== LOGIN_ROUTE) pageLoad.assign(LOGIN_ROUTE);
+    if (window.location.pathname !== loginRoute()) pageLoad.assign(loginRoute());
   } else if (!args.silent && !args.quietOn?.includes(error.code)) {
     notify(error.msg);
   }
@@ -119,7 +123,7 @@ function answerOf<T>(body: Record<string, unknown> | null, status: number, ok: b
   const code = typeof body.code === 'number' ? body.code : Number(body.code ?? status);
   if (SUCCESS_CODES.has(code) && ok) {
     const result = (body.result ?? body.data ?? null) as T;
-    if (result === null && args.allowNull === false) return fail({ code: -2, msg: EMPTY_RESPONSE }, args);
+    if (result === null && args.allowNull === false) return fail({ code: -2, msg: requestMessages().empty }, args);
     return { data: result };
   }
   const failedCode = SUCCESS_CODES.has(code) ? status : code;
@@ -154,7 +158,7 @@ export async function request<T = unknown>(args: RequestArgs, outer?: AbortSigna
     const now = Date.now();
     const previous = lastSent.get(key);
     if (previous !== undefined && now - previous < DUPLICATE_WINDOW_MS) {
-      return fail({ code: -1, msg: DUPLICATE_REQUEST }, args);
+      return fail({ code: -1, msg: requestMessages().duplicate }, args);
     }
     lastSent.set(key, now);
   }
@@ -184,8 +188,8 @@ export async function request<T = unknown>(args: RequestArgs, outer?: AbortSigna
       });
     } catch {
       if (timedOut) return fail({ code: 408, msg: messageForStatus(408) }, args);
-      if (outer?.aborted) return { error: { code: -3, msg: '请求已取消' } };
-      return fail({ code: 503, msg: NETWORK_FAILED }, args);
+      if (outer?.aborted) return { error: { code: -3, msg: requestMessages().cancelled } };
+      return fail({ code: 503, msg: requestMessages().network }, args);
     }
 
     const contentType = response.headers.get('Content-Type') ?? '';
@@ -199,7 +203,7 @@ export async function request<T = unknown>(args: RequestArgs, outer?: AbortSigna
       if (response.status === 401) return fail({ code: 401, msg: messageForStatus(401) }, args);
       if (!response.ok) return fail({ code: response.status, msg: messageForStatus(response.status) }, args);
       if (allowNull) return { data: null as T };
-      return fail({ code: -2, msg: EMPTY_RESPONSE }, args);
+      return fail({ code: -2, msg: requestMessages().empty }, args);
     }
 
     let body: Record<string, unknown> | null = null;
@@ -210,7 +214,7 @@ export async function request<T = unknown>(args: RequestArgs, outer?: AbortSigna
       body = null;
     }
     if (mode === 'blob') {
-      return fail({ code: Number(body?.code) || response.status, msg: DOWNLOAD_FAILED }, args);
+      return fail({ code: Number(body?.code) || response.status, msg: requestMessages().download }, args);
     }
     return answerOf<T>(body, response.status, response.ok, args);
   } finally {

@@ -1,9 +1,14 @@
 import { findByUrl, useGetCategoriesQuery } from '../../../features/categories';
+import { messages } from '../../../lib/locale';
 import { pageHref } from '../../../lib/page-href';
-import { NewsColumn } from './news-lines';
+import { NewsColumn, moreText } from './news-lines';
 import { DISCLOSURE, disclosureLists, type HomeList } from './home-lists';
 import { useCategoryArticles } from './use-category-articles';
 
+const text = messages({
+  zh: { title: '信息公开' },
+  en: { title: 'Information Disclosure' },
+});
 
 /** One list of 信息公开 (重大事项, 财务信息, 招标采购): its newest lines. */
 function DisclosureColumn({ source, fallback }: { source: HomeList; fallback: string }) {
@@ -32,13 +37,16 @@ export function DisclosureBlock() {
   const group = findByUrl(tree, DISCLOSURE);
   const lists = disclosureLists(tree, isLoading);
   if (!isLoading && (!group || lists.length === 0)) return null;
+  const title = group?.name ?? text().title;
+  const more = moreText();
   return (
     <section className="disclosure-block" aria-labelledby="home-disclosure-title">
       <div className="container">
         <div className="section-head">
-          <h2 id="home-disclosure-title">{group?.name ?? '信息公开'}</h2>
+          <h2 id="home-disclosure-title">{title}</h2>
           <a href={pageHref(DISCLOSURE)} className="more">
-            更多<span className="visually-hidden">{group?.name ?? '信息公开'}</span>
+            {more.more}
+            <span className="visually-hidden">{more.of(title)}</span>
           </a>
         </div>
         <div className="disclosure-block__columns">

@@ -3,7 +3,7 @@
 import { queryOf, type PageQuery } from '../../loader';
 import { articlesApi, listSpec } from '../../../features/articles';
 import { findByUrl, type Category } from '../../../features/categories';
-import { childrenOf, shownRoute } from '../../routes';
+import { childrenOf, routeName, shownRoute } from '../../routes';
 import type { Id } from '../../../lib/id';
 
 /** A list on the home page: a route of the table and how many of its newest articles it shows. */
@@ -31,7 +31,7 @@ const DISCLOSURE_SIZE = 5;
 export function disclosureLists(tree: readonly Category[], treeLoading: boolean): (HomeList & { name: string })[] {
   return childrenOf(DISCLOSURE)
     .filter((r) => r.page === 'news' && (treeLoading || shownRoute(r, tree, findByUrl)))
-    .map((r) => ({ route: r.path!, size: DISCLOSURE_SIZE, name: r.name }));
+    .map((r) => ({ route: r.path!, size: DISCLOSURE_SIZE, name: routeName(r) }));
 }
 
 /** The first page of `list`'s category, as the home page asks for it. */

@@ -1,5 +1,11 @@
 import type { ArticleSummary } from '../../../features/articles';
+import { messages } from '../../../lib/locale';
 import { articleHref, dayOf } from './use-category-articles';
+
+const text = messages({
+  zh: { label: '头条' },
+  en: { label: 'Top story' },
+});
 
 /**
  * 头条: the newest article the CMS flags as the lead (`lead`), else the newest of the list.
@@ -13,7 +19,7 @@ export function LeadStory({ article, loading }: { article?: ArticleSummary; load
   if (!article) return loading ? <div className="home-lead" aria-hidden="true" /> : null;
   return (
     <section className="home-lead" aria-labelledby="home-lead-title">
-      <p className="home-lead__label">头条</p>
+      <p className="home-lead__label">{text().label}</p>
       <h2 id="home-lead-title" className="home-lead__title">
         <a href={articleHref(article.id)}>{article.title}</a>
       </h2>

@@ -1,3 +1,4 @@
+import { messages } from '../../../lib/locale';
 import { pageHref } from '../../../lib/page-href';
 import { HOME_LISTS } from './home-lists';
 import { NewsColumn } from './news-lines';
@@ -5,13 +6,18 @@ import { useCategoryArticles, type CategoryArticles } from './use-category-artic
 
 const { media: MEDIA, video: VIDEO } = HOME_LISTS;
 
+const text = messages({
+  zh: { video: '宣传视频', media: '媒体聚焦' },
+  en: { video: 'Promotional Video', media: 'In the Media' },
+});
+
 /** 宣传视频 as a home tile: the video page's title and summary, its cover when the CMS has one. */
 function VideoCard({ video }: { video: CategoryArticles }) {
   const page = video.articles[0];
   return (
     <section className="home-column home-video" aria-labelledby="home-video-title" aria-busy={video.loading}>
       <div className="section-head">
-        <h2 id="home-video-title">{video.category?.name ?? '宣传视频'}</h2>
+        <h2 id="home-video-title">{video.category?.name ?? text().video}</h2>
       </div>
       {video.category && (
         <a className="home-video__link" href={pageHref(VIDEO.route)}>
@@ -38,7 +44,7 @@ export function MediaVideoRow() {
       {shows(media) && (
         <NewsColumn
           id="home-media-title"
-          title="媒体聚焦"
+          title={text().media}
           route={MEDIA.route}
           articles={media.articles}
           loading={media.loading}

@@ -1,6 +1,13 @@
 import type { ArticleSummary } from '../../../features/articles';
 import { articleHref, dayOf } from './use-category-articles';
+import { messages } from '../../../lib/locale';
 import { pageHref } from '../../../lib/page-href';
+
+/** The "more" link of a home module: `更多` seen, the module's name heard with it. */
+export const moreText = messages({
+  zh: { more: '更多', of: (title: string) => title },
+  en: { more: 'More', of: (title: string) => ` ${title}` },
+});
 
 interface NewsColumnProps {
   id: string;
@@ -16,12 +23,14 @@ interface NewsColumnProps {
 
 /** A headed column of dated headlines, as the home page's 要闻, 通知公告 and 党建 lists show them. */
 export function NewsColumn({ id, title, route, articles, loading, lines, className = '' }: NewsColumnProps) {
+  const more = moreText();
   return (
     <section className={`home-column ${className}`} aria-labelledby={id} aria-busy={loading}>
       <div className="section-head">
         <h2 id={id}>{title}</h2>
         <a href={pageHref(route)} className="more">
-          更多<span className="visually-hidden">{title}</span>
+          {more.more}
+          <span className="visually-hidden">{more.of(title)}</span>
         </a>
       </div>
       <ul className={`home-lines home-lines--${lines}`}>

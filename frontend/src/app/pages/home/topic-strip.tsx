@@ -1,5 +1,11 @@
 import { findByUrl, useGetCategoriesQuery } from '../../../features/categories';
+import { messages } from '../../../lib/locale';
 import { pageHref } from '../../../lib/page-href';
+
+const text = messages({
+  zh: { title: '专题专栏' },
+  en: { title: 'Special Topics' },
+});
 
 /** The route whose list categories are the 专题专栏 (the upstream contract: `docs/integrators.md`). */
 export const TOPICS_ROUTE = '/topics';
@@ -12,7 +18,7 @@ export function TopicStrip() {
   if (topics.length === 0) return null;
   return (
     <section className="container topic-strip" aria-labelledby="home-topics-title">
-      <h2 id="home-topics-title">专题专栏</h2>
+      <h2 id="home-topics-title">{text().title}</h2>
       <ul className={`topic-strip__list topic-strip__list--${topics.length}`}>
         {topics.map((t, i) => (
           <li key={t.id}>

@@ -3,6 +3,7 @@ import './article-detail.css';
 import { useSearch } from 'wouter';
 
 import { Breadcrumb } from '../../../components/breadcrumb';
+import { messages } from '../../../lib/locale';
 import { articleHref } from '../../../lib/page-href';
 import { ArticleSkeleton } from '../../../components/skeleton';
 import { useGetArticleQuery } from '../api';
@@ -17,15 +18,36 @@ interface ArticleDetailProps extends ContentPageProps {
   hrefOf?: (id: Id) => string;
 }
 
+const text = messages({
+  zh: {
+    crumb: '正文',
+    missing: '文章不存在',
+    badId: '链接中的文章编号无效。',
+    gone: '该文章可能已被删除或移动。',
+    failed: '文章加载失败',
+    later: '请稍后再试。',
+    back: '返回列表',
+  },
+  en: {
+    crumb: 'Article',
+    missing: 'Article not found',
+    badId: 'The article number in this link is not valid.',
+    gone: 'It may have been removed or moved.',
+    failed: 'The article could not be loaded',
+    later: 'Please try again later.',
+    back: 'Back to list',
+  },
+});
 
 /**
  * The breadcrumb's last step on an article: short, the title being the page's heading right below
  * (on a phone the whole title twice filled the top of the screen).
  */
-export const ARTICLE_CRUMB = '正文';
+export const articleCrumb = (): string => text().crumb;
 
 /** One article by id: breadcrumb, body, neighbours, related articles and the way back to its list. */
 export function ArticleDetail({ id, breadcrumbFor, urlOf, hrefOf = articleHref, breadcrumb, shareUrl }: ArticleDetailProps) {
+  const t = text();
   const valid = id !== null;
   const listPage = listPageFromSearch(useSearch());
   // currentData: this id's article, not the previous one while this one loads (a skeleton then).
@@ -34,8 +56,8 @@ export function ArticleDetail({ id, breadcrumbFor, urlOf, hrefOf = articleHref, 
     return (
       <article className="content-page">
         <Breadcrumb items={breadcrumb} />
-        <h1>文章不存在</h1>
-        <p className="empty">链接中的文章编号无效。</p>
+        <h1>{t.missing}</h1>
+        <p className="empty">{t.badId}</p>
       </article>
     );
   }
@@ -48,8 +70,8 @@ export function ArticleDetail({ id, breadcrumbFor, urlOf, hrefOf = articleHref, 
     return (
       <article className="content-page">
         <Breadcrumb items={breadcrumb} />
-        <h1>{missing ? '文章不存在' : '文章加载失败'}</h1>
-        <p className="empty">{missing ? '该文章可能已被删除或移动。' : '请稍后再试。'}</p>
+        <h1>{missing ? t.missing : t.failed}</h1>
+        <p className="empty">{missing ? t.gone : t.later}</p>
       </article>
     );
   }
@@ -57,12 +79,12 @@ export function ArticleDetail({ id, breadcrumbFor, urlOf, hrefOf = articleHref, 
   const listUrl = urlOf(article.categoryId);
   return (
     <article className="content-page article">
-      <Breadcrumb items={[...trail, { name: ARTICLE_CRUMB }]} />
+      <Breadcrumb items={[...trail, { name: t.crumb }]} />
       <ArticleView article={article} hrefOf={hrefOf} shareUrl={shareUrl} />
       {listUrl && (
         <p className="article__back">
           <a className="button button--ghost" href={listHref(listUrl, listPage)}>
-            返回列表
+            {t.back}
           </a>
         </p>
       )}

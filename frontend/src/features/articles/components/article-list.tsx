@@ -1,5 +1,11 @@
 import type { ArticleSummary } from '../api';
+import { messages } from '../../../lib/locale';
 import { dateOf } from '../format';
+
+const text = messages({
+  zh: { empty: '该栏目暂无内容。', source: '来源：' },
+  en: { empty: 'There is nothing in this section yet.', source: 'Source: ' },
+});
 
 interface ArticleListProps {
   articles: ArticleSummary[];
@@ -8,7 +14,8 @@ interface ArticleListProps {
 }
 
 export function ArticleList({ articles, hrefOf, onOpen }: ArticleListProps) {
-  if (articles.length === 0) return <p className="empty">该栏目暂无内容。</p>;
+  const t = text();
+  if (articles.length === 0) return <p className="empty">{t.empty}</p>;
   // The first picture is on the first screen (on a phone, the full width: the page's largest
   // element), so it is fetched at once and first; the rest wait until they near the screen.
   const first = articles.findIndex((article) => article.cover);
@@ -36,7 +43,12 @@ export function ArticleList({ articles, hrefOf, onOpen }: ArticleListProps) {
             {article.summary && <p className="article-item__summary">{article.summary}</p>}
             <p className="article-item__meta">
               <time dateTime={dateOf(article.publishTime)}>{dateOf(article.publishTime)}</time>
-              {article.source && <span>来源：{article.source}</span>}
+              {article.source && (
+                <span>
+                  {t.source}
+                  {article.source}
+                </span>
+              )}
             </p>
           </div>
         </li>

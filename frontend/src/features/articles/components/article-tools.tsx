@@ -2,13 +2,54 @@ import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState } from 
 
 import { useDismiss } from '../../../lib/dismiss';
 import { copyText } from '../../../lib/clipboard';
+import { messages } from '../../../lib/locale';
 
-export const ARTICLE_SIZES = [
-  { key: 'large', label: '大' },
-  { key: 'medium', label: '中' },
-  { key: 'small', label: '小' },
-] as const;
-export type ArticleSize = (typeof ARTICLE_SIZES)[number]['key'];
+export const ARTICLE_SIZES = ['large', 'medium', 'small'] as const;
+export type ArticleSize = (typeof ARTICLE_SIZES)[number];
+
+const text = messages<{
+  sizes: Record<ArticleSize, string>;
+  sizeGroup: string;
+  sizeCaption: string;
+  sizeName: (size: string) => string;
+  print: string;
+  copy: string;
+  copied: string;
+  copyFailed: string;
+  qr: string;
+  qrLoading: string;
+  qrLabel: string;
+  qrNote: string;
+}>({
+  zh: {
+    sizes: { large: '大', medium: '中', small: '小' },
+    sizeGroup: '正文字号',
+    sizeCaption: '字号：',
+    sizeName: (size) => `正文字号${size}`,
+    print: '打印本页',
+    copy: '复制链接',
+    copied: '链接已复制，可粘贴分享。',
+    copyFailed: '复制失败，请手动复制地址栏中的链接。',
+    qr: '二维码',
+    qrLoading: '二维码生成中…',
+    qrLabel: '本文链接的二维码',
+    qrNote: '手机扫码阅读或分享本文',
+  },
+  en: {
+    sizes: { large: 'Large', medium: 'Medium', small: 'Small' },
+    sizeGroup: 'Article text size',
+    sizeCaption: 'Text size: ',
+    sizeName: (size) => `${size} text`,
+    print: 'Print',
+    copy: 'Copy link',
+    copied: 'Link copied: paste it to share.',
+    copyFailed: 'Could not copy. Please copy the link from the address bar.',
+    qr: 'QR code',
+    qrLoading: 'Generating QR code…',
+    qrLabel: 'QR code of the link to this article',
+    qrNote: 'Scan with your phone to read or share this article',
+  },
+});
 
 const QrCode = lazy(() => import(/* webpackChunkName: "qr-code" */ './qr-code'));
 
@@ -28,6 +69,7 @@ interface ArticleToolsProps {
  * state the app keeps follows the radios once it runs.
  */
 export function ArticleTools({ size, onSize, url }: ArticleToolsProps) {
+  const t = text();
   const [status, setStatus] = useState('');
   const [qrShown, setQrShown] = useState(false);
   const id = useId();
@@ -42,42 +84,42 @@ export function ArticleTools({ size, onSize, url }: ArticleToolsProps) {
   const sizes = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const checked = sizes.current?.querySelector<HTMLInputElement>('input:checked')?.value;
-    const chosen = ARTICLE_SIZES.find((s) => s.key === checked)?.key;
+    const chosen = ARTICLE_SIZES.find((s) => s === checked);
     if (chosen && chosen !== size) onSize(chosen);
   }, [size, onSize]);
 
   // Whole, where the visitor is, when the site names no public address (the page then carries a
   // path): asked only in the browser, at a press.
   const absolute = () => new URL(url, window.location.href).href;
-  const copy = async () => setStatus((await copyText(absolute())) ? '链接已复制，可粘贴分享。' : '复制失败，请手动复制地址栏中的链接。');
+  const copy = async () => setStatus((await copyText(absolute())) ? t.copied : t.copyFailed);
 
   return (
     <div className="article__tools">
-      <div ref={sizes} className="article__sizes" role="radiogroup" aria-label="正文字号">
-        <span aria-hidden="true">字号：</span>
+      <div ref={sizes} className="article__sizes" role="radiogroup" aria-label={t.sizeGroup}>
+        <span aria-hidden="true">{t.sizeCaption}</span>
         {ARTICLE_SIZES.map((s) => (
-          <label key={s.key} className="article__size">
+          <label key={s} className="article__size">
             <input
               type="radio"
               name={`${id}-size`}
-              value={s.key}
-              checked={size === s.key}
-              onChange={() => onSize(s.key)}
-              aria-label={`正文字号${s.label}`}
+              value={s}
+              checked={size === s}
+              onChange={() => onSize(s)}
+              aria-label={t.sizeName(t.sizes[s])}
             />
-            <span aria-hidden="true">{s.label}</span>
+            <span aria-hidden="true">{t.sizes[s]}</span>
           </label>
         ))}
       </div>
       <div className="article__share">
         <button type="button" onClick={() => window.print()}>
-          打印本页
+          {t.print}
         </button>
         <button type="button" onClick={copy}>
-          复制链接
+          {t.copy}
         </button>
         <button ref={qrButton} type="button" aria-expanded={qrShown} aria-controls={`${id}-qr`} onClick={() => setQrShown((s) => !s)}>
-          二维码
+          {t.qr}
         </button>
         <span className="article__status" role="status">
           {status}
@@ -85,10 +127,10 @@ export function ArticleTools({ size, onSize, url }: ArticleToolsProps) {
       </div>
       {qrShown && (
         <div id={`${id}-qr`} className="article__qr">
-          <Suspense fallback={<span className="muted">二维码生成中…</span>}>
-            <QrCode text={absolute()} label="本文链接的二维码" />
+          <Suspense fallback={<span className="muted">{t.qrLoading}</span>}>
+            <QrCode text={absolute()} label={t.qrLabel} />
           </Suspense>
-          <p>手机扫码阅读或分享本文</p>
+          <p>{t.qrNote}</p>
         </div>
       )}
     </div>

@@ -4,12 +4,54 @@ import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 're
 
 import { Lightbox, type LightboxImage } from '../../../components/lightbox';
 import { VideoPlayer } from '../../../components/video-player';
+import { formatNumber, messages } from '../../../lib/locale';
 import { articleHref } from '../../../lib/page-href';
 import { download } from '../../../lib/request';
 import type { Article } from '../api';
 import { sizeLabel } from '../format';
 import { ArticleTools, type ArticleSize } from './article-tools';
 import { idOf, type Id } from '../../../lib/id';
+
+const text = messages({
+  zh: {
+    scrollHint: (what: 'table' | 'chart') => `左右滑动查看完整${what === 'table' ? '表格' : '架构图'}`,
+    orgChart: (n: number | null) => (n === null ? '组织架构图' : `组织架构图 ${n}`),
+    table: (name: string | undefined) => (name ? `表格：${name}` : '表格'),
+    tableNumbered: (n: number, name: string | undefined) => `表格 ${n}${name ? `：${name}` : ''}`,
+    viewLarger: (alt: string) => `查看大图：${alt}`,
+    published: '发布时间：',
+    source: '来源：',
+    author: '作者：',
+    editor: '责任编辑：',
+    views: (n: number) => `浏览：${formatNumber(n)} 次`,
+    attachments: '附件',
+    size: (size: string) => `（${size}）`,
+    printUrl: '本文链接：',
+    siblings: '上一篇与下一篇',
+    prev: '上一篇：',
+    next: '下一篇：',
+    none: '没有了',
+  },
+  en: {
+    scrollHint: (what: 'table' | 'chart') => `Swipe sideways to see the whole ${what}`,
+    orgChart: (n: number | null) => (n === null ? 'Organisation chart' : `Organisation chart ${n}`),
+    table: (name: string | undefined) => (name ? `Table: ${name}` : 'Table'),
+    tableNumbered: (n: number, name: string | undefined) => `Table ${n}${name ? `: ${name}` : ''}`,
+    viewLarger: (alt: string) => `View larger image: ${alt}`,
+    published: 'Published: ',
+    source: 'Source: ',
+    author: 'Author: ',
+    editor: 'Editor: ',
+    views: (n: number) => `Views: ${formatNumber(n)}`,
+    attachments: 'Attachments',
+    size: (size: string) => ` (${size})`,
+    printUrl: 'Link to this article: ',
+    siblings: 'Previous and next articles',
+    prev: 'Previous: ',
+    next: 'Next: ',
+    none: 'None',
+  },
+});
 
 interface ArticleViewProps {
   article: Article;
@@ -94,7 +136,8 @@ export function labelledTable(table: string): { html: string; columns: number } 
 }
 
 /** The cue above a box that scrolls sideways: kept hidden (its line kept too) until the box scrolls. */
-const scrollHint = (id: string, what: string) => `<p class="scroll-hint" id="${id}" aria-hidden="true">左右滑动查看完整${what}</p>`;
+const scrollHint = (id: string, what: 'table' | 'chart') =>
+  `<p class="scroll-hint" id="${id}" aria-hidden="true">${escapeAttr(text().scrollHint(what))}</p>`;
 
 /**
  * The article's HTML with its tables and organisation charts in scroll boxes and its charts marked;
@@ -102,6 +145,7 @@ const scrollHint = (id: string, what: string) => `<p class="scroll-hint" id="${i
  * the browser).
  */
 export function enhanceBody(html: string, idPrefix: string): string {
+  const say = text();
   const edits: { at: number; remove: number; insert: string }[] = [];
   const open: { name: string; at: number; tag: string; attrs: string; gallery: boolean; chart?: boolean }[] = [];
   const tables: { start: number; end: number; caption?: string; heading?: string }[] = [];
@@ -134,9 +178,9 @@ export function enhanceBody(html: string, idPrefix: string): string {
         boxes += 1;
         charts += 1;
         const id = `${idPrefix}-scroll-${boxes}`;
-        const label = charts > 1 ? `组织架构图 ${charts}` : '组织架构图';
-        edits.push({ at, remove: 0, insert: scrollHint(id, '架构图') });
-        edits.push({ at: at + 4, remove: 0, insert: ` role="region" tabindex="0" aria-label="${label}" data-scroll-hint="${id}"` });
+        const label = say.orgChart(charts > 1 ? charts : null);
+        edits.push({ at, remove: 0, insert: scrollHint(id, 'chart') });
+        edits.push({ at: at + 4, remove: 0, insert: ` role="region" tabindex="0" aria-label="${escapeAttr(label)}" data-scroll-hint="${id}"` });
       }
       if (!VOID.has(name) && !tag.endsWith('/>')) open.push({ name, at, tag, attrs, gallery: hasClass(attrs, 'gallery') });
       continue;
@@ -168,8 +212,9 @@ export function enhanceBody(html: string, idPrefix: string): string {
   // it follows, else its number among the article's tables.
   const named = new Set<string>();
   tables.forEach((t, i) => {
-    let label = t.caption ? `表格：${t.caption}` : t.heading ? `表格：${t.heading}` : '表格';
-    if (named.has(label) || (label === '表格' && tables.length > 1)) label = `表格 ${i + 1}${label === '表格' ? '' : label.slice(2)}`;
+    const name = t.caption ?? t.heading;
+    let label = say.table(name);
+    if (named.has(label) || (!name && tables.length > 1)) label = say.tableNumbered(i + 1, name);
     named.add(label);
     boxes += 1;
     const id = `${idPrefix}-scroll-${boxes}`;
@@ -180,7 +225,7 @@ export function enhanceBody(html: string, idPrefix: string): string {
     edits.push({
       at: t.start,
       remove: 0,
-      insert: `${scrollHint(id, '表格')}<div class="table-scroll${kind}" role="region" tabindex="0" aria-label="${escapeAttr(label)}" data-scroll-hint="${id}">`,
+      insert: `${scrollHint(id, 'table')}<div class="table-scroll${kind}" role="region" tabindex="0" aria-label="${escapeAttr(label)}" data-scroll-hint="${id}">`,
     });
     if (stack) edits.push({ at: t.start, remove: t.end - t.start, insert: stack.html });
     edits.push({ at: t.end, remove: 0, insert: '</div>' });
@@ -303,7 +348,7 @@ export function ArticleView({ article, withHeader = true, hrefOf = articleHref, 
     const cleanups = images.map((img, i) => {
       img.tabIndex = 0;
       img.setAttribute('role', 'button');
-      img.setAttribute('aria-label', `查看大图：${img.alt}`);
+      img.setAttribute('aria-label', text().viewLarger(img.alt));
       const open = () => setShown(i);
       const onKey = (e: KeyboardEvent) => {
         if (e.key === 'Enter' || e.key === ' ') {
@@ -325,6 +370,7 @@ export function ArticleView({ article, withHeader = true, hrefOf = articleHref, 
     await download(url, name);
     setDownloading(null);
   };
+  const t = text();
   const image = imageOf(article, shareUrl);
   const structured = {
     '@context': 'https://schema.org',
@@ -346,13 +392,29 @@ export function ArticleView({ article, withHeader = true, hrefOf = articleHref, 
           <p className="article__meta">
             {article.publishTime && (
               <span>
-                发布时间：<time dateTime={article.publishTime.replace(' ', 'T')}>{article.publishTime}</time>
+                {t.published}
+                <time dateTime={article.publishTime.replace(' ', 'T')}>{article.publishTime}</time>
               </span>
             )}
-            {article.source && <span>来源：{article.source}</span>}
-            {article.author && <span>作者：{article.author}</span>}
-            {article.editor && <span>责任编辑：{article.editor}</span>}
-            {article.views !== undefined && <span>浏览：{article.views} 次</span>}
+            {article.source && (
+              <span>
+                {t.source}
+                {article.source}
+              </span>
+            )}
+            {article.author && (
+              <span>
+                {t.author}
+                {article.author}
+              </span>
+            )}
+            {article.editor && (
+              <span>
+                {t.editor}
+                {article.editor}
+              </span>
+            )}
+            {article.views !== undefined && <span>{t.views(article.views)}</span>}
           </p>
         </header>
       )}
@@ -363,7 +425,7 @@ export function ArticleView({ article, withHeader = true, hrefOf = articleHref, 
       {gallery.length > 0 && <Lightbox images={gallery} index={shown} onIndex={setShown} />}
       {article.attachments && article.attachments.length > 0 && (
         <section className="attachments" aria-labelledby="attachments-title">
-          <h2 id="attachments-title">附件</h2>
+          <h2 id="attachments-title">{t.attachments}</h2>
           <ul>
             {article.attachments.map((a) => (
               <li key={a.url}>
@@ -375,21 +437,26 @@ export function ArticleView({ article, withHeader = true, hrefOf = articleHref, 
                 >
                   {a.name}
                 </button>
-                {a.size !== undefined && <span className="muted">（{sizeLabel(a.size)}）</span>}
+                {a.size !== undefined && <span className="muted">{t.size(sizeLabel(a.size))}</span>}
               </li>
             ))}
           </ul>
         </section>
       )}
       {/* Paper has no address bar: the printout says where the article lives. */}
-      <p className="article__print-url">本文链接：{shareUrl}</p>
+      <p className="article__print-url">
+        {t.printUrl}
+        {shareUrl}
+      </p>
       {(article.prev || article.next) && (
-        <nav className="article__siblings" aria-label="上一篇与下一篇">
+        <nav className="article__siblings" aria-label={t.siblings}>
           <p>
-            上一篇：{article.prev ? <a href={hrefOf(article.prev.id)}>{article.prev.title}</a> : <span className="muted">没有了</span>}
+            {t.prev}
+            {article.prev ? <a href={hrefOf(article.prev.id)}>{article.prev.title}</a> : <span className="muted">{t.none}</span>}
           </p>
           <p>
-            下一篇：{article.next ? <a href={hrefOf(article.next.id)}>{article.next.title}</a> : <span className="muted">没有了</span>}
+            {t.next}
+            {article.next ? <a href={hrefOf(article.next.id)}>{article.next.title}</a> : <span className="muted">{t.none}</span>}
           </p>
         </nav>
       )}

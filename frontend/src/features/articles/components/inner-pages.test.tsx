@@ -10,7 +10,7 @@ import type { Article, ArticlePage, ArticleSummary } from '../api';
 import { partyDetailHref } from '../pages/party-page';
 import SinglePage from '../pages/single-page';
 import type { ContentPageProps } from '../types';
-import { ArticleDetail, ARTICLE_CRUMB } from './article-detail';
+import { ArticleDetail, articleCrumb } from './article-detail';
 import { ArticleView } from './article-view';
 import { ListPage } from './list-page';
 import { RelatedArticles } from './related-articles';
@@ -109,7 +109,7 @@ describe('an article page', () => {
     renderAt('/article/5', <ArticleDetail {...CONTEXT} id={5} />);
     const crumbs = screen.getByRole('navigation', { name: '当前位置' });
     expect(crumbs).not.toHaveTextContent(article.title);
-    expect(within(crumbs).getByText(ARTICLE_CRUMB)).toHaveAttribute('aria-current', 'page');
+    expect(within(crumbs).getByText(articleCrumb())).toHaveAttribute('aria-current', 'page');
     expect(within(crumbs).getByRole('link', { name: '通知公告' })).toHaveAttribute('href', '/portal/news_center/notice');
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(article.title);
   });

@@ -14,6 +14,12 @@ import { ArticleList } from './article-list';
 import { PageExtras } from './page-extras';
 import { articleHref, pageHref } from '../../../lib/page-href';
 import { useResponseStatus } from '../../../lib/response-status';
+import { messages } from '../../../lib/locale';
+
+const text = messages({
+  zh: { notOpen: '该栏目暂未开通。', failed: '内容加载失败，请稍后再试。' },
+  en: { notOpen: 'This section is not available yet.', failed: 'The content could not be loaded. Please try again later.' },
+});
 
 export const PAGE_SIZE = LIST_PAGE_SIZE;
 
@@ -30,6 +36,7 @@ const defaultHref = (article: ArticleSummary) => articleHref(article.id);
  */
 export function ListPage(props: ListPageProps) {
   const { path, title, category, categoriesLoading, breadcrumb, paginationLocale, hrefOf = defaultHref, extras } = props;
+  const t = text();
   const dispatch = useAppDispatch();
   const [, navigate] = useLocation();
   const urlPage = pageFromSearch(useSearch());
@@ -91,8 +98,8 @@ export function ListPage(props: ListPageProps) {
       {/* While the CMS tree loads, the category's description (the lead) is still to come. */}
       <PageHeader title={heading} lead={category?.description} leadPending={categoriesLoading} />
       <ContentRegion busy={loading} stage={categoriesLoading ? '-tree' : ''} placeholder={<ListSkeleton lines={PAGE_SIZE} />}>
-        {!category && <p className="empty">该栏目暂未开通。</p>}
-        {isError && <p className="empty">内容加载失败，请稍后再试。</p>}
+        {!category && <p className="empty">{t.notOpen}</p>}
+        {isError && <p className="empty">{t.failed}</p>}
         {data && !isError && (
           <>
             <ArticleList

@@ -1,7 +1,13 @@
 import { ContactCta } from '../../../components/contact-cta';
 import { WhistleblowingBlock } from '../../../components/whistleblowing';
 import type { PageExtras as Extras } from '../types';
+import { messages } from '../../../lib/locale';
 import { pageHref } from '../../../lib/page-href';
+
+const text = messages({
+  zh: { overview: '业务概览' },
+  en: { overview: 'Business overview' },
+});
 
 /** 业务概览 under a business page: the overview pages (routes, stations, how it runs), linked. */
 function OverviewLinks({ pages, current }: { pages: { name: string; url: string }[]; current?: string }) {
@@ -9,7 +15,7 @@ function OverviewLinks({ pages, current }: { pages: { name: string; url: string 
   if (others.length === 0) return null;
   return (
     <nav className="business-overview-links" aria-labelledby="business-overview-title">
-      <h2 id="business-overview-title">业务概览</h2>
+      <h2 id="business-overview-title">{text().overview}</h2>
       <ul>
         {others.map((p) => (
           <li key={p.url}>

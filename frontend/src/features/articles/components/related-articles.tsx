@@ -3,7 +3,13 @@ import { useId } from 'react';
 import { useGetArticlesQuery, type Article } from '../api';
 import { dateOf } from '../format';
 import { relatedArgs } from '../loads';
+import { messages } from '../../../lib/locale';
 import type { Id } from '../../../lib/id';
+
+const text = messages({
+  zh: { title: '相关文章' },
+  en: { title: 'Related articles' },
+});
 
 /** How many related articles an article lists. */
 export const RELATED_COUNT = 5;
@@ -29,7 +35,7 @@ export function RelatedArticles({ article, hrefOf }: { article: Article; hrefOf:
   if (related.length === 0) return null;
   return (
     <section className="related" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>相关文章</h2>
+      <h2 id={`${id}-title`}>{text().title}</h2>
       <ul className="related__list">
         {related.map((a) => (
           <li key={a.id}>

@@ -6,10 +6,17 @@ import { ArticleView } from '../components/article-view';
 import { ListPage } from '../components/list-page';
 import { PageExtras } from '../components/page-extras';
 import type { ContentPageProps } from '../types';
+import { messages } from '../../../lib/locale';
+
+const text = messages({
+  zh: { preparing: '该栏目内容正在整理中，敬请期待。', failed: '内容加载失败，请稍后再试。' },
+  en: { preparing: 'The content of this section is being prepared. Please check back soon.', failed: 'The content could not be loaded. Please try again later.' },
+});
 
 /** A single-page category: its page article (a list category falls back to the list). */
 export default function SinglePage(props: ContentPageProps) {
   const { category, categoriesLoading, title, breadcrumb, extras } = props;
+  const t = text();
   const isList = category?.type === 'list';
   const first = useGetArticlesQuery(pageArticleArgs(category?.id ?? 0), { skip: !category || isList });
   const id = first.data?.content[0]?.id;
@@ -23,8 +30,8 @@ export default function SinglePage(props: ContentPageProps) {
       <Breadcrumb items={breadcrumb} />
       <PageHeader title={category?.name ?? title} lead={detail.data?.summary} leadPending={loading} longLead />
       <ContentRegion busy={loading} placeholder={<BodySkeleton />}>
-        {empty && <p className="empty">该栏目内容正在整理中，敬请期待。</p>}
-        {failed && <p className="empty">内容加载失败，请稍后再试。</p>}
+        {empty && <p className="empty">{t.preparing}</p>}
+        {failed && <p className="empty">{t.failed}</p>}
         {detail.data && (
           <div className="article">
             <ArticleView article={detail.data} withHeader={false} shareUrl={props.shareUrl} />
