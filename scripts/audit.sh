@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Lighthouse (pinned in scripts/lighthouse/package.json) with Debian's Chromium on the home page, a
-# news list and an article at their real URLs (each rendered by the gateway), and the article opened
+# news list and an article at their real URLs (each rendered by the gateway), the article opened
 # by its old hash route (/portal/#/article/2101, which index.html's head script sends to the real
-# URL), in both presets: desktop, and Lighthouse's default mobile one (a mid-range phone: simulated
+# URL) and the English home page (/portal/en/), in both presets: desktop, and Lighthouse's default mobile one (a mid-range phone: simulated
 # slow 4G and a 4× slower CPU). Against the make-run stack on spare ports; reports go to
 # frontend/reports/lighthouse/{desktop,mobile}/<page>-<run>.report.{html,json}. Each page is asked
 # for just before its run, so Lighthouse sees the cached page, not a render.
@@ -33,9 +33,10 @@ for _ in $(seq 1 100); do curl -fsS "http://$gateway/readyz" >/dev/null 2>&1 && 
 
 export CHROME_PATH=${CHROME_PATH:-/usr/bin/chromium}
 flags="--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync"
-# The home page, a news list and an article at their real URLs, and the article by its hash route.
+# The home page, a news list and an article at their real URLs, the article by its hash route, and
+# the English home page (the demo's [languages.en]).
 pages=("home|/portal/" "news-list|/portal/news_center/company_announcement/1" "article|/portal/article/2101"
-  "article-hash-route|/portal/#/article/2101")
+  "article-hash-route|/portal/#/article/2101" "home-en|/portal/en/")
 status=0
 for preset in desktop mobile; do
   preset_flag=(); [ "$preset" = desktop ] && preset_flag=(--preset=desktop)

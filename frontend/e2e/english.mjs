@@ -163,6 +163,8 @@ export const englishTests = [
     name: 'English: a portal without English content configured shows no switch and has no English pages',
     async run({ page, base, config }) {
       const original = readFileSync(config, 'utf8');
+      // The sitemap as kept with English on: the reload below must not leave it listing English.
+      assert.ok((await (await fetch(`${base}/portal/sitemap.xml`)).text()).includes('/portal/en/'));
       try {
         await setEnglish(config, base, false, original);
         // A new site etag: pages rendered before are not the pages now.

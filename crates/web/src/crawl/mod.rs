@@ -283,7 +283,8 @@ async fn sitemap(State(state): State<AppState>, info: RequestInfo) -> Response {
         Kind::Crawl,
         &state,
         info,
-        "sitemap.xml".to_owned(),
+        // Keyed by the languages it lists: a reload that adds or drops one is another sitemap.
+        sitemap_key(&state.runtime()),
         Endpoint::ArticleList,
         |state| async move {
             let runtime = state.runtime();
@@ -338,6 +339,16 @@ async fn sitemap(State(state): State<AppState>, info: RequestInfo) -> Response {
         },
     )
     .await
+}
+
+/// The sitemap's cache key: `sitemap.xml`, and the other languages it lists (`?languages=en`).
+fn sitemap_key(runtime: &crate::state::Runtime) -> String {
+    let codes: Vec<&str> = runtime.languages.iter().map(|l| &*l.code).collect();
+    if codes.is_empty() {
+        "sitemap.xml".to_owned()
+    } else {
+        format!("sitemap.xml?languages={}", codes.join(","))
+    }
 }
 
 /// The `hreflang` of the site's own language's pages.
