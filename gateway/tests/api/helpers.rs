@@ -775,3 +775,43 @@ pub async fn publish(cms: SocketAddr, article: serde_json::Value) -> serde_json:
         .await
         .unwrap()
 }
+
+/// Changes article `id` (the fields given) in reference-cms at `cms` as its editor would
+/// (`PUT /admin/articles/{id}`); its answer says what the gateway's webhook answered (`null`
+/// when none is configured).
+pub async fn edit_article(
+    cms: SocketAddr,
+    id: u64,
+    change: serde_json::Value,
+) -> serde_json::Value {
+    let answer = client()
+        .put(format!("http://{cms}/admin/articles/{id}"))
+        .basic_auth(CLIENT_ID, Some(CLIENT_SECRET))
+        .json(&change)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 200);
+    answer.json().await.unwrap()
+}
+
+/// The gateway (`config`, given the CMS's base URL) in front of a reference-cms that sends each
+/// edit to the gateway's webhook signed with `secret`; the CMS's address.
+pub async fn spawn_with_notifying_cms(
+    secret: &str,
+    config: impl FnOnce(&str) -> Config,
+) -> (TestApp, SocketAddr) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let cms = listener.local_addr().unwrap();
+    let app = spawn_app(config(&format!("http://{cms}/"))).await;
+    let mut settings = reference_cms_settings(
+        reference_cms::Dialect::Native,
+        reference_cms::CategoryShape::Flat,
+    );
+    settings.webhook = Some(reference_cms::Webhook {
+        url: app.url("/portal/admin/webhook"),
+        secret: secret.to_owned(),
+    });
+    serve_reference_cms(listener, settings);
+    (app, cms)
+}

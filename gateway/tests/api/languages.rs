@@ -263,40 +263,27 @@ async fn the_sitemap_lists_each_language_and_pairs_a_page_with_its_other_languag
 
 #[tokio::test]
 async fn a_webhook_renews_the_changed_article_in_every_language() {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let cms = listener.local_addr().unwrap();
-    let app = spawn_app(config_for(&format!("http://{cms}/"), &static_dir(), |c| {
-        with_toml(c, ENGLISH);
-        open_limits(c);
-        c.admin.token = Some(ADMIN_TOKEN.into());
-        c.admin.webhook_secret = Some(WEBHOOK_SECRET.into());
-    }))
+    let (app, cms) = spawn_with_notifying_cms(WEBHOOK_SECRET, |upstream| {
+        config_for(upstream, &static_dir(), |c| {
+            with_toml(c, ENGLISH);
+            open_limits(c);
+            c.admin.token = Some(ADMIN_TOKEN.into());
+            c.admin.webhook_secret = Some(WEBHOOK_SECRET.into());
+        })
+    })
     .await;
-    let mut settings = reference_cms_settings(
-        reference_cms::Dialect::Native,
-        reference_cms::CategoryShape::Flat,
-    );
-    settings.webhook = Some(reference_cms::Webhook {
-        url: app.url("/portal/admin/webhook"),
-        secret: WEBHOOK_SECRET.to_owned(),
-    });
-    serve_reference_cms(listener, settings);
 
     let english = "/portal/api/article/detail?id=2102&lang=en";
     assert_eq!(app.get(english).await.headers()["x-cache"], "MISS");
     assert_eq!(app.get(english).await.headers()["x-cache"], "HIT");
     // An editor changes the article (in Chinese): the notice purges it by its tag in both
     // languages, and renews both, so the next English reader meets a fresh entry, not a stale one.
-    let changed: serde_json::Value = crate::helpers::client()
-        .put(format!("http://{cms}/admin/articles/2102"))
-        .basic_auth(CLIENT_ID, Some(CLIENT_SECRET))
-        .json(&serde_json::json!({ "title": "集团与阿拉木图陆港签署战略合作协议（修订）" }))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let changed = edit_article(
+        cms,
+        2102,
+        serde_json::json!({ "title": "集团与阿拉木图陆港签署战略合作协议（修订）" }),
+    )
+    .await;
     assert_eq!(changed["webhook"], 200, "{changed}");
     let after = app.get(english).await;
     assert_eq!(after.headers()["x-cache"], "HIT", "renewed by the notice");

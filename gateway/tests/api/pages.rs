@@ -12,7 +12,6 @@ use std::{
 
 use portal_core::portal_routes::PORTAL_ROUTES;
 use serde_json::{Value, json};
-use tokio::net::TcpListener;
 
 use crate::helpers::*;
 
@@ -136,20 +135,6 @@ async fn titles(app: &TestApp, category: u64, size: u64) -> Vec<String> {
         .iter()
         .map(|a| a["title"].as_str().unwrap().to_owned())
         .collect()
-}
-
-/// An editor changes an article through reference-cms's admin; its answer says what the
-/// gateway's webhook answered (`null` when none is configured).
-async fn edit(cms: std::net::SocketAddr, id: u64, change: Value) -> Value {
-    let answer = crate::helpers::client()
-        .put(format!("http://{cms}/admin/articles/{id}"))
-        .basic_auth(CLIENT_ID, Some(CLIENT_SECRET))
-        .json(&change)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(answer.status(), 200);
-    answer.json().await.unwrap()
 }
 
 async fn purge(app: &TestApp, query: &str) {
@@ -638,7 +623,7 @@ async fn a_page_is_cached_and_a_hard_purge_by_a_tag_it_shows_renews_it() {
     assert_eq!(fetch(&app, other).await.2, "HIT");
 
     // Changed in the CMS, nothing told: the kept page.
-    edit(
+    edit_article(
         cms,
         2101,
         json!({"title": "云川—汉堡班列开行三千列（更正）"}),
@@ -673,7 +658,7 @@ async fn a_soft_purge_by_a_tag_a_page_shows_renews_it_after_one_stale_answer() {
     let (_, _, _, html) = fetch(&app, article).await;
     let old = title_of(&html).unwrap().to_owned();
     assert_eq!(fetch(&app, article).await.2, "HIT");
-    edit(
+    edit_article(
         cms,
         2101,
         json!({"title": "云川—汉堡班列开行三千列（更正）"}),
@@ -743,24 +728,14 @@ async fn parameters_the_app_does_not_read_make_no_new_entries() {
 /// one within moments. A new article heads its list's page.
 #[tokio::test]
 async fn the_cms_webhook_renews_the_pages_that_show_the_article() {
-    // The CMS's address is bound before the gateway starts, the gateway's before the CMS serves.
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let cms = listener.local_addr().unwrap();
-    let app = spawn_app(page_config(&format!("http://{cms}/"), |c| {
-        open_limits(c);
-        c.admin.token = Some(ADMIN_TOKEN.into());
-        c.admin.webhook_secret = Some(WEBHOOK_SECRET.into());
-    }))
+    let (app, cms) = spawn_with_notifying_cms(WEBHOOK_SECRET, |upstream| {
+        page_config(upstream, |c| {
+            open_limits(c);
+            c.admin.token = Some(ADMIN_TOKEN.into());
+            c.admin.webhook_secret = Some(WEBHOOK_SECRET.into());
+        })
+    })
     .await;
-    let mut settings = reference_cms_settings(
-        reference_cms::Dialect::Native,
-        reference_cms::CategoryShape::Flat,
-    );
-    settings.webhook = Some(reference_cms::Webhook {
-        url: app.url("/portal/admin/webhook"),
-        secret: WEBHOOK_SECRET.to_owned(),
-    });
-    serve_reference_cms(listener, settings);
 
     let pages = [
         "/portal/article/2102",
@@ -776,7 +751,7 @@ async fn the_cms_webhook_renews_the_pages_that_show_the_article() {
         assert_eq!(fetch(&app, path).await.2, "HIT", "{path}");
     }
     const NEW: &str = "集团与阿拉木图陆港签署战略合作协议（修订）";
-    let answer = edit(cms, 2102, json!({"title": NEW})).await;
+    let answer = edit_article(cms, 2102, json!({"title": NEW})).await;
     assert_eq!(answer["webhook"], 200, "{answer}");
     // The notice's answer came once its pages were rendered again: the first visitor after it
     // meets each page kept, showing the change, and no render.

@@ -84,24 +84,15 @@ async fn ready(app: &TestApp) {
 
 /// The gateway with `[search] mode = "index"` in front of reference-cms, which calls its webhook.
 async fn spawn_indexed() -> (TestApp, std::net::SocketAddr) {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let cms = listener.local_addr().unwrap();
-    let app = spawn_app(config_for(&format!("http://{cms}/"), &static_dir(), |c| {
-        open_limits(c);
-        c.admin.token = Some(ADMIN_TOKEN.into());
-        c.admin.webhook_secret = Some(WEBHOOK_SECRET.into());
-        c.search.mode = SearchMode::Index;
-    }))
+    let (app, cms) = spawn_with_notifying_cms(WEBHOOK_SECRET, |upstream| {
+        config_for(upstream, &static_dir(), |c| {
+            open_limits(c);
+            c.admin.token = Some(ADMIN_TOKEN.into());
+            c.admin.webhook_secret = Some(WEBHOOK_SECRET.into());
+            c.search.mode = SearchMode::Index;
+        })
+    })
     .await;
-    let mut settings = reference_cms_settings(
-        reference_cms::Dialect::Native,
-        reference_cms::CategoryShape::Flat,
-    );
-    settings.webhook = Some(reference_cms::Webhook {
-        url: app.url("/portal/admin/webhook"),
-        secret: WEBHOOK_SECRET.to_owned(),
-    });
-    serve_reference_cms(listener, settings);
     ready(&app).await;
     (app, cms)
 }
