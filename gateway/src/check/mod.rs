@@ -311,14 +311,15 @@ pub async fn run(config: &Config) -> Result<Report, ClientError> {
         checks: Vec::new(),
         list_headers: HeaderMap::new(),
     };
-    if let Some(tree) = checker.categories().await
-        && let Some((ids, cover)) = checker.lists(&tree).await
+    let own_tree = checker.categories().await;
+    if let Some(tree) = &own_tree
+        && let Some((ids, cover)) = checker.lists(tree).await
     {
         if let Some((id, title)) = checker.details(&ids).await {
             checker.unknown_article().await;
             checker.changes().await;
             if checker.dialect().has_search() {
-                checker.search(&id, &title, &tree).await;
+                checker.search(&id, &title, tree).await;
             }
         }
         if let Some(cover) = cover {
@@ -352,6 +353,40 @@ pub async fn run(config: &Config) -> Result<Report, ClientError> {
             Vec::new()
         },
     });
+    // Each other language's sections, as its pages will ask for them.
+    for (code, language) in &config.languages {
+        let resolved = language.resolved();
+        let mut other = Checker {
+            upstream: checker
+                .upstream
+                .in_language(resolved.dialect.clone(), language.query_pairs()),
+            secrets: Secrets::of(config),
+            written: config.dialect.clone(),
+            checks: Vec::new(),
+            list_headers: HeaderMap::new(),
+        };
+        let theirs = other.categories().await;
+        if let (Some(ours), Some(theirs), Some(row)) = (&own_tree, &theirs, other.checks.last_mut())
+        {
+            // A section the other language lacks is no fault: that language has no such page
+            // (its switch leads to its home). Said once, not a warning a route.
+            let lacks = |p: &Problem| p.what.starts_with("no category leads to the portal route");
+            let missing = row.problems.iter().filter(|p| lacks(p)).count();
+            row.problems.retain(|p| !lacks(p));
+            row.problems
+                .extend(tree::language_problems(code, ours, theirs));
+            if missing > 0 {
+                row.problems.push(Problem::info(
+                    format!("{missing} of the portal's routes have no section in `{code}`: no page there, and the switch on their pages leads to the `{code}` home"),
+                    &format!("languages.{code}"),
+                ));
+            }
+        }
+        for row in &mut other.checks {
+            row.endpoint = format!("{} ({code})", row.endpoint);
+        }
+        checker.checks.extend(other.checks);
+    }
     let mut checks = checker.checks;
     // Whatever a CMS echoes back (the secret, or the Basic header made of it), it is not printed.
     let secrets = Secrets::of(config);

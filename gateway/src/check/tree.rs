@@ -572,3 +572,64 @@ impl Checker {
         problems
     }
 }
+
+/// What a language's tree (`theirs`, asked with `[languages.<code>]`'s parameters) says of its
+/// configuration beside the site's own (`ours`): the same sections under the same names is a CMS
+/// that did not read the parameters (WordPress without Polylang Pro or WPML ignores `lang`; its
+/// English pages would show the Chinese content); a name in Chinese, content not in that language.
+pub(super) fn language_problems(
+    code: &str,
+    ours: &[Category],
+    theirs: &[Category],
+) -> Vec<Problem> {
+    fn names(tree: &[Category]) -> Vec<String> {
+        let mut out = Vec::new();
+        walk(tree, &mut |c| out.push(c.name.clone()));
+        out
+    }
+    let key = format!("languages.{code}.query");
+    let (ours, theirs) = (names(ours), names(theirs));
+    if theirs.is_empty() {
+        return vec![Problem::warning(
+            format!(
+                "the CMS gives no category in `{code}`: the portal has no page in that language"
+            ),
+            "category/list",
+            &key,
+        )];
+    }
+    if ours == theirs {
+        return vec![Problem::warning(
+            format!(
+                "the CMS gives the same {} categories, named the same, in `{code}` as in the site's own language: it does not read [languages.{code}]'s parameters or dialect keys, and the `{code}` pages would show the site's own content",
+                theirs.len()
+            ),
+            "category/list",
+            &key,
+        )];
+    }
+    let han = |name: &String| name.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
+    let chinese: Vec<&String> = if code == "en" {
+        theirs.iter().filter(|n| han(n)).collect()
+    } else {
+        Vec::new()
+    };
+    if chinese.is_empty() {
+        return Vec::new();
+    }
+    vec![Problem::warning(
+        format!(
+            "{} of the {} categories in `{code}` are named in Chinese ({}): the CMS's content in that language is not all translated",
+            chinese.len(),
+            theirs.len(),
+            chinese
+                .iter()
+                .take(3)
+                .map(|n| n.as_str())
+                .collect::<Vec<_>>()
+                .join("、")
+        ),
+        "category/list",
+        &key,
+    )]
+}

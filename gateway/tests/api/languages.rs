@@ -290,3 +290,81 @@ async fn a_webhook_renews_the_changed_article_in_every_language() {
     let after: serde_json::Value = after.json().await.unwrap();
     assert!(!has_han(after["result"]["title"].as_str().unwrap_or("中")));
 }
+
+#[tokio::test]
+async fn check_upstream_reads_each_language_and_says_when_the_cms_ignores_its_parameters() {
+    let cms = spawn_reference_cms().await;
+    let rows = |report: &portal_gateway::check::Report| {
+        report
+            .checks
+            .iter()
+            .filter(|c| c.endpoint.ends_with("(en)"))
+            .map(|c| {
+                (
+                    c.endpoint.clone(),
+                    c.problems
+                        .iter()
+                        .map(|p| (p.key.clone(), p.what.clone()))
+                        .collect::<Vec<_>>(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let with = |language: &str| {
+        portal_web::config::Config::from_toml_str(&format!(
+            "{}\n{language}",
+            example_toml("native", cms)
+        ))
+        .unwrap()
+    };
+    // The demo's English: its sections, in English, and nothing to say.
+    let good = portal_gateway::check::run(&with(ENGLISH)).await.unwrap();
+    let english = rows(&good);
+    assert_eq!(english.len(), 1, "{english:?}");
+    assert_eq!(english[0].0, "category/list (en)");
+    assert_eq!(english[0].1.len(), 1, "{english:?}");
+    assert_eq!(
+        english[0].1[0].0, "languages.en",
+        "only the info line: {english:?}"
+    );
+    assert_eq!(good.warnings, 0, "{}", portal_gateway::check::render(&good));
+    assert_eq!(good.errors, 0);
+
+    // A parameter the CMS does not read (reference-cms takes `locale`, not `lang`): the same
+    // Chinese tree comes back, and the checker says the English pages would show it.
+    let ignored = ENGLISH.replace("locale = \"en\"", "lang = \"en\"");
+    let bad = portal_gateway::check::run(&with(&ignored)).await.unwrap();
+    let english = rows(&bad);
+    let (key, what) = &english[0].1[0];
+    assert_eq!(key, "languages.en.query");
+    assert!(
+        what.contains("does not read [languages.en]'s parameters"),
+        "{what}"
+    );
+}
+
+#[tokio::test]
+async fn a_languages_dialect_keys_are_laid_over_the_sites_own() {
+    // A CMS whose English sits in other fields (Directus's translations): the English dialect
+    // reads the title from another field, everything else as `[dialect]` says.
+    let cms = spawn_reference_cms().await;
+    let app = spawn_app(config_for(&format!("http://{cms}/"), &static_dir(), |c| {
+        with_toml(
+            c,
+            &format!("{ENGLISH}[languages.en.dialect.fields.article]\ntitle = \"summary\"\n"),
+        );
+        open_limits(c);
+    }))
+    .await;
+    let (_, english) = app
+        .get_json("/portal/api/article/detail?id=2101&lang=en")
+        .await;
+    let summary = english["result"]["summary"].as_str().unwrap_or_default();
+    assert!(!summary.is_empty() && !has_han(summary));
+    assert_eq!(english["result"]["title"], summary);
+    let (_, chinese) = app.get_json("/portal/api/article/detail?id=2101").await;
+    assert_ne!(chinese["result"]["title"], chinese["result"]["summary"]);
+    assert!(has_han(
+        chinese["result"]["title"].as_str().unwrap_or_default()
+    ));
+}
