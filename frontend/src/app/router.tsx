@@ -20,7 +20,6 @@ import { Layout } from './layout/layout';
 import { composeTitle, PageTitle, useCompanyName, withPageNumber } from './page-title';
 import { useResponseStatus } from '../lib/response-status';
 import { RouteAnnouncer } from './route-announcer';
-import { shortcutsFor } from './service-shortcuts';
 import routeTable from './route-table.json';
 import { ROUTES, flattenRoutes, routeName, routeTrail, shownRoute, type PageKey, type RouteDef } from './routes';
 import { sectionOf, sectionOfCategory, type Section } from './sections';
@@ -90,7 +89,7 @@ const PAGES: Record<PageKey, LazyPage<ContentPageProps>> = {
   privacy: lazyPage('page-privacy', () => import(/* webpackChunkName: "page-privacy" */ './pages/privacy-page')),
 };
 const ArticlePage = lazyPage('page-article', () => import(/* webpackChunkName: "page-article" */ '../features/articles/pages/article-page'), skeleton('article'));
-const SearchPage = lazyPage<SearchPageProps>('page-search', () => import(/* webpackChunkName: "page-search" */ '../features/search/search-page'));
+const SearchPage = lazyPage<Pick<SearchPageProps, 'paginationLocale'>>('page-search', () => import(/* webpackChunkName: "page-search" */ './pages/search-page'));
 const NotFoundPage = lazyPage('page-not-found', () => import(/* webpackChunkName: "page-not-found" */ '../components/not-found-page'));
 
 /**
@@ -330,15 +329,13 @@ function SearchRoute() {
   const { paginationLocale } = usePageContext('/search', t.search);
   const { keyword, page } = parseSearch(useSearch());
   const company = useCompanyName();
-  const { data: site, isLoading } = useGetSiteQuery();
-  const { data: tree = [] } = useGetCategoriesQuery();
-  const shortcuts = keyword ? shortcutsFor(keyword, tree, site) : [];
+  const { isLoading } = useGetSiteQuery();
   const parts = keyword ? [withPageNumber(t.results(keyword), page), t.search] : [t.search];
   return (
     <Layout>
       <PageTitle title={composeTitle(parts, company)} final={!isLoading} path="/search" />
       <ScrollToTop path="/search" />
-      <SearchPage paginationLocale={paginationLocale} shortcuts={shortcuts} />
+      <SearchPage paginationLocale={paginationLocale} />
     </Layout>
   );
 }

@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 
-import { ArticleMeta } from './article-view';
+import { ArticleMeta } from './article-meta';
 
 const share = 'https://www.example.com/portal/article/2101';
 const image = (cover: string) => {

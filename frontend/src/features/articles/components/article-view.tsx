@@ -9,6 +9,7 @@ import { articleHref } from '../../../lib/page-href';
 import { download } from '../../../lib/request';
 import type { Article } from '../api';
 import { sizeLabel } from '../format';
+import { imageOf } from './article-meta';
 import { ArticleTools, type ArticleSize } from './article-tools';
 import { idOf, type Id } from '../../../lib/id';
 
@@ -254,33 +255,6 @@ function captionLines(caption: Element | null | undefined, fallback: string): st
  * address), taken from the shared address: the share card's picture and the structured data name
  * absolute addresses from it.
  */
-function imageOf(article: Pick<Article, 'cover'>, shareUrl: string): string | undefined {
-  if (!article.cover) return undefined;
-  // Resolved as a browser would: a root-relative cover against the page, a protocol-relative one
-  // (`//cdn…`) with the page's scheme, an absolute one as it is.
-  try {
-    return new URL(article.cover, shareUrl).href;
-  } catch {
-    return article.cover;
-  }
-}
-
-/**
- * An article's share card and description in the page's head. Rendered by the route, outside the
- * article page's lazy chunk: React puts hoisted tags a lazy boundary hydrates into the head a
- * second time.
- */
-export function ArticleMeta({ article, shareUrl }: { article: Pick<Article, 'summary' | 'cover'>; shareUrl: string }) {
-  const image = imageOf(article, shareUrl);
-  return (
-    <>
-      {article.summary && <meta name="description" content={article.summary} />}
-      {article.summary && <meta property="og:description" content={article.summary} />}
-      {image && <meta property="og:image" content={image} />}
-    </>
-  );
-}
-
 export function ArticleView({ article, withHeader = true, hrefOf = articleHref, shareUrl }: ArticleViewProps) {
   const [downloading, setDownloading] = useState<string | null>(null);
   const body = useRef<HTMLDivElement>(null);
