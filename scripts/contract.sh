@@ -38,6 +38,6 @@ for _ in $(seq 1 150); do
   sleep 0.2
 done
 
-"$venv/bin/st" run "http://$gateway/portal/api/openapi.json" \
+"$venv/bin/st" --config-file scripts/schemathesis.toml run "http://$gateway/portal/api/openapi.json" \
   --checks all --max-examples "${CONTRACT_EXAMPLES:-60}" --seed "${CONTRACT_SEED:-20261122}" --no-color
 "$venv/bin/python" scripts/check_feeds.py "http://$gateway"

@@ -4,7 +4,9 @@
 //! and runs these with `--ignored`; the address and the token file come from `STRAPI_URL` and
 //! `STRAPI_TOKEN_FILE` (what `scripts/strapi.sh start` prints). What the demo content flags (the
 //! lead story, a video's captions) is read from the content Strapi was seeded from
-//! (`STRAPI_SEED_CONTENT` as `scripts/strapi.sh` takes it, else `reference-cms/content`).
+//! (`STRAPI_SEED_CONTENT` as `scripts/strapi.sh` takes it, else `reference-cms/content`). Its
+//! English (`en/` there) is Strapi's `en` locale beside the default `zh`, which the example's
+//! commented `[languages.en]` reads.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -15,6 +17,16 @@ use crate::helpers::*;
 
 /// The example config as an integrator would use it, pointed at the running Strapi.
 fn strapi_config() -> portal_web::Config {
+    strapi_config_with(false)
+}
+
+/// The English company name the tests give `[languages.en.site]` (the example leaves it to the
+/// integrator, as it does the Chinese one).
+const ENGLISH_COMPANY: &str = "Yunchuan Inland Port Test Group";
+
+/// `strapi_config`, and with `english` the example's `[languages.en]` (commented out there: it
+/// needs a Strapi with an `en` locale, as the test CMS has) written in, its company named.
+fn strapi_config_with(english: bool) -> portal_web::Config {
     let url = std::env::var("STRAPI_URL").unwrap_or_else(|_| "http://127.0.0.1:18337".to_owned());
     let token = std::env::var("STRAPI_TOKEN_FILE").unwrap_or_else(|_| {
         format!(
@@ -28,21 +40,45 @@ fn strapi_config() -> portal_web::Config {
     ))
     .unwrap();
     let mut toml = String::new();
+    // The table a line is in, and whether it is a line of the English block being written in.
+    let mut table = String::new();
+    let mut uncommenting = false;
     for line in example.lines() {
-        let line = match line.split('=').next().map(str::trim) {
-            Some("base_url") => format!("base_url = \"{url}/\""),
-            Some("client_secret_file") => format!("client_secret_file = \"{token}\""),
-            Some("listen") => "listen = \"127.0.0.1:0\"".to_owned(),
+        uncommenting =
+            english && (line == "# [languages.en]" || (uncommenting && line.starts_with('#')));
+        let line = if uncommenting {
+            // `# name = …` is a line again, `# # Your …` a comment.
+            line.strip_prefix("# ")
+                .or_else(|| line.strip_prefix('#'))
+                .unwrap_or(line)
+        } else {
+            line
+        };
+        if line.starts_with('[') {
+            line.trim().clone_into(&mut table);
+        }
+        let line = match (table.as_str(), line.split('=').next().map(str::trim)) {
+            (_, Some("base_url")) => format!("base_url = \"{url}/\""),
+            (_, Some("client_secret_file")) => format!("client_secret_file = \"{token}\""),
+            (_, Some("listen")) => "listen = \"127.0.0.1:0\"".to_owned(),
             // The app's build: the pages are rendered from Strapi's answers.
-            Some("static_dir") => format!("static_dir = \"{}\"", app_build_dir().display()),
+            (_, Some("static_dir")) => format!("static_dir = \"{}\"", app_build_dir().display()),
             // The example leaves the company's name to the integrator: this Strapi holds the demo
             // content, whose company it is.
-            Some("# company_name") => format!("company_name = \"{COMPANY}\""),
+            ("[site]", Some("# company_name")) => format!("company_name = \"{COMPANY}\""),
+            ("[languages.en.site]", Some("company_name")) => {
+                format!("company_name = \"{ENGLISH_COMPANY}\"")
+            }
             _ => line.to_owned(),
         };
         toml.push_str(&line);
         toml.push('\n');
     }
+    assert_eq!(
+        toml.contains("\n[languages.en]\n"),
+        english,
+        "config/examples/strapi.toml has its [languages.en] block commented out"
+    );
     let mut config =
         portal_web::Config::from_toml_str(&toml).expect("config/examples/strapi.toml loads");
     render_slack(&mut config);
@@ -116,7 +152,11 @@ fn read_json(path: PathBuf) -> Value {
 
 /// Every article of the seed content (the `articles/*.json` arrays).
 fn seed_articles() -> Vec<Value> {
-    let dir = seed_content().join("articles");
+    articles_in(seed_content().join("articles"))
+}
+
+/// Every article of the `*.json` arrays in `dir`.
+fn articles_in(dir: PathBuf) -> Vec<Value> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|entry| entry.unwrap().path())
@@ -563,6 +603,202 @@ async fn strapi_flags_the_lead_story_and_serves_the_video_captions() {
             file.display()
         );
     }
+}
+
+/// Whether `text` has a Chinese character.
+fn has_han(text: &str) -> bool {
+    text.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
+}
+
+/// The portal in English from Strapi 5's own i18n: the seed gives the categories and articles of
+/// the demo's English content (`en/` of the seed content) as `en` localizations of the Chinese
+/// documents, Chinese staying the default locale; the example's `[languages.en]` (`locale=en` on
+/// every call) reads them. The same documentIds in both languages, and only what has an English
+/// version is there in English.
+#[tokio::test]
+#[ignore = "needs Strapi 5 running: make test-strapi"]
+async fn strapi_gives_the_portal_in_english_from_its_own_locales() {
+    let config = strapi_config_with(true);
+    // check-upstream asks the English tree too: sections in English, none of them a warning.
+    let report = portal_gateway::check::run(&config).await.unwrap();
+    let text = portal_gateway::check::render(&report);
+    assert_eq!(report.errors, 0, "{text}");
+    let row = report
+        .checks
+        .iter()
+        .find(|c| c.endpoint == "category/list (en)")
+        .unwrap_or_else(|| panic!("no category/list (en) row: {text}"));
+    assert!(
+        row.problems
+            .iter()
+            .all(|p| p.level != portal_gateway::check::Level::Warning),
+        "{text}"
+    );
+    assert_eq!(report.warnings, 0, "{text}");
+
+    let app = spawn_app(config).await;
+    let (_, site) = app.get_json("/portal/api/site?lang=en").await;
+    assert_eq!(site["result"]["companyName"], ENGLISH_COMPANY);
+
+    // The English tree: the sections the English content has, named in English, each the Chinese
+    // section of the same route (one documentId), under the same parent.
+    let (status, body) = app.get_json("/portal/api/category/list?lang=en").await;
+    assert_eq!(status, 200, "{body}");
+    let mut english = Vec::new();
+    flatten(&body["result"]["content"], &mut english);
+    let names: Vec<&str> = english.iter().filter_map(|c| c["name"].as_str()).collect();
+    assert_eq!(names.len(), english.len(), "{body}");
+    assert!(names.iter().all(|n| !has_han(n)), "{names:?}");
+    let urls: BTreeSet<&str> = english.iter().filter_map(|c| c["url"].as_str()).collect();
+    assert!(
+        urls.contains("/about") && urls.contains("/business"),
+        "{urls:?}"
+    );
+    assert!(
+        !urls.iter().any(|u| u.starts_with("/party-construction")),
+        "a section with no English version is not in English: {urls:?}"
+    );
+    let seeded = read_json(seed_content().join("en").join("categories.json"));
+    let seeded: BTreeSet<&str> = seeded
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["url"].as_str())
+        .collect();
+    assert_eq!(urls, seeded, "the English sections are the seed's");
+    let chinese = tree(&app).await;
+    for section in &english {
+        let url = section["url"].as_str().unwrap();
+        assert_eq!(section["id"], id_of(&chinese, url).as_str(), "{url}");
+        let zh = chinese.iter().find(|c| c["url"] == url).unwrap();
+        assert_eq!(section["parentId"], zh["parentId"], "{url}");
+        assert_ne!(section["name"], zh["name"], "{url}");
+    }
+
+    // Company News in English: the English items only, newest first, in the English section.
+    let news = id_of(&english, "/news_center/company_announcement/1");
+    let (status, list) = app
+        .get_json(&format!(
+            "/portal/api/article/list?categoryId={news}&lang=en&page=1&size=10"
+        ))
+        .await;
+    assert_eq!(status, 200, "{list}");
+    let english_news = articles_in(seed_content().join("en").join("articles"))
+        .iter()
+        .filter(|a| a["categoryId"] == 21)
+        .count() as u64;
+    assert!(english_news > 0);
+    assert_eq!(
+        list["result"]["totalElements"].as_u64(),
+        Some(english_news),
+        "{list}"
+    );
+    let items = list["result"]["content"].as_array().unwrap();
+    assert_eq!(items.len() as u64, english_news.min(10));
+    for item in items {
+        let title = item["title"].as_str().unwrap_or_default();
+        assert!(!title.is_empty() && !has_han(title), "{title}");
+        assert_eq!(item["categoryId"], news.as_str());
+    }
+    let dates: Vec<&str> = items
+        .iter()
+        .map(|a| a["publishTime"].as_str().unwrap())
+        .collect();
+    assert!(dates.windows(2).all(|w| w[0] >= w[1]), "{dates:?}");
+
+    // One article, one documentId: English with `lang=en`, Chinese without.
+    let id = id_text(&items[0]["id"]);
+    let (status, detail) = app
+        .get_json(&format!("/portal/api/article/detail?id={id}&lang=en"))
+        .await;
+    assert_eq!(status, 200, "{detail}");
+    let title = detail["result"]["title"].as_str().unwrap_or_default();
+    assert!(
+        !title.is_empty() && !has_han(title),
+        "English title: {title}"
+    );
+    let content = detail["result"]["content"].as_str().unwrap_or_default();
+    assert!(content.starts_with('<'), "{content}");
+    let (status, detail_zh) = app
+        .get_json(&format!("/portal/api/article/detail?id={id}"))
+        .await;
+    assert_eq!(status, 200, "{detail_zh}");
+    let title_zh = detail_zh["result"]["title"].as_str().unwrap_or_default();
+    assert!(has_han(title_zh), "Chinese title: {title_zh}");
+    assert_eq!(
+        detail["result"]["publishTime"],
+        detail_zh["result"]["publishTime"]
+    );
+
+    // An article only in Chinese (the archive items Strapi alone has) is not found in English.
+    let (_, all_zh) = app
+        .get_json(&format!(
+            "/portal/api/article/list?categoryId={news}&size=50"
+        ))
+        .await;
+    let ids_en: BTreeSet<String> = items.iter().map(|a| id_text(&a["id"])).collect();
+    let only_zh = all_zh["result"]["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| id_text(&a["id"]))
+        .find(|id| !ids_en.contains(id))
+        .expect("公司要闻 has items with no English version");
+    let (status, _) = app
+        .get_json(&format!("/portal/api/article/detail?id={only_zh}&lang=en"))
+        .await;
+    assert_eq!(status, 404);
+
+    // Captions are per language (a localized media field): the English video's track is the
+    // English one of the seed.
+    let categories = read_json(seed_content().join("en").join("categories.json"));
+    for article in articles_in(seed_content().join("en").join("articles"))
+        .iter()
+        .filter(|a| a["captions"].is_string())
+    {
+        let route = categories
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == article["categoryId"])
+            .and_then(|c| c["url"].as_str())
+            .unwrap();
+        let section = id_of(&english, route);
+        let (_, list) = app
+            .get_json(&format!(
+                "/portal/api/article/list?categoryId={section}&lang=en&size=50"
+            ))
+            .await;
+        let found = list["result"]["content"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["title"] == article["title"])
+            .unwrap_or_else(|| panic!("{} is not in Strapi in English: {list}", article["title"]));
+        let id = id_text(&found["id"]);
+        let (_, detail) = app
+            .get_json(&format!("/portal/api/article/detail?id={id}&lang=en"))
+            .await;
+        let captions = detail["result"]["captions"].as_str().unwrap_or_default();
+        assert!(captions.ends_with(".vtt"), "{detail}");
+        let track = app.get(captions).await.text().await.unwrap();
+        let file = seed_content()
+            .join("files")
+            .join(article["captions"].as_str().unwrap());
+        assert_eq!(track, std::fs::read_to_string(&file).unwrap(), "{captions}");
+    }
+
+    // The English page of a section, rendered from Strapi's English answers.
+    let page = app
+        .get("/portal/en/news_center/company_announcement/1")
+        .await;
+    assert_eq!(page.status(), 200);
+    let html = page.text().await.unwrap();
+    assert!(html.contains(r#"<html lang="en">"#), "{html:.300}");
+    assert!(
+        html.contains(&format!("/portal/en/article/{id}")),
+        "{html:.300}"
+    );
 }
 
 /// Strapi's own webhook, as `docs/operations.md` says to create it (Settings → Webhooks: the

@@ -2,7 +2,7 @@
 
 const fs = require('fs');
 const { runDir, contentDir } = require('../config/paths');
-const { seed, ensureApiToken, ensureEditorToken, ensureWebhook } = require('./seed');
+const { seed, ensureLocales, ensureApiToken, ensureEditorToken, ensureWebhook } = require('./seed');
 
 module.exports = {
   register() {},
@@ -11,6 +11,8 @@ module.exports = {
   // seed and the token file are in place.
   async bootstrap({ strapi }) {
     fs.mkdirSync(runDir, { recursive: true });
+    // Chinese the default locale before anything is created (calls without `locale` read it).
+    await ensureLocales(strapi);
     const count = await strapi.db.query('api::category.category').count();
     if (count === 0) {
       await seed(strapi, { contentDir, runDir });

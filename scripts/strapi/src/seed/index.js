@@ -59,6 +59,29 @@ function makeDeterministicFileNames(strapi) {
   };
 }
 
+// The content's locales (Strapi's i18n plugin): Chinese, the default (what every call without
+// `locale` reads, as before the content types were localized), and English.
+const DEFAULT_LOCALE = { code: 'zh', name: 'Chinese (zh)' };
+const LOCALES = [DEFAULT_LOCALE, { code: 'en', name: 'English (en)' }];
+
+/**
+ * Every locale of LOCALES exists and `zh` is the default. On a fresh database the i18n plugin has
+ * just made its own initial locale (`en`, the default); this runs before anything is created.
+ */
+async function ensureLocales(strapi) {
+  const locales = strapi.plugin('i18n').service('locales');
+  for (const locale of LOCALES) {
+    if (!(await locales.findByCode(locale.code))) {
+      await locales.create(locale);
+      strapi.log.info(`[seed] locale ${locale.code} created`);
+    }
+  }
+  if ((await locales.getDefaultLocale()) !== DEFAULT_LOCALE.code) {
+    await locales.setDefaultLocale({ code: DEFAULT_LOCALE.code });
+    strapi.log.info(`[seed] default locale set to ${DEFAULT_LOCALE.code}`);
+  }
+}
+
 async function seed(strapi, { contentDir, runDir }) {
   const log = (msg) => strapi.log.info(`[seed] ${msg}`);
   const t0 = Date.now();
@@ -166,8 +189,9 @@ async function seed(strapi, { contentDir, runDir }) {
     };
   };
 
-  async function createArticle(a, key) {
-    // Upload inline images first, so the converters can map paths synchronously.
+  // The texts of an article as Strapi stores them (localized, in every locale): inline images
+  // uploaded first, so that the converters can map paths synchronously.
+  async function articleTexts(a) {
     const html = a.content || '';
     for (const m of html.matchAll(/<img\b[^>]*\bsrc="([^"]+)"[^>]*>/g)) {
       if (isLocalRef(m[1])) {
@@ -176,23 +200,29 @@ async function seed(strapi, { contentDir, runDir }) {
       }
     }
     const url = (u) => (isLocalRef(u) && files.has(u) ? files.get(u).url : u);
-    const data = {
+    const texts = {
       title: a.title,
       summary: a.summary ?? null,
       author: a.author ?? null,
       source: a.source ?? null,
+      body: null,
+      bodyBlocks: null,
+    };
+    if (a.markdown) texts.body = a.markdown;
+    else if (BLOCKS_ARTICLES.has(a.id)) texts.bodyBlocks = htmlToBlocks(html, { url, image: imageBlock });
+    else texts.body = htmlToMarkdown(html, { url });
+    return texts;
+  }
+
+  async function createArticle(a, key) {
+    const data = {
+      ...(await articleTexts(a)),
       publishTime: a.publishTime ? toIso(a.publishTime) : null,
       views: a.views ?? null,
       category: catMap.get(a.categoryId).documentId,
       // The home page's lead story (头条), as reference-cms flags it.
       lead: a.lead === true,
-      body: null,
-      bodyBlocks: null,
     };
-    if (a.markdown) data.body = a.markdown;
-    else if (BLOCKS_ARTICLES.has(a.id)) data.bodyBlocks = htmlToBlocks(html, { url, image: imageBlock });
-    else data.body = htmlToMarkdown(html, { url });
-
     if (a.cover) data.cover = (await uploadRef(a.cover, { alternativeText: a.title })).id;
     if (a.video) data.video = (await uploadRef(a.video, { alternativeText: a.title })).id;
     // The video's WebVTT captions: a plain file (text/vtt), served from /uploads like the video.
@@ -216,8 +246,74 @@ async function seed(strapi, { contentDir, runDir }) {
   await createArticle(HOSTILE, 'hostile');
   log(`${artMap.size} articles, ${files.size} files (${Date.now() - t0} ms)`);
 
+  // ---- English (content/en/, when the content has it): each English category and article is the
+  // `en` localization of the Chinese document with the same reference id (same documentId), made
+  // after every Chinese one so that the Chinese ids and upload names stay what they were. Only the
+  // localized fields are given: Strapi copies the shared ones (path, kind, sort, times, views, lead,
+  // cover, video, attachments) from the Chinese entry; relations (a category's parent, an
+  // article's category) name the same documents, which Strapi links in `en`.
+  const enDir = path.join(contentDir, 'en');
+  let enCategories = 0;
+  let enArticles = 0;
+  if (fs.existsSync(path.join(enDir, 'categories.json'))) {
+    const t1 = Date.now();
+    const english = JSON.parse(fs.readFileSync(path.join(enDir, 'categories.json'), 'utf8'));
+    const done = new Set();
+    const waiting = [...english];
+    while (waiting.length) {
+      const before = waiting.length;
+      for (let i = 0; i < waiting.length; i++) {
+        const c = waiting[i];
+        if (c.parentId && !done.has(c.parentId)) continue;
+        const zh = catMap.get(c.id);
+        if (!zh) throw new Error(`seed: English category ${c.id} has no Chinese one`);
+        if (cmsPath(c.url) !== zh.path) {
+          throw new Error(`seed: English category ${c.id} is at ${c.url}, the Chinese one at ${zh.path}`);
+        }
+        await strapi.documents('api::category.category').update({
+          documentId: zh.documentId,
+          locale: 'en',
+          data: {
+            name: c.name,
+            description: c.description ?? null,
+            parent: c.parentId ? catMap.get(c.parentId).documentId : null,
+          },
+        });
+        zh.en = c.name;
+        done.add(c.id);
+        waiting.splice(i--, 1);
+      }
+      if (waiting.length === before) throw new Error('seed: English category tree has dangling parents');
+    }
+    enCategories = done.size;
+
+    const articlesDir = path.join(enDir, 'articles');
+    const englishArticles = fs.existsSync(articlesDir)
+      ? fs
+          .readdirSync(articlesDir)
+          .filter((f) => f.endsWith('.json'))
+          .sort()
+          .flatMap((f) => JSON.parse(fs.readFileSync(path.join(articlesDir, f), 'utf8')))
+      : [];
+    for (const a of englishArticles) {
+      const zh = artMap.get(String(a.id));
+      if (!zh) throw new Error(`seed: English article ${a.id} has no Chinese one`);
+      if (!done.has(a.categoryId)) throw new Error(`seed: English article ${a.id}: no English category ${a.categoryId}`);
+      const data = {
+        ...(await articleTexts(a)),
+        category: catMap.get(a.categoryId).documentId,
+        // Captions are per language (the English track of the same video).
+        captions: a.captions ? (await uploadRef(a.captions)).id : null,
+      };
+      await strapi.documents('api::article.article').update({ documentId: zh.documentId, locale: 'en', data });
+      zh.en = a.title;
+      enArticles++;
+    }
+    log(`en: ${enCategories} categories, ${enArticles} articles (${Date.now() - t1} ms)`);
+  }
+
   const idMap = {
-    note: 'reference-cms id -> Strapi id/documentId (ids are deterministic on a fresh database)',
+    note: 'reference-cms id -> Strapi id/documentId (ids are deterministic on a fresh database); `en`: the name or title of its English localization (locale en, same documentId), where the content has one',
     categories: Object.fromEntries(catMap),
     articles: Object.fromEntries(artMap),
     files: Object.fromEntries([...files].map(([k, f]) => [k, { id: f.id, url: f.url }])),
@@ -292,4 +388,4 @@ async function ensureWebhook(strapi) {
   strapi.log.info(`[seed] webhook to ${url} created`);
 }
 
-module.exports = { seed, ensureApiToken, ensureEditorToken, ensureWebhook, cmsPath };
+module.exports = { seed, ensureLocales, ensureApiToken, ensureEditorToken, ensureWebhook, cmsPath };
