@@ -284,7 +284,7 @@ impl ApiError {
 /// CMS's English or its error codes, `rest_post_invalid_page_number`) gives way to the Chinese
 /// message of its status; the CMS's own reason stays in the error for the log line.
 fn for_visitors(msg: &str) -> bool {
-    !msg.trim().is_empty() && msg.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
+    !msg.trim().is_empty() && portal_core::model::site::has_han(msg)
 }
 
 fn upstream_parts(err: &UpstreamError) -> (i64, StatusCode, String) {

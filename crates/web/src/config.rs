@@ -773,7 +773,9 @@ impl Config {
                         }
                     }
                 }
-                _ if own == theirs && has_han(&own.to_string()) => out.push(path.to_owned()),
+                _ if own == theirs && portal_core::model::site::has_han(&own.to_string()) => {
+                    out.push(path.to_owned())
+                }
                 _ => {}
             }
         }
@@ -787,9 +789,6 @@ impl Config {
                 }
                 out
             })
-        }
-        fn has_han(text: &str) -> bool {
-            text.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
         }
         let own = serde_json::to_value(&self.site).unwrap_or_default();
         let mut gaps = Vec::new();

@@ -1,7 +1,8 @@
 // The language a page is in: Chinese, the site's own, at `/portal/…`, or English at
 // `/portal/en/…` when the gateway is configured with it (`[languages.en]`). One language a
 // document: the browser reads it from the page's `<html lang>`, which the gateway wrote; the
-// server render is told it with each call (`server.tsx`). A switch of language is a new page.
+// server render is told it with each call (`server.tsx`; a render thread runs one call at a time,
+// so a module-level value is the call's). A switch of language is a new page.
 //
 // Every string the app shows is written in both, beside the code that shows it, as a table per
 // module: `const text = messages({ zh: {…}, en: {…} })`, read in a render as `text().title`
@@ -9,7 +10,10 @@
 
 export type Locale = 'zh' | 'en';
 
-/** The languages the app is written in (the gateway's `APP_LANGUAGES`, with the site's own). */
+/**
+ * The languages the app is written in: the site's own and the gateway's `APP_LANGUAGES`
+ * (`model::site`'s test `the_apps_languages_are_the_gateways` reads this line).
+ */
 export const LOCALES: readonly Locale[] = ['zh', 'en'];
 
 let current: Locale = 'zh';

@@ -608,9 +608,11 @@ pub(super) fn language_problems(
             &key,
         )];
     }
-    let han = |name: &String| name.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
     let chinese: Vec<&String> = if code == "en" {
-        theirs.iter().filter(|n| han(n)).collect()
+        theirs
+            .iter()
+            .filter(|n| portal_core::model::site::has_han(n))
+            .collect()
     } else {
         Vec::new()
     };

@@ -14,10 +14,7 @@ const WEBHOOK_SECRET: &str = "languages-webhook-secret-0123";
 const ENGLISH: &str = "[languages.en]\nname = \"English\"\nquery = { locale = \"en\" }\n\
 [languages.en.site]\ncompany_name = \"Yunchuan Test Group\"\n";
 
-/// Whether `text` has a Chinese character.
-fn has_han(text: &str) -> bool {
-    text.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
-}
+use portal_core::model::site::has_han;
 
 async fn spawn_in_two_languages() -> TestApp {
     let cms = spawn_reference_cms().await;

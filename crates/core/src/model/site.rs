@@ -284,6 +284,12 @@ pub const SITE_LANGUAGE: &str = "zh";
 /// may name, and the only `/portal/<code>/…` prefixes a page's address may carry.
 pub const APP_LANGUAGES: [&str; 1] = ["en"];
 
+/// Whether `text` has a Chinese (CJK Unified Ideographs) character: a CMS's message a visitor may
+/// read as it is, a site fact left untranslated, a category named in Chinese in another language.
+pub fn has_han(text: &str) -> bool {
+    text.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
+}
+
 /// A page's address without its language (`/portal/en/about` → `en`, `/portal/about`); the
 /// site's own language's is returned as it is, with `None`.
 pub fn page_language(path: &str) -> (Option<&'static str>, std::borrow::Cow<'_, str>) {
@@ -298,4 +304,53 @@ pub fn page_language(path: &str) -> (Option<&'static str>, std::borrow::Cow<'_, 
         }
     }
     (None, path.into())
+}
+
+#[cfg(test)]
+mod language_tests {
+    use super::*;
+
+    /// The app's list of the languages it is written in (`frontend/src/lib/locale.ts`, `LOCALES`)
+    /// is the site's own and `APP_LANGUAGES`: the gateway serves `/portal/<code>/…` for no language
+    /// the app lacks, and the app has none the gateway would refuse.
+    #[test]
+    fn the_apps_languages_are_the_gateways() {
+        let locale_ts = include_str!("../../../../frontend/src/lib/locale.ts");
+        let listed = locale_ts
+            .split("export const LOCALES: readonly Locale[] = [")
+            .nth(1)
+            .and_then(|rest| rest.split(']').next())
+            .expect("locale.ts lists LOCALES");
+        let app: Vec<&str> = listed
+            .split(',')
+            .map(|c| c.trim().trim_matches('\''))
+            .filter(|c| !c.is_empty())
+            .collect();
+        let gateway: Vec<&str> = std::iter::once(SITE_LANGUAGE)
+            .chain(APP_LANGUAGES)
+            .collect();
+        assert_eq!(app, gateway);
+    }
+
+    #[test]
+    fn a_page_address_names_its_language_only_as_a_whole_segment() {
+        assert_eq!(
+            page_language("/portal/en/about"),
+            (Some("en"), "/portal/about".into())
+        );
+        assert_eq!(page_language("/portal/en"), (Some("en"), "/portal/".into()));
+        assert_eq!(
+            page_language("/portal/en/"),
+            (Some("en"), "/portal/".into())
+        );
+        assert_eq!(
+            page_language("/portal/english"),
+            (None, "/portal/english".into())
+        );
+        assert_eq!(
+            page_language("/portal/about"),
+            (None, "/portal/about".into())
+        );
+        assert!(has_han("中欧班列 X8032") && !has_han("China-Europe “train” ，"));
+    }
 }
