@@ -70,6 +70,11 @@ for n in range(1, 13):
 news(announcements, "draft-plan", "尚未发布的计划", "<p>草稿，访客不应看到。</p>", publish=False)
 notice = add(centre, "Folder", "notice", "通知公告")
 news(notice, "spring-schedule", "关于春节期间运输安排的通知", "<p>春节期间班列照常运行。</p>", effective="2026-11-20T08:30:00+08:00")
+# A page (Plone's Document), not a news item: articles are both types (the example's portal_type list).
+add(notice, "Document", "service-hours", "关于元旦假期客服时间的说明",
+    description="元旦假期客服时间",
+    text={"content-type": "text/html", "data": "<p>元旦假期期间，客服热线每日九时至十七时值守。</p>", "encoding": "utf-8"},
+    effective="2026-11-18T09:00:00+08:00")
 business = add(SITE, "Folder", "business", "业务板块")
 train = add(business, "Folder", "china-europe_train", "中欧班列", description="连接中国与欧洲的铁路货运")
 news(train, "china-europe-train", "中欧班列", "<p>每周开行十二列，覆盖欧洲十五个国家。</p>", effective="2026-02-01T09:00:00+08:00")

@@ -148,7 +148,7 @@ pub struct ChangesConfig {
     /// The parameter carrying the time (`modified_after`, `filters[updatedAt][$gt]`).
     pub param: String,
     /// Sent with every call (a sort, a page size, what to populate).
-    pub query: BTreeMap<String, String>,
+    pub query: BTreeMap<String, FixedValue>,
     /// How the time is written: `"rfc3339"` (`2026-11-26T08:00:00Z`) or `"unix"` (seconds).
     pub since: SinceFormat,
     /// How often to ask (at least 1 s; 10 s or more spares the CMS).
@@ -165,6 +165,30 @@ impl Default for ChangesConfig {
             since: SinceFormat::Rfc3339,
             every: std::time::Duration::from_secs(30),
         }
+    }
+}
+
+/// A fixed parameter's value: one, or several, each sent as the same parameter again (Plone's
+/// `portal_type=News Item&portal_type=Document`; a CMS reads a repeated parameter as a list).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(untagged)]
+pub enum FixedValue {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl FixedValue {
+    pub fn values(&self) -> &[String] {
+        match self {
+            Self::One(value) => std::slice::from_ref(value),
+            Self::Many(values) => values,
+        }
+    }
+}
+
+impl From<&str> for FixedValue {
+    fn from(value: &str) -> Self {
+        Self::One(value.to_owned())
     }
 }
 
@@ -264,8 +288,9 @@ impl Default for PagingConfig {
 #[serde(default, deny_unknown_fields)]
 pub struct CmsEndpointConfig {
     pub path: String,
-    /// Sent with every call (`type = "news.ArticlePage"`, `fields = "*"`).
-    pub query: BTreeMap<String, String>,
+    /// Sent with every call (`type = "news.ArticlePage"`, `fields = "*"`; a list of values sends
+    /// the parameter once for each: `portal_type = ["News Item", "Document"]`).
+    pub query: BTreeMap<String, FixedValue>,
     /// Name of the parameter carrying the value (the category of a list, the id of a detail,
     /// the parent of a children call); unused when the path template holds it.
     pub param: String,

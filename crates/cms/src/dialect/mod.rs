@@ -260,7 +260,14 @@ impl CmsEndpoint {
         }
         let marker = format!("{{{placeholder}}}");
         let mut in_query = false;
-        for (name, value) in &config.query {
+        for (name, value) in config
+            .query
+            .iter()
+            .flat_map(|(name, values)| values.values().iter().map(move |v| (name, v)))
+        {
+            if name.trim().is_empty() {
+                return Err(invalid(format!("{key}.query"), "a parameter needs a name"));
+            }
             let stripped = value.replace(&marker, "");
             if stripped.contains('{') {
                 return Err(invalid(
@@ -277,7 +284,7 @@ impl CmsEndpoint {
             query: config
                 .query
                 .iter()
-                .map(|(k, v)| (k.clone(), v.clone()))
+                .flat_map(|(k, values)| values.values().iter().map(|v| (k.clone(), v.clone())))
                 .collect(),
             in_query,
             marker,

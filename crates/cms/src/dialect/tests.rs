@@ -663,7 +663,7 @@ path = "@search"
 query = { portal_type = "Folder" }
 [endpoints.article_list]
 path = "@search"
-query = { "path.query" = "/Plone/{id}", portal_type = "News Item" }
+query = { "path.query" = "/Plone/{id}", portal_type = ["News Item", "Document"] }
 [endpoints.article_detail]
 path = "{id}"
 [lists]
@@ -697,7 +697,9 @@ fn ids_that_are_paths_are_read_below_the_root_and_sent_back_as_paths() {
             path: "@search".into(),
             query: vec![
                 ("path.query".into(), "/Plone/news_center/notice".into()),
+                // A list of values: the parameter once for each.
                 ("portal_type".into(), "News Item".into()),
+                ("portal_type".into(), "Document".into()),
                 ("b_start".into(), "10".into()),
                 ("b_size".into(), "10".into()),
             ],
