@@ -453,6 +453,91 @@ async fn sighup_reloads_the_config_file() {
     );
 }
 
+/// A reload that waits on the disk leaves every request served: here the reload reads
+/// `upstream.client_secret_file`, which has become a pipe the test holds open without writing,
+/// and the gateway has one async worker. `/healthz` and the API answer meanwhile, from the config
+/// before; once the secret is written the reload lands. (Reloaded on the worker, as before
+/// 5b63f07, every request waited for the reload: here, until the test gave up.)
+#[tokio::test]
+async fn a_reload_waiting_on_the_disk_keeps_no_request_waiting() {
+    use std::os::unix::fs::OpenOptionsExt;
+    /// Linux's `O_NONBLOCK`: a pipe opened to write without a reader fails rather than waits.
+    const O_NONBLOCK: i32 = 0o4000;
+    let cms = spawn_reference_cms().await;
+    let port = free_port();
+    let dir = tempfile::tempdir().unwrap();
+    let (file, secret) = (dir.path().join("gateway.toml"), dir.path().join("secret"));
+    std::fs::write(&secret, CLIENT_SECRET).unwrap();
+    let config = |company: &str| {
+        format!(
+            "[server]\nlisten = \"127.0.0.1:{port}\"\nwatch_config = true\n[upstream]\nbase_url = \"http://{cms}/\"\nclient_id = \"{CLIENT_ID}\"\nclient_secret_file = \"{}\"\n[site]\ncompany_name = \"{company}\"\n",
+            secret.display()
+        )
+    };
+    std::fs::write(&file, config("甲公司")).unwrap();
+    let _child = spawn_gateway(&file, &[("TOKIO_WORKER_THREADS", "1".to_owned())]);
+    let client = crate::helpers::client_builder()
+        .timeout(Duration::from_secs(5))
+        .build()
+        .unwrap();
+    let base = format!("http://127.0.0.1:{port}");
+    let site = format!("{base}/portal/api/site");
+    assert_eq!(
+        first_answer(&client, &site).await,
+        Some(reqwest::StatusCode::OK)
+    );
+    let company = || async {
+        let body: serde_json::Value = client.get(&site).send().await.ok()?.json().await.ok()?;
+        body["result"]["companyName"].as_str().map(str::to_owned)
+    };
+    assert_eq!(company().await.as_deref(), Some("甲公司"));
+
+    // The secret becomes a pipe; the edit starts a reload, which opens it and waits.
+    std::fs::remove_file(&secret).unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(&secret)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    std::fs::write(&file, config("乙公司")).unwrap();
+    let mut pipe = None;
+    for _ in 0..200 {
+        if let Ok(open) = std::fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(O_NONBLOCK)
+            .open(&secret)
+        {
+            pipe = Some(open);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let mut pipe = pipe.expect("the reload opened the secret file");
+    // The reload now waits for the secret. The gateway serves on, from the config before.
+    for _ in 0..5 {
+        let health = client.get(format!("{base}/healthz")).send().await;
+        assert_eq!(
+            health.map(|h| h.status()).ok(),
+            Some(reqwest::StatusCode::OK),
+            "/healthz is answered while a reload waits"
+        );
+        assert_eq!(
+            company().await.as_deref(),
+            Some("甲公司"),
+            "the API is answered while a reload waits, from the config before it"
+        );
+    }
+    std::io::Write::write_all(&mut pipe, CLIENT_SECRET.as_bytes()).unwrap();
+    drop(pipe);
+    assert!(
+        until(Duration::from_secs(10), || async {
+            company().await.as_deref() == Some("乙公司")
+        })
+        .await,
+        "the reload lands once it has read the secret"
+    );
+}
+
 #[tokio::test]
 async fn with_access_lines_off_only_server_errors_are_logged() {
     let port = free_port();
