@@ -97,9 +97,13 @@ const OPEN_LIMITS = Object.fromEntries(
   ),
 );
 // Every test's browser is one address (this machine), two tests and the sweep's lanes at once: more
-// cold pages rendered at once than one visitor's share of the render pool (a page past it is the app
-// shell, which a test reading the server's HTML would take for a failure).
-const RENDER_SHARE = { PORTAL__LIMITS__PER_CLIENT_RENDERS: '64' };
+// cold pages rendered at once, files streamed and searches than one visitor's shares (a page past
+// it is the app shell, which a test reading the server's HTML would take for a failure).
+const RENDER_SHARE = {
+  PORTAL__LIMITS__PER_CLIENT_RENDERS: '64',
+  PORTAL__LIMITS__PER_CLIENT_FILES: '64',
+  PORTAL__LIMITS__PER_CLIENT_SEARCHES: '64',
+};
 const dialectEnv = {
   GATEWAY_CONFIG: CONFIG,
   ...RENDER_SHARE,

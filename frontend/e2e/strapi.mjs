@@ -198,6 +198,8 @@ const gateway = spawn(join(root, 'target', 'release', 'portal-gateway'), ['--con
     PORTAL__LIMITS__PER_CLIENT_CMS_BURST: '100000',
     // The browser tests are one address, rendering more cold pages at once than a visitor's share.
     PORTAL__LIMITS__PER_CLIENT_RENDERS: '100000',
+    PORTAL__LIMITS__PER_CLIENT_FILES: '100000',
+    PORTAL__LIMITS__PER_CLIENT_SEARCHES: '100000',
     PORTAL__SEARCH__MODE: 'index',
     // Where an integrator's portal is reached (the sitemap's and the feeds' absolute links).
     PORTAL__SITE__PUBLIC_URL: BASE,

@@ -100,9 +100,10 @@ pub enum ApiError {
     /// uncached requests wait, so the others' still reach the CMS.
     #[error("the client's share of CMS calls is spent")]
     CmsShareSpent { retry_after: Duration },
-    /// The client already has `limits.per_client_renders` pages being rendered for it.
-    #[error("the client's share of the render pool is taken")]
-    RenderShareTaken,
+    /// The client already has its `limits.per_client_*` of a kind of work under way (renders,
+    /// files streamed, searches: `limits::Work`), named by its `portal_rate_limited_total` label.
+    #[error("the client's share of work under way is taken ({0})")]
+    ShareTaken(&'static str),
     #[error("admin token missing or wrong")]
     AdminRefused,
     /// A webhook notice without a valid signature, or signed too long ago.
@@ -198,7 +199,7 @@ impl ApiError {
             | Self::Upstream(UpstreamError::Ceiling { retry_after }) => Some(*retry_after),
             Self::Upstream(UpstreamError::Busy) => Some(Duration::from_secs(1)),
             Self::SearchBuilding => Some(Duration::from_secs(5)),
-            Self::SearchBusy | Self::RenderShareTaken => Some(Duration::from_secs(1)),
+            Self::SearchBusy | Self::ShareTaken(_) => Some(Duration::from_secs(1)),
             _ => None,
         }
     }
@@ -208,7 +209,7 @@ impl ApiError {
         match self {
             Self::RateLimited { .. } => Some("client"),
             Self::CmsShareSpent { .. } => Some("client_cms"),
-            Self::RenderShareTaken => Some("client_render"),
+            Self::ShareTaken(limit) => Some(limit),
             Self::Upstream(UpstreamError::Ceiling { .. }) => Some("upstream"),
             Self::Upstream(UpstreamError::Busy) => Some("upstream_concurrency"),
             Self::SearchBusy => Some("search_concurrency"),
@@ -234,7 +235,7 @@ impl ApiError {
                 format!("此地址只支持 {} 请求。", allow.replace(", ", "、")),
             ),
             Self::Upstream(err) => upstream_parts(err),
-            Self::RateLimited { .. } | Self::CmsShareSpent { .. } | Self::RenderShareTaken => {
+            Self::RateLimited { .. } | Self::CmsShareSpent { .. } | Self::ShareTaken(_) => {
                 plain(StatusCode::TOO_MANY_REQUESTS)
             }
             Self::AdminRefused => (

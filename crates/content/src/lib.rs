@@ -24,6 +24,7 @@ use std::{future::Future, pin::Pin, sync::Arc};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 
 use crate::envelope::{ApiError, success_bytes};
+use crate::limits::Work;
 pub use file::{PASSED_HEADERS, cache_control as file_cache_control, not_modified};
 pub use index::{Ask, Index, IndexError};
 use portal_cache::{CacheConfig, Class, Entry, Kind, Outcome, Policy, Timing, stats};
@@ -63,15 +64,19 @@ impl portal_cache::LoadError for ApiError {
     }
 
     fn is_share_refusal(&self) -> bool {
-        matches!(self, Self::CmsShareSpent { .. } | Self::RenderShareTaken)
+        matches!(self, Self::CmsShareSpent { .. } | Self::ShareTaken(_))
     }
 }
 
 /// A file as the service gives it: the cache's answer (kept, or just loaded and kept), or the
-/// CMS's answer streamed on.
+/// CMS's answer streamed on, with the client's place among its files streamed at once (to be held
+/// until the CMS's body is let go: `limits/shares.rs`).
 pub enum FileAnswer {
     Kept(Lookup),
-    Streamed(File),
+    Streamed {
+        file: File,
+        share: Option<limits::Held>,
+    },
 }
 
 /// A load under way, as the cache runs it.
@@ -212,17 +217,28 @@ impl<'a> ContentService<'a> {
         let keep_private = config.file_keep_private;
         if !config.enabled || max_bytes == 0 || forward.contains_key(header::RANGE) {
             stats::record(kind, Outcome::Bypass);
-            // Each streamed answer is a call to the CMS: charged to the client's share, as a
-            // load is (a `Range` on a file was a side door to everyone's CMS calls).
+            // Each streamed answer holds a CMS connection while it lasts: the client has a
+            // share of those at once. And it is a call to the CMS: charged to the client's
+            // share, as a load is (a `Range` on a file was a side door to everyone's CMS calls).
+            let share = limits::take_share(Work::File)?;
             limits::charge_cms_share()?;
-            let streamed = file::fetch(&self.source.upstream, segments, &query, forward).await?;
-            return Ok(FileAnswer::Streamed(streamed));
+            let file = file::fetch(&self.source.upstream, segments, &query, forward).await?;
+            return Ok(FileAnswer::Streamed { file, share });
         }
         let mut key = format!("files/{}", segments.join("/"));
         if !query.is_empty() {
             let pairs: Vec<String> = query.iter().map(|(k, v)| format!("{k}={v}")).collect();
             key = format!("{key}?{}", pairs.join("&"));
         }
+        // A client at its share of streams is still served a file that is kept; any other would be
+        // one more stream (and a CMS call to find out), refused before that call.
+        let share = match limits::take_share(Work::File) {
+            Ok(share) => Ok(share),
+            Err(taken) => match self.cache.peek(&key).await {
+                Some(kept) if kept.cacheable => Err(taken),
+                _ => return Err(taken),
+            },
+        };
         let query: Arc<[(String, String)]> = query.into();
         let policy = self.policy(kind, Endpoint::Files, &key).in_memory_only();
         let handoff = file::Handoff::default();
@@ -256,7 +272,8 @@ impl<'a> ContentService<'a> {
         if matches!(&lookup.result, Ok(entry) if !entry.cacheable) {
             stats::record(kind, Outcome::Bypass);
             let handed = handoff.lock().expect("file handoff lock").take();
-            let streamed = match handed {
+            let share = share?;
+            let file = match handed {
                 // This request's own load: the full answer, which may answer its condition.
                 Some(full) if file::not_modified(forward, &full.headers) => {
                     file::unchanged(full.headers)
@@ -269,7 +286,7 @@ impl<'a> ContentService<'a> {
                     file::fetch(&self.source.upstream, segments, &query, forward).await?
                 }
             };
-            return Ok(FileAnswer::Streamed(streamed));
+            return Ok(FileAnswer::Streamed { file, share });
         }
         stats::record(kind, lookup.outcome);
         Ok(FileAnswer::Kept(lookup))

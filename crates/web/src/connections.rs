@@ -27,6 +27,7 @@ use std::{
 };
 
 use ipnet::IpNet;
+use portal_content::limits::{Held, Shares};
 
 use crate::config::{LimitsConfig, ServerConfig};
 use tokio::{
@@ -354,25 +355,7 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for Watched<S> {
 /// The open connections of each peer address.
 #[derive(Default)]
 pub struct PerClient {
-    open: Mutex<HashMap<IpAddr, usize>>,
-}
-
-/// One counted connection; uncounted when dropped.
-pub struct Held {
-    of: Arc<PerClient>,
-    peer: IpAddr,
-}
-
-impl Drop for Held {
-    fn drop(&mut self) {
-        let mut open = self.of.open.lock().expect("connection counts lock");
-        if let Some(count) = open.get_mut(&self.peer) {
-            *count -= 1;
-            if *count == 0 {
-                open.remove(&self.peer);
-            }
-        }
-    }
+    open: Arc<Shares>,
 }
 
 /// What [`PerClient::admit`] decides.
@@ -386,23 +369,17 @@ pub enum Admitted {
 }
 
 impl PerClient {
-    pub fn admit(self: &Arc<Self>, peer: IpAddr, limits: &ConnectionLimits) -> Admitted {
+    pub fn admit(&self, peer: IpAddr, limits: &ConnectionLimits) -> Admitted {
         let peer = peer.to_canonical();
         if limits.trusted.iter().any(|net| net.contains(&peer)) {
             return Admitted::Proxy;
         }
         // Counted by client: an IPv6 peer by its /64, as the request limits count it.
         let peer = portal_content::limits::client_key(peer);
-        let mut open = self.open.lock().expect("connection counts lock");
-        let count = open.entry(peer).or_default();
-        if *count >= limits.per_client {
-            return Admitted::Refused;
+        match self.open.enter(peer, limits.per_client) {
+            Some(held) => Admitted::Counted(held),
+            None => Admitted::Refused,
         }
-        *count += 1;
-        Admitted::Counted(Held {
-            of: Arc::clone(self),
-            peer,
-        })
     }
 }
 

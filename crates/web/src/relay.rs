@@ -29,12 +29,14 @@ use futures_util::StreamExt;
 use http_body::Frame;
 use tokio::sync::mpsc::{self, error::SendTimeoutError};
 
-/// `body`, handed on as the client takes it; abandoned when a piece waits `stall` for it.
-pub fn relayed(body: Body, stall: Duration) -> Body {
+/// `body`, handed on as the client takes it; abandoned when a piece waits `stall` for it. `held`
+/// (the client's place among its relays) is let go with the CMS's body.
+pub fn relayed<H: Send + 'static>(body: Body, stall: Duration, held: H) -> Body {
     let (pieces, taken) = mpsc::channel(1);
     let whole = Arc::new(AtomicBool::new(false));
     let done = Arc::clone(&whole);
     tokio::spawn(async move {
+        let _held = held;
         let mut body = body.into_data_stream();
         while let Some(piece) = body.next().await {
             let failed = piece.is_err();
@@ -95,7 +97,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_client_that_reads_gets_the_whole_body() {
-        let body = relayed(pieces(100), Duration::from_secs(5));
+        let body = relayed(pieces(100), Duration::from_secs(5), ());
         let bytes = body.collect().await.unwrap().to_bytes();
         assert_eq!(bytes.len(), 1000);
     }
@@ -114,7 +116,7 @@ mod tests {
             let _held = &flag;
             Ok::<_, std::io::Error>(Bytes::from_static(b"0123456789"))
         });
-        let mut body = relayed(Body::from_stream(source), Duration::from_millis(200));
+        let mut body = relayed(Body::from_stream(source), Duration::from_millis(200), ());
         body.frame().await.unwrap().unwrap();
         for _ in 0..50 {
             if dropped.load(Ordering::SeqCst) {

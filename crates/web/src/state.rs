@@ -272,8 +272,6 @@ pub struct Shared {
     pub search: Arc<portal_search::SearchIndex>,
     /// What each page read when last rendered, given to its next render at once.
     pub page_reads: crate::pages::reads::PageReads,
-    /// Each client's renders under way (`limits.per_client_renders`).
-    pub render_shares: Arc<crate::pages::shares::RenderShares>,
     config_path: Option<PathBuf>,
 }
 
@@ -321,7 +319,6 @@ impl AppState {
             webhook_seen: crate::webhook::seen::SeenNotices::default(),
             search: Arc::default(),
             page_reads: Default::default(),
-            render_shares: Arc::default(),
             config_path,
         })))
     }

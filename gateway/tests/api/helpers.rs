@@ -241,10 +241,12 @@ pub fn open_limits(config: &mut Config) {
     limits.upstream_per_second = 100_000;
     limits.upstream_burst = 100_000;
     limits.per_client_renders = 100_000;
+    limits.per_client_files = 100_000;
+    limits.per_client_searches = 100_000;
 }
 
 /// `open_limits` as TOML, for a test that writes its config to a file.
-pub const OPEN_LIMITS_TOML: &str = "[limits]\nper_client_per_second = 100000\nper_client_burst = 100000\nper_client_cms_per_second = 100000\nper_client_cms_burst = 100000\nupstream_per_second = 100000\nupstream_burst = 100000\nper_client_renders = 100000\n";
+pub const OPEN_LIMITS_TOML: &str = "[limits]\nper_client_per_second = 100000\nper_client_burst = 100000\nper_client_cms_per_second = 100000\nper_client_cms_burst = 100000\nupstream_per_second = 100000\nupstream_burst = 100000\nper_client_renders = 100000\nper_client_files = 100000\nper_client_searches = 100000\n";
 
 /// Sets `endpoint`'s (a cache name: `article/list`) time to live.
 pub fn set_ttl(config: &mut Config, endpoint: &str, ttl: Duration) {

@@ -358,3 +358,81 @@ async fn an_h2_client_that_never_reads_lets_the_cms_go_and_its_pings_keep_no_con
     let health = app.client.get(app.url("/healthz")).send().await.unwrap();
     assert_eq!(health.status(), 200);
 }
+
+/// The `limits.per_client_files` share: a client that opens streams of a video and reads none
+/// holds a CMS connection with each until the stall deadline. It has its share of them at once;
+/// its next is refused at once (429, `Retry-After: 1`, no CMS call), a visitor from another
+/// address is served, and a stream the client lets go gives its place back.
+#[tokio::test]
+async fn a_client_streaming_files_holds_at_most_its_share_of_cms_connections() {
+    use std::time::Duration;
+    let (app, fake) = spawn_with_fake(
+        // 4 MiB a piece every 50 ms: minutes, unless let go.
+        Reply::Trickle {
+            chunks: 4096,
+            gap: Duration::from_millis(50),
+        },
+        |c| {
+            open_limits(c);
+            c.limits.per_client_files = 3;
+        },
+    )
+    .await;
+    let from = |address: &str| {
+        client_builder()
+            .local_address(Some(address.parse().unwrap()))
+            .build()
+            .unwrap()
+    };
+    let (hog, visitor) = (from("127.0.0.2"), from("127.0.0.3"));
+    let video = app.url("/portal/api/files/videos/long.webm");
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        let streaming = hog.get(&video).send().await.unwrap();
+        assert_eq!(streaming.status(), 200);
+        held.push(streaming);
+    }
+    assert_eq!(fake.trickling(), 3);
+    let calls = fake.seen().len();
+    let refused = hog.get(&video).send().await.unwrap();
+    assert_eq!(refused.status(), 429);
+    assert_eq!(refused.headers()["retry-after"], "1");
+    let body: serde_json::Value = refused.json().await.unwrap();
+    assert_eq!(body["code"], 429);
+    assert_eq!(
+        fake.seen().len(),
+        calls,
+        "a refused stream asks the CMS nothing"
+    );
+    let served = visitor.get(&video).send().await.unwrap();
+    assert_eq!(served.status(), 200, "another address has its own share");
+    // One stream let go: its place comes back once the relay has let the CMS go.
+    drop(held.pop());
+    let mut again = None;
+    for _ in 0..200 {
+        let answer = hog.get(&video).send().await.unwrap();
+        if answer.status() == 200 {
+            again = Some(answer);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(
+        again.is_some(),
+        "a place given back serves the client's next stream"
+    );
+    let metrics = app
+        .client
+        .get(app.url("/metrics"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        metrics.contains("limit=\"client_files\""),
+        "the refusal is counted"
+    );
+    drop((held, served, again));
+}

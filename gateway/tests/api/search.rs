@@ -145,3 +145,68 @@ async fn every_dialect_searches_alike() {
         );
     }
 }
+
+/// The `limits.per_client_searches` share: a client with its searches under way (here, a CMS
+/// slow to answer them) has its next refused at once (429, `Retry-After: 1`, no CMS call), while
+/// a visitor from another address searches.
+#[tokio::test]
+async fn a_client_with_its_searches_under_way_is_refused_the_next_at_once() {
+    use std::time::Duration;
+    let (app, fake) = spawn_with_fake(
+        Reply::Delayed(
+            Duration::from_secs(3),
+            serde_json::json!({"code": 200, "data": {"records": [], "total": 0}}),
+        ),
+        |c| {
+            open_limits(c);
+            c.limits.per_client_searches = 2;
+            c.upstream.timeout = Duration::from_secs(10);
+        },
+    )
+    .await;
+    let from = |address: &str| {
+        client_builder()
+            .local_address(Some(address.parse().unwrap()))
+            .build()
+            .unwrap()
+    };
+    let (hog, visitor) = (from("127.0.0.2"), from("127.0.0.3"));
+    let search = |words: &str| app.url(&format!("/portal/api/article/search?keyword={words}"));
+    let under_way: Vec<_> = ["铁路", "物流"]
+        .into_iter()
+        .map(|words| tokio::spawn(hog.get(search(words)).send()))
+        .collect();
+    assert!(
+        until(Duration::from_secs(5), || {
+            let fake = fake.clone();
+            async move { fake.calls_to("/search") >= 2 }
+        })
+        .await,
+        "both searches reach the CMS: {:?}",
+        fake.seen()
+    );
+    let refused = hog.get(search("港口")).send().await.unwrap();
+    assert_eq!(refused.status(), 429);
+    assert_eq!(refused.headers()["retry-after"], "1");
+    assert_eq!(
+        fake.calls_to("/search"),
+        2,
+        "a refused search asks the CMS nothing"
+    );
+    let visitors = tokio::spawn(visitor.get(search("班列")).send());
+    assert!(
+        until(Duration::from_secs(5), || {
+            let fake = fake.clone();
+            async move { fake.calls_to("/search") >= 3 }
+        })
+        .await,
+        "another address searches"
+    );
+    for search in under_way {
+        assert_ne!(search.await.unwrap().unwrap().status(), 429);
+    }
+    assert_ne!(visitors.await.unwrap().unwrap().status(), 429);
+    // Its searches answered, the client searches again.
+    let after = hog.get(search("港口")).send().await.unwrap();
+    assert_ne!(after.status(), 429);
+}

@@ -623,6 +623,8 @@ per_client_cms_per_second = 1000000
 per_client_cms_burst = 1000000
 per_client_burst = 1000000
 per_client_renders = 1000000
+per_client_files = 1000000
+per_client_searches = 1000000
 
 [admin]
 token = "{ADMIN_TOKEN}"

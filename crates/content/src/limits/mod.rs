@@ -4,6 +4,7 @@
 
 mod layer;
 mod settings;
+mod shares;
 
 use std::{net::IpAddr, num::NonZeroU32, sync::Arc};
 
@@ -19,6 +20,7 @@ use ipnet::IpNet;
 use crate::envelope::ApiError;
 pub use layer::{ADMIN_PREFIX, ClientLimit, ClientLimitLayer, is_limited};
 pub use settings::LimitsConfig;
+pub use shares::{Held, Shares, Work};
 
 type KeyedLimiter = RateLimiter<IpAddr, DefaultKeyedStateStore<IpAddr>, DefaultClock>;
 
@@ -46,7 +48,7 @@ pub fn client_key(ip: IpAddr) -> IpAddr {
 pub fn charge_cms_share() -> Result<(), ApiError> {
     CLIENT
         .try_with(|(ip, limits)| {
-            let policy = limits.0.load();
+            let policy = limits.policy();
             policy
                 .cms_share
                 .check_key(&client_key(*ip))
@@ -55,6 +57,15 @@ pub fn charge_cms_share() -> Result<(), ApiError> {
                 })
         })
         .unwrap_or(Ok(()))
+}
+
+/// A place for `work` for the client of the request being served, held while the value lives
+/// (`shares.rs`); `Err` when the client has its `limits.per_client_*` of it under way. Outside a
+/// request nothing is counted (`None`).
+pub fn take_share(work: Work) -> Result<Option<Held>, ApiError> {
+    CLIENT
+        .try_with(|(ip, limits)| limits.take_share(work, client_key(*ip)).map(Some))
+        .unwrap_or(Ok(None))
 }
 
 /// The client of the request being served, as its allowances key it (`client_key`); `None`
@@ -157,25 +168,51 @@ impl ClientPolicy {
     }
 }
 
-/// The per-client limiter as the layer and the reload path share it. A reload swaps the policy
-/// only when `[limits]` changed, so visitors' allowances survive unrelated reloads.
+/// The per-client limiter as the layer and the reload path share it, and each client's work
+/// under way. A reload swaps the policy only when `[limits]` changed, so visitors' allowances
+/// survive unrelated reloads; the work under way is counted across reloads.
 #[derive(Clone)]
-pub struct ClientLimits(Arc<ArcSwap<ClientPolicy>>);
+pub struct ClientLimits(Arc<Limits>);
+
+struct Limits {
+    policy: ArcSwap<ClientPolicy>,
+    under_way: shares::WorkShares,
+}
 
 impl ClientLimits {
     pub fn new(config: &LimitsConfig) -> Self {
-        Self(Arc::new(ArcSwap::from_pointee(ClientPolicy::new(config))))
+        Self(Arc::new(Limits {
+            policy: ArcSwap::from_pointee(ClientPolicy::new(config)),
+            under_way: shares::WorkShares::default(),
+        }))
     }
 
     /// Takes a reloaded `[limits]`.
     pub fn apply(&self, config: &LimitsConfig) {
-        if self.0.load().config != *config {
-            self.0.store(Arc::new(ClientPolicy::new(config)));
+        if self.0.policy.load().config != *config {
+            self.0.policy.store(Arc::new(ClientPolicy::new(config)));
         }
     }
 
+    /// A place for `work` for `client` (its key: `client_key`), held while the value lives;
+    /// `Err` past its `limits.per_client_*`.
+    pub fn take_share(&self, work: Work, client: IpAddr) -> Result<Held, ApiError> {
+        let max = {
+            let config = &self.0.policy.load().config;
+            match work {
+                Work::Render => config.per_client_renders,
+                Work::File => config.per_client_files,
+                Work::Search => config.per_client_searches,
+            }
+        };
+        self.0
+            .under_way
+            .enter(work, client, max)
+            .ok_or(ApiError::ShareTaken(work.limit_label()))
+    }
+
     pub fn forget_idle_clients(&self) {
-        let policy = self.0.load();
+        let policy = self.0.policy.load();
         for limiter in [&policy.per_client, &policy.cms_share] {
             limiter.retain_recent();
             limiter.shrink_to_fit();
@@ -185,7 +222,7 @@ impl ClientLimits {
     /// The policy now in force.
     /// The policy in force, for one request (one load: see `layer.rs`).
     fn policy(&self) -> arc_swap::Guard<Arc<ClientPolicy>> {
-        self.0.load()
+        self.0.policy.load()
     }
 }
 

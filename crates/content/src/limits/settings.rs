@@ -33,8 +33,13 @@ pub struct LimitsConfig {
     /// Trusted proxies are not counted (every visitor behind one shares its address).
     pub max_connections_per_client: usize,
     /// Pages one client may have being rendered at once (those it started; not in the cache);
-    /// past it, its next is the app shell at once (`pages/shares.rs`).
+    /// past it, its next is the app shell at once (`limits/shares.rs`).
     pub per_client_renders: usize,
+    /// Files one client may have streamed from the CMS at once (a `Range`, a file not kept: each
+    /// holds a CMS connection while it lasts); past it, 429 at once.
+    pub per_client_files: usize,
+    /// Searches one client may have under way at once; past it, 429 at once.
+    pub per_client_searches: usize,
 }
 
 impl LimitsConfig {
@@ -63,6 +68,8 @@ impl Default for LimitsConfig {
             max_uri_bytes: 4096,
             max_connections_per_client: 256,
             per_client_renders: 2,
+            per_client_files: 8,
+            per_client_searches: 2,
         }
     }
 }

@@ -55,12 +55,12 @@ pub async fn file(
     if segments.len() > 16 || !segments.iter().all(safe) {
         return Err(not_found());
     }
-    let upstream = match state
+    let (upstream, share) = match state
         .content()
         .file(&segments, query.as_deref(), &headers)
         .await?
     {
-        FileAnswer::Streamed(upstream) => upstream,
+        FileAnswer::Streamed { file, share } => (file, share),
         FileAnswer::Kept(lookup) => {
             let entry = lookup.result?;
             let mut wants = Wants::of(&headers);
@@ -80,12 +80,16 @@ pub async fn file(
             return Ok(response);
         }
     };
-    streamed(upstream, state.runtime().config.server.stall_timeout)
+    streamed(upstream, share, state.runtime().config.server.stall_timeout)
 }
 
 /// The CMS's answer, streamed on with the headers the route passes; let go when the client takes
-/// none of it for `stall` (`relay.rs`).
-fn streamed(upstream: File, stall: std::time::Duration) -> Result<Response, ApiError> {
+/// none of it for `stall` (`relay.rs`). The client's `share` is held until then.
+fn streamed(
+    upstream: File,
+    share: Option<portal_content::limits::Held>,
+    stall: std::time::Duration,
+) -> Result<Response, ApiError> {
     if upstream.status == StatusCode::NOT_MODIFIED {
         let mut response = StatusCode::NOT_MODIFIED.into_response();
         copy_headers(&upstream.headers, response.headers_mut());
@@ -102,7 +106,7 @@ fn streamed(upstream: File, stall: std::time::Duration) -> Result<Response, ApiE
         return Err(not_found());
     }
     let encoding = relayed_encoding(&upstream.headers)?;
-    let mut response = Response::new(crate::relay::relayed(upstream.body, stall));
+    let mut response = Response::new(crate::relay::relayed(upstream.body, stall, share));
     *response.status_mut() = upstream.status;
     copy_headers(&upstream.headers, response.headers_mut());
     let out = response.headers_mut();

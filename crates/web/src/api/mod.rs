@@ -168,6 +168,9 @@ async fn article_search(
     info: RequestInfo,
     query: RawQuery,
 ) -> Result<Response, ApiError> {
+    // A search not in the cache holds a turn of the index, or a CMS call, until answered: the
+    // client has a share of those at once (`limits/shares.rs`), a cached one holds it a moment.
+    let _share = portal_content::limits::take_share(portal_content::limits::Work::Search)?;
     content_answer(&state, info, Endpoint::ArticleSearch, query).await
 }
 

@@ -20,7 +20,6 @@
 //! never kept.
 
 pub(crate) mod reads;
-pub(crate) mod shares;
 
 use std::{
     collections::{BTreeMap, BTreeSet},
@@ -42,6 +41,7 @@ use portal_cache::{Entry, Kind, MediaType, Outcome, Timing, Wants, respond};
 use portal_content::Caller;
 use portal_content::{
     envelope::ApiError,
+    limits::Work,
     request::query::{MAX_KEYWORD, MAX_PAGE, RawQuery},
 };
 use portal_core::{
@@ -115,10 +115,10 @@ pub async fn page(state: &AppState, request: &Parts) -> Option<Response> {
             Ok(entry) => respond(&entry, lookup.outcome, &wants, lookup.timing),
             // This client has spent its share of the CMS: the app shell (no CMS call), as 429
             // with when to come back, so a crawler retries rather than index an empty page.
-            // Or of the render pool (`shares.rs`): the same, for a second.
-            Err(err @ (ApiError::CmsShareSpent { .. } | ApiError::RenderShareTaken)) => {
+            // Or of the render pool (`limits/shares.rs`): the same, for a second.
+            Err(err @ (ApiError::CmsShareSpent { .. } | ApiError::ShareTaken(_))) => {
                 let reason = match err {
-                    ApiError::RenderShareTaken => "render_share",
+                    ApiError::ShareTaken(_) => "render_share",
                     _ => "cms_share",
                 };
                 let retry_after = err
@@ -178,7 +178,7 @@ fn key_prefix(runtime: &crate::state::Runtime, lang: Option<&Language>, build: u
 }
 
 /// How the page at `url` is made, for the cache to call; a render `client` starts is charged to
-/// its share (`shares.rs`).
+/// its share (`limits/shares.rs`).
 fn loader(
     state: &AppState,
     url: String,
@@ -192,11 +192,9 @@ fn loader(
         let state = state.clone();
         let url = url.clone();
         Box::pin(async move {
-            let max = state.runtime().config.limits.per_client_renders;
-            let share = client.map(|client| state.render_shares.enter(client, max));
-            if let Some(None) = share {
-                return Err(ApiError::RenderShareTaken);
-            }
+            let _share = client
+                .map(|client| state.client_limits.take_share(Work::Render, client))
+                .transpose()?;
             Ok::<_, ApiError>(std::sync::Arc::new(make(&state, &url).await))
         })
     }
