@@ -142,6 +142,8 @@ notices=$(get '/portal/api/article/list?categoryId=news_center:notice&page=1&siz
 doc=$(get '/portal/api/article/detail?id=news_center:notice:service-hours')
 [ "$(echo "$doc" | json 'd["result"]["title"]')" = "关于元旦假期客服时间的说明" ] || fail "the page as an article: $doc"
 echo "$doc" | grep -q '客服热线每日九时' || fail "the page's text: $doc"
+echo "$doc" | grep -q 'href=\\"/portal/news_center/notice\\"' ||
+  fail "a link to a folder is to its section's page: $doc"
 done_in
 
 step "a cover: Plone's image scale, relayed as a file"
@@ -163,6 +165,8 @@ detail=$(get '/portal/api/article/detail?id=news_center:company_announcement:new
 [ "$(echo "$detail" | json 'd["result"]["title"]')" = "青岚陆港第12期班列顺利发车" ] || fail "the title: $detail"
 [ "$(echo "$detail" | json 'd["result"]["categoryId"]')" = "news_center:company_announcement" ] || fail "its folder: $detail"
 echo "$detail" | grep -q '杜伊斯堡' || fail "the body: $detail"
+echo "$detail" | grep -q '/portal/article/news_center:notice:spring-schedule' ||
+  fail "a link to another item of the site opens it in the portal ([dialect.links] {path}): $detail"
 for id in news_center:company_announcement:draft-plan news_center:nothing-here; do
   status=$(curl -sS -o /dev/null -w '%{http_code}' "$GW/portal/api/article/detail?id=$id")
   [ "$status" = 404 ] || fail "$id: $status, not 404 (a draft is not public; a missing item is none)"

@@ -398,6 +398,10 @@ fn draft(example: &Example, request: &Request, facts: &Facts) -> String {
             ),
             ("\"/Plone/{id}\"", toml_string(&format!("{path}/{{id}}"))),
             (
+                "\"/Plone/{path}\"",
+                toml_string(&format!("{path}/{{path}}")),
+            ),
+            (
                 "strip_prefix = \"/Plone\"",
                 format!("strip_prefix = {}", toml_string(path)),
             ),
@@ -579,11 +583,14 @@ fn insert_before_blank_tail(out: &mut Vec<String>, line: &str) {
 pub fn summary(written: &Written, out: &str) -> String {
     let errors = written.report.at_level(Level::Error).count();
     let warnings = written.report.at_level(Level::Warning).count();
-    let questions = written.config.matches("# 问").count();
+    let questions = match written.config.matches("# 问").count() {
+        1 => "1 question".to_owned(),
+        n => format!("{n} questions"),
+    };
     format!(
         "portal-gateway init: {} recognised; wrote {out}\n\
          check-upstream against it: {errors} errors, {warnings} warnings\n\
-         {questions} questions in it (lines marked 问) are yours to answer; then: portal-gateway --config {out}\n",
+         {questions} in it (lines marked 问) yours to answer; then: portal-gateway --config {out}\n",
         written.cms
     )
 }

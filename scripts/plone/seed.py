@@ -73,7 +73,9 @@ news(notice, "spring-schedule", "关于春节期间运输安排的通知", "<p>�
 # A page (Plone's Document), not a news item: articles are both types (the example's portal_type list).
 add(notice, "Document", "service-hours", "关于元旦假期客服时间的说明",
     description="元旦假期客服时间",
-    text={"content-type": "text/html", "data": "<p>元旦假期期间，客服热线每日九时至十七时值守。</p>", "encoding": "utf-8"},
+    text={"content-type": "text/html", "encoding": "utf-8",
+          "data": "<p>元旦假期期间，客服热线每日九时至十七时值守。</p>"
+                  f"<p>其他安排见<a href=\"{SITE}/news_center/notice\">通知公告</a>。</p>"},
     effective="2026-11-18T09:00:00+08:00")
 business = add(SITE, "Folder", "business", "业务板块")
 train = add(business, "Folder", "china-europe_train", "中欧班列", description="连接中国与欧洲的铁路货运")

@@ -1,6 +1,7 @@
 //! The CMS's own article page addresses (`dialect.links.article`), read out of links in bodies:
 //! `https://cms.example.com/news/{id}.html` names an article by id, `/news/*/{slug}/` by the
-//! slug the CMS gives its page (which the gateway looks up, `endpoints.article_by_slug`).
+//! slug the CMS gives its page (which the gateway looks up, `endpoints.article_by_slug`), and
+//! `/Plone/{path}` by where it sits, for a CMS whose ids are paths (`dialect.ids = "paths"`).
 
 use portal_core::model::Id;
 
@@ -18,6 +19,8 @@ enum Piece {
     AnySegment,
     Id,
     Slug,
+    /// `{path}`: one or more segments, the id of a CMS whose ids are paths (`/` read as `:`).
+    Path,
 }
 
 /// One compiled pattern: fixed text, `*` segments and one `{id}` or `{slug}`.
@@ -45,6 +48,8 @@ impl LinkPattern {
         while !rest.is_empty() {
             let (piece, len) = if rest.starts_with("{id}") {
                 (Some(Piece::Id), 4)
+            } else if rest.starts_with("{path}") {
+                (Some(Piece::Path), 6)
             } else if rest.starts_with("{slug}") {
                 (Some(Piece::Slug), 6)
             } else if rest.starts_with('*') {
@@ -57,7 +62,7 @@ impl LinkPattern {
                     if !text.is_empty() {
                         pieces.push(Piece::Text(std::mem::take(&mut text)));
                     }
-                    if matches!(piece, Piece::Id | Piece::Slug) {
+                    if matches!(piece, Piece::Id | Piece::Slug | Piece::Path) {
                         names += 1;
                     }
                     pieces.push(piece);
@@ -72,9 +77,9 @@ impl LinkPattern {
         let starts_fixed = matches!(pieces.first(), Some(Piece::Text(t)) if t.contains('/'));
         if names != 1 || !starts_fixed {
             return Err(format!(
-                "`{pattern}` must hold `{{id}}` or `{{slug}}` once after some fixed text, e.g. \
-                 https://cms.example.com/news/{{id}}.html or /news/*/{{slug}}/ (`*` is one \
-                 path segment)"
+                "`{pattern}` must hold `{{id}}`, `{{slug}}` or `{{path}}` once after some fixed \
+                 text, e.g. https://cms.example.com/news/{{id}}.html, /news/*/{{slug}}/ (`*` is \
+                 one path segment) or /Plone/{{path}} (ids that are paths)"
             ));
         }
         Ok(Self(pieces))
@@ -83,6 +88,11 @@ impl LinkPattern {
     /// Whether this pattern names articles by slug (and so needs a lookup).
     pub fn by_slug(&self) -> bool {
         self.0.contains(&Piece::Slug)
+    }
+
+    /// Whether this pattern names articles by path (`{path}`: for ids that are paths only).
+    pub fn by_path(&self) -> bool {
+        self.0.contains(&Piece::Path)
     }
 
     /// The article `link` names, when it matches the whole pattern. A trailing `/` the pattern
@@ -106,6 +116,24 @@ impl LinkPattern {
         };
         match piece {
             Piece::Text(text) => Self::match_from(rest, link.strip_prefix(text.as_str())?),
+            Piece::Path => {
+                // Segments up to the query or fragment, fixed text after it deciding where it
+                // stops (shortest first); each segment a name (never empty, `.` or `..`).
+                let end = link.find(['?', '#']).unwrap_or(link.len());
+                (1..=end)
+                    .filter(|end| link.is_char_boundary(*end))
+                    .find_map(|end| {
+                        let (value, after) = link.split_at(end);
+                        Self::match_from(rest, after)?;
+                        let named = value
+                            .split('/')
+                            .all(|s| !s.is_empty() && s != "." && s != ".." && !s.contains(':'));
+                        if !named {
+                            return None;
+                        }
+                        Id::parse(&value.replace('/', ":")).ok().map(ArticleRef::Id)
+                    })
+            }
             Piece::AnySegment | Piece::Id | Piece::Slug => {
                 // A named or `*` piece takes one segment's worth of text: try each end in turn
                 // (short ones first), so fixed text after it decides where it stops.
@@ -123,7 +151,7 @@ impl LinkPattern {
                             Piece::Slug => {
                                 is_slug(value).then(|| ArticleRef::Slug(value.to_owned()))
                             }
-                            Piece::Text(_) => unreachable!(),
+                            Piece::Text(_) | Piece::Path => unreachable!(),
                         }
                     })
             }
@@ -189,8 +217,48 @@ mod tests {
     }
 
     #[test]
+    fn a_path_names_the_article_at_it_segments_and_all() {
+        let by_path = pattern("https://plone.example/Plone/{path}");
+        assert!(by_path.by_path());
+        assert_eq!(
+            by_path.matches("https://plone.example/Plone/news_center/notice/spring-schedule"),
+            Some(ArticleRef::Id(
+                Id::parse("news_center:notice:spring-schedule").unwrap()
+            ))
+        );
+        // A trailing slash, a query or a fragment are not part of it; nothing odd is a name.
+        assert_eq!(
+            by_path.matches("https://plone.example/Plone/news_center/notice/a/"),
+            Some(ArticleRef::Id(Id::parse("news_center:notice:a").unwrap()))
+        );
+        for odd in [
+            "https://plone.example/Plone/",
+            "https://plone.example/Plone/a//b",
+            "https://plone.example/Plone/a/../acl_users",
+            "https://plone.example/Plone/a/./b",
+            "https://plone.example/Plone/a:b",
+            "https://plone.example/Plone/a?x=1",
+            "https://plone.example/Other/a",
+        ] {
+            assert_eq!(by_path.matches(odd), None, "{odd}");
+        }
+        // Fixed text after it decides where it ends.
+        assert_eq!(
+            pattern("/site/{path}/view").matches("/site/a/b/view"),
+            Some(ArticleRef::Id(Id::parse("a:b").unwrap()))
+        );
+    }
+
+    #[test]
     fn a_pattern_names_one_article_after_fixed_text() {
-        for bad in ["{id}", "/news/", "/a/{id}/{slug}", "*/{slug}", "news{id}"] {
+        for bad in [
+            "{id}",
+            "/news/",
+            "/a/{id}/{slug}",
+            "*/{slug}",
+            "news{id}",
+            "/a/{path}/{id}",
+        ] {
             assert!(LinkPattern::compile(bad).is_err(), "{bad}");
         }
     }

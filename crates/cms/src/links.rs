@@ -134,11 +134,24 @@ impl FileLinks {
         if self.article_pages.is_empty() {
             return None;
         }
-        let resolved = self.base.join(raw.trim()).ok().map(String::from);
-        [Some(raw.trim().to_owned()), resolved]
-            .into_iter()
-            .flatten()
-            .find_map(|text| self.article_pages.iter().find_map(|p| p.matches(&text)))
+        let resolved = self.base.join(raw.trim()).ok();
+        // A link to the CMS's own site written whole (`https://cms.example/news/7.html`) is the
+        // page a pattern written as a path (`/news/{id}.html`) names.
+        let own_path = resolved
+            .as_ref()
+            .filter(|url| url.origin() == self.base.origin())
+            .map(|url| match url.query() {
+                Some(query) => format!("{}?{query}", url.path()),
+                None => url.path().to_owned(),
+            });
+        [
+            Some(raw.trim().to_owned()),
+            resolved.map(String::from),
+            own_path,
+        ]
+        .into_iter()
+        .flatten()
+        .find_map(|text| self.article_pages.iter().find_map(|p| p.matches(&text)))
     }
 
     /// A link to one of the CMS's article pages by id, as the portal's real URL of that article

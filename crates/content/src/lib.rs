@@ -18,6 +18,7 @@ pub mod index;
 pub mod limits;
 mod query;
 pub mod request;
+mod section_links;
 
 use std::{future::Future, pin::Pin, sync::Arc};
 
@@ -708,7 +709,18 @@ impl Query {
             Self::Article { id: article } => {
                 let found = cms.article(article.clone(), who, id).await?;
                 match found.value {
-                    Some(value) => fetched(Content::Article(Arc::new(value)), found.empty),
+                    Some(mut value) => {
+                        // Ids that are paths: a body's link to a folder is to its section.
+                        if cms.dialect().id_root().is_some()
+                            && let Some(body) = value.content.as_deref()
+                            && body.contains("/portal/article/")
+                            && let Ok(tree) = Box::pin(service.tree()).await
+                            && let Some(linked) = section_links::to_sections(body, &tree.value)
+                        {
+                            value.content = Some(linked);
+                        }
+                        fetched(Content::Article(Arc::new(value)), found.empty)
+                    }
                     None => return Ok(Loaded::Missing { empty: found.empty }),
                 }
             }

@@ -4,7 +4,9 @@ use super::*;
 
 impl Checker {
     /// The CMS's search, when the dialect names one: a piece of an article's title must find it.
-    pub(super) async fn search(&mut self, id: &Id, title: &str, tree: &[Category]) {
+    /// With the gateway's index searching (`index`), the CMS's answers only while the index is
+    /// built after a start: what it misses is said, not warned of.
+    pub(super) async fn search(&mut self, id: &Id, title: &str, tree: &[Category], index: bool) {
         // Eight characters of the title: specific enough to list the article on the first page.
         let keyword: String = title.trim().chars().take(8).collect();
         let keyword = keyword.trim().to_owned();
@@ -95,7 +97,16 @@ impl Checker {
                         ))),
                     );
                 }
-                if !found.content.iter().any(|a| a.id == *id) {
+                if !found.content.iter().any(|a| a.id == *id) && index {
+                    self.last().problems.push(Problem::info(
+                        format!(
+                            "searching for “{keyword}”, from the title of article {id}, did not \
+                             list it; the gateway's index searches (search.mode), the CMS's search \
+                             only while the index is built after a start"
+                        ),
+                        "dialect.endpoints.article_search (path or param)",
+                    ));
+                } else if !found.content.iter().any(|a| a.id == *id) {
                     self.last().problems.push(Problem::warning(
                         format!(
                             "searching for “{keyword}”, from the title of article {id}, did not \
@@ -326,7 +337,10 @@ impl Checker {
                     );
                 }
                 let slugs = self.dialect().looks_up_slugs();
-                if let Some(problem) = stray_links(self.upstream.links(), body, slugs) {
+                let root = self.dialect().id_root().map(str::to_owned);
+                if let Some(problem) =
+                    stray_links(self.upstream.links(), body, slugs, root.as_deref())
+                {
                     self.last().problems.push(problem);
                 }
                 let full_title = article.title.clone();
@@ -464,8 +478,14 @@ fn hrefs(body: &str) -> Vec<&str> {
 /// CMS's own address, or drops the link. The fix line is a `links.article` pattern made of the
 /// first such address, its number as `{id}`, else its last segment as `{slug}` (only where the
 /// dialect can look a slug up, `endpoints.article_by_slug`: a `{slug}` pattern without it is a
-/// config that does not load, so the fix says what it needs instead).
-fn stray_links(links: &portal_cms::FileLinks, body: &str, slugs: bool) -> Option<Problem> {
+/// config that does not load, so the fix says what it needs instead). Where ids are paths below
+/// `root` (`dialect.ids = "paths"`), the pattern is the root and `{path}`.
+fn stray_links(
+    links: &portal_cms::FileLinks,
+    body: &str,
+    slugs: bool,
+    root: Option<&str>,
+) -> Option<Problem> {
     let strays: Vec<portal_cms::StrayPage> = hrefs(body)
         .into_iter()
         .filter_map(|href| links.stray_page(&href.replace("&amp;", "&")))
@@ -499,7 +519,12 @@ fn stray_links(links: &portal_cms::FileLinks, body: &str, slugs: bool) -> Option
             "dialect.links.article",
         )
         .with_fix(Some({
-            let pattern = pattern_of(&first.path);
+            let pattern = match root {
+                Some(root) if first.path.starts_with(&format!("{root}/")) => {
+                    format!("{root}/{{path}}")
+                }
+                _ => pattern_of(&first.path),
+            };
             if pattern.contains("{slug}") && !slugs {
                 format!(
                     "[dialect.endpoints.article_by_slug] (where the CMS finds an article by its \

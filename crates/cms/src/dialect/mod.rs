@@ -761,6 +761,7 @@ struct LinkRules {
 fn link_rules(
     links: &config::LinksConfig,
     endpoints: &Endpoints,
+    ids: config::IdKind,
 ) -> Result<LinkRules, DialectError> {
     let article_links: Vec<LinkPattern> = links
         .article
@@ -769,6 +770,13 @@ fn link_rules(
             LinkPattern::compile(pattern).map_err(|reason| invalid(key("links.article"), reason))
         })
         .collect::<Result<_, _>>()?;
+    if ids != config::IdKind::Paths && article_links.iter().any(LinkPattern::by_path) {
+        return Err(invalid(
+            key("links.article"),
+            "a {path} pattern reads ids that are paths (dialect.ids = \"paths\"); this CMS's ids \
+             are not: use {id} (one segment) or {slug}",
+        ));
+    }
     if article_links.iter().any(LinkPattern::by_slug) && !endpoints.article_by_slug.is_configured()
     {
         return Err(invalid(
@@ -814,7 +822,7 @@ impl Dialect {
         check_categories(&config.categories, &endpoints)?;
         let files = files_path(&config.endpoints.files, &config.endpoints.files_match)?;
         let time_zone = time_zone(&config.time_zone)?;
-        let links = link_rules(&config.links, &endpoints)?;
+        let links = link_rules(&config.links, &endpoints, config.ids)?;
         let items = &config.endpoints;
         Ok(Self {
             time_zone,
@@ -900,6 +908,11 @@ impl Dialect {
     /// portal goes by).
     pub fn ids_are_text(&self) -> bool {
         self.ids != config::IdKind::Numbers
+    }
+
+    /// With `ids = "paths"`, the path every id is written below (`/Plone`).
+    pub fn id_root(&self) -> Option<&str> {
+        self.id_root.as_deref()
     }
 
     /// An id as the CMS writes it: a whole number or a string that is an id; with
