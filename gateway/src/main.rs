@@ -156,6 +156,9 @@ async fn main() -> ExitCode {
             for gap in config.language_gaps() {
                 println!("warning: {gap}");
             }
+            if let Some(gap) = config.app_files_gap() {
+                println!("warning: {gap}");
+            }
             println!(
                 "portal-gateway: {}: the configuration is valid",
                 cli.config.display()

@@ -754,7 +754,23 @@ impl Config {
         Ok(())
     }
 
-    /// `[site]`: a company, a known locale, addresses that are URLs, days that are days.
+    /// Where the portal's app files are not: `server.static_dir` without the built app's
+    /// `index.html` (said by `check-config`; the gateway starts, and answers 404 for pages).
+    pub fn app_files_gap(&self) -> Option<String> {
+        let dir = &self.server.static_dir;
+        if dir.join("index.html").is_file() {
+            return None;
+        }
+        let whole = std::path::absolute(dir).unwrap_or_else(|_| dir.clone());
+        Some(format!(
+            "server.static_dir = \"{}\" ({}) holds no built app (index.html): /portal/ would \
+             answer 404. A relative path is read from the folder the gateway starts in: write the \
+             app's folder in full, or build it there (make frontend)",
+            dir.display(),
+            whole.display()
+        ))
+    }
+
     /// Each `[site]` key in Chinese that a language's facts leave as they are
     /// (`languages.en.site.address is [site]'s, in Chinese`): its pages would show it. By the
     /// key's path in `[site]`; a list counts as one key.

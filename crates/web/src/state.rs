@@ -106,9 +106,10 @@ impl Runtime {
                 "the app's files are in memory"
             );
         } else {
+            let dir = &config.server.static_dir;
             tracing::warn!(
-                dir = %config.server.static_dir.display(),
-                "no built app found: /portal/ answers 404 until `make frontend` has run and the config is reloaded"
+                dir = %std::path::absolute(dir).unwrap_or_else(|_| dir.clone()).display(),
+                "no built app (index.html) in server.static_dir: /portal/ answers 404 until the app is there and the config is reloaded (a relative static_dir is read from the folder the gateway started in; make frontend builds the app)"
             );
         }
         // Every language the portal is in, the site's own first (none when it has one).

@@ -319,7 +319,8 @@ pub async fn run(config: &Config) -> Result<Report, ClientError> {
             checker.unknown_article().await;
             checker.changes().await;
             if checker.dialect().has_search() {
-                checker.search(&id, &title, tree).await;
+                let index = config.search.uses_index(true);
+                checker.search(&id, &title, tree, index).await;
             }
         }
         if let Some(cover) = cover {

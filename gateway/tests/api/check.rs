@@ -358,6 +358,25 @@ async fn the_command_line_exits_as_documented_and_prints_no_secret() {
 
     let ok = run(&["check-config", "--config", good.to_str().unwrap()]).await;
     assert_eq!(ok.status.code(), Some(0), "{}", text(&ok));
+    assert!(!text(&ok).contains("no built app"), "{}", text(&ok));
+    // `static_dir = "frontend/dist"` as the examples write it, read from where the command runs
+    // (the crate's folder, which has no app): said, with the folder it read, and still valid.
+    let homeless = dir.path().join("homeless.toml");
+    let fixture = format!("static_dir = \"{}\"", static_dir().display());
+    std::fs::write(
+        &homeless,
+        mybatis(cms, &[(fixture.as_str(), "static_dir = \"frontend/dist\"")]),
+    )
+    .unwrap();
+    let said = run(&["check-config", "--config", homeless.to_str().unwrap()]).await;
+    assert_eq!(said.status.code(), Some(0), "{}", text(&said));
+    let beside = std::path::absolute("frontend/dist").unwrap();
+    assert!(
+        text(&said).contains("holds no built app (index.html)")
+            && text(&said).contains(&beside.display().to_string()),
+        "{}",
+        text(&said)
+    );
     let invalid = run(&["check-config", "--config", bad.to_str().unwrap()]).await;
     assert_eq!(invalid.status.code(), Some(78));
     assert!(
@@ -692,6 +711,12 @@ async fn levels_error_warning_and_info_decide_the_exit_code() {
         deafness.what
     );
     assert!(report.ok && report.exit_code() == 0);
+    // With the gateway's index searching, the CMS's search answers only while the index is
+    // built: said, not warned of, and no fix that names what is already set.
+    let report = scripted(deaf, "[search]\nmode = \"index\"\n").await;
+    let (_, deafness) = finding(&report, "dialect.endpoints.article_search (path or param)");
+    assert_eq!(deafness.level, Level::Info, "{}", deafness.what);
+    assert!(deafness.fix.is_none(), "{:?}", deafness.fix);
 
     // Error: a detail path the CMS does not have.
     let report = scripted(
