@@ -6,7 +6,7 @@ import { childrenOf, routeName, shownRoute } from '../routes';
 import { ServiceList, reachableServices } from '../services';
 import { HOME_LISTS } from './home/home-lists';
 import { DisclosureBlock } from './home/disclosure-block';
-import { LeadStory, pickLead } from './home/lead-story';
+import { LeadStory, photoNews, pickLead } from './home/lead-story';
 import { MediaVideoRow } from './home/media-video';
 import { NewsColumn, moreText } from './home/news-lines';
 import { TopicStrip } from './home/topic-strip';
@@ -53,10 +53,7 @@ function NewsRow({ stopped }: { stopped: boolean }) {
   const news = useCategoryArticles(NEWS);
   const notices = useCategoryArticles(NOTICES);
   const lead = pickLead(news.articles);
-  const slides: Slide[] = news.articles
-    .filter((a) => a.cover && a.id !== lead?.id)
-    .slice(0, SLIDES)
-    .map((a) => ({ image: a.cover!, alt: '', title: a.title, text: dayOf(a), href: articleHref(a.id) }));
+  const slides: Slide[] = photoNews(news.articles, lead, SLIDES).map((a) => ({ image: a.cover!, alt: '', title: a.title, text: dayOf(a), href: articleHref(a.id) }));
   const headlines = news.articles.filter((a) => a.id !== lead?.id);
   const photos = slides.length > 0 || news.loading;
   const t = text();

@@ -15,6 +15,17 @@ export function pickLead(articles: readonly ArticleSummary[]): ArticleSummary | 
   return articles.find((a) => a.lead === true) ?? articles[0];
 }
 
+/**
+ * 图片新闻: the articles with a cover, newest first, up to `max`, less the 头条 (shown above them),
+ * unless the 头条 is the only one with a cover: a home page without a picture for want of a second
+ * pictured story hides the one picture it has.
+ */
+export function photoNews(articles: readonly ArticleSummary[], lead: ArticleSummary | undefined, max: number): ArticleSummary[] {
+  const pictured = articles.filter((a) => a.cover);
+  const others = pictured.filter((a) => a.id !== lead?.id);
+  return (others.length > 0 ? others : pictured).slice(0, max);
+}
+
 export function LeadStory({ article, loading }: { article?: ArticleSummary; loading: boolean }) {
   if (!article) return loading ? <div className="home-lead" aria-hidden="true" /> : null;
   return (
