@@ -111,7 +111,11 @@ impl UpstreamHealth {
         *self.changed.lock().expect("health lock") = Instant::now();
         metrics::gauge!("portal_upstream_up").set(if now == UpstreamState::Up { 1.0 } else { 0.0 });
         match now {
-            UpstreamState::Up => tracing::info!(was = ?before, "the CMS answers"),
+            // The first answer after a start is said plainly; after an outage, what it was.
+            UpstreamState::Up if before == UpstreamState::Unknown => {
+                tracing::info!("the CMS answers the gateway's first call");
+            }
+            UpstreamState::Up => tracing::info!(was = ?before, "the CMS answers again"),
             UpstreamState::Down => tracing::warn!(
                 error = %result.as_ref().err().map(ToString::to_string).unwrap_or_default(),
                 "the CMS does not answer; cached pages are served while it is away"

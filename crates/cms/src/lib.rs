@@ -136,6 +136,28 @@ pub struct Upstream {
     health: Arc<UpstreamHealth>,
     /// The last probe's answer and when (`probe`).
     probed: tokio::sync::Mutex<Option<(std::time::Instant, Result<(), UpstreamError>)>>,
+    /// What `http` was built with (a reload with the same keeps it: `new_sharing`).
+    client_settings: ClientSettings,
+}
+
+/// The settings of `[upstream]` the HTTP client is built with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct ClientSettings {
+    timeout: Duration,
+    connect_timeout: Duration,
+    pool_max_idle_per_host: usize,
+    pool_idle_timeout: Duration,
+}
+
+impl ClientSettings {
+    fn of(config: &UpstreamConfig) -> Self {
+        Self {
+            timeout: config.timeout,
+            connect_timeout: config.connect_timeout,
+            pool_max_idle_per_host: config.pool_max_idle_per_host,
+            pool_idle_timeout: config.pool_idle_timeout,
+        }
+    }
 }
 
 /// A file fetched from the CMS's file store, its body streamed on to the visitor.
@@ -170,20 +192,40 @@ impl Upstream {
         dialect: Dialect,
         health: Arc<UpstreamHealth>,
     ) -> Result<Self, ClientError> {
-        // `timeout` bounds a whole API call (per request, in `call_json`); for a file it bounds the
-        // wait for its headers and each pause in its body, never the whole download, which a
-        // video on a slow phone may take minutes over (the soak found it cut at 12 s).
-        portal_core::tls::install();
-        let http = reqwest::Client::builder()
-            .read_timeout(config.timeout)
-            .connect_timeout(config.connect_timeout)
-            .pool_max_idle_per_host(config.pool_max_idle_per_host)
-            .pool_idle_timeout(config.pool_idle_timeout)
-            .tcp_nodelay(true)
-            // A redirect would carry the credential somewhere nobody configured.
-            .redirect(reqwest::redirect::Policy::none())
-            .user_agent(concat!("portal-gateway/", env!("CARGO_PKG_VERSION")))
-            .build()?;
+        Self::new_sharing(config, limits, dialect, health, None)
+    }
+
+    /// `new`, keeping `previous`'s HTTP client (and its warm connections to the CMS) when it was
+    /// built with these settings: a reload that leaves them as they were opens no new connections
+    /// and builds no TLS configuration. The ceiling and the calls in flight are new, as ever.
+    pub fn new_sharing(
+        config: &UpstreamConfig,
+        limits: Ceiling,
+        dialect: Dialect,
+        health: Arc<UpstreamHealth>,
+        previous: Option<&Upstream>,
+    ) -> Result<Self, ClientError> {
+        let client_settings = ClientSettings::of(config);
+        let http = match previous {
+            Some(previous) if previous.client_settings == client_settings => previous.http.clone(),
+            // `timeout` bounds a whole API call (per request, in `call_json`); for a file it
+            // bounds the wait for its headers and each pause in its body, never the whole
+            // download, which a video on a slow phone may take minutes over (the soak found it
+            // cut at 12 s).
+            _ => {
+                portal_core::tls::install();
+                reqwest::Client::builder()
+                    .read_timeout(config.timeout)
+                    .connect_timeout(config.connect_timeout)
+                    .pool_max_idle_per_host(config.pool_max_idle_per_host)
+                    .pool_idle_timeout(config.pool_idle_timeout)
+                    .tcp_nodelay(true)
+                    // A redirect would carry the credential somewhere nobody configured.
+                    .redirect(reqwest::redirect::Policy::none())
+                    .user_agent(concat!("portal-gateway/", env!("CARGO_PKG_VERSION")))
+                    .build()?
+            }
+        };
         let mut base = config.base_url.clone();
         if !base.path().ends_with('/') {
             base.set_path(&format!("{}/", base.path()));
@@ -212,6 +254,7 @@ impl Upstream {
             concurrency: limits.concurrency,
             health,
             probed: tokio::sync::Mutex::new(None),
+            client_settings,
         })
     }
 
@@ -238,6 +281,7 @@ impl Upstream {
             concurrency: self.concurrency,
             health: Arc::clone(&self.health),
             probed: tokio::sync::Mutex::new(None),
+            client_settings: self.client_settings,
         }
     }
 

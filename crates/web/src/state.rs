@@ -86,11 +86,12 @@ impl Runtime {
         health: Arc<UpstreamHealth>,
         previous: Option<&Runtime>,
     ) -> Result<Self, RuntimeError> {
-        let upstream = Upstream::new(
+        let upstream = Upstream::new_sharing(
             &config.upstream,
             config.limits.cms_ceiling(),
             config.compiled_dialect(),
             health,
+            previous.map(|p| &p.content.upstream),
         )?;
         let search_by_index = config.search.uses_index(upstream.dialect().has_search());
         let app_files = AppFiles::load(&config.server.static_dir, config.server.source_maps)?;

@@ -345,6 +345,8 @@ log_format = "json"
 log_level = "info"
 access_log = true
 watch_config = false
+# As at systemd's default of 1 024 descriptors (the gateway's own reserve beside it).
+max_connections = 1000
 
 [upstream]
 base_url = "http://{cms}/cms/"
@@ -920,14 +922,25 @@ enum Attack {
     ColdPages,
     /// Row 8: uncached searches from forty addresses, each within its own allowance.
     SearchFlood,
+    /// Row 1: API requests with a made-up `Bearer` token (never cached: each a CMS call), flooded
+    /// from one address.
+    BearerFlood,
+    /// Row 5: connections that are never silent (a keep-alive request every two seconds), past
+    /// the process's cap (`server.max_connections`, as at systemd's 1 024 descriptors).
+    BusyConnections,
+    /// Row 15: the config reloaded (SIGHUP) ten times a second under the visitor's requests.
+    Reloads,
 }
 
 impl Attack {
-    const ALL: [Attack; 4] = [
+    const ALL: [Attack; 7] = [
         Attack::UnreadH2Files,
         Attack::RangeFlood,
         Attack::ColdPages,
         Attack::SearchFlood,
+        Attack::BearerFlood,
+        Attack::BusyConnections,
+        Attack::Reloads,
     ];
 
     fn name(self) -> &'static str {
@@ -936,11 +949,14 @@ impl Attack {
             Attack::RangeFlood => "client: Range requests on a file, flooded",
             Attack::ColdPages => "client: cold pages from forty addresses",
             Attack::SearchFlood => "client: searches from forty addresses",
+            Attack::BearerFlood => "client: made-up Bearer tokens, flooded",
+            Attack::BusyConnections => "client: 1 600 connections never silent",
+            Attack::Reloads => "operator: SIGHUP ten times a second",
         }
     }
 
-    /// Runs the attack until `until`.
-    async fn run(self, base: String, until: Instant) {
+    /// Runs the attack on the gateway at `base` (its process `pid`) until `until`.
+    async fn run(self, base: String, pid: u32, until: Instant) {
         const FILE: &str = "/portal/api/files/videos/tongda-ouya.webm";
         let mut tasks = Vec::new();
         match self {
@@ -1014,9 +1030,88 @@ impl Attack {
                     }));
                 }
             }
+            Attack::BearerFlood => {
+                let client = client_from("127.0.0.2", false);
+                for lane in 0..16 {
+                    let (client, base) = (client.clone(), base.clone());
+                    tasks.push(tokio::spawn(async move {
+                        let mut n = 0u64;
+                        while Instant::now() < until {
+                            n += 1;
+                            let url = format!(
+                                "{base}/portal/api/article/list?categoryId=21&page=1&size=5"
+                            );
+                            let token = format!("made-up-{lane}-{n}");
+                            if let Ok(r) = client.get(url).bearer_auth(token).send().await {
+                                let _ = r.bytes().await;
+                            }
+                        }
+                    }));
+                }
+            }
+            Attack::BusyConnections => {
+                let address: SocketAddr = base
+                    .trim_start_matches("http://")
+                    .parse()
+                    .expect("the gateway's address");
+                for source in 1..=8 {
+                    for _ in 0..200 {
+                        tasks.push(tokio::spawn(busy_connection(
+                            address,
+                            format!("127.0.3.{source}"),
+                            until,
+                        )));
+                    }
+                }
+            }
+            Attack::Reloads => {
+                while Instant::now() < until {
+                    let _ = tokio::process::Command::new("kill")
+                        .args(["-HUP", &pid.to_string()])
+                        .status()
+                        .await;
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+            }
         }
         for task in tasks {
             let _ = task.await;
+        }
+    }
+}
+
+/// A connection from `source` that is never silent: a keep-alive request every two seconds,
+/// another connection when the gateway closes it, until `until`.
+async fn busy_connection(to: SocketAddr, source: String, until: Instant) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let request = b"GET /robots.txt HTTP/1.1\r\nHost: portal\r\n\r\n";
+    let mut answer = vec![0u8; 16 * 1024];
+    while Instant::now() < until {
+        let Ok(socket) = tokio::net::TcpSocket::new_v4() else {
+            return;
+        };
+        if socket
+            .bind(SocketAddr::new(
+                source.parse().expect("a loopback address"),
+                0,
+            ))
+            .is_err()
+        {
+            return;
+        }
+        let Ok(mut stream) = socket.connect(to).await else {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            continue;
+        };
+        while Instant::now() < until {
+            if stream.write_all(request).await.is_err() {
+                break;
+            }
+            match tokio::time::timeout(Duration::from_secs(5), stream.read(&mut answer)).await {
+                Ok(Ok(read)) if read > 0 => {}
+                _ => break,
+            }
+            tokio::time::sleep(Duration::from_secs(2)).await;
         }
     }
 }
@@ -1126,7 +1221,7 @@ mode = "index"
             let from = Instant::now();
             let until = from + ATTACK;
             let (_, (ok, asked, failed)) = tokio::join!(
-                attack.run(base.clone(), until),
+                attack.run(base.clone(), pid, until),
                 visitor(base.clone(), round * 2 + tries, until)
             );
             let (worst, probes) = prober.worst_between(from, Instant::now());
