@@ -231,15 +231,14 @@ impl<'a> ContentService<'a> {
             let pairs: Vec<String> = query.iter().map(|(k, v)| format!("{k}={v}")).collect();
             key = format!("{key}?{}", pairs.join("&"));
         }
-        // A client at its share of streams is still served a file that is kept; any other would be
-        // one more stream (and a CMS call to find out), refused before that call.
-        let share = match limits::take_share(Work::File) {
-            Ok(share) => Ok(share),
-            Err(taken) => match self.cache.peek(&key).await {
-                Some(kept) if kept.cacheable => Err(taken),
-                _ => return Err(taken),
-            },
-        };
+        // A client with all its streams under way is still served a file that is kept; any other
+        // would be one more stream (and a CMS call to find out), refused before that call. A kept
+        // file holds no place: a page's images come at once, beside its video.
+        if !limits::has_share_left(Work::File)
+            && !matches!(self.cache.peek(&key).await, Some(kept) if kept.cacheable)
+        {
+            return Err(ApiError::ShareTaken(Work::File.limit_label()));
+        }
         let query: Arc<[(String, String)]> = query.into();
         let policy = self.policy(kind, Endpoint::Files, &key).in_memory_only();
         let handoff = file::Handoff::default();
@@ -273,7 +272,7 @@ impl<'a> ContentService<'a> {
         if matches!(&lookup.result, Ok(entry) if !entry.cacheable) {
             stats::record(kind, Outcome::Bypass);
             let handed = handoff.lock().expect("file handoff lock").take();
-            let share = share?;
+            let share = limits::take_share(Work::File)?;
             let file = match handed {
                 // This request's own load: the full answer, which may answer its condition.
                 Some(full) if file::not_modified(forward, &full.headers) => {

@@ -68,6 +68,14 @@ pub fn take_share(work: Work) -> Result<Option<Held>, ApiError> {
         .unwrap_or(Ok(None))
 }
 
+/// Whether the client of the request being served has room for one more `work` now (outside a
+/// request, always): a look, not a place held.
+pub fn has_share_left(work: Work) -> bool {
+    CLIENT
+        .try_with(|(ip, limits)| limits.has_share_left(work, client_key(*ip)))
+        .unwrap_or(true)
+}
+
 /// The client of the request being served, as its allowances key it (`client_key`); `None`
 /// outside a request.
 pub fn current_client() -> Option<IpAddr> {
@@ -197,18 +205,24 @@ impl ClientLimits {
     /// A place for `work` for `client` (its key: `client_key`), held while the value lives;
     /// `Err` past its `limits.per_client_*`.
     pub fn take_share(&self, work: Work, client: IpAddr) -> Result<Held, ApiError> {
-        let max = {
-            let config = &self.0.policy.load().config;
-            match work {
-                Work::Render => config.per_client_renders,
-                Work::File => config.per_client_files,
-                Work::Search => config.per_client_searches,
-            }
-        };
         self.0
             .under_way
-            .enter(work, client, max)
+            .enter(work, client, self.max(work))
             .ok_or(ApiError::ShareTaken(work.limit_label()))
+    }
+
+    /// Whether `client` has fewer than its `limits.per_client_*` of `work` under way.
+    pub fn has_share_left(&self, work: Work, client: IpAddr) -> bool {
+        self.0.under_way.count(work, client) < self.max(work)
+    }
+
+    fn max(&self, work: Work) -> usize {
+        let config = &self.0.policy.load().config;
+        match work {
+            Work::Render => config.per_client_renders,
+            Work::File => config.per_client_files,
+            Work::Search => config.per_client_searches,
+        }
     }
 
     pub fn forget_idle_clients(&self) {

@@ -40,6 +40,16 @@ impl Drop for Held {
 }
 
 impl Shares {
+    /// How many are under way for `client`.
+    pub fn count(&self, client: IpAddr) -> usize {
+        self.held
+            .lock()
+            .expect("shares lock")
+            .get(&client)
+            .copied()
+            .unwrap_or(0)
+    }
+
     /// A place for one more for `client` (the caller's key for it: `client_key`), or `None` when
     /// `max` are under way for it.
     pub fn enter(self: &Arc<Self>, client: IpAddr, max: usize) -> Option<Held> {
@@ -88,13 +98,20 @@ pub struct WorkShares {
 }
 
 impl WorkShares {
-    pub fn enter(&self, work: Work, client: IpAddr, max: usize) -> Option<Held> {
-        let shares = match work {
+    fn of(&self, work: Work) -> &Arc<Shares> {
+        match work {
             Work::Render => &self.renders,
             Work::File => &self.files,
             Work::Search => &self.searches,
-        };
-        shares.enter(client, max)
+        }
+    }
+
+    pub fn enter(&self, work: Work, client: IpAddr, max: usize) -> Option<Held> {
+        self.of(work).enter(client, max)
+    }
+
+    pub fn count(&self, work: Work, client: IpAddr) -> usize {
+        self.of(work).count(client)
     }
 }
 
