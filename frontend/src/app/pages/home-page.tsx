@@ -56,19 +56,25 @@ function NewsRow({ stopped }: { stopped: boolean }) {
   const slides: Slide[] = photoNews(news.articles, lead, SLIDES).map((a) => ({ image: a.cover!, alt: '', title: a.title, text: dayOf(a), href: articleHref(a.id) }));
   const headlines = news.articles.filter((a) => a.id !== lead?.id);
   const photos = slides.length > 0 || news.loading;
+  const newsShown = Boolean(news.category || news.loading);
+  const noticesShown = Boolean(notices.category || notices.loading);
+  // One list beside the pictures: it takes the rest of the row. Said by a class the server writes,
+  // not by counting the row's children in CSS: a page painted while its HTML was still arriving
+  // had two children, then three, and the row moved (a layout shift, on a slow machine).
+  const oneList = photos && newsShown !== noticesShown;
   const t = text();
   return (
     <>
       <div className="container">
         <LeadStory article={lead} loading={news.loading} />
       </div>
-      <div className={`container home-news-row${photos ? '' : ' home-news-row--no-photos'}`}>
+      <div className={`container home-news-row${photos ? '' : ' home-news-row--no-photos'}${oneList ? ' home-news-row--one-list' : ''}`}>
         {slides.length > 0 ? (
           <Carousel slides={slides} label={t.photos} stopped={stopped} />
         ) : (
           news.loading && <CarouselPlaceholder />
         )}
-        {(news.category || news.loading) && (
+        {newsShown && (
           <NewsColumn
             id="home-news-title"
             title={news.category?.name ?? t.news}
@@ -78,7 +84,7 @@ function NewsRow({ stopped }: { stopped: boolean }) {
             lines={7}
           />
         )}
-        {(notices.category || notices.loading) && (
+        {noticesShown && (
           <NewsColumn
             id="home-notices-title"
             title={notices.category?.name ?? t.notices}
