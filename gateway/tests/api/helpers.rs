@@ -39,6 +39,15 @@ pub fn client() -> reqwest::Client {
     client_builder().build().expect("an HTTP client")
 }
 
+/// A test client whose connections come from `address` (`127.0.0.2`): another visitor to the
+/// per-client limits.
+pub fn client_at(address: &str) -> reqwest::Client {
+    client_builder()
+        .local_address(Some(address.parse().unwrap()))
+        .build()
+        .unwrap()
+}
+
 /// A client builder, with rustls's crypto installed (`client`).
 pub fn client_builder() -> reqwest::ClientBuilder {
     portal_core::tls::install();

@@ -378,13 +378,7 @@ async fn a_client_streaming_files_holds_at_most_its_share_of_cms_connections() {
         },
     )
     .await;
-    let from = |address: &str| {
-        client_builder()
-            .local_address(Some(address.parse().unwrap()))
-            .build()
-            .unwrap()
-    };
-    let (hog, visitor) = (from("127.0.0.2"), from("127.0.0.3"));
+    let (hog, visitor) = (client_at("127.0.0.2"), client_at("127.0.0.3"));
     let video = app.url("/portal/api/files/videos/long.webm");
     let mut held = Vec::new();
     for _ in 0..3 {
@@ -421,15 +415,7 @@ async fn a_client_streaming_files_holds_at_most_its_share_of_cms_connections() {
         again.is_some(),
         "a place given back serves the client's next stream"
     );
-    let metrics = app
-        .client
-        .get(app.url("/metrics"))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let metrics = app.get("/metrics").await.text().await.unwrap();
     assert!(
         metrics.contains("limit=\"client_files\""),
         "the refusal is counted"

@@ -164,13 +164,7 @@ async fn a_client_with_its_searches_under_way_is_refused_the_next_at_once() {
         },
     )
     .await;
-    let from = |address: &str| {
-        client_builder()
-            .local_address(Some(address.parse().unwrap()))
-            .build()
-            .unwrap()
-    };
-    let (hog, visitor) = (from("127.0.0.2"), from("127.0.0.3"));
+    let (hog, visitor) = (client_at("127.0.0.2"), client_at("127.0.0.3"));
     let search = |words: &str| app.url(&format!("/portal/api/article/search?keyword={words}"));
     let under_way: Vec<_> = ["铁路", "物流"]
         .into_iter()

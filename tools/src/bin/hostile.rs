@@ -950,7 +950,7 @@ impl Attack {
             Attack::ColdPages => "client: cold pages from forty addresses",
             Attack::SearchFlood => "client: searches from forty addresses",
             Attack::BearerFlood => "client: made-up Bearer tokens, flooded",
-            Attack::BusyConnections => "client: 1 600 connections never silent",
+            Attack::BusyConnections => "client: 1 200 connections never silent",
             Attack::Reloads => "operator: SIGHUP ten times a second",
         }
     }
@@ -978,34 +978,21 @@ impl Attack {
                 let client = client_from("127.0.0.2", false);
                 for _ in 0..16 {
                     let (client, url) = (client.clone(), format!("{base}{FILE}"));
-                    tasks.push(tokio::spawn(async move {
-                        let mut n = 0u64;
-                        while Instant::now() < until {
-                            n += 1;
-                            let range = format!("bytes={}-{}", n % 1000, n % 1000 + 4095);
-                            if let Ok(r) = client.get(&url).header("range", range).send().await {
-                                let _ = r.bytes().await;
-                            }
-                        }
+                    tasks.push(lane(until, Duration::ZERO, move |n| {
+                        let range = format!("bytes={}-{}", n % 1000, n % 1000 + 4095);
+                        client.get(&url).header("range", range)
                     }));
                 }
             }
             Attack::ColdPages => {
                 for address in 1..=40 {
                     let client = client_from(&format!("127.0.1.{address}"), false);
-                    for lane in 0..4 {
+                    for lane_no in 0..4 {
                         let (client, base) = (client.clone(), base.clone());
-                        tasks.push(tokio::spawn(async move {
-                            let mut n = 0u64;
-                            while Instant::now() < until {
-                                n += 1;
-                                let url = format!(
-                                    "{base}/portal/search?q=%E7%8F%AD%E5%88%97{address}x{lane}x{n}"
-                                );
-                                if let Ok(r) = client.get(url).send().await {
-                                    let _ = r.bytes().await;
-                                }
-                            }
+                        tasks.push(lane(until, Duration::ZERO, move |n| {
+                            client.get(format!(
+                                "{base}/portal/search?q=%E7%8F%AD%E5%88%97{address}x{lane_no}x{n}"
+                            ))
                         }));
                     }
                 }
@@ -1014,38 +1001,24 @@ impl Attack {
                 for address in 1..=40 {
                     let client = client_from(&format!("127.0.2.{address}"), false);
                     let base = base.clone();
-                    tasks.push(tokio::spawn(async move {
-                        let mut n = 0u64;
-                        while Instant::now() < until {
-                            n += 1;
-                            let url = format!(
-                                "{base}/portal/api/article/search?keyword=%E7%8F%AD%E5%88%97%20{address}x{n}"
-                            );
-                            if let Ok(r) = client.get(url).send().await {
-                                let _ = r.bytes().await;
-                            }
-                            // Within one address's allowance (20 a second).
-                            tokio::time::sleep(Duration::from_millis(60)).await;
-                        }
+                    // Within one address's allowance (20 a second).
+                    tasks.push(lane(until, Duration::from_millis(60), move |n| {
+                        client.get(format!(
+                            "{base}/portal/api/article/search?keyword=%E7%8F%AD%E5%88%97%20{address}x{n}"
+                        ))
                     }));
                 }
             }
             Attack::BearerFlood => {
                 let client = client_from("127.0.0.2", false);
-                for lane in 0..16 {
+                for lane_no in 0..16 {
                     let (client, base) = (client.clone(), base.clone());
-                    tasks.push(tokio::spawn(async move {
-                        let mut n = 0u64;
-                        while Instant::now() < until {
-                            n += 1;
-                            let url = format!(
+                    tasks.push(lane(until, Duration::ZERO, move |n| {
+                        client
+                            .get(format!(
                                 "{base}/portal/api/article/list?categoryId=21&page=1&size=5"
-                            );
-                            let token = format!("made-up-{lane}-{n}");
-                            if let Ok(r) = client.get(url).bearer_auth(token).send().await {
-                                let _ = r.bytes().await;
-                            }
-                        }
+                            ))
+                            .bearer_auth(format!("made-up-{lane_no}-{n}"))
                     }));
                 }
             }
@@ -1055,7 +1028,7 @@ impl Attack {
                     .parse()
                     .expect("the gateway's address");
                 for source in 1..=8 {
-                    for _ in 0..200 {
+                    for _ in 0..150 {
                         tasks.push(tokio::spawn(busy_connection(
                             address,
                             format!("127.0.3.{source}"),
@@ -1078,6 +1051,26 @@ impl Attack {
             let _ = task.await;
         }
     }
+}
+
+/// One lane of an attack: the request `ask(n)` makes for n = 1, 2, … until `until`, each answer
+/// read whole, `pause` between them.
+fn lane<F>(until: Instant, pause: Duration, ask: F) -> tokio::task::JoinHandle<()>
+where
+    F: Fn(u64) -> reqwest::RequestBuilder + Send + 'static,
+{
+    tokio::spawn(async move {
+        let mut n = 0u64;
+        while Instant::now() < until {
+            n += 1;
+            if let Ok(answer) = ask(n).send().await {
+                let _ = answer.bytes().await;
+            }
+            if !pause.is_zero() {
+                tokio::time::sleep(pause).await;
+            }
+        }
+    })
 }
 
 /// A connection from `source` that is never silent: a keep-alive request every two seconds,

@@ -233,7 +233,6 @@ impl ClientLimits {
         }
     }
 
-    /// The policy now in force.
     /// The policy in force, for one request (one load: see `layer.rs`).
     fn policy(&self) -> arc_swap::Guard<Arc<ClientPolicy>> {
         self.0.policy.load()
