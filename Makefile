@@ -7,7 +7,7 @@ NODE_STAMP := $(FRONTEND)/node_modules/.package-lock.json
 FRONTEND_SRC := $(shell find $(FRONTEND)/src $(FRONTEND)/public -type f 2>/dev/null) $(FRONTEND)/webpack.config.js $(FRONTEND)/scripts/no-css-loader.js $(FRONTEND)/package-lock.json
 DIST_STAMP := $(FRONTEND)/dist/index.html
 
-.PHONY: help run test build release-binaries serve-binaries frontend node-deps system-deps test-rust lint-static test-frontend test-e2e test-contract test-soak test-hostile test-deploy test-strapi test-wordpress test-plone strapi-install image soak soak-replicas lint fmt bench bench-instructions bench-shared bench-mapping bench-search audit clean
+.PHONY: help run test build release-binaries serve-binaries frontend node-deps system-deps test-rust lint-static test-frontend test-e2e test-contract test-soak test-hostile test-deploy test-strapi test-wordpress test-plone strapi-install plone-install image soak soak-replicas lint fmt bench bench-instructions bench-shared bench-mapping bench-search audit clean
 
 help:
 	@echo "make run    build the app and the two servers (a quick build) and serve the portal at http://127.0.0.1:8080/portal/"
@@ -87,8 +87,9 @@ test-rust: frontend
 	@test -x "$(CLIPPY_DRIVER)" || { echo "clippy-driver not found (rustup component add clippy)"; exit 1; }
 	$(LINTED) cargo test --release --workspace --locked
 
+# The app's tests (the type check is lint-static's: `make test` ran it twice).
 test-frontend: node-deps
-	cd $(FRONTEND) && npm run --silent typecheck && npx jest --ci
+	cd $(FRONTEND) && npx jest --ci
 
 # Two cases at once (frontend/e2e/run.mjs: each in its own browser context, the mourning switch and
 # the cold-load CLS case by themselves at the end): most of a case is waiting for a load.
@@ -157,13 +158,18 @@ test-wordpress: build
 	@GATEWAY_BIN=target/release/portal-gateway scripts/test-wordpress.sh
 
 # Plone 6 from PyPI (pinned in scripts/plone/requirements.txt, in a venv under target/), seeded through
-# plone.restapi; the gateway by config/examples/plone.toml and by what `init` writes for it.
+# plone.restapi; the gateway by config/examples/plone.toml and by what `init` writes for it. The venv's
+# pip install (a minute on a clean clone) starts in the background first, as Strapi's does, and
+# test-plone waits for it (a lock).
+plone-install:
+	@mkdir -p target && (scripts/plone/venv.sh > target/plone-install.log 2>&1 &)
+
 test-plone: build
 	@GATEWAY_BIN=target/release/portal-gateway scripts/test-plone.sh
 
 test: export RUSTC_WORKSPACE_WRAPPER = $(CLIPPY_DRIVER)
 test: export CLIPPY_ARGS = $(LINT_FLAGS)
-test: strapi-install lint-static test-rust test-frontend test-e2e test-contract test-soak test-hostile test-deploy test-strapi test-wordpress test-plone test-monitoring
+test: strapi-install plone-install lint-static test-rust test-frontend test-e2e test-contract test-soak test-hostile test-deploy test-strapi test-wordpress test-plone test-monitoring
 
 audit: system-deps build
 	@scripts/audit.sh

@@ -39,14 +39,7 @@ refuse_taken $PLONE_ADDR $GW_ADDR
 
 # --- Plone from PyPI, pinned ------------------------------------------------------------------------
 step "Plone in $VENV"
-pins=$(sha256sum scripts/plone/requirements.txt | cut -c1-16)
-if [ "$(cat "$VENV/.pins" 2>/dev/null)" != "$pins" ]; then
-  rm -rf "$VENV"
-  python3 -m venv "$VENV"
-  "$VENV/bin/pip" install -q --disable-pip-version-check -r scripts/plone/requirements.txt >"$ROOT/target/plone-pip.log" 2>&1 ||
-    { tail -20 "$ROOT/target/plone-pip.log" >&2; fail "pip install of Plone"; }
-  echo "$pins" >"$VENV/.pins"
-fi
+scripts/plone/venv.sh || fail "pip install of Plone"
 done_in "$("$VENV/bin/pip" show Plone 2>/dev/null | sed -n 's/^Version: /Plone /p')"
 
 step "a new site in $T"

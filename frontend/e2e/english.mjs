@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 
 import { api, takenOver } from './support.mjs';
-import { axeFindings, layoutFindings, settle } from './sweep.mjs';
+import { axeFindings, inLanes, layoutFindings, settle } from './sweep.mjs';
 
 const table = JSON.parse(readFileSync(new URL('../src/app/route-table.json', import.meta.url), 'utf8'));
 const flat = (routes) => routes.flatMap((r) => [r, ...flat(r.routes ?? [])]);
@@ -51,36 +51,51 @@ async function englishRoutes(base) {
   return { routes: [...routes, ...articles, '/search?q=train', '/no/such/page'], sections };
 }
 
-/** Opens an English page and what it shows: its findings (empty when it holds). */
-async function checkEnglish(page, base, route, width, height) {
+/** The widths each English page is checked at. */
+const WIDTHS = [
+  [1366, 900],
+  [390, 844],
+];
+
+/**
+ * Opens an English page once and checks it at each width (resized in place, as the sweep does: a
+ * load per width cost this case three minutes of CI): its findings, empty when it holds.
+ */
+async function checkEnglish(page, base, route) {
   const findings = [];
+  const [[width, height]] = WIDTHS;
   await page.setViewportSize({ width, height });
   const response = await page.goto(`${base}/portal/en${route}`);
   await takenOver(page);
   await page.locator('main h1').first().waitFor({ timeout: 10_000 });
   await page.waitForLoadState('networkidle');
-  await settle(page);
-  const at = `${width} /portal/en${route}`;
   const missing = route === '/no/such/page';
-  if (response.status() !== (missing ? 404 : 200)) findings.push(`${at}: HTTP ${response.status()}`);
-  if ((await page.getAttribute('html', 'lang')) !== 'en') findings.push(`${at}: <html lang> is not en`);
-  const text = await page.evaluate(visibleText);
-  const han = text.split('\n').filter((line) => CJK.test(line));
-  if (han.length) findings.push(`${at}: Chinese on the English page: ${han.slice(0, 3).map((l) => JSON.stringify(l.trim().slice(0, 40))).join(', ')}`);
-  // Its pair in Chinese, named in the head, and the switch to it.
+  const url = `/portal/en${route}`;
+  if (response.status() !== (missing ? 404 : 200)) findings.push(`${url}: HTTP ${response.status()}`);
+  if ((await page.getAttribute('html', 'lang')) !== 'en') findings.push(`${url}: <html lang> is not en`);
+  // Its pair in Chinese, named in the head.
   if (!missing) {
     const pair = await page.locator('link[rel=alternate][hreflang="zh-CN"]').getAttribute('href').catch(() => null);
     const self = await page.locator('link[rel=alternate][hreflang="en"]').getAttribute('href').catch(() => null);
     const path = route.split('?')[0];
     const pathOf = (href) => href?.split('?')[0];
-    if (!pathOf(pair)?.endsWith(`/portal${path === '/' ? '/' : path}`)) findings.push(`${at}: hreflang zh-CN is ${pair}`);
-    if (!pathOf(self)?.endsWith(`/portal/en${path === '/' ? '/' : path}`)) findings.push(`${at}: hreflang en is ${self}`);
+    if (!pathOf(pair)?.endsWith(`/portal${path === '/' ? '/' : path}`)) findings.push(`${url}: hreflang zh-CN is ${pair}`);
+    if (!pathOf(self)?.endsWith(`/portal/en${path === '/' ? '/' : path}`)) findings.push(`${url}: hreflang en is ${self}`);
   }
-  const switches = page.locator('a.language-switch:visible');
-  if ((await switches.count()) !== 1) findings.push(`${at}: ${await switches.count()} language switches in sight`);
-  else if ((await switches.textContent()).trim() !== '中文') findings.push(`${at}: the switch says ${await switches.textContent()}`);
-  for (const f of await page.evaluate(layoutFindings)) findings.push(`${at}: ${f}`);
-  for (const f of await axeFindings(page)) if (/\((serious|critical)\)/.test(f)) findings.push(`${at}: ${f}`);
+  // What is in sight, and the switch to Chinese, at each width.
+  for (const [w, h] of WIDTHS) {
+    await page.setViewportSize({ width: w, height: h });
+    await settle(page);
+    const at = `${w} ${url}`;
+    const text = await page.evaluate(visibleText);
+    const han = text.split('\n').filter((line) => CJK.test(line));
+    if (han.length) findings.push(`${at}: Chinese on the English page: ${han.slice(0, 3).map((l) => JSON.stringify(l.trim().slice(0, 40))).join(', ')}`);
+    const switches = page.locator('a.language-switch:visible');
+    if ((await switches.count()) !== 1) findings.push(`${at}: ${await switches.count()} language switches in sight`);
+    else if ((await switches.textContent()).trim() !== '中文') findings.push(`${at}: the switch says ${await switches.textContent()}`);
+    for (const f of await page.evaluate(layoutFindings)) findings.push(`${at}: ${f}`);
+    for (const f of await axeFindings(page)) if (/\((serious|critical)\)/.test(f)) findings.push(`${at}: ${f}`);
+  }
   return findings;
 }
 
@@ -101,16 +116,10 @@ export const englishTests = [
   {
     long: true,
     name: 'English: every English page at 1366 and 390 px is in English (interface and content), names its Chinese pair (hreflang) and offers the switch; nothing past the screen, axe without a serious finding',
-    async run({ page, base, artifacts }) {
+    async run({ browser, base, artifacts }) {
       const { routes } = await englishRoutes(base);
       assert.ok(routes.length >= 25, `${routes.length} English routes`);
-      const findings = [];
-      for (const [width, height] of [
-        [1366, 900],
-        [390, 844],
-      ]) {
-        for (const route of routes) findings.push(...(await checkEnglish(page, base, route, width, height)));
-      }
+      const findings = (await inLanes(browser, routes, (page, route) => checkEnglish(page, base, route))).flat();
       writeFileSync(`${artifacts}/english-findings.txt`, findings.join('\n'));
       assert.deepEqual(findings, [], `${findings.length} findings, all in reports/e2e/english-findings.txt`);
     },

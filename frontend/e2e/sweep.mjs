@@ -370,7 +370,7 @@ async function sweepRoute(page, base, route) {
 }
 
 /** Lanes of their own (a context each: a lane's 关怀版 choice is not another's), taking routes in turn. */
-async function inLanes(browser, routes, visit, lanes = 2) {
+export async function inLanes(browser, routes, visit, lanes = 2) {
   const results = new Array(routes.length);
   let next = 0;
   await Promise.all(
