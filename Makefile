@@ -116,10 +116,12 @@ soak-replicas: build
 
 # The gateway binary in front of a scripted hostile CMS (endless, huge, deep, slow, looping
 # answers), then under clients that attack (h2 streams never read, Range floods, cold pages and
-# searches from forty addresses): it lives, /healthz answers within 100 ms, visitors get an envelope,
-# the last good answer or (beside an attack) their pages, and peak RSS stays under the manifests'
-# memory limit (docs/operations.md).
+# searches from forty addresses, spoofed forwarding), then with its shared tier's Redis refused, cut
+# off silently, spoofed and written by someone else: it lives, /healthz answers within 100 ms, visitors
+# get an envelope, the last good answer or (beside an attack) their pages, and peak RSS stays under
+# the manifests' memory limit (docs/operations.md).
 test-hostile: build
+	@scripts/ensure-system-deps.sh redis-server:redis-server
 	target/release/hostile
 
 soak: build

@@ -16,9 +16,12 @@
 //!
 //! Then clients attack a second gateway at the production limits in front of reference-cms (the
 //! red team's round three): HTTP/2 streams of a relayed file never read, `Range` requests on it
-//! flooded, cold pages from forty addresses, searches from forty addresses. Beside each, a visitor
-//! at another address asks for what is not cached; nine in ten of its requests must succeed (a
-//! page rendered, not the shell), with the same bounds on `/healthz`, the process and its RSS.
+//! flooded, cold pages from forty addresses, searches from forty addresses, made-up `Bearer`
+//! tokens, connections never silent past the process's cap, reloads ten a second, forwarded
+//! addresses spoofed through a trusted proxy. Beside each, a visitor at another address asks for
+//! what is not cached; nine in ten of its requests must succeed (a page rendered, not the shell),
+//! with the same bounds on `/healthz`, the process and its RSS. Last, a gateway whose shared tier's
+//! Redis is refused, cut off, spoofed and written by someone else (`shared_tier.rs`).
 //! A case that fails only on `/healthz`'s time is run once more (these machines are shared); the
 //! report says so. Exit 1 on any failure.
 
@@ -42,8 +45,9 @@ use axum::{
 };
 use clap::Parser;
 
-#[path = "../support/gateway_process.rs"]
+#[path = "../../support/gateway_process.rs"]
 mod gateway_process;
+mod shared_tier;
 use serde_json::{Value, json};
 
 const CLIENT_SECRET: &str = "hostile-suite-secret-7Q2x";
@@ -861,9 +865,28 @@ async fn main() {
     let _ = gateway.start_kill();
     let _ = gateway.wait().await;
     println!();
-    failures.extend(client_attacks(&args, &work, limit_mib).await);
-    let log = std::fs::read_to_string(work.join("gateway.log")).unwrap_or_default()
-        + &std::fs::read_to_string(work.join("clients/gateway.log")).unwrap_or_default();
+    let demo = DemoCms::start().await;
+    failures.extend(client_attacks(&args, &work, &demo, limit_mib).await);
+    println!();
+    failures.extend(
+        shared_tier::cases(
+            &args.gateway,
+            &args.static_dir,
+            &work,
+            demo.addr,
+            (&demo.client_id, &demo.client_secret),
+            limit_mib,
+        )
+        .await,
+    );
+    let log = [
+        "gateway.log",
+        "clients/gateway.log",
+        "shared-tier/gateway.log",
+    ]
+    .iter()
+    .map(|log| std::fs::read_to_string(work.join(log)).unwrap_or_default())
+    .collect::<String>();
     if log.contains("panicked") {
         failures.push("a panic in the gateway's log".to_owned());
     }
@@ -930,10 +953,21 @@ enum Attack {
     BusyConnections,
     /// Row 15: the config reloaded (SIGHUP) ten times a second under the visitor's requests.
     Reloads,
+    /// Rows 11, 14 and 17: through a proxy the gateway trusts (a bare address in
+    /// `trusted_proxies`, which refused to start before), uncached API requests that claim to come
+    /// from the visitor (the leftmost `X-Forwarded-For`) while the proxy appends the real client: a
+    /// new address of one IPv6 /64 each time. Charged to the leftmost address, they spent the
+    /// visitor's share; to each whole IPv6 address apart, the CMS ceiling.
+    SpoofedThroughProxy,
 }
 
+/// The visitor's address beside every attack.
+const VISITOR: &str = "127.0.0.3";
+/// The proxy in front of the client attacks' gateway (its `limits.trusted_proxies`).
+const PROXY: &str = "127.0.4.1";
+
 impl Attack {
-    const ALL: [Attack; 7] = [
+    const ALL: [Attack; 8] = [
         Attack::UnreadH2Files,
         Attack::RangeFlood,
         Attack::ColdPages,
@@ -941,6 +975,7 @@ impl Attack {
         Attack::BearerFlood,
         Attack::BusyConnections,
         Attack::Reloads,
+        Attack::SpoofedThroughProxy,
     ];
 
     fn name(self) -> &'static str {
@@ -952,6 +987,7 @@ impl Attack {
             Attack::BearerFlood => "client: made-up Bearer tokens, flooded",
             Attack::BusyConnections => "client: 1 200 connections never silent",
             Attack::Reloads => "operator: SIGHUP ten times a second",
+            Attack::SpoofedThroughProxy => "client: spoofed X-Forwarded-For, one IPv6 /64",
         }
     }
 
@@ -1037,6 +1073,23 @@ impl Attack {
                     }
                 }
             }
+            Attack::SpoofedThroughProxy => {
+                let client = client_from(PROXY, false);
+                for lane_no in 0..16u64 {
+                    let (client, base) = (client.clone(), base.clone());
+                    tasks.push(lane(until, Duration::ZERO, move |n| {
+                        client
+                            .get(format!(
+                                "{base}/portal/api/article/list?categoryId=21&page={n}&size={}",
+                                lane_no + 2
+                            ))
+                            .header(
+                                "x-forwarded-for",
+                                format!("{VISITOR}, 2001:db8:7::{lane_no:x}:{:x}", n & 0xffff),
+                            )
+                    }));
+                }
+            }
             Attack::Reloads => {
                 while Instant::now() < until {
                     let _ = tokio::process::Command::new("kill")
@@ -1109,11 +1162,11 @@ async fn busy_connection(to: SocketAddr, source: String, until: Instant) {
     }
 }
 
-/// The visitor beside an attack: uncached list pages and cold pages, from 127.0.0.3, one after
+/// The visitor beside an attack: uncached list pages and cold pages, from `VISITOR`, one after
 /// another until `until`; how many of how many succeeded (a page counts when it is rendered, not
 /// the shell), and what the others were.
 async fn visitor(base: String, round: usize, until: Instant) -> (usize, usize, String) {
-    let client = client_from("127.0.0.3", false);
+    let client = client_from(VISITOR, false);
     let (mut ok, mut asked) = (0, 0);
     // What failed, by kind and status ("page 429", "api 503", "page shell").
     let mut failed: std::collections::BTreeMap<String, usize> = Default::default();
@@ -1159,17 +1212,76 @@ async fn visitor(base: String, round: usize, until: Instant) -> (usize, usize, S
     (ok, asked, failed)
 }
 
+/// Prints one case run beside the visitor (`seen`: how many of its requests succeeded, of how
+/// many, and what the others were) and judges it: `Err` a failure; `Ok(true)` when it failed only
+/// on `/healthz`'s time at its first try, to be run once more (these machines are shared).
+fn judged(
+    name: &str,
+    tries: usize,
+    alive: bool,
+    (worst, probes): (Duration, usize),
+    rss_mib: u64,
+    (ok, asked, failed): (usize, usize, String),
+) -> Result<bool, String> {
+    let again = if tries > 1 { " (second try)" } else { "" };
+    println!(
+        "{name:<46} {:>7}ms {probes:>7} {rss_mib:>9}  the visitor: {ok} of {asked} answered {failed}{again}",
+        worst.as_millis(),
+    );
+    if !alive {
+        return Err(format!("{name}: the gateway exited"));
+    }
+    if ok * 10 < asked * 9 {
+        return Err(format!("{name}: the visitor got {ok} of {asked}"));
+    }
+    if worst > HEALTH_BOUND {
+        if tries < 2 {
+            return Ok(true);
+        }
+        return Err(format!(
+            "{name}: /healthz took {} ms (bound {} ms)",
+            worst.as_millis(),
+            HEALTH_BOUND.as_millis()
+        ));
+    }
+    Ok(false)
+}
+
+/// reference-cms with the demo's content, on loopback: what the client attacks' and the shared
+/// tier's gateways are in front of.
+struct DemoCms {
+    addr: SocketAddr,
+    client_id: String,
+    client_secret: String,
+}
+
+impl DemoCms {
+    async fn start() -> DemoCms {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let settings = reference_cms::Settings::from_env();
+        let (client_id, client_secret) =
+            (settings.client_id.clone(), settings.client_secret.clone());
+        tokio::spawn(reference_cms::serve(
+            listener,
+            settings,
+            std::future::pending(),
+        ));
+        DemoCms {
+            addr,
+            client_id,
+            client_secret,
+        }
+    }
+}
+
 /// Runs every client attack against a gateway of its own; the failures.
-async fn client_attacks(args: &Args, work: &Path, limit_mib: u64) -> Vec<String> {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let cms = listener.local_addr().unwrap();
-    let settings = reference_cms::Settings::from_env();
-    let (client_id, client_secret) = (settings.client_id.clone(), settings.client_secret.clone());
-    tokio::spawn(reference_cms::serve(
-        listener,
-        settings,
-        std::future::pending(),
-    ));
+async fn client_attacks(args: &Args, work: &Path, demo: &DemoCms, limit_mib: u64) -> Vec<String> {
+    let DemoCms {
+        addr: cms,
+        client_id,
+        client_secret,
+    } = demo;
     let listen = std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .expect("a free port");
@@ -1194,6 +1306,9 @@ company_name = "陆港测试集团"
 
 [search]
 mode = "index"
+
+[limits]
+trusted_proxies = ["{PROXY}"]
 "#,
         static_dir = args.static_dir.display(),
     );
@@ -1220,37 +1335,25 @@ mode = "index"
             let (worst, probes) = prober.worst_between(from, Instant::now());
             let alive = gateway.try_wait().ok().flatten().is_none();
             let rss = gateway_process::status_kib(pid, "VmRSS:") / 1024;
-            let again = if tries > 1 { " (second try)" } else { "" };
-            println!(
-                "{:<46} {:>7}ms {:>7} {:>9}  the visitor: {ok} of {asked} answered {failed}{again}",
+            let verdict = judged(
                 attack.name(),
-                worst.as_millis(),
-                probes,
-                rss
+                tries,
+                alive,
+                (worst, probes),
+                rss,
+                (ok, asked, failed),
             );
             // Let the attack's connections close before the next.
             tokio::time::sleep(Duration::from_secs(1)).await;
-            if !alive {
-                failures.push(format!("{}: the gateway exited", attack.name()));
-                return failures;
-            }
-            if ok * 10 < asked * 9 {
-                failures.push(format!(
-                    "{}: the visitor got {ok} of {asked}",
-                    attack.name()
-                ));
-                break;
-            }
-            if worst > HEALTH_BOUND {
-                if tries < 2 {
-                    continue;
+            match verdict {
+                Ok(true) => continue,
+                Ok(false) => {}
+                Err(failure) => {
+                    failures.push(failure);
+                    if !alive {
+                        return failures;
+                    }
                 }
-                failures.push(format!(
-                    "{}: /healthz took {} ms (bound {} ms)",
-                    attack.name(),
-                    worst.as_millis(),
-                    HEALTH_BOUND.as_millis()
-                ));
             }
             break;
         }
