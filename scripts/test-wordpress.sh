@@ -98,9 +98,12 @@ define('WP_HTTP_BLOCK_EXTERNAL', true);
 define('AUTOMATIC_UPDATER_DISABLED', true);
 define('DISABLE_WP_CRON', true);
 // The portal's webhook (deploy/wordpress/portal-webhook.php). The override lets the test point it
-// at a closed port once, to see a retry scheduled.
-define('PORTAL_WEBHOOK_URL', getenv('TEST_PORTAL_WEBHOOK_URL') ?: 'http://$GW_ADDR/portal/admin/webhook');
-define('PORTAL_WEBHOOK_SECRET', '$secret');
+// at a closed port once, to see a retry scheduled; TEST_PORTAL_WEBHOOK_UNSET leaves both constants
+// out, as a wp-config.php PHP compiled before they were added would.
+if (!getenv('TEST_PORTAL_WEBHOOK_UNSET')) {
+    define('PORTAL_WEBHOOK_URL', getenv('TEST_PORTAL_WEBHOOK_URL') ?: 'http://$GW_ADDR/portal/admin/webhook');
+    define('PORTAL_WEBHOOK_SECRET', '$secret');
+}
 define('PORTAL_WEBHOOK_POST_TYPES', 'post');
 if (!defined('ABSPATH')) {
     define('ABSPATH', __DIR__ . '/');
@@ -226,6 +229,12 @@ case 'term':
     [$id, $name] = $args;
     $r = wp_update_term((int) $id, 'category', ['name' => $name]);
     echo is_wp_error($r) ? 'error ' . $r->get_error_message() . "\n" : "updated term {$r['term_id']}\n";
+    break;
+
+case 'notices':
+    // What an administrator's wp-admin shows above every screen.
+    wp_set_current_user(1);
+    do_action('admin_notices');
     break;
 
 case 'retries':
@@ -399,6 +408,18 @@ edit 200 retries
 grep -q "^webhook update article $CARD 200 attempt=2" <<<"$(tail -n 3 "$T/cli.log")" || fail "the retry was not attempt 2"
 ms=$(within_a_second "/portal/api/article/detail?id=$CARD" 200 '全面上线')
 done_in "retry 200, new title served $ms ms after it"
+
+step "the plugin, not configured, says so: to administrators in wp-admin, and in PHP's log at each edit"
+ECOMMERCE=$(id_of ecommerce)
+out=$(TEST_PORTAL_WEBHOOK_UNSET=1 wp notices) || fail "wp-admin's notices: $out"
+grep -q '门户网关通知未生效' <<<"$out" || fail "no notice in wp-admin with the constants unset: $out"
+grep -q 'restart PHP-FPM' <<<"$out" || fail "the notice does not name opcache's stale wp-config.php: $out"
+[ -z "$(wp notices)" ] || fail "a notice in wp-admin with the plugin configured: $(wp notices)"
+out=$(TEST_PORTAL_WEBHOOK_UNSET=1 wp title "$ECOMMERCE" "跨境电商集货中心单日处理量再创新高") || fail "the edit: $out"
+! grep -q '^webhook ' <<<"$out" || fail "a notice sent with the constants unset: $out"
+grep -q "portal-webhook: the portal was not told of post $ECOMMERCE: PORTAL_WEBHOOK_URL / PORTAL_WEBHOOK_SECRET are not defined" \
+  "$T/cli.log" || fail "PHP's log does not say the portal was not told of post $ECOMMERCE"
+done_in
 
 step "wp_update_post: unpublished (draft)"
 cached "/portal/api/article/detail?id=$SAFETY"
