@@ -86,6 +86,9 @@ enum Tree {
     Cycle,
     /// 100 000 levels of nested `subCategory`.
     DeepJson,
+    /// A 502 whose long body echoes the gateway's client secret, whole, JSON-escaped,
+    /// percent-encoded and cut (red team row 10: `check-upstream` printed 54 of its 64 characters).
+    EchoSecret,
 }
 
 /// What the news list answers; switched between cases.
@@ -156,6 +159,16 @@ async fn categories(State(script): State<Arc<Script>>) -> Response {
                 "]}".repeat(depth)
             );
             ([(header::CONTENT_TYPE, "application/json")], body).into_response()
+        }
+        Tree::EchoSecret => {
+            let body = format!(
+                "{} credential {CLIENT_SECRET} refused; json {}; form {}; cut {}",
+                "x".repeat(120),
+                serde_json::to_string(CLIENT_SECRET).unwrap_or_default(),
+                url::form_urlencoded::byte_serialize(CLIENT_SECRET.as_bytes()).collect::<String>(),
+                &CLIENT_SECRET[..16],
+            );
+            (StatusCode::BAD_GATEWAY, body).into_response()
         }
     }
 }
@@ -864,6 +877,7 @@ async fn main() {
     }
     let _ = gateway.start_kill();
     let _ = gateway.wait().await;
+    failures.extend(echoed_secret(&args, &work, &suite).await);
     println!();
     let demo = DemoCms::start().await;
     failures.extend(client_attacks(&args, &work, &demo, limit_mib).await);
@@ -1245,6 +1259,55 @@ fn judged(
         ));
     }
     Ok(false)
+}
+
+/// Red team row 10: `check-upstream` (the operator's command, its report often pasted into a
+/// ticket) against a CMS whose error body echoes the client secret in four forms: no piece of the
+/// secret in what it prints. Run on the CMS cases' config; the failures.
+async fn echoed_secret(args: &Args, work: &Path, suite: &Suite) -> Vec<String> {
+    const NAME: &str = "check-upstream: a CMS echoing the secret";
+    *suite.script.tree.lock().unwrap() = Tree::EchoSecret;
+    let ran = tokio::process::Command::new(&args.gateway)
+        .arg("check-upstream")
+        .arg("--config")
+        .arg(work.join("gateway.toml"))
+        .env_remove("RUST_LOG")
+        .output()
+        .await;
+    *suite.script.tree.lock().unwrap() = Tree::Good;
+    let Ok(ran) = ran else {
+        return vec![format!("{NAME}: check-upstream did not run")];
+    };
+    let printed = format!(
+        "{}{}",
+        String::from_utf8_lossy(&ran.stdout),
+        String::from_utf8_lossy(&ran.stderr)
+    );
+    // Every ten characters of it (the secret is ASCII).
+    let pieces: Vec<&str> = (0..=CLIENT_SECRET.len() - 10)
+        .map(|at| &CLIENT_SECRET[at..at + 10])
+        .filter(|piece| printed.contains(piece))
+        .collect();
+    let saw_echo = printed.contains("credential");
+    println!(
+        "{NAME:<46} {}",
+        match (pieces.is_empty(), saw_echo) {
+            (true, true) => "the CMS's body printed, the secret hidden".to_owned(),
+            (true, false) => "the CMS's body not printed at all".to_owned(),
+            (false, _) => format!("printed pieces of the secret: {pieces:?}"),
+        }
+    );
+    let mut failures = Vec::new();
+    if !pieces.is_empty() {
+        failures.push(format!("{NAME}: pieces of the secret printed: {pieces:?}"));
+    }
+    if !saw_echo {
+        // The case proves nothing when the body it hides is not shown at all.
+        failures.push(format!(
+            "{NAME}: the CMS's error body was not in the report: {printed}"
+        ));
+    }
+    failures
 }
 
 /// reference-cms with the demo's content, on loopback: what the client attacks' and the shared
