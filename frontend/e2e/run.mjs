@@ -1,7 +1,7 @@
 // End-to-end tests: the stack `make run` starts (release builds of reference-cms and the
 // gateway, the production app), driven in Debian's Chromium by playwright-core.
-// Usage: node e2e/run.mjs [name filter] [--except TEXT]: the tests whose names hold the filter, less
-// those whose names hold TEXT. Prints "N passed, N failed" last.
+// Usage: node e2e/run.mjs [name filter] [--except TEXT]…: the tests whose names hold the filter, less
+// those whose names hold any TEXT. Prints "N passed, N failed" last.
 // E2E_DIALECT=mybatis|rest runs reference-cms in that dialect behind the gateway with
 // config/examples/<dialect>.toml: the browser must not see a difference.
 import { spawn } from 'node:child_process';
@@ -141,10 +141,10 @@ try {
   await waitSearch();
   const browser = await launchChromium();
   const args = process.argv.slice(2);
-  const exceptAt = args.indexOf('--except');
-  const except = exceptAt >= 0 ? args.splice(exceptAt, 2)[1] : null;
+  const excepts = [];
+  for (let at = args.indexOf('--except'); at >= 0; at = args.indexOf('--except')) excepts.push(args.splice(at, 2)[1]);
   const filter = args[0] ?? '';
-  const chosen = tests.filter((t) => t.name.includes(filter) && !(except && t.name.includes(except)));
+  const chosen = tests.filter((t) => t.name.includes(filter) && !excepts.some((except) => t.name.includes(except)));
   const runOne = async (test) => {
     const context = await browser.newContext({
       viewport: test.viewport ?? { width: 1366, height: 768 },
