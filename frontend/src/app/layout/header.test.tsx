@@ -36,3 +36,14 @@ describe('the phone menu', () => {
     expect(within(document.getElementById('site-nav')!).getByRole('link', { name: '首页' })).not.toHaveAttribute('aria-current');
   });
 });
+
+describe('the desktop menu row', () => {
+  const item = (n: number) => ({ key: `s${n}`, name: `栏目${n}`, url: `/s${n}`, children: [] });
+  it('is its own from eight top-level sections, by a class the render writes (not a count the stylesheet makes while the HTML arrives)', () => {
+    const { container, unmount } = render(<Header companyName="云川陆港" items={[1, 2, 3, 4, 5, 6, 7].map(item)} currentPath="/" />);
+    expect(container.querySelector('.site-header__inner')).not.toHaveClass('site-header__inner--menu-row');
+    unmount();
+    const eight = render(<Header companyName="云川陆港" items={[1, 2, 3, 4, 5, 6, 7, 8].map(item)} currentPath="/" />);
+    expect(eight.container.querySelector('.site-header__inner')).toHaveClass('site-header__inner--menu-row');
+  });
+});

@@ -30,6 +30,14 @@ interface HeaderProps {
 /** A name longer than this many characters gives way to the short one on a phone. */
 const LONG_NAME = 24;
 
+/**
+ * From this many top-level sections the desktop menu takes a row of its own (global.css). Written
+ * by the render as a class, not counted by the stylesheet (`:has(:nth-child(8))`): a first paint
+ * made while the HTML was still arriving saw seven entries, laid the menu beside the name, then
+ * moved it under it (a layout shift before the app ran; CI, 2026-12-07).
+ */
+const MENU_OWN_ROW = 8;
+
 export function Header({ companyName, shortName, items, currentPath, search = false }: HeaderProps) {
   const [open, setOpen] = useState(false);
   // A menu opened by the link before the app ran (the address ends in #site-nav) is the app's
@@ -54,7 +62,7 @@ export function Header({ companyName, shortName, items, currentPath, search = fa
           {search && <SearchBox />}
         </div>
       </div>
-      <div className="container site-header__inner">
+      <div className={`container site-header__inner${items.length >= MENU_OWN_ROW ? ' site-header__inner--menu-row' : ''}`}>
         <a className="brand" href={pageHref('/')} aria-label={companyName ? undefined : t.home}>
           <Logo />
           {shortName && companyName.length > LONG_NAME ? (
