@@ -904,7 +904,7 @@ async fn main() {
     if log.contains("panicked") {
         failures.push("a panic in the gateway's log".to_owned());
     }
-    for secret in [CLIENT_SECRET, ADMIN_TOKEN] {
+    for secret in [CLIENT_SECRET, ADMIN_TOKEN, shared_tier::SIGNING_KEY] {
         if log.contains(secret) {
             failures.push("a secret in the gateway's log".to_owned());
         }
