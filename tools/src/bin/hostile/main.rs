@@ -1227,8 +1227,9 @@ async fn visitor(base: String, round: usize, until: Instant) -> (usize, usize, S
 }
 
 /// Prints one case run beside the visitor (`seen`: how many of its requests succeeded, of how
-/// many, and what the others were) and judges it: `Err` a failure; `Ok(true)` when it failed only
-/// on `/healthz`'s time at its first try, to be run once more (these machines are shared).
+/// many, and what the others were) and judges it: `Err` a failure; `Ok(true)` when its first try
+/// failed on `/healthz`'s time or the visitor's share, to be run once more (these machines are
+/// shared); a dead gateway is never tried again.
 fn judged(
     name: &str,
     tries: usize,
@@ -1246,6 +1247,12 @@ fn judged(
         return Err(format!("{name}: the gateway exited"));
     }
     if ok * 10 < asked * 9 {
+        // The cold-pages case leaves the visitor a handful of pages in its seconds (each waits
+        // behind the attack's 160): one shell among two fails it on a busy machine, so a first
+        // such try is run once more, as a slow `/healthz` is.
+        if tries < 2 {
+            return Ok(true);
+        }
         return Err(format!("{name}: the visitor got {ok} of {asked}"));
     }
     if worst > HEALTH_BOUND {
