@@ -882,17 +882,8 @@ async fn main() {
     let demo = DemoCms::start().await;
     failures.extend(client_attacks(&args, &work, &demo, limit_mib).await);
     println!();
-    failures.extend(
-        shared_tier::cases(
-            &args.gateway,
-            &args.static_dir,
-            &work,
-            demo.addr,
-            (&demo.client_id, &demo.client_secret),
-            limit_mib,
-        )
-        .await,
-    );
+    failures
+        .extend(shared_tier::cases(&args.gateway, &args.static_dir, &work, &demo, limit_mib).await);
     let log = [
         "gateway.log",
         "clients/gateway.log",
@@ -1326,6 +1317,35 @@ struct DemoCms {
 }
 
 impl DemoCms {
+    /// A gateway's config in front of it at the production settings (JSON access lines at info),
+    /// listening on `listen`, serving the app in `static_dir`, with `more` (TOML tables) after.
+    fn config(&self, listen: SocketAddr, static_dir: &Path, more: &str) -> String {
+        format!(
+            r#"
+[server]
+listen = "{listen}"
+static_dir = "{static_dir}"
+log_format = "json"
+log_level = "info"
+access_log = true
+watch_config = false
+
+[upstream]
+base_url = "http://{cms}/"
+client_id = "{client_id}"
+client_secret = "{client_secret}"
+
+[site]
+company_name = "陆港测试集团"
+
+{more}"#,
+            static_dir = static_dir.display(),
+            cms = self.addr,
+            client_id = self.client_id,
+            client_secret = self.client_secret,
+        )
+    }
+
     async fn start() -> DemoCms {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
@@ -1347,40 +1367,14 @@ impl DemoCms {
 
 /// Runs every client attack against a gateway of its own; the failures.
 async fn client_attacks(args: &Args, work: &Path, demo: &DemoCms, limit_mib: u64) -> Vec<String> {
-    let DemoCms {
-        addr: cms,
-        client_id,
-        client_secret,
-    } = demo;
     let listen = std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .expect("a free port");
     // The production limits (config/gateway.toml's), the demo's own index.
-    let config = format!(
-        r#"
-[server]
-listen = "{listen}"
-static_dir = "{static_dir}"
-log_format = "json"
-log_level = "info"
-access_log = true
-watch_config = false
-
-[upstream]
-base_url = "http://{cms}/"
-client_id = "{client_id}"
-client_secret = "{client_secret}"
-
-[site]
-company_name = "陆港测试集团"
-
-[search]
-mode = "index"
-
-[limits]
-trusted_proxies = ["{PROXY}"]
-"#,
-        static_dir = args.static_dir.display(),
+    let config = demo.config(
+        listen,
+        &args.static_dir,
+        &format!("[search]\nmode = \"index\"\n\n[limits]\ntrusted_proxies = [\"{PROXY}\"]\n"),
     );
     let work = work.join("clients");
     std::fs::create_dir_all(&work).expect("work directory");

@@ -27,7 +27,7 @@ use tokio::{
     net::{TcpListener, TcpStream},
 };
 
-use crate::{Prober, gateway_process, judged, visitor};
+use crate::{DemoCms, Prober, gateway_process, judged, visitor};
 
 /// How long each case runs.
 const CASE: Duration = Duration::from_secs(5);
@@ -265,14 +265,12 @@ async fn two_articles(client: &reqwest::Client, base: &str) -> Result<(String, S
     }
 }
 
-/// Runs the shared-tier cases against a gateway of their own in front of `cms` (reference-cms,
-/// with `client_id`/`client_secret`); the failures.
+/// Runs the shared-tier cases against a gateway of their own in front of `demo`; the failures.
 pub async fn cases(
     gateway_bin: &Path,
     static_dir: &Path,
     work: &Path,
-    cms: SocketAddr,
-    (client_id, client_secret): (&str, &str),
+    demo: &DemoCms,
     limit_mib: u64,
 ) -> Vec<String> {
     let redis_port = free_port();
@@ -290,31 +288,13 @@ pub async fn cases(
     let listen = std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .expect("a free port");
-    let config = format!(
-        r#"
-[server]
-listen = "{listen}"
-static_dir = "{static_dir}"
-log_format = "json"
-log_level = "info"
-access_log = true
-watch_config = false
-
-[upstream]
-base_url = "http://{cms}/"
-client_id = "{client_id}"
-client_secret = "{client_secret}"
-
-[site]
-company_name = "陆港测试集团"
-
-[cache.shared]
-url = "redis://{relay}/"
-prefix = "{PREFIX}"
-signing_key = "{SIGNING_KEY}"
-"#,
-        static_dir = static_dir.display(),
-        relay = relay.addr,
+    let config = demo.config(
+        listen,
+        static_dir,
+        &format!(
+            "[cache.shared]\nurl = \"redis://{relay}/\"\nprefix = \"{PREFIX}\"\nsigning_key = \"{SIGNING_KEY}\"\n",
+            relay = relay.addr
+        ),
     );
     let work = work.join("shared-tier");
     std::fs::create_dir_all(&work).expect("work directory");
