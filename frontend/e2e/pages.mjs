@@ -69,6 +69,9 @@ export const pagesTests = [
           if (!h1.trim()) problems.push(`${route}: no <h1> in the server HTML`);
           if (main.text.length < 40) problems.push(`${route}: ${main.text.length} characters of main content in the server HTML`);
           if (!html.includes('id="portal-state"')) problems.push(`${route}: no store state in the page`);
+          // What the head's render-blocking `<link rel="expect">` waits for: without it, the first
+          // paint waits for the whole document.
+          if (!/<main id="main-content"/.test(html)) problems.push(`${route}: no <main id="main-content"> in the server HTML`);
           if (/href="#\/|href="\/portal\/site\//.test(html)) problems.push(`${route}: a hash or crawlable link in the page`);
         }
 

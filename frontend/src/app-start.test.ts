@@ -13,6 +13,15 @@ const added = () => [...document.head.querySelectorAll(':scope > script[src]')].
 /** A server-rendered page's body: its markup in the root, and `rest`. */
 const page = (rest = '') => `<div id="root"><main><p>正文</p>${rest}</main></div>`;
 
+describe('the first paint', () => {
+  it('waits for the header to be read whole: the template blocks rendering until <main> starts', () => {
+    const head = new DOMParser().parseFromString(html, 'text/html').head;
+    const expect_ = head.querySelector('link[rel="expect"]');
+    expect(expect_?.getAttribute('href')).toBe('#main-content');
+    expect(expect_?.getAttribute('blocking')).toBe('render');
+  });
+});
+
 describe('the app’s start', () => {
   let listeners: [string, EventListenerOrEventListenerObject][];
   beforeEach(() => {
