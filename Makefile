@@ -7,7 +7,7 @@ NODE_STAMP := $(FRONTEND)/node_modules/.package-lock.json
 FRONTEND_SRC := $(shell find $(FRONTEND)/src $(FRONTEND)/public -type f 2>/dev/null) $(FRONTEND)/webpack.config.js $(FRONTEND)/scripts/no-css-loader.js $(FRONTEND)/package-lock.json
 DIST_STAMP := $(FRONTEND)/dist/index.html
 
-.PHONY: help run test build release-binaries serve-binaries frontend node-deps system-deps test-rust lint-static test-frontend test-e2e test-contract test-soak test-hostile test-deploy test-strapi test-wordpress test-plone strapi-install plone-install image soak soak-replicas lint fmt bench bench-instructions bench-shared bench-mapping bench-search audit clean
+.PHONY: help run test build release-binaries serve-binaries frontend node-deps system-deps test-rust lint-static test-frontend test-e2e test-contract test-soak test-hostile test-deploy test-strapi test-wordpress test-plone strapi-install plone-install rust-prebuild image soak soak-replicas lint fmt bench bench-instructions bench-shared bench-mapping bench-search audit clean
 
 help:
 	@echo "make run    build the app and the two servers (a quick build) and serve the portal at http://127.0.0.1:8080/portal/"
@@ -146,6 +146,13 @@ test-monitoring:
 image: build
 	@scripts/image.sh
 
+# The Rust test build reads nothing the app's build makes (the page tests read the server bundle
+# when they run), so `make test` starts it in the background first, beside npm ci, the linters and
+# webpack, which leave a core idle much of their time; test-rust's `cargo test` (the same command,
+# so the same build) waits for it on cargo's own lock, and prints any error it met.
+rust-prebuild:
+	@mkdir -p target && (cargo test --release --workspace --locked --no-run > target/rust-prebuild.log 2>&1 &)
+
 # Strapi 5 (a real third-party CMS) in front of which the gateway is tested: its npm install (minutes
 # the first time, cached under target/strapi by its lockfile) starts in the background first, so it
 # overlaps the Rust builds; `scripts/strapi.sh start` waits for it (a lock).
@@ -173,7 +180,7 @@ test-plone: build
 
 test: export RUSTC_WORKSPACE_WRAPPER = $(CLIPPY_DRIVER)
 test: export CLIPPY_ARGS = $(LINT_FLAGS)
-test: strapi-install plone-install lint-static test-rust test-frontend test-e2e test-contract test-soak test-hostile test-deploy test-strapi test-wordpress test-plone test-monitoring
+test: strapi-install plone-install rust-prebuild lint-static test-rust test-frontend test-e2e test-contract test-soak test-hostile test-deploy test-strapi test-wordpress test-plone test-monitoring
 
 audit: system-deps build
 	@scripts/audit.sh
