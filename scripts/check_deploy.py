@@ -92,11 +92,20 @@ def main(overlay, rendered, out_dir):
     render = config.get("render", {})
     engines = render.get("threads", 2) * render.get("memory_limit", 64 * MIB)
     limit = quantity(container["resources"]["limits"]["memory"])
-    # The cache, every render engine at its limit, and the process itself (57 MiB ready, 72-86 MiB
-    # under load in `make bench`): what the config allows must fit, or a busy pod is killed.
-    need(limit >= max_bytes + engines + 64 * MIB,
-         f"gateway: memory limit {limit // MIB} MiB holds cache.max_bytes {max_bytes // MIB} MiB"
-         f" + render engines {engines // MIB} MiB + 64 MiB")
+    # The search index (docs/operations.md, "Memory and size"): its live articles in memory at most
+    # `max_memory_bytes`, a third more while deleted ones wait for a merge, and the writer's
+    # buffer. Counted whatever `mode` says: a reload may turn the index on.
+    search = config.get("search", {})
+    index = search.get("max_memory_bytes", 64 * MIB) * 4 // 3 + search.get("writer_memory", 32 * MIB)
+    # The cache full costs more than the bytes it weighs: 64 MiB of 60 KB articles took the process
+    # 100 MiB past the same walk with an 8 MiB cache (`make test-hostile`, the index case).
+    cache = max_bytes * 8 // 5
+    # The cache, every render engine at its limit, the index, and the process itself (57 MiB
+    # ready, 72-86 MiB under load in `make bench`): what the config allows must fit, or a busy
+    # pod is killed.
+    need(limit >= cache + engines + index + 64 * MIB,
+         f"gateway: memory limit {limit // MIB} MiB holds cache.max_bytes {max_bytes // MIB} MiB at 8/5"
+         f" + render engines {engines // MIB} MiB + the search index {index // MIB} MiB + 64 MiB")
     need(quantity(container["resources"]["requests"]["memory"]) <= limit, "gateway: request within limit")
 
     def selects(match):

@@ -17,11 +17,13 @@
 //! Then clients attack a second gateway at the production limits in front of reference-cms (the
 //! red team's round three): HTTP/2 streams of a relayed file never read, `Range` requests on it
 //! flooded, cold pages from forty addresses, searches from forty addresses, made-up `Bearer`
-//! tokens, connections never silent past the process's cap, reloads ten a second, forwarded
-//! addresses spoofed through a trusted proxy. Beside each, a visitor at another address asks for
+//! tokens, `/readyz?upstream=1` flooded, one page spelled many ways from forty addresses,
+//! connections never silent past the process's cap, reloads ten a second, forwarded addresses
+//! spoofed through a trusted proxy. Beside each, a visitor at another address asks for
 //! what is not cached; nine in ten of its requests must succeed (a page rendered, not the shell),
 //! with the same bounds on `/healthz`, the process and its RSS. Last, a gateway whose shared tier's
-//! Redis is refused, cut off, spoofed and written by someone else (`shared_tier.rs`).
+//! Redis is refused, cut off, spoofed and written by someone else (`shared_tier.rs`), and one whose
+//! index in memory is built from 2 000 articles of 20 000 characters (`index_memory.rs`).
 //! A case that fails only on `/healthz`'s time is run once more (these machines are shared); the
 //! report says so. Exit 1 on any failure.
 
@@ -47,6 +49,7 @@ use clap::Parser;
 
 #[path = "../../support/gateway_process.rs"]
 mod gateway_process;
+mod index_memory;
 mod shared_tier;
 use serde_json::{Value, json};
 
@@ -69,6 +72,22 @@ struct Args {
     /// The manifest whose memory limit peak RSS must stay under.
     #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../deploy/kubernetes/base/deployment.yaml"))]
     deployment: PathBuf,
+    /// Run these parts only (all when none is named).
+    #[arg(long, value_enum)]
+    only: Vec<Part>,
+}
+
+/// The suite's parts, each against a gateway of its own.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+enum Part {
+    /// The hostile CMS's answers, and `check-upstream` against a CMS echoing the secret.
+    Cms,
+    /// Clients that attack, in front of the demo's content.
+    Clients,
+    /// The shared tier's Redis refused, cut off, spoofed and written by someone else.
+    SharedTier,
+    /// The index in memory built from large articles.
+    Index,
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -797,6 +816,61 @@ async fn main() {
     let work = std::env::temp_dir().join(format!("portal-hostile-{}", std::process::id()));
     std::fs::create_dir_all(&work).expect("work directory");
     let limit_mib = memory_limit_mib(&args.deployment);
+    let runs = |part: Part| args.only.is_empty() || args.only.contains(&part);
+    let mut failures = Vec::new();
+    if runs(Part::Cms) {
+        failures.extend(cms_cases(&args, &work, limit_mib).await);
+        println!();
+    }
+    if runs(Part::Clients) || runs(Part::SharedTier) {
+        let demo = DemoCms::start().await;
+        if runs(Part::Clients) {
+            failures.extend(client_attacks(&args, &work, &demo, limit_mib).await);
+            println!();
+        }
+        if runs(Part::SharedTier) {
+            failures.extend(
+                shared_tier::cases(&args.gateway, &args.static_dir, &work, &demo, limit_mib).await,
+            );
+            println!();
+        }
+    }
+    if runs(Part::Index) {
+        failures
+            .extend(index_memory::case(&args.gateway, &args.static_dir, &work, limit_mib).await);
+    }
+    let log = [
+        "gateway.log",
+        "clients/gateway.log",
+        "shared-tier/gateway.log",
+        "index-memory/gateway.log",
+    ]
+    .iter()
+    .map(|log| std::fs::read_to_string(work.join(log)).unwrap_or_default())
+    .collect::<String>();
+    if log.contains("panicked") {
+        failures.push("a panic in the gateway's log".to_owned());
+    }
+    for secret in [CLIENT_SECRET, ADMIN_TOKEN, shared_tier::SIGNING_KEY] {
+        if log.contains(secret) {
+            failures.push("a secret in the gateway's log".to_owned());
+        }
+    }
+    let _ = std::fs::remove_dir_all(&work);
+    if failures.is_empty() {
+        println!("hostile CMS suite passed");
+    } else {
+        println!("\nhostile CMS suite FAILED:");
+        for failure in &failures {
+            println!("  - {failure}");
+        }
+        std::process::exit(1);
+    }
+}
+
+/// The hostile CMS's cases against a gateway of their own, then `check-upstream` against a CMS
+/// echoing the secret; the failures.
+async fn cms_cases(args: &Args, work: &Path, limit_mib: u64) -> Vec<String> {
     let script = Arc::new(Script {
         tree: Mutex::new(Tree::Good),
         list: Mutex::new(List::Good),
@@ -806,7 +880,7 @@ async fn main() {
     let listen = std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .expect("a free port");
-    let mut gateway = start_gateway(&args, &work, listen, cms);
+    let mut gateway = start_gateway(args, work, listen, cms);
     let pid = gateway.id().expect("the gateway's pid");
     let base = format!("http://{listen}");
     let suite = Suite {
@@ -877,39 +951,8 @@ async fn main() {
     }
     let _ = gateway.start_kill();
     let _ = gateway.wait().await;
-    failures.extend(echoed_secret(&args, &work, &suite).await);
-    println!();
-    let demo = DemoCms::start().await;
-    failures.extend(client_attacks(&args, &work, &demo, limit_mib).await);
-    println!();
+    failures.extend(echoed_secret(args, work, &suite).await);
     failures
-        .extend(shared_tier::cases(&args.gateway, &args.static_dir, &work, &demo, limit_mib).await);
-    let log = [
-        "gateway.log",
-        "clients/gateway.log",
-        "shared-tier/gateway.log",
-    ]
-    .iter()
-    .map(|log| std::fs::read_to_string(work.join(log)).unwrap_or_default())
-    .collect::<String>();
-    if log.contains("panicked") {
-        failures.push("a panic in the gateway's log".to_owned());
-    }
-    for secret in [CLIENT_SECRET, ADMIN_TOKEN, shared_tier::SIGNING_KEY] {
-        if log.contains(secret) {
-            failures.push("a secret in the gateway's log".to_owned());
-        }
-    }
-    let _ = std::fs::remove_dir_all(&work);
-    if failures.is_empty() {
-        println!("hostile CMS suite passed");
-    } else {
-        println!("\nhostile CMS suite FAILED:");
-        for failure in &failures {
-            println!("  - {failure}");
-        }
-        std::process::exit(1);
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -948,11 +991,18 @@ enum Attack {
     /// Row 7: cold pages (distinct searches) from forty addresses, four at a time each: 160 at
     /// once, past the render queue's 128 places.
     ColdPages,
+    /// Row 7: one search page spelled many ways (letters escaped in the path, the keyword's case,
+    /// width and spaces, parameters the page does not read) from forty addresses, two at a time
+    /// each (their render share): one cache entry, not a render each.
+    KeySpellings,
     /// Row 8: uncached searches from forty addresses, each within its own allowance.
     SearchFlood,
     /// Row 1: API requests with a made-up `Bearer` token (never cached: each a CMS call), flooded
     /// from one address.
     BearerFlood,
+    /// Row 1: `/readyz?upstream=1` (which asks the CMS) flooded from one address: health checks
+    /// pass the request limits, so only the probe's own bound keeps it off the CMS.
+    ReadinessFlood,
     /// Row 5: connections that are never silent (a keep-alive request every two seconds), past
     /// the process's cap (`server.max_connections`, as at systemd's 1 024 descriptors).
     BusyConnections,
@@ -972,12 +1022,14 @@ const VISITOR: &str = "127.0.0.3";
 const PROXY: &str = "127.0.4.1";
 
 impl Attack {
-    const ALL: [Attack; 8] = [
+    const ALL: [Attack; 10] = [
         Attack::UnreadH2Files,
         Attack::RangeFlood,
         Attack::ColdPages,
+        Attack::KeySpellings,
         Attack::SearchFlood,
         Attack::BearerFlood,
+        Attack::ReadinessFlood,
         Attack::BusyConnections,
         Attack::Reloads,
         Attack::SpoofedThroughProxy,
@@ -988,8 +1040,10 @@ impl Attack {
             Attack::UnreadH2Files => "client: h2 streams of a file never read",
             Attack::RangeFlood => "client: Range requests on a file, flooded",
             Attack::ColdPages => "client: cold pages from forty addresses",
+            Attack::KeySpellings => "client: one page spelled many ways, forty addresses",
             Attack::SearchFlood => "client: searches from forty addresses",
             Attack::BearerFlood => "client: made-up Bearer tokens, flooded",
+            Attack::ReadinessFlood => "client: /readyz?upstream=1 flooded",
             Attack::BusyConnections => "client: 1 200 connections never silent",
             Attack::Reloads => "operator: SIGHUP ten times a second",
             Attack::SpoofedThroughProxy => "client: spoofed X-Forwarded-For, one IPv6 /64",
@@ -1036,6 +1090,40 @@ impl Attack {
                             ))
                         }));
                     }
+                }
+            }
+            Attack::KeySpellings => {
+                // 调度 and "Tongda", as a reader might type them: each the same page.
+                const PATHS: [&str; 3] = ["/portal/search", "/portal/%73earch", "/portal/se%61rch"];
+                const KEYWORDS: [&str; 6] = [
+                    "%E8%B0%83%E5%BA%A6%20Tongda",
+                    "%E8%B0%83%E5%BA%A6%20TONGDA",
+                    "%E8%B0%83%E5%BA%A6%E3%80%80%EF%BD%94%EF%BD%8F%EF%BD%8E%EF%BD%87%EF%BD%84%EF%BD%81",
+                    "%20%E8%B0%83%E5%BA%A6%20%20tongda%20",
+                    "%E8%B0%83%E5%BA%A6+Tong%64a",
+                    "%E8%B0%83%E5%BA%A6%20tongda",
+                ];
+                for address in 1..=40 {
+                    let client = client_from(&format!("127.0.6.{address}"), false);
+                    for lane_no in 0..2 {
+                        let (client, base) = (client.clone(), base.clone());
+                        tasks.push(lane(until, Duration::ZERO, move |n| {
+                            let (path, keyword) = (
+                                PATHS[(n as usize + lane_no) % PATHS.len()],
+                                KEYWORDS[n as usize % KEYWORDS.len()],
+                            );
+                            client.get(format!(
+                                "{base}{path}?q={keyword}&utm_source=a{address}x{n}"
+                            ))
+                        }));
+                    }
+                }
+            }
+            Attack::ReadinessFlood => {
+                let client = client_from("127.0.0.2", false);
+                for _ in 0..16 {
+                    let (client, url) = (client.clone(), format!("{base}/readyz?upstream=1"));
+                    tasks.push(lane(until, Duration::ZERO, move |_| client.get(&url)));
                 }
             }
             Attack::SearchFlood => {
@@ -1109,6 +1197,45 @@ impl Attack {
             let _ = task.await;
         }
     }
+}
+
+impl Attack {
+    /// Row 7's own check: the attack's spellings are one page, so the renders while it ran are
+    /// the visitor's pages (each one render, a few more for a page whose first answer was not
+    /// cached yet) and the attack's first; a render per spelling was hundreds in its six
+    /// seconds.
+    fn renders_within(self, renders: u64, asked: usize) -> Result<(), String> {
+        if !matches!(self, Attack::KeySpellings) {
+            return Ok(());
+        }
+        // The visitor asks a page and an API list in turn.
+        let most = 3 * (asked as u64 / 2 + 1) + 10;
+        println!("  renders while it ran: {renders} (at most {most})");
+        if renders > most {
+            return Err(format!(
+                "{}: {renders} renders while it ran (at most {most}): spellings of one page rendered apart",
+                self.name()
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A counter's value in the gateway's `/metrics` (its line without labels); 0 when absent.
+async fn counter(client: &reqwest::Client, base: &str, name: &str) -> u64 {
+    let Ok(answer) = client.get(format!("{base}/metrics")).send().await else {
+        return 0;
+    };
+    let text = answer.text().await.unwrap_or_default();
+    text.lines()
+        .find_map(|line| {
+            line.strip_prefix(name)?
+                .strip_prefix(' ')?
+                .trim()
+                .parse::<f64>()
+                .ok()
+        })
+        .map_or(0, |value| value as u64)
 }
 
 /// One lane of an attack: the request `ask(n)` makes for n = 1, 2, … until `until`, each answer
@@ -1390,6 +1517,7 @@ async fn client_attacks(args: &Args, work: &Path, demo: &DemoCms, limit_mib: u64
         // As for the CMS cases: one that fails only on `/healthz`'s time is run once more (these
         // machines are shared).
         for tries in 1..=2 {
+            let renders_before = counter(&client, &base, "portal_page_renders_total").await;
             let from = Instant::now();
             let until = from + ATTACK;
             let (_, (ok, asked, failed)) = tokio::join!(
@@ -1399,6 +1527,9 @@ async fn client_attacks(args: &Args, work: &Path, demo: &DemoCms, limit_mib: u64
             let (worst, probes) = prober.worst_between(from, Instant::now());
             let alive = gateway.try_wait().ok().flatten().is_none();
             let rss = gateway_process::status_kib(pid, "VmRSS:") / 1024;
+            let renders = counter(&client, &base, "portal_page_renders_total")
+                .await
+                .saturating_sub(renders_before);
             let verdict = judged(
                 attack.name(),
                 tries,
@@ -1406,7 +1537,8 @@ async fn client_attacks(args: &Args, work: &Path, demo: &DemoCms, limit_mib: u64
                 (worst, probes),
                 rss,
                 (ok, asked, failed),
-            );
+            )
+            .and_then(|again| attack.renders_within(renders, asked).map(|()| again));
             // Let the attack's connections close before the next.
             tokio::time::sleep(Duration::from_secs(1)).await;
             match verdict {
