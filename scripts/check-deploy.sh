@@ -18,7 +18,7 @@ if ! "$venv/bin/pip" show kubernetes-validate 2>/dev/null | grep -qx "Version: $
   "$venv/bin/pip" install -q --disable-pip-version-check "kubernetes-validate==$KUBERNETES_VALIDATE"
 fi
 binary=$(realpath -m "${CARGO_TARGET_DIR:-target}")/release/portal-gateway
-cargo build --release --workspace --locked -q
+cargo build --release --workspace --locked -q --bin portal-gateway
 rm -rf "$out" && mkdir -p "$out"
 for overlay in deploy/kubernetes/overlays/*/; do
   name=$(basename "$overlay")

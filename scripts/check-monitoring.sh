@@ -24,7 +24,7 @@ token=monitoring-check-token-0123456789
 promtool check rules deploy/monitoring/rules.yml
 (cd deploy/monitoring && promtool test rules rules.test.yml)
 
-cargo build --release --workspace --locked -q
+cargo build --release --workspace --locked -q --bin portal-gateway --bin reference-cms
 rm -rf "$out" && mkdir -p "$out"
 pids=()
 stop() {
