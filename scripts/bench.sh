@@ -37,7 +37,7 @@ CONNECTIONS=${BENCH_CONNECTIONS:-64}
 # only queue (render.queue_wait bounds that wait), which the 64-connection run after the rounds shows.
 RENDER_CONNECTIONS=${BENCH_RENDER_CONNECTIONS:-4}
 RENDER_DURATION=${BENCH_RENDER_DURATION:-10s}
-# The memory limit of deploy/kubernetes (MiB), as the manifest says it (`limits: { memory: 256Mi }`).
+# The memory limit of deploy/kubernetes (MiB), as the manifest says it (`limits: { memory: 448Mi }`).
 MEMORY_LIMIT_MIB=$(sed -n 's/.*limits: *{ *memory: *\([0-9]*\)Mi.*/\1/p' deploy/kubernetes/base/deployment.yaml | head -1)
 [ -n "$MEMORY_LIMIT_MIB" ] || { echo "no memory limit in deploy/kubernetes/base/deployment.yaml" >&2; exit 1; }
 CMS=127.0.0.1:18181
