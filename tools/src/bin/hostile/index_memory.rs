@@ -29,7 +29,7 @@ use axum::{
 };
 use serde_json::{Value, json};
 
-use crate::{CLIENT_SECRET, Prober, gateway_process, judged};
+use crate::{CLIENT_SECRET, Prober, gateway_process, judged, production_config, tally};
 
 /// Articles the CMS holds: past what the budget keeps at their size.
 const ARTICLES: u64 = 2_000;
@@ -140,12 +140,7 @@ async fn visitor(base: String, stop: &AtomicBool, until: Instant) -> (usize, usi
         }
         tokio::time::sleep(Duration::from_millis(300)).await;
     }
-    let failed = failed
-        .iter()
-        .map(|(why, n)| format!("{why} ×{n}"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    (ok, asked, failed)
+    (ok, asked, tally(&failed))
 }
 
 /// `/readyz`'s report of the index (`result.search`).
@@ -166,34 +161,13 @@ pub async fn case(gateway: &Path, static_dir: &Path, work: &Path, limit_mib: u64
     let listen = std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .expect("a free port");
-    // Production settings (deploy/kubernetes/base/gateway.toml): JSON access lines at info, the
-    // index in memory at its defaults.
-    let config = format!(
-        r#"
-[server]
-listen = "{listen}"
-static_dir = "{static_dir}"
-log_format = "json"
-log_level = "info"
-access_log = true
-watch_config = false
-
-[upstream]
-base_url = "http://{cms}/cms/"
-client_id = "portal-web"
-client_secret = "{CLIENT_SECRET}"
-
-[site]
-company_name = "陆港测试集团"
-
-[search]
-mode = "index"
-
-[limits]
-upstream_per_second = 100000
-upstream_burst = 100000
-"#,
-        static_dir = static_dir.display(),
+    // The index in memory at its defaults; the CMS's pace opened (memory is what is tested).
+    let config = production_config(
+        listen,
+        static_dir,
+        &format!("http://{cms}/cms/"),
+        ("portal-web", CLIENT_SECRET),
+        "[search]\nmode = \"index\"\n\n[limits]\nupstream_per_second = 100000\nupstream_burst = 100000\n",
     );
     let work = work.join("index-memory");
     std::fs::create_dir_all(&work).expect("work directory");

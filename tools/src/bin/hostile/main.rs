@@ -1040,7 +1040,7 @@ impl Attack {
             Attack::UnreadH2Files => "client: h2 streams of a file never read",
             Attack::RangeFlood => "client: Range requests on a file, flooded",
             Attack::ColdPages => "client: cold pages from forty addresses",
-            Attack::KeySpellings => "client: one page spelled many ways, forty addresses",
+            Attack::KeySpellings => "client: one page spelled many ways",
             Attack::SearchFlood => "client: searches from forty addresses",
             Attack::BearerFlood => "client: made-up Bearer tokens, flooded",
             Attack::ReadinessFlood => "client: /readyz?upstream=1 flooded",
@@ -1336,12 +1336,16 @@ async fn visitor(base: String, round: usize, until: Instant) -> (usize, usize, S
         // which the visitor would otherwise spend itself.
         tokio::time::sleep(Duration::from_millis(400)).await;
     }
-    let failed = failed
+    (ok, asked, tally(&failed))
+}
+
+/// What a visitor's failed requests were, by kind and outcome: "page shell ×1, api 429 ×2".
+fn tally(failed: &std::collections::BTreeMap<String, usize>) -> String {
+    failed
         .iter()
         .map(|(why, n)| format!("{why} ×{n}"))
         .collect::<Vec<_>>()
-        .join(", ");
-    (ok, asked, failed)
+        .join(", ")
 }
 
 /// Prints one case run beside the visitor (`seen`: how many of its requests succeeded, of how
@@ -1435,20 +1439,18 @@ async fn echoed_secret(args: &Args, work: &Path, suite: &Suite) -> Vec<String> {
     failures
 }
 
-/// reference-cms with the demo's content, on loopback: what the client attacks' and the shared
-/// tier's gateways are in front of.
-struct DemoCms {
-    addr: SocketAddr,
-    client_id: String,
-    client_secret: String,
-}
-
-impl DemoCms {
-    /// A gateway's config in front of it at the production settings (JSON access lines at info),
-    /// listening on `listen`, serving the app in `static_dir`, with `more` (TOML tables) after.
-    fn config(&self, listen: SocketAddr, static_dir: &Path, more: &str) -> String {
-        format!(
-            r#"
+/// A gateway's config at the production settings (JSON access lines at info), listening on
+/// `listen`, serving the app in `static_dir`, in front of the CMS at `base_url` with the client
+/// credential `(id, secret)`, with `more` (TOML tables) after.
+fn production_config(
+    listen: SocketAddr,
+    static_dir: &Path,
+    base_url: &str,
+    (client_id, client_secret): (&str, &str),
+    more: &str,
+) -> String {
+    format!(
+        r#"
 [server]
 listen = "{listen}"
 static_dir = "{static_dir}"
@@ -1458,7 +1460,7 @@ access_log = true
 watch_config = false
 
 [upstream]
-base_url = "http://{cms}/"
+base_url = "{base_url}"
 client_id = "{client_id}"
 client_secret = "{client_secret}"
 
@@ -1466,10 +1468,28 @@ client_secret = "{client_secret}"
 company_name = "陆港测试集团"
 
 {more}"#,
-            static_dir = static_dir.display(),
-            cms = self.addr,
-            client_id = self.client_id,
-            client_secret = self.client_secret,
+        static_dir = static_dir.display(),
+    )
+}
+
+/// reference-cms with the demo's content, on loopback: what the client attacks' and the shared
+/// tier's gateways are in front of.
+struct DemoCms {
+    addr: SocketAddr,
+    client_id: String,
+    client_secret: String,
+}
+
+impl DemoCms {
+    /// A gateway's config in front of it at the production settings, listening on `listen`,
+    /// serving the app in `static_dir`, with `more` (TOML tables) after.
+    fn config(&self, listen: SocketAddr, static_dir: &Path, more: &str) -> String {
+        production_config(
+            listen,
+            static_dir,
+            &format!("http://{}/", self.addr),
+            (&self.client_id, &self.client_secret),
+            more,
         )
     }
 
