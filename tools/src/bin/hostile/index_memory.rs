@@ -29,7 +29,7 @@ use axum::{
 };
 use serde_json::{Value, json};
 
-use crate::{CLIENT_SECRET, Prober, gateway_process, judged, production_config, tally};
+use crate::{CLIENT_SECRET, Prober, envelope, gateway_process, judged, production_config, tally};
 
 /// Articles the CMS holds: past what the budget keeps at their size.
 const ARTICLES: u64 = 2_000;
@@ -40,14 +40,6 @@ const DEADLINE: Duration = Duration::from_secs(120);
 const NAME: &str = "CMS: 2 000 articles of 20 000 characters";
 /// The visitor's address.
 const VISITOR: &str = "127.0.5.3";
-
-fn envelope(result: Value) -> Response {
-    (
-        [(header::CONTENT_TYPE, "application/json")],
-        json!({"code": 200, "msg": "ok", "result": result}).to_string(),
-    )
-        .into_response()
-}
 
 fn card(id: u64) -> Value {
     json!({"id": id, "categoryId": 21, "title": format!("陆港第{id}号调度日志"),
