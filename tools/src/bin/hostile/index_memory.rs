@@ -29,7 +29,9 @@ use axum::{
 };
 use serde_json::{Value, json};
 
-use crate::{CLIENT_SECRET, Prober, envelope, gateway_process, judged, production_config, tally};
+use crate::{
+    CLIENT_SECRET, Extra, Prober, envelope, gateway_process, judged, production_config, tally,
+};
 
 /// Articles the CMS holds: past what the budget keeps at their size.
 const ARTICLES: u64 = 2_000;
@@ -159,7 +161,10 @@ pub async fn case(gateway: &Path, static_dir: &Path, work: &Path, limit_mib: u64
         static_dir,
         &format!("http://{cms}/cms/"),
         ("portal-web", CLIENT_SECRET),
-        "[search]\nmode = \"index\"\n\n[limits]\nupstream_per_second = 100000\nupstream_burst = 100000\n",
+        Extra {
+            tables: "[search]\nmode = \"index\"\n\n[limits]\nupstream_per_second = 100000\nupstream_burst = 100000\n",
+            ..Extra::default()
+        },
     );
     let work = work.join("index-memory");
     std::fs::create_dir_all(&work).expect("work directory");

@@ -372,29 +372,20 @@ fn start_gateway(
 ) -> tokio::process::Child {
     // Production settings (deploy/kubernetes/base/gateway.toml): JSON access lines at info, its
     // cache size; the per-client limits opened, as one client plays every visitor here.
-    let config = format!(
-        r#"
-[server]
-listen = "{listen}"
-static_dir = "{static_dir}"
-log_format = "json"
-log_level = "info"
-access_log = true
-watch_config = false
-# As at systemd's default of 1 024 descriptors (the gateway's own reserve beside it).
-max_connections = 1000
-
-[upstream]
-base_url = "http://{cms}/cms/"
-client_id = "portal-web"
-client_secret = "{CLIENT_SECRET}"
-timeout = "{timeout}ms"
-connect_timeout = "500ms"
-
-[site]
-company_name = "陆港测试集团"
-
-[cache]
+    let config = production_config(
+        listen,
+        &args.static_dir,
+        &format!("http://{cms}/cms/"),
+        ("portal-web", CLIENT_SECRET),
+        Extra {
+            // As at systemd's default of 1 024 descriptors (the gateway's own reserve beside it).
+            server: "max_connections = 1000\n",
+            upstream: &format!(
+                "timeout = \"{}ms\"\nconnect_timeout = \"500ms\"\n",
+                UPSTREAM_TIMEOUT.as_millis()
+            ),
+            tables: &format!(
+                r#"[cache]
 max_bytes = 67108864
 default_ttl = "60s"
 stale_while_revalidate = "30s"
@@ -411,19 +402,18 @@ per_client_searches = 1000000
 
 [admin]
 token = "{ADMIN_TOKEN}"
-"#,
-        static_dir = args.static_dir.display(),
-        timeout = UPSTREAM_TIMEOUT.as_millis(),
+"#
+            ),
+        },
     );
     gateway_process::start(&args.gateway, work, &config, &work.join("gateway.log"))
 }
 
-/// `/healthz` asked every 25 ms from a thread and runtime of its own, so that the suite's own
-/// work never delays the asking: when each answer came and what it took (`None`: no answer in
-/// a second).
 /// When each probe was asked, and what it took (`None`: no answer in a second).
 type Probes = Arc<Mutex<Vec<(Instant, Option<Duration>)>>>;
 
+/// `/healthz` asked every 25 ms from a thread and runtime of its own, so that the suite's own
+/// work never delays the asking.
 struct Prober {
     seen: Probes,
     stop: Arc<AtomicBool>,
@@ -1439,16 +1429,30 @@ async fn echoed_secret(args: &Args, work: &Path, suite: &Suite) -> Vec<String> {
     failures
 }
 
+/// What a case sets beside the production settings: lines of `[server]` and of `[upstream]`, and
+/// tables of its own after them.
+#[derive(Default)]
+struct Extra<'a> {
+    server: &'a str,
+    upstream: &'a str,
+    tables: &'a str,
+}
+
 /// A gateway's config at the production settings (JSON access lines at info), listening on
 /// `listen`, serving the app in `static_dir`, in front of the CMS at `base_url` with the client
-/// credential `(id, secret)`, with `more` (TOML tables) after.
+/// credential `(id, secret)`, with what the case sets itself (`extra`).
 fn production_config(
     listen: SocketAddr,
     static_dir: &Path,
     base_url: &str,
     (client_id, client_secret): (&str, &str),
-    more: &str,
+    extra: Extra,
 ) -> String {
+    let Extra {
+        server,
+        upstream,
+        tables,
+    } = extra;
     format!(
         r#"
 [server]
@@ -1458,16 +1462,16 @@ log_format = "json"
 log_level = "info"
 access_log = true
 watch_config = false
-
+{server}
 [upstream]
 base_url = "{base_url}"
 client_id = "{client_id}"
 client_secret = "{client_secret}"
-
+{upstream}
 [site]
 company_name = "陆港测试集团"
 
-{more}"#,
+{tables}"#,
         static_dir = static_dir.display(),
     )
 }
@@ -1489,7 +1493,10 @@ impl DemoCms {
             static_dir,
             &format!("http://{}/", self.addr),
             (&self.client_id, &self.client_secret),
-            more,
+            Extra {
+                tables: more,
+                ..Extra::default()
+            },
         )
     }
 
