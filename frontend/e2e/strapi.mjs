@@ -200,6 +200,8 @@ const gateway = spawn(join(root, 'target', 'release', 'portal-gateway'), ['--con
     PORTAL__LIMITS__PER_CLIENT_RENDERS: '100000',
     PORTAL__LIMITS__PER_CLIENT_FILES: '100000',
     PORTAL__LIMITS__PER_CLIENT_SEARCHES: '100000',
+    // What a page renders is tested, not how fast: a budget beside `make test`'s other lane.
+    PORTAL__RENDER__TIMEOUT: '10s',
     PORTAL__SEARCH__MODE: 'index',
     // Where an integrator's portal is reached (the sitemap's and the feeds' absolute links).
     PORTAL__SITE__PUBLIC_URL: BASE,
