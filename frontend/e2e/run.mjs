@@ -104,15 +104,17 @@ const RENDER_SHARE = {
   PORTAL__LIMITS__PER_CLIENT_FILES: '64',
   PORTAL__LIMITS__PER_CLIENT_SEARCHES: '64',
 };
-// The tests read what a page renders, not how fast (that is `make bench`'s): render threads run at
-// nice +10, and beside the browser and, in `make test`, the CMSes' lane, a render could run past the
-// default second and the page be the app shell. The most the config allows.
+// Another dialect's pass reads what every page renders, not how fast: in `make test` it runs beside
+// the CMSes' lane, where a render (its threads at nice +10) could run past the default second and a
+// page be the app shell; its budget is the most the config allows. Not the native pass's: with its
+// tests two at once and the sweep's lanes, renders that long queue behind one another, and a clean
+// clone's run (2026-12-07) saw a page not come in 30 s; there a late render is the shell, as in
+// production.
 const RENDER_TIME = { PORTAL__RENDER__TIMEOUT: '10s' };
 const dialectEnv = {
   GATEWAY_CONFIG: CONFIG,
   ...RENDER_SHARE,
-  ...RENDER_TIME,
-  ...(DIALECT === 'native' ? {} : { CMS_DIALECT: DIALECT, ...OPEN_LIMITS }),
+  ...(DIALECT === 'native' ? {} : { CMS_DIALECT: DIALECT, ...OPEN_LIMITS, ...RENDER_TIME }),
 };
 console.log(`e2e against reference-cms speaking ${DIALECT}`);
 const stack = spawn('scripts/run-stack.sh', {
