@@ -199,7 +199,7 @@ test: strapi-install plone-install rust-prebuild lint-static test-rust test-fron
 
 # After the browser's native pass, the rest of `make test` runs in two lanes at once, each stage
 # after the other within its lane (a clean clone's CI, 2026-12-07: these stages, one after the
-# other, kept the two cores 34–60 % busy for ~470 s; each waits on a server's start, a load or an
+# other, kept the two cores 34–76 % busy for ~470 s; each waits on a server's start, a load or an
 # attack's seconds). The gateway's own stacks in one, the third-party CMSes and the deploy and
 # monitoring checks in the other; no two share a port, a directory or a cargo build (all done by now).
 # Balanced by a clean clone's run: the first ~215 s, the second ~220 with the contract's 35.
