@@ -202,7 +202,9 @@ test: strapi-install plone-install rust-prebuild lint-static test-rust test-fron
 # other, kept the two cores 34–76 % busy for ~470 s; each waits on a server's start, a load or an
 # attack's seconds). The gateway's own stacks in one, the third-party CMSes and the deploy and
 # monitoring checks in the other; no two share a port, a directory or a cargo build (all done by now).
-# Balanced by a clean clone's run: the first ~215 s, the second ~220 with the contract's 35.
+# The contract and the deploy check both install into target/py-venv, so they share a lane (in
+# different lanes two pips would write one venv at once). Balanced by a clean clone's run: the
+# first lane ~215 s, the second ~220 with the contract's 35.
 GATEWAY_LANE = test-e2e-rest test-soak test-hostile
 CMS_LANE = test-deploy test-contract test-strapi test-wordpress test-plone test-monitoring
 
