@@ -903,6 +903,20 @@ async fn spawn_page_gateway(extra: &str) -> (tokio::process::Child, String, temp
             .await
             .is_some()
     );
+    // Asked once ready (its render engines built), as a load balancer would: amid the whole suite
+    // the first home page asked before then was once the app shell (twice on 2026-12-07, with a
+    // 5 s and a 10 s budget; never alone). The first page after a start has a test of its own.
+    for _ in 0..600 {
+        if client
+            .get(format!("{base}/readyz"))
+            .send()
+            .await
+            .is_ok_and(|r| r.status().is_success())
+        {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     (child, base, dir)
 }
 
