@@ -195,7 +195,8 @@ test: strapi-install plone-install rust-prebuild lint-static test-rust test-fron
 	( $(MAKE) --no-print-directory $(GATEWAY_LANE) 2>&1 | sed -u 's/^/[gateway] /' ) & gateway=$$!; \
 	( $(MAKE) --no-print-directory $(CMS_LANE) 2>&1 | sed -u 's/^/[cms] /' ) & cms=$$!; \
 	wait $$gateway; g=$$?; wait $$cms; c=$$?; \
-	echo "make test: the gateway's lane exited $$g, the CMSes' lane $$c"; exit $$((g || c))
+	echo "make test: the gateway's lane exited $$g, the CMSes' lane $$c"; [ $$g = 0 ] && [ $$c = 0 ]
+	@$(MAKE) --no-print-directory test-hostile
 
 # After the browser's native pass, the rest of `make test` runs in two lanes at once, each stage
 # after the other within its lane (a clean clone's CI, 2026-12-07: these stages, one after the
@@ -205,7 +206,9 @@ test: strapi-install plone-install rust-prebuild lint-static test-rust test-fron
 # The contract and the deploy check both install into target/py-venv, so they share a lane (in
 # different lanes two pips would write one venv at once). Balanced by a clean clone's run: the
 # first lane ~215 s, the second ~220 with the contract's 35.
-GATEWAY_LANE = test-e2e-rest test-soak test-hostile
+# The hostile suite runs after both, alone: it bounds /healthz's time (100 ms), and beside the CMSes'
+# lane a local run took 154–254 ms (2026-12-07).
+GATEWAY_LANE = test-e2e-rest test-soak
 CMS_LANE = test-deploy test-contract test-strapi test-wordpress test-plone test-monitoring
 
 audit: system-deps build
