@@ -182,7 +182,12 @@ try {
       console.log(`  ok   ${test.name} (${Date.now() - started} ms)`);
     } catch (error) {
       failed += 1;
-      console.log(`  FAIL ${test.name}\n       ${String(error?.stack ?? error).split('\n').slice(0, 6).join('\n       ')}`);
+      // Where the page was when the case failed: a wait that ran out on the wrong page, or on a
+      // page the app never took over, reads differently from one on the right page.
+      const where = await page
+        .evaluate(() => `${location.pathname}${location.search} (${document.readyState}, ${document.documentElement.hasAttribute('data-app') ? 'the app' : 'no app yet'})`)
+        .catch(() => 'unknown');
+      console.log(`  FAIL ${test.name}\n       at ${where}\n       ${String(error?.stack ?? error).split('\n').slice(0, 6).join('\n       ')}`);
       await page.screenshot({ path: join(ARTIFACTS, `failed-${test.name.replace(/\W+/g, '-')}.png`) }).catch(() => {});
     }
     await context.close();

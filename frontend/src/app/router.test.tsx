@@ -75,3 +75,44 @@ describe('the router', () => {
     expect(window.history.length).toBe(historyLength);
   });
 });
+
+describe('the scroll on a route', () => {
+  // The router's module as a browser loads it at a page's address: a fresh copy (it notes the
+  // address it was loaded at), with React, its DOM and wouter from the same fresh registry (the
+  // testing library's `pure` entry: it adds no hooks, which a test may not).
+  function loadAt(path: string) {
+    window.history.replaceState(null, '', `${BASE}${path}`);
+    let loaded: {
+      React: typeof import('react');
+      rtl: typeof import('@testing-library/react/pure');
+      wouter: typeof import('wouter');
+      navigate: typeof import('wouter/use-browser-location').navigate;
+      AppRoutes: typeof AppRoutes;
+    } | undefined;
+    jest.isolateModules(() => {
+      loaded = {
+        React: require('react'),
+        rtl: require('@testing-library/react/pure'),
+        wouter: require('wouter'),
+        navigate: require('wouter/use-browser-location').navigate,
+        AppRoutes: require('./router').AppRoutes,
+      };
+    });
+    return loaded!;
+  }
+
+  it('keeps where the visitor is on the page the browser loaded, and starts a page opened in place at the top', async () => {
+    const scrollTo = window.scrollTo as jest.Mock;
+    const { React, rtl, wouter, navigate, AppRoutes: Routes } = loadAt('/about/company_profile');
+    scrollTo.mockClear();
+    // The app's first commit, as when it hydrates the page a phone has shown (and been scrolled
+    // on) for seconds: a scroll to the top then moved the page under the visitor's finger.
+    rtl.render(React.createElement(wouter.Router, { base: BASE, children: React.createElement(Routes) }));
+    expect(await rtl.screen.findByText('single:/about/company_profile')).toBeInTheDocument();
+    expect(scrollTo).not.toHaveBeenCalled();
+    rtl.act(() => navigate(`${BASE}/about/organizational_structure`));
+    expect(await rtl.screen.findByText('single:/about/organizational_structure')).toBeInTheDocument();
+    expect(scrollTo).toHaveBeenCalledWith(0, 0);
+    rtl.cleanup();
+  });
+});

@@ -243,10 +243,24 @@ function sectionNav(section: Section | undefined, current: string | undefined, k
   return <SectionNav title={section.name} url={section.url || undefined} items={section.items} current={current} currentKind={kind} />;
 }
 
-/** A new route starts at the top; a list coming back from a detail restores its own position after. */
+/**
+ * The address the browser loaded, until the app's first commit there: that page is where the
+ * visitor already is. On a phone it is painted (and scrolled, and tapped) seconds before the app
+ * hydrates it; a scroll to the top then moved the page under the finger, between a tap's press and
+ * its release (the release landed on other text: the tap on 返回列表 was lost, CI 2026-12-07).
+ */
+let loadedAt: string | null = typeof window === 'undefined' ? null : `${window.location.pathname}${window.location.search}`;
+
+/**
+ * A new route starts at the top; a list coming back from a detail restores its own position after.
+ * The page the document was loaded at keeps the browser's scroll: the visitor's, or its own.
+ */
 function ScrollToTop({ path }: { path: string }) {
   useLayoutEffect(() => {
-    window.scrollTo(0, 0);
+    const here = `${window.location.pathname}${window.location.search}`;
+    const loaded = loadedAt === here;
+    loadedAt = null;
+    if (!loaded) window.scrollTo(0, 0);
   }, [path]);
   return null;
 }
