@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One CMS call per key across replicas, on the release binaries as they ship: three gateways
-# (the demo config, access logs on, the shipped 20 ms Redis time-out) sharing one redis-server
+# (the demo config, access logs on, the shipped 100 ms Redis time-out) sharing one redis-server
 # in front of reference-cms (50 ms a call). Each round asks a key none of them holds, 100 times at
 # once of every replica, and counts the CMS calls the three made for it (their
 # portal_upstream_duration_seconds_count{endpoint="article/list"}). ROUNDS (default 10) keys.

@@ -106,10 +106,9 @@ const RENDER_SHARE = {
 };
 // Another dialect's pass reads what every page renders, not how fast: in `make test` it runs beside
 // the CMSes' lane, where a render (its threads at nice +10) could run past the default second and a
-// page be the app shell; its budget is the most the config allows. Not the native pass's: with its
-// tests two at once and the sweep's lanes, renders that long queue behind one another, and a clean
-// clone's run (2026-12-07) saw a page not come in 30 s; there a late render is the shell, as in
-// production.
+// page be the app shell; its budget is the most the config allows. Not the native pass's: there a late
+// render is the shell, as in production. (A clean clone's failure once blamed on a 10 s budget here
+// was a tap lost to hydration's scroll to the top, fixed in the app's router on 2026-12-07.)
 const RENDER_TIME = { PORTAL__RENDER__TIMEOUT: '10s' };
 const dialectEnv = {
   GATEWAY_CONFIG: CONFIG,
