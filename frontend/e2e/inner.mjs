@@ -311,7 +311,10 @@ export const innerTests = [
       release();
       await takenOver(page);
       await page.unroute(scripts);
-      assert.deepEqual(await place(), kept, 'the page stays where the visitor had it when the app takes it over');
+      // The link stays under the finger (the browser's scroll anchoring may move scrollY for an image
+      // above that loads; the place on the screen is what a tap needs).
+      const now = await place();
+      assert.ok(now.scrollY > 0 && Math.abs(now.top - kept.top) < 2, `the page stays where the visitor had it when the app takes it over: ${JSON.stringify(kept)} → ${JSON.stringify(now)}`);
       await back.click();
       await page.getByRole('link', { name: second.content[0].title }).waitFor();
       assert.equal(await page.getByRole('link', { name: '第 2 页' }).getAttribute('aria-current'), 'page');

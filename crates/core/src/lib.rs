@@ -12,6 +12,7 @@ pub mod glob;
 pub mod metrics;
 pub mod model;
 pub mod portal_routes;
+pub mod priority;
 pub mod process;
 pub mod redact;
 pub mod security;

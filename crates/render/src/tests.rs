@@ -106,19 +106,6 @@ async fn an_abort_controller_aborts_its_signal_once_with_a_reason() {
     );
 }
 
-/// The nice value of a thread, from its `stat` file (field 19, counted after the name's `)`).
-#[cfg(target_os = "linux")]
-fn nice_of(stat: &std::path::Path) -> i64 {
-    let text = std::fs::read_to_string(stat).unwrap();
-    let after_name = &text[text.rfind(')').unwrap() + 1..];
-    after_name
-        .split_whitespace()
-        .nth(16)
-        .unwrap()
-        .parse()
-        .unwrap()
-}
-
 /// Renders run below the threads that answer requests: when they fill every core, `/healthz` and
 /// cached answers go first (`make test-hostile`'s cold pages).
 #[cfg(target_os = "linux")]
@@ -126,14 +113,9 @@ fn nice_of(stat: &std::path::Path) -> i64 {
 async fn render_threads_run_below_the_threads_that_answer_requests() {
     let pool = pool(BUNDLE);
     pool.call("render", "预热".to_owned()).await.unwrap();
-    let ours = nice_of(std::path::Path::new("/proc/thread-self/stat"));
-    let mut renders = Vec::new();
-    for task in std::fs::read_dir("/proc/self/task").unwrap().flatten() {
-        let name = std::fs::read_to_string(task.path().join("comm")).unwrap_or_default();
-        if name.starts_with("portal-render-") {
-            renders.push(nice_of(&task.path().join("stat")));
-        }
-    }
+    let ours =
+        portal_core::priority::nice_of(std::path::Path::new("/proc/thread-self/stat")).unwrap();
+    let renders = portal_core::priority::nice_of_threads("portal-render-");
     assert!(!renders.is_empty(), "no render thread found");
     for nice in renders {
         assert_eq!(nice, (ours + 10).min(19), "a render thread's nice value");

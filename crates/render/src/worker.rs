@@ -57,7 +57,9 @@ pub(super) fn spawn(index: usize, shared: Shared, limits: Limits) -> std::io::Re
         .name(name.clone())
         .stack_size(THREAD_STACK)
         .spawn(move || {
-            yield_to_the_async_workers();
+            // Below the runtime's workers: when renders fill every core, `/healthz` and cached
+            // answers go first (`portal_core::priority`).
+            portal_core::priority::lower_this_thread();
             Worker {
                 name,
                 jobs,
@@ -72,28 +74,6 @@ pub(super) fn spawn(index: usize, shared: Shared, limits: Limits) -> std::io::Re
             .run();
         })
         .map(drop)
-}
-
-/// How far below the process's other threads a render thread runs (a nice value).
-#[cfg(target_os = "linux")]
-const RENDER_NICE: libc::c_int = 10;
-
-/// Lowers the calling thread's scheduling priority by `RENDER_NICE` (on Linux a thread's nice
-/// value is its own; at most 19). When renders fill every core, the threads that answer `/healthz`, cached
-/// pages and the API run first: `make test-hostile`'s cold pages from forty addresses (160 renders
-/// asked at once, 2 cores) took `/healthz` to 104–256 ms with renders at the same priority. The
-/// scheduler weighs threads within the container's own share, so renders are slower only while
-/// the process's other work wants the CPU. A failure (none is expected: lowering one's own
-/// priority needs no privilege) leaves the thread as it was.
-fn yield_to_the_async_workers() {
-    #[cfg(target_os = "linux")]
-    // SAFETY: `getpriority`/`setpriority(PRIO_PROCESS, 0, …)` read and change the calling
-    // thread's nice value only; no memory is shared with either call. Relative to the thread's
-    // own (a process started under `nice` keeps its renders below its other threads still).
-    unsafe {
-        let own = libc::getpriority(libc::PRIO_PROCESS, 0);
-        libc::setpriority(libc::PRIO_PROCESS, 0, (own + RENDER_NICE).min(19));
-    }
 }
 
 /// What the thread can answer with now.

@@ -268,17 +268,17 @@ async fn opened(
     }
     index.set_status(Status::Building { read: 0, of: 0 });
     let (dir, bytes) = (settings.dir.clone(), settings.writer_memory);
-    let engine = tokio::task::spawn_blocking(move || {
+    let engine = super::background::run(move || {
         text::warm_up();
         Engine::open(dir.as_deref(), bytes)
     })
     .await
-    .map_err(|_| {
+    .ok_or_else(|| {
         super::EngineError::Folder("the task opening the index ended abnormally".into())
     })??;
     let engine = Arc::clone(index.engine.get_or_init(|| Arc::new(engine)));
     let engine_for_held = Arc::clone(&engine);
-    *held = tokio::task::spawn_blocking(move || engine_for_held.held())
+    *held = super::background::run(move || engine_for_held.held())
         .await
         .unwrap_or_default();
     if !held.is_empty() {
@@ -604,7 +604,7 @@ async fn walk(
     })
 }
 
-/// Writes `docs` (off the async workers) and notes what the index now holds.
+/// Writes `docs` (on the index's thread, `background.rs`) and notes what the index now holds.
 async fn put(engine: &Arc<Engine>, docs: Vec<Doc>, held: &mut HashMap<Id, u64>) -> bool {
     if docs.is_empty() {
         return false;
@@ -614,16 +614,16 @@ async fn put(engine: &Arc<Engine>, docs: Vec<Doc>, held: &mut HashMap<Id, u64>) 
         .map(|d| (d.article.id.clone(), d.fingerprint))
         .collect();
     let engine = Arc::clone(engine);
-    match tokio::task::spawn_blocking(move || engine.put(docs)).await {
-        Ok(Ok(())) => {
+    match super::background::run(move || engine.put(docs)).await {
+        Some(Ok(())) => {
             held.extend(prints);
             true
         }
-        Ok(Err(err)) => {
+        Some(Err(err)) => {
             tracing::error!(error = %err, "articles could not be written to the search index");
             false
         }
-        Err(_) => false,
+        None => false,
     }
 }
 
@@ -667,13 +667,13 @@ async fn reindex(
 /// Makes the changes visible, then drops every answer made from the index as it was.
 async fn commit(state: &impl Gateway, index: &Arc<SearchIndex>, engine: &Arc<Engine>) {
     let committing = Arc::clone(engine);
-    match tokio::task::spawn_blocking(move || committing.commit()).await {
-        Ok(Ok(())) => {}
-        Ok(Err(err)) => {
+    match super::background::run(move || committing.commit()).await {
+        Some(Ok(())) => {}
+        Some(Err(err)) => {
             tracing::error!(error = %err, "the search index could not commit");
             return;
         }
-        Err(_) => return,
+        None => return,
     }
     if matches!(index.status(), Status::Ready { .. }) {
         index.set_status(Status::Ready {

@@ -16,6 +16,7 @@
 //! or, without one, says the index is being built (503, `Retry-After`). Never calls the CMS
 //! adapter: the keeper reads through the content service, like any face.
 
+mod background;
 pub mod engine;
 mod keeper;
 pub mod text;
