@@ -233,7 +233,6 @@ try {
   const browser = await launchChromium();
   for (const test of tests) {
     const context = await browser.newContext({ viewport: { width: 1366, height: 768 }, locale: 'zh-CN', ...(test.context ?? {}) });
-    await context.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
     const page = await context.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
