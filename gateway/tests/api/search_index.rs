@@ -392,20 +392,13 @@ async fn with_the_cms_down_at_start_search_answers_from_what_is_indexed_then_ans
     .await;
     assert_eq!(app.get("/healthz").await.status(), 200);
     assert_eq!(app.get("/readyz").await.status(), 200);
-    // As soon as the index is open (empty; 65 ms after the start here, quiet; the bound is wide for
-    // a loaded CI machine): 200, nothing found yet, building.
-    let deadline = Instant::now() + Duration::from_secs(3);
-    let body = loop {
-        let answer = app
-            .get(&format!("{SEARCH}?keyword=%E7%8F%AD%E5%88%97"))
-            .await;
-        if answer.status() == 200 {
-            break answer.json::<Value>().await.unwrap();
-        }
-        assert_eq!(answer.status(), 503, "only while the index opens");
-        assert!(Instant::now() < deadline, "no answer once the index opened");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    };
+    // At once, whether the index is open yet or not (its thread at nice +10 can be held back for
+    // seconds on a busy host): 200, nothing found yet, building.
+    let answer = app
+        .get(&format!("{SEARCH}?keyword=%E7%8F%AD%E5%88%97"))
+        .await;
+    assert_eq!(answer.status(), 200);
+    let body = answer.json::<Value>().await.unwrap();
     assert_eq!(body["result"]["building"], true, "{body}");
     assert_eq!(body["result"]["totalElements"], 0, "{body}");
     // The CMS comes up: the index is built and answers.
