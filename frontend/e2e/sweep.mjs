@@ -395,8 +395,10 @@ export const sweepTests = [
   {
     // One of the longest cases (`long`: started first, so no worker is left alone with it at the end).
     long: true,
+    // Starts before the search index is built (run.mjs); its search page waits for it.
+    waitsForSearch: true,
     name: 'sweep: every route at 1366, 768, 390 and 320 px, in 关怀版 at every text size and zoom on phones, in 高对比度 and with every aid on: nothing past the screen outside a scroll box that says so, no text over text, every org-chart box in reach, axe clean',
-    async run({ browser, base, artifacts }) {
+    async run({ browser, base, artifacts, searchReady }) {
       const routes = await everyRoute(base);
       console.log(`       ${routes.length} routes, the articles ${routes.filter((r) => r.startsWith('/article/')).join(', ') || 'none'}`);
       const errors = [];
@@ -405,6 +407,7 @@ export const sweepTests = [
           const onError = (e) => errors.push(`${route}: ${e}`);
           page.on('pageerror', onError);
           try {
+            if (route.startsWith('/search')) await searchReady;
             return await sweepRoute(page, base, route);
           } finally {
             page.off('pageerror', onError);
