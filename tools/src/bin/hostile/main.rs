@@ -826,8 +826,16 @@ async fn main() {
         }
     }
     if runs(Part::Index) {
-        failures
-            .extend(index_memory::case(&args.gateway, &args.static_dir, &work, limit_mib).await);
+        let index = || index_memory::case(&args.gateway, &args.static_dir, &work, limit_mib);
+        let (mut failed, health_only) = index().await;
+        if health_only {
+            // As for every case: one that fails only on `/healthz`'s time is run once more.
+            println!(
+                "  a first try short of /healthz's bound or the visitor's share: once more (these machines are shared)"
+            );
+            failed = index().await.0;
+        }
+        failures.extend(failed);
     }
     let log = [
         "gateway.log",
