@@ -188,8 +188,9 @@ rust-prebuild:
 	@mkdir -p target && (cargo test --release --workspace --locked --no-run > target/rust-prebuild.log 2>&1 &)
 
 # The tools (`hostile`, `soak`: ~60 s of CPU) are first run after the browser's native pass, which
-# leaves a tenth of the two cores idle (waits on loads and transitions): `make test` builds them there,
-# in the background at nice 19, so they take only what the browser and the gateway leave (built
+# leaves moments idle (waits on loads and transitions; alone it kept the cores 72 % busy, in CI beside
+# this build 97–99 %): `make test` builds them there, in the background at nice 19, so they take only
+# what the browser and the gateway leave (built
 # beside the Rust suite at the same priority, they made a page test's first render run past its 5 s).
 # The stages that run them wait for the build on cargo's lock (`tool-binaries`).
 tools-prebuild:

@@ -71,7 +71,7 @@ mod tests {
             .unwrap()
             .join()
             .unwrap();
-        assert_eq!(theirs, (ours + 10).min(19));
+        assert_eq!(theirs, (ours + i64::from(BACKGROUND_NICE)).min(19));
         assert_eq!(
             child, theirs,
             "a thread started by a lowered one inherits its value"

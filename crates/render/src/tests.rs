@@ -118,7 +118,11 @@ async fn render_threads_run_below_the_threads_that_answer_requests() {
     let renders = portal_core::priority::nice_of_threads("portal-render-");
     assert!(!renders.is_empty(), "no render thread found");
     for nice in renders {
-        assert_eq!(nice, (ours + 10).min(19), "a render thread's nice value");
+        assert_eq!(
+            nice,
+            (ours + i64::from(portal_core::priority::BACKGROUND_NICE)).min(19),
+            "a render thread's nice value"
+        );
     }
 }
 

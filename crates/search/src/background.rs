@@ -55,7 +55,7 @@ mod tests {
     #[ignore = "run in a process of its own by the_index_is_built_by_threads_below_the_ones_that_answer_requests"]
     async fn index_threads_in_a_process_of_their_own() {
         let ours = nice_of(Path::new("/proc/thread-self/stat")).unwrap();
-        let lowered = (ours + 10).min(19);
+        let lowered = (ours + i64::from(portal_core::priority::BACKGROUND_NICE)).min(19);
         let engine = Arc::new(
             run(|| Engine::open(None, 15_000_000))
                 .await
