@@ -517,8 +517,9 @@ impl Checker {
                 .collect();
             problems.push(Problem::warning(
                 format!(
-                    "{} of the {} sections the portal shows hold no article: {}. Visitors find \
-                     an empty page there (the sitemap leaves such a section out). Publish \
+                    "{} of the {} sections the portal shows hold no article: {}. Visitors the \
+                     menu sends there find an empty page (the home page's 业务板块 shows no tile \
+                     for it, the sitemap leaves it out). Publish \
                      its first article, or hide the column in the CMS; if the CMS shows articles \
                      there, the list's category filter misses them",
                     empty.len(),

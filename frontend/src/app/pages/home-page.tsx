@@ -1,10 +1,10 @@
 import { Carousel, CarouselPlaceholder, type Slide } from '../../components/carousel';
-import { findByUrl, useGetCategoriesQuery } from '../../features/categories';
+import { useGetCategoriesQuery } from '../../features/categories';
 import { useGetSiteQuery, useMourning } from '../../features/site';
 import { CompanyTitle, SiteFooter, SiteHeader, useCompanyName } from '../layout/layout';
-import { childrenOf, routeName, shownRoute } from '../routes';
 import { ServiceList, reachableServices } from '../services';
 import { HOME_LISTS } from './home/home-lists';
+import { BusinessTiles } from './home/business-tiles';
 import { DisclosureBlock } from './home/disclosure-block';
 import { LeadStory, photoNews, pickLead } from './home/lead-story';
 import { MediaVideoRow } from './home/media-video';
@@ -28,7 +28,6 @@ const text = messages({
     party: '党建工会',
     partyActivities: '党建活动',
     integrity: '清正廉洁',
-    business: '业务板块',
     figuresOf: (shortName: string) => `数说${shortName}`,
     figures: '关键数据',
     partners: '合作伙伴',
@@ -41,7 +40,6 @@ const text = messages({
     party: 'Party Building and Trade Union',
     partyActivities: 'Party Building Activities',
     integrity: 'Integrity',
-    business: 'Our Business',
     figuresOf: (shortName: string) => `${shortName} in Figures`,
     figures: 'Key Figures',
     partners: 'Partners',
@@ -153,31 +151,6 @@ function PartyBlock() {
             ))}
         </div>
       </div>
-    </section>
-  );
-}
-
-/** 业务板块: the route table's business pages, each with its CMS category's line. */
-function BusinessTiles() {
-  const { data: tree = [] } = useGetCategoriesQuery();
-  const business = childrenOf('/business').filter((b) => shownRoute(b, tree, findByUrl));
-  if (business.length === 0) return null;
-  return (
-    <section className="container home-business" aria-labelledby="home-business-title">
-      <h2 id="home-business-title">{text().business}</h2>
-      <ul className="tile-list">
-        {business.map((b) => {
-          const description = findByUrl(tree, b.path!)?.description;
-          return (
-            <li key={b.path}>
-              <a className="tile" href={pageHref(b.path ?? '/')}>
-                <strong>{routeName(b)}</strong>
-                {description && <span>{description}</span>}
-              </a>
-            </li>
-          );
-        })}
-      </ul>
     </section>
   );
 }

@@ -1,12 +1,14 @@
 // The app's own pages on the English portal (`/portal/en/…`): every word the app writes is English.
 // What the CMS and the config would give (names, titles, the company) is given here in English.
 import { render, screen, within } from '@testing-library/react';
+import { Provider } from 'react-redux';
 
 import type { ArticleSummary } from '../../features/articles';
 import type { Category } from '../../features/categories';
 import type { Site } from '../../features/site';
 import { setLocale } from '../../lib/locale';
 import { category } from '../../test/categories';
+import { makeStore } from '../store';
 import AccessibilityPage from './accessibility-page';
 import ContactPage from './contact-page';
 import GroupPage from './group-page';
@@ -236,7 +238,12 @@ describe('the other pages in English', () => {
   });
 
   it('the home page: its modules, their “More” links and labels', () => {
-    const { container } = render(<HomePage />);
+    // A store only for what the page reads through a selector (none of it known here).
+    const { container } = render(
+      <Provider store={makeStore()}>
+        <HomePage />
+      </Provider>,
+    );
     expectEnglish(container);
     expect(screen.getByText('Top story')).toBeInTheDocument();
     for (const heading of [

@@ -34,13 +34,26 @@ export function disclosureLists(tree: readonly Category[], treeLoading: boolean)
     .map((r) => ({ route: r.path!, size: DISCLOSURE_SIZE, name: routeName(r) }));
 }
 
+/**
+ * 业务板块: the route table's business pages whose category the CMS has, each asked for its newest
+ * article: a section that holds none is no tile (a visitor sent there would find an empty page;
+ * the sitemap leaves it out too, and `check-upstream` names it).
+ */
+export const BUSINESS = '/business';
+export function businessTiles(tree: readonly Category[]): (HomeList & { category: Category; name: string })[] {
+  return childrenOf(BUSINESS).flatMap((r) => {
+    const category = shownRoute(r, tree, findByUrl) ? findByUrl(tree, r.path!) : undefined;
+    return category ? [{ route: r.path!, size: 1, category, name: routeName(r) }] : [];
+  });
+}
+
 /** The first page of `list`'s category, as the home page asks for it. */
 export const homeListArgs = (categoryId: Id, list: HomeList) => ({ categoryId, page: 1, size: list.size });
 
 /** What the home page reads beyond the site and the tree: each list whose category the CMS has. */
 export function homeLoads(tree: readonly Category[]): PageQuery[] {
   const disclosure = findByUrl(tree, DISCLOSURE) ? disclosureLists(tree, false) : [];
-  return [...Object.values(HOME_LISTS), ...disclosure].flatMap((list) => {
+  return [...Object.values(HOME_LISTS), ...disclosure, ...businessTiles(tree)].flatMap((list) => {
     const category = findByUrl(tree, list.route);
     return category ? [queryOf(articlesApi.endpoints.getArticles, listSpec, homeListArgs(category.id, list))] : [];
   });
