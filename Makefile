@@ -197,8 +197,9 @@ tools-prebuild:
 	@mkdir -p target && (nice -n 19 cargo build --release --workspace --locked $(TOOL_BINS) > target/tools-prebuild.log 2>&1 &)
 
 # Strapi 5 (a real third-party CMS) in front of which the gateway is tested: its npm install (minutes
-# the first time, cached under target/strapi by its lockfile) starts in the background first, so it
-# overlaps the Rust builds; `scripts/strapi.sh start` waits for it (a lock).
+# the first time, cached under target/strapi by its lockfile, and outside the clone by
+# scripts/lib/install-cache.sh: a clean clone unpacks it in ~5 s) starts in the background first, so
+# it overlaps the Rust builds; `scripts/strapi.sh start` waits for it (a lock).
 strapi-install:
 	@mkdir -p target && (nice -n 19 scripts/strapi.sh install > target/strapi-install.log 2>&1 &)
 
@@ -213,8 +214,8 @@ test-wordpress: build
 
 # Plone 6 from PyPI (pinned in scripts/plone/requirements.txt, in a venv under target/), seeded through
 # plone.restapi; the gateway by config/examples/plone.toml and by what `init` writes for it. The venv's
-# pip install (a minute on a clean clone) starts in the background first, as Strapi's does, and
-# test-plone waits for it (a lock).
+# pip install (a minute and a half of CPU the first time; unpacked from the install cache after) starts
+# in the background first, as Strapi's does, and test-plone waits for it (a lock).
 plone-install:
 	@mkdir -p target && (nice -n 19 scripts/plone/venv.sh > target/plone-install.log 2>&1 &)
 

@@ -18,6 +18,8 @@ set -euo pipefail
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TEMPLATE_DIR="$REPO_ROOT/scripts/strapi"
+# shellcheck source=lib/install-cache.sh
+source "$REPO_ROOT/scripts/lib/install-cache.sh"
 
 abspath() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$REPO_ROOT/$1" ;; esac; }
 INSTALL_DIR="$(abspath "${STRAPI_INSTALL_DIR:-target/strapi}")"
@@ -94,8 +96,18 @@ install() {
     exec 9>&-
     return 0
   fi
-  log "installing dependencies into $INSTALL_DIR (npm ci, takes a few minutes the first time)"
   local t0=$SECONDS
+  # What an earlier install with this key made (scripts/lib/install-cache.sh), checked as an
+  # install is; installed again when it is missing or does not load.
+  rm -rf "$INSTALL_DIR/node_modules"
+  if install_cache_restore strapi "$key" "$INSTALL_DIR" && [ "$(cat "$stamp" 2>/dev/null)" = "$key" ] &&
+    "$NODE" -e "require('$INSTALL_DIR/node_modules/better-sqlite3')(':memory:').close()" 2>/dev/null; then
+    log "dependencies unpacked from the install cache in $((SECONDS - t0)) s"
+    exec 9>&-
+    return 0
+  fi
+  rm -rf "$INSTALL_DIR/node_modules"
+  log "installing dependencies into $INSTALL_DIR (npm ci, takes a few minutes the first time)"
   # better-sqlite3 compiles SQLite's amalgamation from source (no prebuilt binary can be fetched
   # here) at its -O3; a test CMS's database needs no more than -O1, which comes last on gcc's line
   # and wins: sqlite3.c alone 45 -> 18 s of CPU, the whole npm ci 142 -> 121 s on a quiet machine
@@ -108,6 +120,7 @@ install() {
     die "better-sqlite3 does not load (native build failed?), see $INSTALL_DIR/npm-ci.log"
   printf '%s\n' "$key" >"$stamp"
   log "installed in $((SECONDS - t0)) s"
+  install_cache_save strapi "$key" "$INSTALL_DIR" node_modules
   # Closed, so Strapi (started from this shell) does not hold the lock.
   exec 9>&-
 }
