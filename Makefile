@@ -91,10 +91,16 @@ LINTED = RUSTC_WORKSPACE_WRAPPER=$(CLIPPY_DRIVER) CLIPPY_ARGS=$(LINT_FLAGS)
 # built from the same dependencies, so `make test` builds them once (a dev-profile test build was
 # a second build of every dependency: ~300 s of a clean clone's CI), and the API suite runs in 62–72 s
 # instead of 135. A plain `cargo test` (dev profile) still works, for a quick loop.
+#
+# Four tests at once: the API suite's tests mostly wait (on the servers they start, on time-outs, on
+# Redis); one per core kept the two cores ~58 % busy and took 71 s here (2026-12-07), four took
+# 44–46 s at ~83 %, six 34 s at ~93 % (fast, but the cores are then too busy for a suite that
+# bounds times).
+RUST_TEST_THREADS ?= 4
 test-rust: frontend
 	@scripts/ensure-system-deps.sh redis-server:redis-server
 	@test -x "$(CLIPPY_DRIVER)" || { echo "clippy-driver not found (rustup component add clippy)"; exit 1; }
-	$(LINTED) cargo test --release --workspace --locked
+	$(LINTED) RUST_TEST_THREADS=$(RUST_TEST_THREADS) cargo test --release --workspace --locked
 
 # The app's tests (the type check is lint-static's: `make test` ran it twice).
 test-frontend: node-deps

@@ -252,6 +252,12 @@ async fn a_cold_key_costs_one_cms_call_across_three_replicas() {
     let redis = Redis::start();
     let cms = CountingCms::start(None).await;
     let replicas = join_all((0..3).map(|_| patient_replica(cms.addr, redis.url()))).await;
+    let answered_before = counter(
+        &replicas[0],
+        "portal_shared_cache_lock_waits_total",
+        "answered",
+    )
+    .await;
     // Ten cold keys in turn, each asked 100 times at once of every replica.
     for category in 21..=25 {
         for page in 1..=2 {
@@ -273,18 +279,10 @@ async fn a_cold_key_costs_one_cms_call_across_three_replicas() {
             );
         }
     }
-    // (The metrics are the test process's, shared by every test's gateways: only a wait that ran
-    // out counts here, and no other test makes one.)
-    assert_eq!(
-        counter(
-            &replicas[0],
-            "portal_shared_cache_lock_waits_total",
-            "gave_up"
-        )
-        .await,
-        0.0,
-        "no replica gave up waiting for another's load"
-    );
+    // The waits are counted (the metrics are the test process's, shared by every test's gateways,
+    // so this counts from before the loads: others only add). That no replica gave up waiting and
+    // called the CMS itself is the one call per key above: a count of `gave_up` here also counted
+    // another test's replica that waits out a dead lock, whenever the two ran at once.
     assert!(
         counter(
             &replicas[0],
@@ -292,7 +290,7 @@ async fn a_cold_key_costs_one_cms_call_across_three_replicas() {
             "answered"
         )
         .await
-            >= 2.0,
+            >= answered_before + 2.0,
         "the others waited for it"
     );
     let path = "/portal/api/article/list?categoryId=22&page=1&size=10";
