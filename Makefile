@@ -195,19 +195,21 @@ rust-prebuild:
 
 # The tools (`hostile`, `soak`: ~60 s of CPU) are first run after the browser's native pass, which
 # leaves moments idle (waits on loads and transitions; alone it kept the cores 72 % busy, in CI beside
-# this build 97–99 %): `make test` builds them there, in the background at nice 19, so they take only
-# what the browser and the gateway leave (built
-# beside the Rust suite at the same priority, they made a page test's first render run past its 5 s).
+# this build 97–99 %): `make test` builds them there, in the background (`scripts/background.sh`: a
+# session whose scheduling group is at nice 19; a plain `nice -n 19` in make's session took a third of
+# the cores beside the browser's and the gateway's sessions), so they take only what the browser and
+# the gateway leave (built beside the Rust suite at the same priority, they made a page test's first
+# render run past its 5 s).
 # The stages that run them wait for the build on cargo's lock (`tool-binaries`).
 tools-prebuild:
-	@mkdir -p target && (nice -n 19 cargo build --release --workspace --locked $(TOOL_BINS) > target/tools-prebuild.log 2>&1 &)
+	@mkdir -p target && (scripts/background.sh cargo build --release --workspace --locked $(TOOL_BINS) > target/tools-prebuild.log 2>&1 &)
 
 # Strapi 5 (a real third-party CMS) in front of which the gateway is tested: its npm install (minutes
 # the first time, cached under target/strapi by its lockfile, and outside the clone by
 # scripts/lib/install-cache.sh: a clean clone unpacks it in ~5 s) starts in the background first, so
 # it overlaps the Rust builds; `scripts/strapi.sh start` waits for it (a lock).
 strapi-install:
-	@mkdir -p target && (nice -n 19 scripts/strapi.sh install > target/strapi-install.log 2>&1 &)
+	@mkdir -p target && (scripts/background.sh scripts/strapi.sh install > target/strapi-install.log 2>&1 &)
 
 test-strapi: system-deps build
 	@$(LINTED) scripts/test-strapi.sh
@@ -223,7 +225,7 @@ test-wordpress: build
 # pip install (a minute and a half of CPU the first time; unpacked from the install cache after) starts
 # in the background first, as Strapi's does, and test-plone waits for it (a lock).
 plone-install:
-	@mkdir -p target && (nice -n 19 scripts/plone/venv.sh > target/plone-install.log 2>&1 &)
+	@mkdir -p target && (scripts/background.sh scripts/plone/venv.sh > target/plone-install.log 2>&1 &)
 
 test-plone: build
 	@GATEWAY_BIN=target/release/portal-gateway scripts/test-plone.sh

@@ -8,6 +8,17 @@
 /// How far below the process's other threads such a thread runs (a nice value).
 pub const BACKGROUND_NICE: i32 = 10;
 
+/// How far below them the search index's upkeep runs (building it, following the CMS): below the
+/// renders too, whose pages a visitor waits for. At the renders' own value the index's first build
+/// after a start took half their share, and a clean clone's native e2e pass (2026-12-07) had two
+/// cold pages past `render.timeout` in those seconds, answered with the app shell. At 19 (weight 15
+/// against the renders' 110) the build takes what the renders leave.
+pub const UPKEEP_NICE: i32 = 19;
+const _: () = assert!(
+    UPKEEP_NICE > BACKGROUND_NICE,
+    "the index's upkeep runs below the renders"
+);
+
 /// Lowers the calling thread's scheduling priority by `BACKGROUND_NICE` (on Linux a thread's nice
 /// value is its own, at most 19), for good: raising it back needs a privilege the gateway does not
 /// have, so call it on a thread of the caller's own, never on a pool's. Threads it starts after
@@ -17,9 +28,14 @@ pub const BACKGROUND_NICE: i32 = 10;
 /// threads want the CPU. A failure (none is expected: lowering one's own priority needs no
 /// privilege) leaves the thread as it was.
 pub fn lower_this_thread() {
+    lower_this_thread_by(BACKGROUND_NICE);
+}
+
+/// As `lower_this_thread`, by `step` (`UPKEEP_NICE` for the search index's thread).
+pub fn lower_this_thread_by(step: i32) {
     // `PRIO_PROCESS` of pid 0: on Linux the calling thread alone.
     if let Ok(own) = rustix::process::getpriority_process(None) {
-        let _ = rustix::process::setpriority_process(None, (own + BACKGROUND_NICE).min(19));
+        let _ = rustix::process::setpriority_process(None, (own + step).min(19));
     }
 }
 

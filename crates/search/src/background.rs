@@ -1,6 +1,6 @@
-//! The index's build work (opening it, writing articles, committing) on a thread of its own, a step
-//! below the runtime's workers (`portal_core::priority`), rather than on the blocking pool beside
-//! them. Tantivy's own threads (indexing, merging, compressing the store) are started by the thread
+//! The index's build work (opening it, writing articles, committing) on a thread of its own, below
+//! the runtime's workers and the renders (`portal_core::priority::UPKEEP_NICE`), rather than on the
+//! blocking pool beside them. Tantivy's own threads (indexing, merging, compressing the store) are started by the thread
 //! that opens or commits the writer and inherit its priority, so the whole build yields to the
 //! threads that answer requests: `make test-hostile`'s index of 2 000 articles of 20 000 characters
 //! took `/healthz` to 81–137 ms (its bound 100) with tantivy's indexing thread at the workers'
@@ -18,7 +18,7 @@ static JOBS: LazyLock<Option<mpsc::Sender<Job>>> = LazyLock::new(|| {
     std::thread::Builder::new()
         .name("portal-index".to_owned())
         .spawn(move || {
-            portal_core::priority::lower_this_thread();
+            portal_core::priority::lower_this_thread_by(portal_core::priority::UPKEEP_NICE);
             for job in queue {
                 job();
             }
@@ -55,7 +55,7 @@ mod tests {
     #[ignore = "run in a process of its own by the_index_is_built_by_threads_below_the_ones_that_answer_requests"]
     async fn index_threads_in_a_process_of_their_own() {
         let ours = nice_of(Path::new("/proc/thread-self/stat")).unwrap();
-        let lowered = (ours + i64::from(portal_core::priority::BACKGROUND_NICE)).min(19);
+        let lowered = (ours + i64::from(portal_core::priority::UPKEEP_NICE)).min(19);
         let engine = Arc::new(
             run(|| Engine::open(None, 15_000_000))
                 .await
