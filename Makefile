@@ -206,7 +206,7 @@ tools-prebuild:
 
 # Strapi 5 (a real third-party CMS) in front of which the gateway is tested: its npm install (minutes
 # the first time, cached under target/strapi by its lockfile, and outside the clone by
-# scripts/lib/install-cache.sh: a clean clone unpacks it in ~5 s) starts in the background first, so
+# scripts/lib/install-cache.sh: a clean clone unpacks it, 4–9 s alone, ~1 min in the background of CI) starts in the background first, so
 # it overlaps the Rust builds; `scripts/strapi.sh start` waits for it (a lock).
 strapi-install:
 	@mkdir -p target && (scripts/background.sh scripts/strapi.sh install > target/strapi-install.log 2>&1 &)
