@@ -3,8 +3,9 @@
 # tar per install key (the lockfile's or the pins' hash, with the node or python version), beside the
 # package managers' own caches, and a later install with the same key unpacks it instead of
 # installing again. npm ci of Strapi took 106 s and 131 s of CPU on 2026-12-07, pip of Plone 103 s
-# and 85 s; unpacking either takes 4–9 s alone (~1 min of wall in the background of a clean clone's CI, most of it the kernel creating files). In `make test` those installs ran beside the Rust build,
-# whose two cores they shared: on a clean clone every second of their CPU was a second of the run.
+# and 85 s; unpacking either takes 4–9 s alone (~1 min of wall in the background of a clean
+# clone's CI, most of it the kernel creating files). In `make test` those installs ran beside the
+# Rust build, whose two cores they shared: on a clean clone their CPU was the run's.
 #
 # INSTALL_CACHE_DIR picks the folder (default: $XDG_CACHE_HOME or ~/.cache, then portal-gateway);
 # INSTALL_CACHE_DIR=off installs every time. A tar is written only after its install worked and
