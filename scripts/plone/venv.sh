@@ -20,8 +20,10 @@ rm -rf "$VENV"
 key=$({ cat scripts/plone/requirements.txt; python3 -c 'import sys; print(sys.version, sys.executable)'; } | sha256sum | cut -c1-64)
 if install_cache_restore plone-venv "$key" "$VENV"; then
   # Its scripts name the folder it was made in (their `#!` lines): now this one.
-  made_in=$(cat "$VENV/.made-in")
-  grep -rlIF "$made_in" "$VENV/bin" | xargs -r sed -i "s#$made_in#$VENV#g"
+  made_in=$(cat "$VENV/.made-in" 2>/dev/null || true)
+  if [ -n "$made_in" ] && [ "$made_in" != "$VENV" ]; then
+    grep -rlIF "$made_in" "$VENV/bin" | xargs -r sed -i "s#$made_in#$VENV#g" || true
+  fi
   if [ "$(cat "$VENV/.pins" 2>/dev/null)" = "$pins" ] &&
     "$VENV/bin/python" -c "import importlib.metadata as m; m.version('Plone')" 2>/dev/null; then
     exit 0
