@@ -4,8 +4,8 @@
 //! started by the thread that opens or commits the writer and inherit its priority, so the whole
 //! build yields to the threads that answer requests: `make test-hostile`'s index of 2 000 articles
 //! of 20 000 characters took `/healthz` to 81–137 ms (its bound 100) with tantivy's indexing thread
-//! at the workers' priority, a core of its own the whole build. Searches stay on the blocking pool: a visitor waits
-//! for them.
+//! at the workers' priority, a core of its own the whole build. Searches stay on the blocking pool:
+//! a visitor waits for them.
 
 use std::sync::{LazyLock, mpsc};
 
