@@ -9,8 +9,9 @@
 //! once rather than letting waits pile up, and each answer comes back over a oneshot, so the
 //! caller only ever awaits.
 //!
-//! Each call runs under three bounds (the engine's, `engine.rs`): the wall-clock budget
-//! (`timeout`, enforced by QuickJS's interrupt handler, so `while (true) {}` ends), the engine's
+//! Each call runs under three bounds (the engine's, `engine.rs`): the time budget (`timeout` of
+//! the thread's CPU time, five of it by the clock; enforced by QuickJS's interrupt handler, so
+//! `while (true) {}` ends), the engine's
 //! memory (`memory_limit`), and its JavaScript stack (well under the thread's, so deep recursion
 //! is a `RangeError`, never a Rust stack overflow). An engine that hit the first two, or failed in
 //! a way that may have left it unsound, is dropped and built afresh before the thread takes its
@@ -98,7 +99,8 @@ pub enum RenderError {
     /// longer than `queue_wait`.
     #[error("the render pool is busy")]
     Busy,
-    /// The call ran past `render.timeout`; its engine is rebuilt.
+    /// The call spent `render.timeout` of CPU time (or five times it passed by the clock); its
+    /// engine is rebuilt.
     #[error("the render ran past its time budget")]
     TimedOut,
     /// The engine reached `render.memory_limit`; it is rebuilt.

@@ -267,8 +267,10 @@ async fn an_endless_loop_times_out_promptly_and_the_next_call_meets_a_fresh_engi
         Err(RenderError::TimedOut)
     );
     let took = started.elapsed();
+    // It spends its 150 ms of CPU at once; a machine busy enough to starve it meets the
+    // clock's backstop, five budgets. Past that (and a second's slack) it hung.
     assert!(
-        took < Duration::from_millis(750),
+        took < Duration::from_millis(5 * 150 + 1000),
         "{took:?} for a 150 ms budget"
     );
     // One thread: the same thread answers, with an engine built afresh.
@@ -656,9 +658,7 @@ fn the_cost_of_a_real_bundle() {
     let calls: Vec<Duration> = (0..20)
         .map(|_| {
             let started = Instant::now();
-            html = engine
-                .call(function, &input, Instant::now() + limits.timeout)
-                .unwrap();
+            html = engine.call(function, &input, limits.timeout).unwrap();
             let took = started.elapsed();
             engine.tidy_within(limits.timeout).unwrap();
             took

@@ -179,12 +179,9 @@ impl Worker {
             State::Unbuilt => Err(RenderError::Unavailable),
             State::NoBundle => Err(RenderError::NoBundle),
             State::Broken(reason) => Err(RenderError::Script(reason.clone())),
-            State::Ready(engine) => {
-                let deadline = Instant::now() + self.limits.timeout;
-                self.guarded(job.function, || {
-                    engine.call(job.function, &job.input, deadline)
-                })
-            }
+            State::Ready(engine) => self.guarded(job.function, || {
+                engine.call(job.function, &job.input, self.limits.timeout)
+            }),
         };
         let spoiled = answer.as_ref().err().filter(|e| e.spoils_engine()).cloned();
         if let Err(RenderError::Script(message)) = &answer {
