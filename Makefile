@@ -190,8 +190,12 @@ image: build
 # so the same build) waits for it on cargo's own lock, and prints any error it met. (Building the
 # later stages' binaries while the suite ran, which cargo's lock allows, kept both cores busy and a
 # page test's first render ran past its 5 s in a clean clone's CI: they are built after it.)
+# On a fresh target/ the third-party crates' release build is first unpacked from the last run's
+# (scripts/rust-deps-cache.sh: keyed by the lockfile, every Cargo.toml and the compiler; cargo's
+# fingerprints decide what is used), and kept after a build that worked.
 rust-prebuild:
-	@mkdir -p target && (cargo test --release --workspace --locked --no-run > target/rust-prebuild.log 2>&1 &)
+	@scripts/rust-deps-cache.sh restore
+	@mkdir -p target && ((cargo test --release --workspace --locked --no-run && scripts/background.sh scripts/rust-deps-cache.sh save) > target/rust-prebuild.log 2>&1 &)
 
 # The tools (`hostile`, `soak`: ~60 s of CPU) are first run after the browser's native pass, which
 # leaves moments idle (waits on loads and transitions; alone it kept the cores 72 % busy, in CI beside
