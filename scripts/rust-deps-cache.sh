@@ -13,11 +13,11 @@
 #
 # Nothing is trusted that cargo would not trust itself: cargo's fingerprints decide, per crate,
 # whether an unpacked artifact is used (a change of profile, features, flags or compiler makes it
-# build that crate again). The key is the lockfile, every Cargo.toml, the compiler's version and
-# RUSTFLAGS; one tar is kept (scripts/lib/install-cache.sh: INSTALL_CACHE_DIR picks the folder,
-# INSTALL_CACHE_DIR=off turns it off), written only after a build that worked, and only from a
-# target/ that started empty or from this cache (a developer's target/ holds stale versions of
-# every crate and is never packed).
+# build that crate again). The key is the lockfile, every Cargo.toml (without comments), the
+# compiler's version and RUSTFLAGS. One tar is kept (scripts/lib/install-cache.sh:
+# INSTALL_CACHE_DIR picks the folder, INSTALL_CACHE_DIR=off turns it off), written only after a
+# build that worked, and only from a target/ that started empty or from this cache (a developer's
+# target/ holds stale versions of every crate and is never packed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/install-cache.sh
@@ -29,7 +29,8 @@ FRESH=target/.rust-deps-cache-fresh
 key() {
   {
     cat Cargo.lock
-    git ls-files -z '*Cargo.toml' 2>/dev/null | xargs -0 cat
+    # Their comments are not: editing one should not cost the next run the whole build.
+    git ls-files -z '*Cargo.toml' 2>/dev/null | xargs -0 cat | sed -e 's/#.*//' -e '/^[[:space:]]*$/d'
     rustc -vV
     printf 'RUSTFLAGS=%s\n' "${RUSTFLAGS:-}${CARGO_ENCODED_RUSTFLAGS:-}"
   } | sha256sum | cut -c1-64
