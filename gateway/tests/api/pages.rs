@@ -1294,6 +1294,60 @@ async fn the_sitemap_leaves_out_a_list_section_with_no_article() {
     }
 }
 
+/// 业务板块 on the server-rendered home page: a business section whose article the CMS took down
+/// gets no tile (the page's loader asked each section for its newest article before the render);
+/// the sections that hold one keep theirs.
+#[tokio::test]
+async fn the_home_page_offers_no_tile_for_a_business_section_with_no_article() {
+    let cms = spawn_reference_cms().await;
+    let app = spawn_app(page_config(&format!("http://{cms}/"), open_limits)).await;
+    // 海外仓 (34): its page's article taken down in the CMS before the portal reads it.
+    let list: serde_json::Value = client()
+        .get(format!(
+            "http://{cms}/article/list?categoryId=34&page=0&size=100"
+        ))
+        .basic_auth(CLIENT_ID, Some(CLIENT_SECRET))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let ids: Vec<u64> = list["result"]["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["id"].as_u64().unwrap())
+        .collect();
+    assert!(!ids.is_empty(), "{list}");
+    for id in ids {
+        let status = client()
+            .delete(format!("http://{cms}/admin/articles/{id}"))
+            .basic_auth(CLIENT_ID, Some(CLIENT_SECRET))
+            .send()
+            .await
+            .unwrap()
+            .status();
+        assert_eq!(status, 200);
+    }
+    let (status, _, _, html) = fetch(&app, "/portal/").await;
+    assert_eq!(status, 200);
+    let start = html
+        .find("class=\"container home-business\"")
+        .unwrap_or_else(|| panic!("no 业务板块 in the server HTML: {html}"));
+    let block = &html[start..start + html[start..].find("</section>").unwrap()];
+    assert!(
+        !block.contains("/business/oversea_location"),
+        "海外仓 still has a tile: {block}"
+    );
+    for kept in ["China-Europe_train", "industrial_park", "card_platform"] {
+        assert!(
+            block.contains(&format!("href=\"/portal/business/{kept}\"")),
+            "{kept}: {block}"
+        );
+    }
+}
+
 /// A CMS whose list items name no category (Wagtail's): every section stays in the sitemap, as
 /// none can be known to be empty.
 fn lists_without_categories(path: &str, _query: &str) -> Reply {
