@@ -27,6 +27,8 @@ describe('a press before the app runs', () => {
       <button type="button" id="next"><span>下一张</span></button>
       <form><button id="submit">搜索</button></form>
       <a href="#site-nav" role="button" id="menu">菜单</a>`;
+    // A browser sends the form; jsdom cannot, and says so on the console.
+    document.querySelector('form')!.addEventListener('submit', (event) => event.preventDefault());
   });
   afterEach(() => {
     jest.restoreAllMocks();
