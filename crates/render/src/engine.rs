@@ -38,8 +38,8 @@ pub(super) struct Limits {
 
 impl Limits {
     /// A bundle's top level defines functions and runs once: tens of milliseconds for a
-    /// megabyte (docs/operations.md). Ten calls' budget, within 1 s to 10 s, bounds only a
-    /// bundle that hangs while loading, and keeps a thread no longer than that from its calls.
+    /// megabyte (docs/operations.md). Ten calls' budget, within 1 s to 10 s of CPU (five times it
+    /// by the clock, as every budget: `Budget`), bounds only a bundle that hangs while loading.
     pub(super) fn of(settings: &super::RenderSettings) -> Self {
         Self {
             timeout: settings.timeout,
@@ -69,10 +69,10 @@ const WALL_BACKSTOP: u32 = 5;
 /// It is spent by this thread's own CPU time, not by the clock: render threads run below
 /// everything else (nice +10), so on a busy machine a render of 300 ms of work can take seconds
 /// to finish, and ending it there turned a page into the app shell for want of a free core, not
-/// for any fault of its own (clean-clone CI runs of 8ed0bd7 and 1d919b3: two and four cold pages "ran past
-/// the time budget" of 1 s while Chromium and the end-to-end tests' workers held both cores). What
-/// the budget is for, a script that never ends, spends CPU, and is stopped as promptly as before.
-/// The clock still ends a run `WALL_BACKSTOP` budgets after it started.
+/// for any fault of its own (clean-clone CI runs of 8ed0bd7 and 1d919b3: two and four cold
+/// pages "ran past the time budget" of 1 s while Chromium and the end-to-end tests' workers held
+/// both cores). What the budget is for, a script that never ends, spends CPU, and is stopped as
+/// promptly as before. The clock still ends a run `WALL_BACKSTOP` budgets after it started.
 #[derive(Default)]
 struct Budget {
     run: Cell<Option<Run>>,
