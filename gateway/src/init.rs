@@ -23,36 +23,44 @@ use portal_web::Config;
 struct Example {
     /// What the CMS is called in what `init` says.
     name: &'static str,
-    /// `config/examples/<file>.toml`.
+    /// `config/examples/<file>.toml`: its name, and its text.
+    file: &'static str,
     text: &'static str,
 }
 
 const NATIVE: Example = Example {
     name: "reference-cms (native form)",
+    file: "native",
     text: include_str!("../../config/examples/native.toml"),
 };
 const MYBATIS: Example = Example {
     name: "a MyBatis-style CMS (code/message/data envelope; reference-cms's mybatis form)",
+    file: "mybatis",
     text: include_str!("../../config/examples/mybatis.toml"),
 };
 const REST: Example = Example {
     name: "a REST CMS without an envelope (reference-cms's rest form)",
+    file: "rest",
     text: include_str!("../../config/examples/rest.toml"),
 };
 const STRAPI: Example = Example {
     name: "Strapi 5",
+    file: "strapi",
     text: include_str!("../../config/examples/strapi.toml"),
 };
 const WORDPRESS: Example = Example {
     name: "WordPress (REST API)",
+    file: "wordpress",
     text: include_str!("../../config/examples/wordpress.toml"),
 };
 const DIRECTUS: Example = Example {
     name: "Directus",
+    file: "directus",
     text: include_str!("../../config/examples/directus.toml"),
 };
 const PLONE: Example = Example {
     name: "Plone 6 (plone.restapi)",
+    file: "plone",
     text: include_str!("../../config/examples/plone.toml"),
 };
 
@@ -111,6 +119,19 @@ pub enum InitError {
         cms: &'static str,
         hint: &'static str,
     },
+    /// The CMS was recognised, but the mapping shipped for it did not read its sections: not the
+    /// `Unknown` above, which would send the integrator looking for a CMS that did answer.
+    #[error(
+        "{base}: this is {cms}, but the mapping the gateway ships for it did not read its \
+         sections: {reason}. Try `portal-gateway check-upstream` with config/examples/{file}.toml \
+         and this base_url; docs/integrators.md has its walk-through"
+    )]
+    Unread {
+        base: String,
+        cms: &'static str,
+        file: &'static str,
+        reason: String,
+    },
     #[error("{0}")]
     Client(String),
 }
@@ -125,8 +146,8 @@ pub async fn init(request: &Request) -> Result<Written, InitError> {
         .map_err(|err| InitError::Client(err.to_string()))?;
     let base = with_slash(&request.base_url);
     let mut facts = Facts::default();
-    let candidates: Vec<&Example> = match fingerprint(&client, &base, &mut facts).await {
-        Some(Known::Mapped(example)) => vec![example],
+    let recognised = match fingerprint(&client, &base, &mut facts).await {
+        Some(Known::Mapped(example)) => Some(example),
         Some(Known::Unmapped { cms, hint }) => {
             return Err(InitError::NoMapping {
                 base: base.to_string(),
@@ -134,22 +155,53 @@ pub async fn init(request: &Request) -> Result<Written, InitError> {
                 hint,
             });
         }
+        None => None,
+    };
+    let candidates: Vec<&Example> = match recognised {
+        Some(example) => vec![example],
         None => vec![&NATIVE, &MYBATIS, &REST],
     };
     for example in candidates {
         let text = draft(example, request, &facts);
-        let Ok(config) = Config::from_toml_str(&checkable(&text, request)) else {
-            continue;
+        let read = match Config::from_toml_str(&checkable(&text, request)) {
+            Ok(config) => check::run(&config).await.map_err(|err| err.to_string()),
+            Err(err) => Err(format!("the config written for it does not load ({err})")),
         };
-        let Ok(report) = check::run(&config).await else {
-            continue;
-        };
-        if !reads_the_tree(&report) {
-            continue;
+        match read {
+            Ok(report) if reads_the_tree(&report) => {
+                return finish(example, text, report, request).await;
+            }
+            // Guessing among reference-cms's forms: the next one may read it.
+            _ if recognised.is_none() => {}
+            outcome => {
+                return Err(InitError::Unread {
+                    base: base.to_string(),
+                    cms: example.name,
+                    file: example.file,
+                    reason: outcome.map_or_else(|err| err, |report| tree_failure(&report)),
+                });
+            }
         }
-        return finish(example, text, report, request).await;
     }
     Err(InitError::Unknown(base.to_string()))
+}
+
+/// Why a check did not read the category tree: its first error there, or its answer's status.
+fn tree_failure(report: &Report) -> String {
+    let tree = report
+        .checks
+        .iter()
+        .find(|c| c.endpoint.starts_with("category/"));
+    match tree {
+        Some(check) => match check.problems.iter().find(|p| p.level == Level::Error) {
+            Some(problem) => format!(
+                "{} answered {}: {}",
+                check.endpoint, check.status, problem.what
+            ),
+            None => format!("{} answered {}", check.endpoint, check.status),
+        },
+        None => "the check did not reach the category tree".to_owned(),
+    }
 }
 
 /// Applies the checker's fix lines (a few rounds: a fix may let it read further), then checks

@@ -126,3 +126,39 @@ async fn an_endless_answer_is_read_only_so_far() {
     };
     assert!(err.contains("no CMS the gateway knows"), "{err}");
 }
+
+/// A Plone site root at `++api++/` (what `init` recognises Plone by) whose search answers an
+/// error: the CMS is known, its sections are not read.
+fn plone_that_cannot_search(path: &str, _query: &str) -> Reply {
+    if path.ends_with("/++api++/") {
+        return Reply::Json(
+            200,
+            serde_json::json!({"@id": "http://cms.example/Plone", "@type": "Plone Site", "title": "试验站点"}),
+        );
+    }
+    Reply::Json(
+        500,
+        serde_json::json!({"type": "InternalError", "message": "the catalog is being rebuilt"}),
+    )
+}
+
+/// A CMS `init` recognised but whose shipped mapping does not read it is named as what it is,
+/// with why the mapping failed and which example to check: never "no CMS the gateway knows"
+/// (Plone behind a virtual host was told so, 2026-12-08), which sends an integrator looking
+/// for a CMS that did answer.
+#[tokio::test]
+async fn a_recognised_cms_its_mapping_cannot_read_is_named_with_the_reason() {
+    let fake = FakeUpstream::start(Reply::Route(plone_that_cannot_search)).await;
+    let err = match init::init(&request(&fake.base_url())).await {
+        Ok(written) => panic!("written for {}", written.cms),
+        Err(err) => err.to_string(),
+    };
+    assert!(
+        err.contains("this is Plone 6")
+            && err.contains("did not read its sections")
+            && err.contains("category/list answered 500")
+            && err.contains("config/examples/plone.toml")
+            && !err.contains("no CMS the gateway knows"),
+        "{err}"
+    );
+}
