@@ -1239,16 +1239,11 @@ async fn the_sitemap_lists_every_page_and_article_once_at_its_real_url() {
     assert!(!robots.contains("/portal/site/") && !robots.contains("/portal/drawn/"));
 }
 
-/// A list section whose articles are all taken down is no longer offered to crawlers; the
-/// sections that hold articles still are.
-#[tokio::test]
-async fn the_sitemap_leaves_out_a_list_section_with_no_article() {
-    let cms = spawn_reference_cms().await;
-    let app = spawn_app(page_config(&format!("http://{cms}/"), open_limits)).await;
-    // 媒体报道 (22): every one of its articles taken down in the CMS before the portal reads it.
+/// Takes down, through reference-cms's admin API, every article category `id` holds (at least one).
+async fn take_down_every_article_of(cms: std::net::SocketAddr, id: u64) {
     let list: serde_json::Value = client()
         .get(format!(
-            "http://{cms}/article/list?categoryId=22&page=0&size=100"
+            "http://{cms}/article/list?categoryId={id}&page=0&size=100"
         ))
         .basic_auth(CLIENT_ID, Some(CLIENT_SECRET))
         .send()
@@ -1274,6 +1269,16 @@ async fn the_sitemap_leaves_out_a_list_section_with_no_article() {
             .status();
         assert_eq!(status, 200);
     }
+}
+
+/// A list section whose articles are all taken down is no longer offered to crawlers; the
+/// sections that hold articles still are.
+#[tokio::test]
+async fn the_sitemap_leaves_out_a_list_section_with_no_article() {
+    let cms = spawn_reference_cms().await;
+    let app = spawn_app(page_config(&format!("http://{cms}/"), open_limits)).await;
+    // 媒体报道 (22): every one of its articles taken down in the CMS before the portal reads it.
+    take_down_every_article_of(cms, 22).await;
     let (status, _, _, xml) = fetch(&app, "/portal/sitemap.xml").await;
     assert_eq!(status, 200);
     assert!(
@@ -1302,34 +1307,7 @@ async fn the_home_page_offers_no_tile_for_a_business_section_with_no_article() {
     let cms = spawn_reference_cms().await;
     let app = spawn_app(page_config(&format!("http://{cms}/"), open_limits)).await;
     // 海外仓 (34): its page's article taken down in the CMS before the portal reads it.
-    let list: serde_json::Value = client()
-        .get(format!(
-            "http://{cms}/article/list?categoryId=34&page=0&size=100"
-        ))
-        .basic_auth(CLIENT_ID, Some(CLIENT_SECRET))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let ids: Vec<u64> = list["result"]["content"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a["id"].as_u64().unwrap())
-        .collect();
-    assert!(!ids.is_empty(), "{list}");
-    for id in ids {
-        let status = client()
-            .delete(format!("http://{cms}/admin/articles/{id}"))
-            .basic_auth(CLIENT_ID, Some(CLIENT_SECRET))
-            .send()
-            .await
-            .unwrap()
-            .status();
-        assert_eq!(status, 200);
-    }
+    take_down_every_article_of(cms, 34).await;
     let (status, _, _, html) = fetch(&app, "/portal/").await;
     assert_eq!(status, 200);
     let start = html
