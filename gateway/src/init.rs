@@ -165,7 +165,9 @@ pub async fn init(request: &Request) -> Result<Written, InitError> {
         let text = draft(example, request, &facts);
         let read = match Config::from_toml_str(&checkable(&text, request)) {
             Ok(config) => check::run(&config).await.map_err(|err| err.to_string()),
-            Err(err) => Err(format!("the config written for it does not load ({err})")),
+            // Not its error's text: the checked text carries the credential, and a TOML error
+            // quotes the line it is about.
+            Err(_) => Err("the config written for it does not load".to_owned()),
         };
         match read {
             Ok(report) if reads_the_tree(&report) => {
